@@ -1,0 +1,64 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Quire",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Quire", targets: ["Quire"]),
+        .library(name: "QuireConformance", targets: ["QuireConformance"]),
+        .library(name: "QuireFixtures", targets: ["QuireFixtures"]),
+        .executable(name: "quire", targets: ["quire"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"])]
+        ),
+        .target(
+            name: "Quire",
+            dependencies: ["CSQLite"]
+        ),
+        .target(
+            name: "QuireFixtures",
+            dependencies: ["Quire", "CArchive"]
+        ),
+        .target(
+            name: "QuireConformance",
+            dependencies: [
+                "Quire",
+                "QuireFixtures",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "quire",
+            dependencies: [
+                "QuireConformance",
+                "QuireFixtures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "QuireTests", dependencies: ["Quire"]),
+        .testTarget(
+            name: "QuireFixturesTests",
+            dependencies: ["QuireFixtures", "Quire", "CArchive"]
+        ),
+        .testTarget(
+            name: "QuireConformanceTests",
+            dependencies: ["QuireConformance", "Quire"],
+            resources: [.copy("Resources")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

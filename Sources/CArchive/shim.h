@@ -1,0 +1,7 @@
+#ifndef QUIRE_CARCHIVE_SHIM_H
+#define QUIRE_CARCHIVE_SHIM_H
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#endif

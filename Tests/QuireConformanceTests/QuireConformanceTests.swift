@@ -1,0 +1,6 @@
+import Testing
+@testable import QuireConformance
+
+@Suite struct QuireConformanceTests {
+    @Test func formatVersionIsOne() { #expect(QuireConformance.formatVersion == 1) }
+}
