@@ -1,0 +1,84 @@
+/// A collection of documents in a scope.
+///
+/// A `Collection` object stays bound to the collection it was obtained for: once that
+/// collection is deleted (even if one of the same name is created again), or its database
+/// object is closed, every operation throws notOpen.
+public final class Collection: Sendable, CustomStringConvertible, Hashable {
+    /// The collection's name.
+    public let name: String
+    /// The scope the collection belongs to.
+    public let scope: Scope
+    /// The catalog id; the table is `docs_<id>`.
+    let id: Int64
+    let table: String
+
+    init(id: Int64, name: String, scope: Scope) {
+        self.id = id
+        self.name = name
+        self.scope = scope
+        self.table = StoreSchema.tableName(id)
+    }
+
+    /// The database the collection belongs to.
+    public var database: Database { scope.database }
+
+    /// `scope.collection`, for example `_default._default` or `scopeA.colA`.
+    public var fullName: String { "\(scope.name).\(name)" }
+
+    /// The full name.
+    public var description: String { fullName }
+
+    /// The number of live (not deleted) documents; 0 for a deleted collection or a closed
+    /// database, as in Couchbase Lite.
+    public var count: UInt64 {
+        (try? reading { connection in
+            try connection.scalarInt("SELECT count(*) FROM \(table) WHERE flags & 1 = 0")
+        }).flatMap { $0 }.map { UInt64($0) } ?? 0
+    }
+
+    /// Two collection objects are equal when they name the same collection of the same file.
+    public static func == (lhs: Collection, rhs: Collection) -> Bool {
+        lhs.id == rhs.id && lhs.database.core === rhs.database.core
+    }
+
+    /// Hashes the catalog id and the file.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(ObjectIdentifier(database.core))
+    }
+
+    // MARK: Access with validity checks
+
+    /// Runs `body` on a reader; a SQLite failure on a collection that no longer exists
+    /// becomes notOpen.
+    func reading<T>(_ body: (Connection) throws -> T) throws -> T {
+        try database.checkOpen()
+        do {
+            return try database.read(body)
+        } catch let error as QuireError where error.domain == .sqlite {
+            try checkExists()
+            throw error
+        }
+    }
+
+    /// Runs `body` in a write transaction, with the same mapping as ``reading(_:)``.
+    func writing<T>(_ body: (Connection) throws -> T) throws -> T {
+        try database.checkOpen()
+        do {
+            return try database.write(body)
+        } catch let error as QuireError where error.domain == .sqlite {
+            try checkExists()
+            throw error
+        }
+    }
+
+    /// Throws notOpen when the collection was deleted.
+    func checkExists() throws {
+        let present = try database.read { connection in
+            try connection.scalarInt("SELECT 1 FROM quire_collections WHERE id = ?", [.integer(id)])
+        }
+        if present == nil {
+            throw QuireError(.notOpen, "collection \(fullName) has been deleted")
+        }
+    }
+}

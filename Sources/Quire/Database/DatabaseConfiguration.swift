@@ -1,0 +1,34 @@
+import Foundation
+
+/// Settings for opening a database with ``Database/init(name:config:)``.
+public struct DatabaseConfiguration: Sendable {
+    /// The folder that holds `<name>.quire/` database folders.
+    /// Defaults to the current directory's `Quire/` folder, created on demand.
+    public var directory: String
+    /// Commit with `synchronous=FULL`, so a commit that returned survives power loss;
+    /// `NORMAL` (the default) can lose the last commits on power loss, never consistency.
+    public var fullSync: Bool
+    /// How many ancestor revision IDs each document keeps (Couchbase Lite's default is 20).
+    public var maxRevTreeDepth: Int
+    /// Where time comes from for expiration: the system clock unless a test or spec sets a
+    /// ``ManualClock``.
+    public var clock: any QuireClock
+
+    /// The default directory: `./Quire` under the current working directory.
+    public static var defaultDirectory: String {
+        FileManager.default.currentDirectoryPath + "/Quire"
+    }
+
+    /// Makes a configuration.
+    public init(
+        directory: String? = nil,
+        fullSync: Bool = false,
+        maxRevTreeDepth: Int = 20,
+        clock: any QuireClock = SystemClock()
+    ) {
+        self.directory = directory ?? DatabaseConfiguration.defaultDirectory
+        self.fullSync = fullSync
+        self.maxRevTreeDepth = max(1, maxRevTreeDepth)
+        self.clock = clock
+    }
+}

@@ -1,0 +1,26 @@
+/// A scope: a named group of collections. It exists while it has at least one collection;
+/// a `Scope` object kept after its last collection was deleted returns empty results.
+public final class Scope: Sendable, CustomStringConvertible {
+    /// The scope's name.
+    public let name: String
+    /// The database the scope belongs to.
+    public let database: Database
+
+    init(name: String, database: Database) {
+        self.name = name
+        self.database = database
+    }
+
+    /// The scope's collections, sorted by name; empty once the scope has vanished.
+    public func collections() throws -> [Collection] {
+        try database.collections(scope: name)
+    }
+
+    /// The collection `name` in this scope, or nil.
+    public func collection(name: String) throws -> Collection? {
+        try database.collection(name: name, scope: self.name)
+    }
+
+    /// The scope's name.
+    public var description: String { name }
+}

@@ -1,0 +1,224 @@
+import CSQLite
+import Foundation
+
+/// One SQLite connection (`sqlite3*`) with its own cache of prepared statements.
+///
+/// A connection is handed to one thread at a time by the database core, inside `read` and
+/// `write` closures; it must not escape them.
+public final class Connection {
+    /// How a connection is used: writers create the file and take write locks, readers only read.
+    public enum Role: Sendable {
+        /// The single writer of a core.
+        case writer
+        /// One of the pooled readers.
+        case reader
+    }
+
+    /// Settings applied to every connection of a core.
+    public struct Options: Sendable, Equatable {
+        /// `synchronous=FULL` instead of `NORMAL`: every commit survives power loss.
+        public var fullSync: Bool = false
+        /// How long SQLite waits for another process's lock before giving up, in milliseconds.
+        public var busyTimeoutMilliseconds: Int32 = 10_000
+
+        /// Default options: WAL, `synchronous=NORMAL`, a ten-second busy timeout.
+        public init(fullSync: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000) {
+            self.fullSync = fullSync
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        }
+    }
+
+    let handle: OpaquePointer
+    /// The file this connection has open.
+    public let path: String
+    /// Whether this is the writer or a reader.
+    public let role: Role
+    private var statements: [String: Statement] = [:]
+    private var savepointDepth = 0
+
+    /// Opens a connection. Writers may create the file; readers require it to exist.
+    init(path: String, role: Role, options: Options) throws {
+        var opened: OpaquePointer?
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        if role == .writer { flags |= SQLITE_OPEN_CREATE }
+        let result = sqlite3_open_v2(path, &opened, flags, nil)
+        guard result == SQLITE_OK, let opened else {
+            let error = QuireError.sqlite(result, connection: opened, statement: nil)
+            if let opened { sqlite3_close_v2(opened) }
+            throw QuireError(
+                error.code, "cannot open database at \(path): \(error.message)", domain: .sqlite,
+                underlyingCode: error.underlyingCode, extendedCode: error.extendedCode)
+        }
+        self.handle = opened
+        self.path = path
+        self.role = role
+        sqlite3_extended_result_codes(opened, 1)
+        do {
+            try configure(options)
+        } catch {
+            statements.removeAll()
+            sqlite3_close_v2(opened)
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    private var isClosed = false
+
+    /// Finalizes cached statements and closes the handle.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    private func configure(_ options: Options) throws {
+        sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        if role == .writer {
+            // Reading the journal mode touches the header, so a file that is not a database
+            // fails here rather than later in the middle of a caller's work.
+            let mode = try scalarText("PRAGMA journal_mode=WAL")
+            if mode?.lowercased() != "wal" {
+                throw QuireError(.cantOpenFile, "cannot switch \(path) to WAL mode (journal mode is \(mode ?? "unknown"))")
+            }
+        } else {
+            try execute("PRAGMA query_only=1")
+        }
+        try execute("PRAGMA synchronous=\(options.fullSync ? "FULL" : "NORMAL")")
+        try execute("PRAGMA foreign_keys=OFF")
+        try execute("PRAGMA temp_store=MEMORY")
+    }
+
+    // MARK: Statements
+
+    /// Runs one or more SQL statements that take no arguments and return no rows.
+    public func execute(_ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        if result != SQLITE_OK {
+            var error = QuireError.sqlite(result, connection: handle, statement: sql)
+            if let errorMessage {
+                error.message = String(cString: errorMessage)
+                sqlite3_free(errorMessage)
+            }
+            throw error
+        }
+    }
+
+    /// Prepares a statement that is not cached (for one-off SQL).
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(connection: self, sql: sql)
+    }
+
+    /// A prepared statement from this connection's cache, reset and ready to bind.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try Statement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Forgets cached statements, e.g. after tables they refer to were dropped.
+    public func clearStatementCache() {
+        statements.removeAll()
+    }
+
+    /// The number of statements in the cache.
+    public var cachedStatementCount: Int { statements.count }
+
+    /// Runs a cached statement with arguments, ignoring rows.
+    public func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        try statement.run()
+    }
+
+    /// Runs a cached statement and maps each row.
+    public func query<T>(_ sql: String, _ arguments: [SQLiteValue] = [], row: (Statement) throws -> T) throws -> [T] {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        var rows: [T] = []
+        while try statement.step() {
+            rows.append(try row(statement))
+        }
+        return rows
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    public func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        return try statement.step() ? statement.value(at: 0) : nil
+    }
+
+    /// The first column of the first row as an integer, or nil.
+    public func scalarInt(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int64? {
+        if case .integer(let value)? = try scalar(sql, arguments) { return value }
+        return nil
+    }
+
+    /// The first column of the first row as text, or nil.
+    public func scalarText(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> String? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.step() ? statement.text(at: 0) : nil
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The rowid of the last inserted row.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Whether a transaction is open on this connection.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` for writers (so the write lock is
+    /// taken up front and a busy error cannot come at commit), deferred for readers. Commits
+    /// when `body` returns, rolls back and rethrows when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute(role == .writer ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        return value
+    }
+
+    /// Runs `body` inside a savepoint, so that a failure undoes only its own changes.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        let name = "quire_sp\(savepointDepth)"
+        defer { savepointDepth -= 1 }
+        try execute("SAVEPOINT \(name)")
+        do {
+            let value = try body()
+            try execute("RELEASE \(name)")
+            return value
+        } catch {
+            try? execute("ROLLBACK TO \(name)")
+            try? execute("RELEASE \(name)")
+            throw error
+        }
+    }
+}

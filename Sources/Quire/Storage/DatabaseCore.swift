@@ -1,0 +1,348 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An identifier of the calling thread, used to tell the blockading or writing thread apart.
+typealias ThreadID = UInt
+
+@inline(__always)
+func currentThreadID() -> ThreadID {
+    #if canImport(Glibc)
+        return ThreadID(pthread_self())
+    #else
+        return ThreadID(bitPattern: pthread_self())
+    #endif
+}
+
+/// The shared state behind every ``Database`` object of one file: the writer connection,
+/// the pool of readers, the tag and the blockade.
+///
+/// Concurrency contract:
+/// - one writer at a time; `write` is one transaction (`BEGIN IMMEDIATE`), and a nested
+///   `write` on the writing thread runs in a savepoint of the outer transaction;
+/// - readers never wait for the writer (WAL) and each `read` is one snapshot; a `read` on the
+///   thread that holds the writer uses the writer, so it sees that thread's own changes;
+/// - a blockade stops new operations from other threads; threads already holding a handle
+///   may finish (they are what the blockade waits for);
+/// - every wait is on one condition, signalled whenever a handle comes back or the
+///   blockade changes.
+final class DatabaseCore: @unchecked Sendable {
+    /// The canonical path of the SQLite file.
+    let path: String
+    private let migrator: SchemaMigrator
+    private let condition = NSCondition()
+
+    // Everything below is guarded by `condition`.
+    private var storedTag: Int?
+    private var storedOptions: Connection.Options
+    private var writer: Connection?
+    private var writerOwner: ThreadID?
+    private var freeReaders: [Connection] = []
+    private var readersOut = 0
+    private var blockadeOwner: ThreadID?
+    private var handlesHeld: [ThreadID: Int] = [:]
+    private var heldTotal = 0
+    private var attachedObjects = 0
+    private var schemaReady = false
+    private var closeObservers: [ObjectIdentifier: @Sendable () -> Void] = [:]
+    private var waiters = 0
+
+    /// Free readers kept for reuse; more are closed when they come back.
+    let maximumFreeReaders = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Readers open at once; a further read waits for one to come back.
+    let maximumReaders = 32
+
+    init(path: String, migrator: SchemaMigrator, options: Connection.Options = Connection.Options()) {
+        self.path = path
+        self.migrator = migrator
+        self.storedOptions = options
+    }
+
+    deinit {
+        writer?.close()
+        freeReaders.forEach { $0.close() }
+    }
+
+    // MARK: Properties shared by every Database object of this file
+
+    var tag: Int? {
+        get { locked { storedTag } }
+        set { locked { storedTag = newValue } }
+    }
+
+    var options: Connection.Options {
+        get { locked { storedOptions } }
+        set { locked { storedOptions = newValue } }
+    }
+
+    /// True while the core holds at least one SQLite handle.
+    var isOpened: Bool { locked { writer != nil || !freeReaders.isEmpty || readersOut > 0 } }
+
+    var isBlockaded: Bool { locked { blockadeOwner != nil } }
+
+    /// Handles open and idle (the writer when no one writes, plus free readers).
+    var freeHandleCount: Int {
+        locked { freeReaders.count + (writer != nil && writerOwner == nil ? 1 : 0) }
+    }
+
+    /// Handles open in total.
+    var openHandleCount: Int { locked { freeReaders.count + readersOut + (writer != nil ? 1 : 0) } }
+
+    /// Whether the calling thread holds a handle of this core (inside `read` or `write`).
+    var callerHoldsHandle: Bool { locked { (handlesHeld[currentThreadID()] ?? 0) > 0 } }
+
+    /// Whether the calling thread is inside a `write` of this core.
+    var callerIsWriting: Bool { locked { writerOwner == currentThreadID() } }
+
+    // MARK: Objects using the core
+
+    func attach() { locked { attachedObjects += 1 } }
+
+    /// One object stopped using the core; the last one closes the handles.
+    func detach() throws {
+        condition.lock()
+        attachedObjects -= 1
+        let last = attachedObjects <= 0
+        condition.unlock()
+        if last { try closeHandles(onClosed: {}) }
+    }
+
+    /// Registers a callback run (outside the lock) each time the handles are closed.
+    func addCloseObserver(_ owner: ObjectIdentifier, _ observer: @escaping @Sendable () -> Void) {
+        locked { closeObservers[owner] = observer }
+    }
+
+    func removeCloseObserver(_ owner: ObjectIdentifier) {
+        locked { _ = closeObservers.removeValue(forKey: owner) }
+    }
+
+    // MARK: Opening
+
+    /// Opens the writer (creating the file and migrating the schema) if it is not open.
+    /// Must be called with the lock held.
+    private func openWriterLocked() throws {
+        if writer != nil { return }
+        let connection = try Connection(path: path, role: .writer, options: storedOptions)
+        if !schemaReady {
+            try migrator.migrate(connection)
+            schemaReady = true
+        }
+        writer = connection
+    }
+
+    /// Opens the file now, if it can be opened; throws the reason otherwise.
+    func open() throws {
+        let me = currentThreadID()
+        condition.lock()
+        defer { condition.unlock() }
+        waitForPassage(me)
+        if writerOwner == nil || writerOwner == me {
+            try openWriterLocked()
+        }
+    }
+
+    // MARK: Access
+
+    private func mayPass(_ me: ThreadID) -> Bool {
+        blockadeOwner == nil || blockadeOwner == me || (handlesHeld[me] ?? 0) > 0
+    }
+
+    private func waitForPassage(_ me: ThreadID) {
+        while !mayPass(me) { waitForSignal() }
+    }
+
+    /// Waits on the condition (lock held), counted so tests can see who is waiting.
+    private func waitForSignal() {
+        waiters += 1
+        condition.wait()
+        waiters -= 1
+    }
+
+    /// Threads waiting for the blockade, the writer or a reader.
+    var waitingCount: Int { locked { waiters } }
+
+    private func hold(_ me: ThreadID) {
+        handlesHeld[me, default: 0] += 1
+        heldTotal += 1
+    }
+
+    private func release(_ me: ThreadID) {
+        if let count = handlesHeld[me], count > 1 {
+            handlesHeld[me] = count - 1
+        } else {
+            handlesHeld.removeValue(forKey: me)
+        }
+        heldTotal -= 1
+    }
+
+    /// Runs `body` with the writer inside one transaction.
+    func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        let me = currentThreadID()
+        condition.lock()
+        if writerOwner == me, let writer {
+            condition.unlock()
+            return try writer.savepoint { try body(writer) }
+        }
+        while !mayPass(me) || writerOwner != nil { waitForSignal() }
+        do {
+            try openWriterLocked()
+        } catch {
+            condition.unlock()
+            throw error
+        }
+        guard let connection = writer else {
+            condition.unlock()
+            throw QuireError(.unexpectedError, "the writer of \(path) is not open")
+        }
+        writerOwner = me
+        hold(me)
+        condition.unlock()
+        defer {
+            condition.lock()
+            writerOwner = nil
+            release(me)
+            condition.broadcast()
+            condition.unlock()
+        }
+        return try connection.transaction { try body(connection) }
+    }
+
+    /// Runs `body` with a reader inside one read transaction (one snapshot).
+    func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        let me = currentThreadID()
+        condition.lock()
+        if writerOwner == me, let writer {
+            condition.unlock()
+            return try body(writer)
+        }
+        while !mayPass(me) || (freeReaders.isEmpty && readersOut >= maximumReaders) { waitForSignal() }
+        if !schemaReady {
+            // The first operation may be a read: the writer creates the file and its schema.
+            guard writerOwner == nil else {
+                condition.unlock()
+                throw QuireError(.unexpectedError, "the schema of \(path) is being created by another thread")
+            }
+            do {
+                try openWriterLocked()
+            } catch {
+                condition.unlock()
+                throw error
+            }
+        }
+        let pooled = freeReaders.popLast()
+        readersOut += 1
+        hold(me)
+        let options = storedOptions
+        condition.unlock()
+
+        let reader: Connection
+        do {
+            reader = try pooled ?? Connection(path: path, role: .reader, options: options)
+        } catch {
+            condition.lock()
+            readersOut -= 1
+            release(me)
+            condition.broadcast()
+            condition.unlock()
+            throw error
+        }
+        defer { giveBack(reader, thread: me) }
+        return try reader.transaction { try body(reader) }
+    }
+
+    private func giveBack(_ reader: Connection, thread me: ThreadID) {
+        condition.lock()
+        readersOut -= 1
+        release(me)
+        var excess: Connection?
+        if freeReaders.count < maximumFreeReaders && schemaReady {
+            freeReaders.append(reader)
+        } else {
+            excess = reader
+        }
+        condition.broadcast()
+        condition.unlock()
+        excess?.close()
+    }
+
+    // MARK: Blockade and close
+
+    /// Stops new operations from other threads and waits for theirs to finish.
+    func blockade() {
+        let me = currentThreadID()
+        condition.lock()
+        while blockadeOwner != nil && blockadeOwner != me { waitForSignal() }
+        blockadeOwner = me
+        while heldTotal - (handlesHeld[me] ?? 0) > 0 { waitForSignal() }
+        condition.unlock()
+    }
+
+    /// Lets operations through again.
+    func unblockade() {
+        condition.lock()
+        blockadeOwner = nil
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Blockades, waits for every handle to come back, closes them all, runs `onClosed`,
+    /// and lifts the blockade it set. Later operations reopen lazily.
+    func closeHandles(onClosed: () throws -> Void) throws {
+        let me = currentThreadID()
+        condition.lock()
+        if writerOwner == me {
+            condition.unlock()
+            throw QuireError(
+                .transactionNotClosed,
+                "cannot close \(path) from inside a write or batch on it: the close would wait for its own transaction")
+        }
+        if (handlesHeld[me] ?? 0) > 0 {
+            condition.unlock()
+            throw QuireError(
+                .busy,
+                "cannot close \(path) from a thread that holds one of its handles (inside a read): the close would wait for itself")
+        }
+        let blockadedHere = blockadeOwner != me
+        if blockadedHere {
+            while blockadeOwner != nil { waitForSignal() }
+            blockadeOwner = me
+        }
+        while heldTotal > 0 { waitForSignal() }
+        let toClose = freeReaders + (writer.map { [$0] } ?? [])
+        freeReaders.removeAll()
+        writer = nil
+        schemaReady = false
+        let observers = Array(closeObservers.values)
+        condition.unlock()
+
+        toClose.forEach { $0.close() }
+        observers.forEach { $0() }
+        defer {
+            if blockadedHere { unblockade() }
+        }
+        try onClosed()
+    }
+
+    /// Closes idle handles; later operations open new ones.
+    func purgeFreeHandles() {
+        condition.lock()
+        var toClose = freeReaders
+        freeReaders.removeAll()
+        if let writer, writerOwner == nil {
+            toClose.append(writer)
+            self.writer = nil
+        }
+        condition.unlock()
+        toClose.forEach { $0.close() }
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return try body()
+    }
+}

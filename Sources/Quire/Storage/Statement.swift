@@ -1,0 +1,205 @@
+import CSQLite
+
+/// A prepared SQLite statement bound to one ``Connection``.
+///
+/// Statements are not thread-safe: they belong to the connection that prepared them, and a
+/// connection is only ever used by one thread at a time (the core hands it out).
+public final class Statement {
+    let handle: OpaquePointer
+    /// The SQL text the statement was prepared from.
+    public let sql: String
+    private unowned let connection: Connection
+
+    init(connection: Connection, sql: String) throws {
+        var prepared: OpaquePointer?
+        let result = sql.withCString { text in
+            sqlite3_prepare_v3(connection.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        }
+        guard result == SQLITE_OK, let prepared else {
+            throw QuireError.sqlite(result, connection: connection.handle, statement: sql)
+        }
+        self.handle = prepared
+        self.sql = sql
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    // MARK: Binding
+
+    /// Binds one value to a 1-based parameter index.
+    public func bind(_ value: SQLiteValue, at index: Int32) throws {
+        switch value {
+        case .null: try check(sqlite3_bind_null(handle, index))
+        case .integer(let number): try bind(number, at: index)
+        case .real(let number): try check(sqlite3_bind_double(handle, index, number))
+        case .text(let text): try bind(text, at: index)
+        case .blob(let bytes): try bind(blob: bytes, at: index)
+        }
+    }
+
+    /// Binds an integer.
+    public func bind(_ value: Int64, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, value))
+    }
+
+    /// Binds a double.
+    public func bind(_ value: Double, at index: Int32) throws {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
+    /// Binds text; SQLite takes its own copy, so the string need not outlive the call.
+    public func bind(_ value: String, at index: Int32) throws {
+        var text = value
+        try text.withUTF8 { buffer in
+            try bindText(UnsafeRawBufferPointer(buffer), at: index)
+        }
+    }
+
+    /// Binds UTF-8 bytes as text (used for JSON bodies, which are produced as bytes).
+    public func bind(utf8 bytes: [UInt8], at index: Int32) throws {
+        try bytes.withUnsafeBytes { buffer in
+            try bindText(buffer, at: index)
+        }
+    }
+
+    private func bindText(_ buffer: UnsafeRawBufferPointer, at index: Int32) throws {
+        guard let base = buffer.baseAddress, buffer.count > 0 else {
+            // An empty text value, not NULL.
+            try check("".withCString { sqlite3_bind_text(handle, index, $0, 0, quire_sqlite_transient()) })
+            return
+        }
+        try check(
+            sqlite3_bind_text(
+                handle, index, base.assumingMemoryBound(to: CChar.self), Int32(buffer.count),
+                quire_sqlite_transient()))
+    }
+
+    /// Binds bytes as a BLOB.
+    public func bind(blob bytes: [UInt8], at index: Int32) throws {
+        let result = bytes.withUnsafeBytes { buffer in
+            sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                quire_sqlite_transient())
+        }
+        try check(result)
+    }
+
+    /// Binds NULL.
+    public func bindNull(at index: Int32) throws {
+        try check(sqlite3_bind_null(handle, index))
+    }
+
+    /// Binds values to parameters 1...n, in order.
+    public func bind(_ values: [SQLiteValue]) throws {
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// The 1-based index of a named parameter (`:name`, `$name`), or nil.
+    public func parameterIndex(_ name: String) -> Int32? {
+        let index = sqlite3_bind_parameter_index(handle, name)
+        return index == 0 ? nil : index
+    }
+
+    /// The number of parameters the statement takes.
+    public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+
+    // MARK: Stepping
+
+    /// Advances to the next row: true when a row is available, false when done.
+    @discardableResult
+    public func step() throws -> Bool {
+        let result = sqlite3_step(handle)
+        switch result {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = QuireError.sqlite(result, connection: connection.handle, statement: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Resets the statement and clears its bindings so it can run again.
+    public func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Runs the statement to completion, ignoring rows.
+    public func run() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    // MARK: Reading columns
+
+    /// The number of columns in a result row.
+    public var columnCount: Int32 { sqlite3_column_count(handle) }
+
+    /// The name of a result column.
+    public func columnName(at index: Int32) -> String {
+        sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
+    }
+
+    /// The storage class of a column in the current row.
+    public func isNull(at index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_NULL
+    }
+
+    /// A column as an integer (0 for NULL).
+    public func int64(at index: Int32) -> Int64 {
+        sqlite3_column_int64(handle, index)
+    }
+
+    /// A column as a double (0 for NULL).
+    public func double(at index: Int32) -> Double {
+        sqlite3_column_double(handle, index)
+    }
+
+    /// A column as text, or nil for NULL.
+    public func text(at index: Int32) -> String? {
+        guard let pointer = sqlite3_column_text(handle, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// Gives the column's bytes to `body` without copying them; the buffer is valid only
+    /// inside the call (SQLite owns it until the next step or reset).
+    public func withUnsafeBytes<T>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let type = sqlite3_column_type(handle, index)
+        let pointer: UnsafeRawPointer?
+        if type == SQLITE_BLOB {
+            pointer = sqlite3_column_blob(handle, index)
+        } else {
+            pointer = sqlite3_column_text(handle, index).map { UnsafeRawPointer($0) }
+        }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return try body(UnsafeRawBufferPointer(start: count == 0 ? nil : pointer, count: count))
+    }
+
+    /// A column as bytes (empty for NULL).
+    public func bytes(at index: Int32) -> [UInt8] {
+        withUnsafeBytes(at: index) { Array($0) }
+    }
+
+    /// A column as a ``SQLiteValue``.
+    public func value(at index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(int64(at: index))
+        case SQLITE_FLOAT: return .real(double(at: index))
+        case SQLITE_TEXT: return .text(text(at: index) ?? "")
+        case SQLITE_BLOB: return .blob(bytes(at: index))
+        default: return .null
+        }
+    }
+
+    private func check(_ result: Int32) throws {
+        guard result == SQLITE_OK else {
+            throw QuireError.sqlite(result, connection: connection.handle, statement: sql)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The document store's tables and their migrations.
+///
+/// - `quire_info`: key/value facts about the file (private and public UUIDs, previous UUIDs).
+/// - `quire_collections`: the catalog; `id` names the collection's table `docs_<id>`, because
+///   SQLite table names are not case-sensitive while collection names are. AUTOINCREMENT
+///   keeps ids of deleted collections from being reused, so a stale `Collection` object can
+///   never reach a newer collection's table.
+/// - `docs_<id>`: one row per document: key, sequence, flags (bit 0 deleted), revision ID,
+///   canonical JSON body, expiration (ms since the epoch), and ancestor revision IDs.
+enum StoreSchema {
+    static let migrator = SchemaMigrator([
+        SchemaMigrator.Migration(version: 1, name: "catalog and default collection") { connection in
+            try connection.execute(
+                """
+                CREATE TABLE quire_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE quire_collections (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    scope TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    last_sequence INTEGER NOT NULL DEFAULT 0,
+                    purge_count INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (scope, name)
+                );
+                CREATE TABLE quire_indexes (
+                    collection_id INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    definition TEXT NOT NULL,
+                    PRIMARY KEY (collection_id, name)
+                ) WITHOUT ROWID;
+                """)
+            try connection.run(
+                "INSERT INTO quire_info (key, value) VALUES ('privateUUID', ?), ('publicUUID', ?)",
+                [.text(UUID().uuidString), .text(UUID().uuidString)])
+            let id = try createCollectionTable(connection, scope: "_default", name: "_default")
+            precondition(id == 1, "the default collection is the first in the catalog")
+        },
+    ])
+
+    static func tableName(_ id: Int64) -> String { "docs_\(id)" }
+
+    /// Adds a collection to the catalog and creates its table; returns its id.
+    static func createCollectionTable(_ connection: Connection, scope: String, name: String) throws -> Int64 {
+        try connection.run("INSERT INTO quire_collections (scope, name) VALUES (?, ?)", [.text(scope), .text(name)])
+        let id = connection.lastInsertRowID
+        let table = tableName(id)
+        try connection.execute(
+            """
+            CREATE TABLE \(table) (
+                key TEXT PRIMARY KEY NOT NULL,
+                sequence INTEGER NOT NULL,
+                flags INTEGER NOT NULL DEFAULT 0,
+                revid TEXT NOT NULL,
+                body TEXT NOT NULL,
+                expiration INTEGER,
+                history TEXT NOT NULL DEFAULT ''
+            ) WITHOUT ROWID;
+            CREATE UNIQUE INDEX \(table)_sequence ON \(table) (sequence);
+            CREATE INDEX \(table)_expiration ON \(table) (expiration) WHERE expiration IS NOT NULL;
+            """)
+        return id
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import Quire
+
+@Suite struct ConnectionTests {
+    @Test func bindsAndReadsEverySQLiteType() throws {
+        let directory = TemporaryDirectory()
+        let database = Database(path: directory.file("types.db"))
+        let values: [SQLiteValue] = [
+            .null, .integer(Int64.min), .integer(Int64.max), .real(-0.1), .real(1e300), .text(""),
+            .text("é✓𝄞 \"quoted\""), .blob([]), .blob([0, 1, 2, 255]),
+        ]
+        try database.write { connection in
+            try connection.execute("CREATE TABLE v (i INTEGER PRIMARY KEY, x)")
+            for (index, value) in values.enumerated() {
+                try connection.run("INSERT INTO v (i, x) VALUES (?, ?)", [.integer(Int64(index)), value])
+            }
+        }
+        let read = try database.read { connection in
+            try connection.query("SELECT x FROM v ORDER BY i") { $0.value(at: 0) }
+        }
+        #expect(read == values)
+    }
+
+    @Test func cachedStatementsAreReused() throws {
+        let directory = TemporaryDirectory()
+        let database = Database(path: directory.file("cache.db"))
+        try database.write { connection in
+            try connection.execute("CREATE TABLE c (x)")
+            let before = connection.cachedStatementCount
+            for n in 0..<10 { try connection.run("INSERT INTO c (x) VALUES (?)", [.integer(Int64(n))]) }
+            #expect(connection.cachedStatementCount == before + 1)
+        }
+    }
+
+    @Test func failuresCarrySQLiteCodesMessageAndStatement() throws {
+        let directory = TemporaryDirectory()
+        let database = Database(path: directory.file("errors.db"))
+        let error = #expect(throws: QuireError.self) {
+            try database.write { try $0.run("INSERT INTO nowhere VALUES (1)") }
+        }
+        #expect(error?.domain == .sqlite)
+        #expect(error?.underlyingCode == 1)
+        #expect(error?.message.contains("no such table: nowhere") == true)
+        #expect(error?.statement == "INSERT INTO nowhere VALUES (1)")
+
+        let constraint = #expect(throws: QuireError.self) {
+            try database.write { connection in
+                try connection.execute("CREATE TABLE u (x UNIQUE)")
+                try connection.run("INSERT INTO u VALUES (1)")
+                try connection.run("INSERT INTO u VALUES (1)")
+            }
+        }
+        #expect(constraint?.underlyingCode == 19)
+        #expect(constraint?.extendedCode == 2067)
+    }
+
+    @Test func pragmasFollowTheConfiguration() throws {
+        let directory = TemporaryDirectory()
+        let normal = Database(path: directory.file("normal.db"))
+        #expect(try normal.write { try $0.scalarText("PRAGMA journal_mode") } == "wal")
+        #expect(try normal.write { try $0.scalarInt("PRAGMA synchronous") } == 1)
+        let full = try Database(name: "full", config: DatabaseConfiguration(directory: directory.path, fullSync: true))
+        #expect(try full.write { try $0.scalarInt("PRAGMA synchronous") } == 2)
+    }
+
+    @Test func migrationsRunInOrderOnceAndRefuseNewerFiles() throws {
+        let directory = TemporaryDirectory()
+        let database = Database(path: directory.file("migrate.db"))
+        #expect(try database.read { try $0.scalarInt("PRAGMA user_version") } == StoreSchema.migrator.latestVersion)
+        let extra = SchemaMigrator(
+            StoreSchema.migrator.migrations + [
+                SchemaMigrator.Migration(version: 99, name: "extra") { try $0.execute("CREATE TABLE extra (x)") }
+            ])
+        let applied = try database.write { try extra.migrate($0) }
+        #expect(applied == [99])
+        #expect(try database.write { try extra.migrate($0) } == [])
+        let refused = #expect(throws: QuireError.self) {
+            try database.write { try StoreSchema.migrator.migrate($0) }
+        }
+        #expect(refused?.code == .databaseTooNew)
+    }
+}
