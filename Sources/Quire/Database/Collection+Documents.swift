@@ -1,0 +1,276 @@
+import Foundation
+
+extension Collection {
+    private struct StoredRow {
+        let sequence: UInt64
+        let flags: Int64
+        let revisionID: String
+        let history: String
+        var isDeleted: Bool { flags & DocumentFlags.deleted != 0 }
+    }
+
+    // MARK: Reading
+
+    /// The document with `id`, or nil when it does not exist or is deleted.
+    public func document(id: String) throws -> Document? {
+        try reading { connection in
+            let statement = try connection.cachedStatement(
+                "SELECT sequence, flags, revid, body FROM \(table) WHERE key = ?")
+            defer { statement.reset() }
+            try statement.bind(id, at: 1)
+            guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
+            let body = try statement.withUnsafeBytes(at: 3) { try JSONReader.parse($0) }
+            guard case .object(let members) = body else {
+                throw QuireError(.corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
+            }
+            return Document(
+                id: id, revisionID: statement.text(at: 2), sequence: UInt64(statement.int64(at: 0)), isDeleted: false,
+                collection: self, content: DictionaryObject(members, blobStore: database.blobStore))
+        }
+    }
+
+    /// Facts about the stored revision of `id`, also for a deleted document; nil when there is
+    /// no trace of it (never saved, or purged).
+    public func revisionInfo(id: String) throws -> RevisionInfo? {
+        try reading { connection in
+            try storedRow(connection, id: id).map {
+                RevisionInfo(
+                    id: id, revisionID: $0.revisionID, sequence: $0.sequence, isDeleted: $0.isDeleted,
+                    history: $0.history.isEmpty ? [] : $0.history.split(separator: ",").map(String.init))
+            }
+        }
+    }
+
+    /// Decodes the document `id` as `T`, or nil when absent or deleted.
+    public func document<T: Decodable>(id: String, as type: T.Type) throws -> T? {
+        guard let document = try document(id: id) else { return nil }
+        let bytes = try JSONWriter.bytes(.object(document.content.jsonObject))
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch {
+            throw QuireError(.invalidParameter, "document '\(id)' cannot be decoded as \(T.self): \(error)")
+        }
+    }
+
+    // MARK: Saving
+
+    /// Saves `document` as the next revision; last write wins.
+    public func save(document: MutableDocument) throws {
+        _ = try save(document: document, concurrencyControl: .lastWriteWins)
+    }
+
+    /// Saves `document`; with `.failOnConflict`, returns false and changes nothing when the
+    /// stored document changed since `document` was read.
+    @discardableResult
+    public func save(document: MutableDocument, concurrencyControl: ConcurrencyControl) throws -> Bool {
+        try store(document, deleting: false, control: concurrencyControl, conflictHandler: nil)
+    }
+
+    /// Saves `document`; on a conflict, calls `conflictHandler` with the document being saved
+    /// (which it may change) and the stored one (nil when deleted). Returning true saves the
+    /// handler's version on top of the stored one; false cancels and returns false.
+    @discardableResult
+    public func save(
+        document: MutableDocument, conflictHandler: (MutableDocument, Document?) throws -> Bool
+    ) throws -> Bool {
+        try withoutActuallyEscaping(conflictHandler) { handler in
+            try store(document, deleting: false, control: nil, conflictHandler: handler)
+        }
+    }
+
+    /// Encodes `value` and saves it as the document `id` (last write wins).
+    @discardableResult
+    public func save<T: Encodable>(from value: T, id: String) throws -> Document {
+        let data: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(ISO8601.string(from: date))
+            }
+            data = try encoder.encode(value)
+        } catch {
+            throw QuireError(.invalidParameter, "cannot encode \(T.self) for document '\(id)': \(error)")
+        }
+        guard case .object(let members) = try JSONReader.parse(data) else {
+            throw QuireError(.invalidParameter, "\(T.self) does not encode as a JSON object, so it cannot be a document")
+        }
+        let document = MutableDocument(id: id)
+        document.setData([:])
+        for (key, value) in members { document.setValue(value, forKey: key) }
+        try save(document: document)
+        return document
+    }
+
+    // MARK: Deleting and purging
+
+    /// Deletes the document: a tombstone revision replaces it (replication carries it).
+    /// notFound for a document that was never saved.
+    public func delete(document: Document) throws {
+        _ = try delete(document: document, concurrencyControl: .lastWriteWins)
+    }
+
+    /// Deletes the document; with `.failOnConflict`, returns false when the stored document
+    /// changed since `document` was read.
+    @discardableResult
+    public func delete(document: Document, concurrencyControl: ConcurrencyControl) throws -> Bool {
+        let mutable = (document as? MutableDocument) ?? document.toMutable()
+        let result = try store(mutable, deleting: true, control: concurrencyControl, conflictHandler: nil)
+        if result, mutable !== document {
+            document.revisionID = mutable.revisionID
+            document.sequence = mutable.sequence
+            document.isDeleted = true
+        }
+        return result
+    }
+
+    /// Removes every trace of the document, without a tombstone; never replicated.
+    public func purge(document: Document) throws {
+        guard document.revisionID != nil else {
+            throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be purged")
+        }
+        try purge(id: document.id)
+    }
+
+    /// Removes every trace of the document `id`; notFound when there is none.
+    public func purge(id: String) throws {
+        try writing { connection in
+            try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(id)])
+            guard connection.changes > 0 else {
+                throw QuireError(.notFound, "document '\(id)' not found in \(fullName)")
+            }
+            try connection.run(
+                "UPDATE quire_collections SET purge_count = purge_count + 1 WHERE id = ?", [.integer(self.id)])
+        }
+    }
+
+    // MARK: The write path
+
+    private func storedRow(_ connection: Connection, id: String) throws -> StoredRow? {
+        let statement = try connection.cachedStatement(
+            "SELECT sequence, flags, revid, history FROM \(table) WHERE key = ?")
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        guard try statement.step() else { return nil }
+        return StoredRow(
+            sequence: UInt64(statement.int64(at: 0)), flags: statement.int64(at: 1),
+            revisionID: statement.text(at: 2) ?? "", history: statement.text(at: 3) ?? "")
+    }
+
+    private func checkOwnership(of document: Document) throws {
+        try DocumentRules.validate(id: document.id)
+        if let owner = document.collection, owner != self {
+            if owner.database.core !== database.core {
+                throw QuireError(
+                    .invalidParameter,
+                    "document '\(document.id)' belongs to database '\(owner.database.name)'; it cannot be saved in database '\(database.name)'"
+                )
+            }
+            throw QuireError(
+                .invalidParameter,
+                "document '\(document.id)' belongs to collection \(owner.fullName); it cannot be saved in \(fullName)")
+        }
+    }
+
+    private func store(
+        _ document: MutableDocument, deleting: Bool, control: ConcurrencyControl?,
+        conflictHandler: ((MutableDocument, Document?) throws -> Bool)?
+    ) throws -> Bool {
+        try checkOwnership(of: document)
+        if deleting && document.revisionID == nil {
+            throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be deleted")
+        }
+        var bodyBytes = deleting ? Array("{}".utf8) : try prepareBody(of: document)
+        let depth = database.config.maxRevTreeDepth
+
+        let outcome: (String, UInt64)? = try writing { connection in
+            let stored = try storedRow(connection, id: document.id)
+            if deleting {
+                guard let stored, !(stored.isDeleted && stored.revisionID == document.revisionID) else {
+                    throw QuireError(.notFound, "document '\(document.id)' not found in \(fullName)")
+                }
+            }
+            if let stored, isConflict(stored: stored, document: document) {
+                if let conflictHandler {
+                    let current = stored.isDeleted ? nil : try storedDocument(connection, id: document.id)
+                    guard try conflictHandler(document, current) else { return nil }
+                    bodyBytes = try prepareBody(of: document)
+                } else if control == .failOnConflict {
+                    return nil
+                }
+            }
+            let parent = stored?.revisionID
+            let revisionID = RevisionID.make(parent: parent, deleted: deleting, canonicalBody: bodyBytes)
+            var history: [Substring] = []
+            if let stored {
+                history.append(Substring(stored.revisionID))
+                if !stored.history.isEmpty { history.append(contentsOf: stored.history.split(separator: ",")) }
+            }
+            let sequence = try nextSequence(connection)
+            let statement = try connection.cachedStatement(
+                """
+                INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, flags = excluded.flags,
+                    revid = excluded.revid, body = excluded.body, history = excluded.history
+                """)
+            try statement.bind(document.id, at: 1)
+            try statement.bind(Int64(sequence), at: 2)
+            try statement.bind(deleting ? DocumentFlags.deleted : 0, at: 3)
+            try statement.bind(revisionID, at: 4)
+            try statement.bind(utf8: bodyBytes, at: 5)
+            try statement.bind(history.prefix(max(0, depth - 1)).joined(separator: ","), at: 6)
+            try statement.run()
+            return (revisionID, sequence)
+        }
+        guard let (revisionID, sequence) = outcome else { return false }
+        document.revisionID = revisionID
+        document.sequence = sequence
+        document.collection = self
+        document.isDeleted = deleting
+        return true
+    }
+
+    /// The stored document changed since `document` was read (or `document` is new and a live
+    /// one exists). A new document over a tombstone is no conflict: it revives the ID.
+    private func isConflict(stored: StoredRow, document: Document) -> Bool {
+        guard let read = document.revisionID else { return !stored.isDeleted }
+        return read != stored.revisionID
+    }
+
+    private func storedDocument(_ connection: Connection, id: String) throws -> Document? {
+        let statement = try connection.cachedStatement("SELECT sequence, flags, revid, body FROM \(table) WHERE key = ?")
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
+        guard case .object(let members) = try statement.withUnsafeBytes(at: 3, { try JSONReader.parse($0) }) else {
+            return nil
+        }
+        return Document(
+            id: id, revisionID: statement.text(at: 2), sequence: UInt64(statement.int64(at: 0)), isDeleted: false,
+            collection: self, content: DictionaryObject(members, blobStore: database.blobStore))
+    }
+
+    private func prepareBody(of document: MutableDocument) throws -> [UInt8] {
+        let body = try document.body()
+        try DocumentRules.checkReservedKeys(body, id: document.id)
+        let store = database.blobStore
+        for blob in document.blobs() { try blob.install(into: store) }
+        return try JSONWriter.bytes(.object(body))
+    }
+
+    private func nextSequence(_ connection: Connection) throws -> UInt64 {
+        let statement = try connection.cachedStatement(
+            "UPDATE quire_collections SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence")
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        guard try statement.step() else {
+            throw QuireError(.notOpen, "collection \(fullName) has been deleted")
+        }
+        return UInt64(statement.int64(at: 0))
+    }
+}
+
+/// Bits of the `flags` column.
+enum DocumentFlags {
+    static let deleted: Int64 = 1
+}

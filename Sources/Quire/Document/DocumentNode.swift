@@ -1,0 +1,93 @@
+import Foundation
+
+/// One value inside a document body, as held by mutable containers: plain JSON (containers
+/// included, until someone asks for them), or a live mutable container, or a blob.
+enum DocumentNode {
+    case value(JSONValue)
+    case dictionary(MutableDictionaryObject)
+    case array(MutableArrayObject)
+    case blob(Blob)
+    /// A value of a type a document cannot hold; saving reports it with its key path.
+    case unsupported(String)
+
+    /// Converts what an app passes to a setter.
+    init(any value: Any?) {
+        guard let value else {
+            self = .value(.null)
+            return
+        }
+        switch value {
+        case let node as MutableDictionaryObject: self = .dictionary(node)
+        case let node as MutableArrayObject: self = .array(node)
+        case let node as DictionaryObject: self = .value(.object(node.jsonObject))
+        case let node as ArrayObject: self = .value(.array(node.jsonArray))
+        case let blob as Blob: self = .blob(blob)
+        case let date as Date: self = .value(.string(ISO8601.string(from: date)))
+        case let json as JSONValue: self = .value(json)
+        case let dictionary as [String: Any]:
+            let mutable = MutableDictionaryObject()
+            for (key, element) in dictionary { mutable.setNode(DocumentNode(any: element), forKey: key) }
+            self = .dictionary(mutable)
+        case let array as [Any]:
+            self = .array(MutableArrayObject(nodes: array.map { DocumentNode(any: $0) }))
+        default:
+            if let json = JSONValue(any: value) {
+                self = .value(json)
+            } else {
+                self = .unsupported(String(describing: type(of: value)))
+            }
+        }
+    }
+
+    /// The JSON this node stands for; throws invalidParameter naming `path` for a value that
+    /// has no JSON form.
+    func jsonValue(path: String) throws -> JSONValue {
+        switch self {
+        case .value(let value): return value
+        case .dictionary(let dictionary): return .object(try dictionary.jsonObject(path: path))
+        case .array(let array): return .array(try array.jsonArray(path: path))
+        case .blob(let blob): return .object(blob.jsonProperties)
+        case .unsupported(let type):
+            throw QuireError(.invalidParameter, "a document cannot hold a value of type \(type) (at '\(path)')")
+        }
+    }
+
+    /// Blobs referenced anywhere below this node.
+    func collectBlobs(into blobs: inout [Blob]) {
+        switch self {
+        case .blob(let blob): blobs.append(blob)
+        case .dictionary(let dictionary): dictionary.collectBlobs(into: &blobs)
+        case .array(let array): array.collectBlobs(into: &blobs)
+        case .value, .unsupported: break
+        }
+    }
+}
+
+extension JSONValue {
+    /// The value as an app sees it through `value(forKey:)`: Swift natives for scalars,
+    /// `NSNull` for null, and ``DictionaryObject``, ``ArrayObject`` or ``Blob`` for containers.
+    var publicValue: Any {
+        switch self {
+        case .null: return NSNull()
+        case .bool(let value): return value
+        case .int(let value): return Int(value)
+        case .double(let value): return value
+        case .string(let value): return value
+        case .array(let elements): return ArrayObject(elements)
+        case .object(let members):
+            if Blob.isBlob(json: members) { return Blob(json: members, store: nil) }
+            return DictionaryObject(members)
+        }
+    }
+
+    /// Plain Swift values all the way down (`[String: Any]`, `[Any]`), blobs as ``Blob``.
+    var plainValue: Any {
+        switch self {
+        case .array(let elements): return elements.map(\.plainValue)
+        case .object(let members):
+            if Blob.isBlob(json: members) { return Blob(json: members, store: nil) }
+            return members.mapValues(\.plainValue)
+        default: return publicValue
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// A JSON array inside a mutable document; nested containers read from it are live.
+public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unchecked Sendable {
+    private var nodes: [DocumentNode]
+
+    /// An empty array.
+    public init() {
+        nodes = []
+        super.init([])
+    }
+
+    /// An array holding `data`.
+    public convenience init(data: [Any]?) {
+        self.init()
+        if let data { setData(data) }
+    }
+
+    /// An array parsed from a JSON array's text.
+    public convenience init(json: String) throws {
+        self.init()
+        guard case .array(let elements) = try JSONReader.parse(json) else {
+            throw QuireError(.invalidParameter, "the JSON for an array must be an array")
+        }
+        nodes = elements.map { .value($0) }
+    }
+
+    override init(_ elements: [JSONValue], blobStore: BlobStore?) {
+        nodes = elements.map { .value($0) }
+        super.init([], blobStore: blobStore)
+    }
+
+    init(nodes: [DocumentNode]) {
+        self.nodes = nodes
+        super.init([])
+    }
+
+    override var jsonArray: [JSONValue] { (try? jsonArray(path: "")) ?? [] }
+
+    func jsonArray(path: String) throws -> [JSONValue] {
+        try nodes.enumerated().map { index, node in try node.jsonValue(path: "\(path)[\(index)]") }
+    }
+
+    func collectBlobs(into blobs: inout [Blob]) {
+        for node in nodes { node.collectBlobs(into: &blobs) }
+    }
+
+    /// The number of elements.
+    public override var count: Int { nodes.count }
+
+    /// The element at `index`; nested containers come back mutable and live.
+    public override func value(at index: Int) -> Any? {
+        guard nodes.indices.contains(index) else { return nil }
+        switch nodes[index] {
+        case .dictionary(let dictionary): return dictionary
+        case .array(let array): return array
+        case .blob(let blob): return blob
+        case .unsupported: return nil
+        case .value(let value):
+            switch value {
+            case .object(let members) where !Blob.isBlob(json: members):
+                let live = MutableDictionaryObject(members, blobStore: blobStore)
+                nodes[index] = .dictionary(live)
+                return live
+            case .array(let elements):
+                let live = MutableArrayObject(elements, blobStore: blobStore)
+                nodes[index] = .array(live)
+                return live
+            default:
+                return DictionaryObject.present(value, blobStore: blobStore)
+            }
+        }
+    }
+
+    /// Replaces the whole content.
+    @discardableResult
+    public func setData(_ data: [Any]) -> Self {
+        nodes = data.map { DocumentNode(any: $0) }
+        return self
+    }
+
+    /// Replaces the element at `index`; ignored when out of range.
+    @discardableResult
+    public func setValue(_ value: Any?, at index: Int) -> Self {
+        if nodes.indices.contains(index) { nodes[index] = DocumentNode(any: value) }
+        return self
+    }
+
+    /// Appends an element.
+    @discardableResult
+    public func addValue(_ value: Any?) -> Self {
+        nodes.append(DocumentNode(any: value))
+        return self
+    }
+
+    /// Inserts an element at `index` (0...count); ignored when out of range.
+    @discardableResult
+    public func insertValue(_ value: Any?, at index: Int) -> Self {
+        if (0...nodes.count).contains(index) { nodes.insert(DocumentNode(any: value), at: index) }
+        return self
+    }
+
+    /// Removes the element at `index`; ignored when out of range.
+    @discardableResult
+    public func removeValue(at index: Int) -> Self {
+        if nodes.indices.contains(index) { nodes.remove(at: index) }
+        return self
+    }
+}

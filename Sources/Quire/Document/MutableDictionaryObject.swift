@@ -1,0 +1,109 @@
+import Foundation
+
+/// A JSON object inside a mutable document. Nested containers read from it are live: a
+/// change to them is a change to this object.
+public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
+    private var nodes: [String: DocumentNode]
+
+    /// An empty dictionary.
+    public init() {
+        nodes = [:]
+        super.init([:])
+    }
+
+    /// A dictionary holding `data` (see ``MutableDictionaryProtocol/setValue(_:forKey:)``).
+    public convenience init(data: [String: Any]?) {
+        self.init()
+        if let data { setData(data) }
+    }
+
+    /// A dictionary parsed from a JSON object's text.
+    public convenience init(json: String) throws {
+        self.init()
+        try setJSON(json)
+    }
+
+    override init(_ members: [String: JSONValue], blobStore: BlobStore?) {
+        nodes = members.mapValues { .value($0) }
+        super.init([:], blobStore: blobStore)
+    }
+
+    override var jsonObject: [String: JSONValue] { (try? jsonObject(path: "")) ?? [:] }
+
+    func jsonObject(path: String) throws -> [String: JSONValue] {
+        var result: [String: JSONValue] = [:]
+        result.reserveCapacity(nodes.count)
+        for (key, node) in nodes {
+            result[key] = try node.jsonValue(path: path.isEmpty ? key : path + "." + key)
+        }
+        return result
+    }
+
+    func setNode(_ node: DocumentNode, forKey key: String) { nodes[key] = node }
+
+    func collectBlobs(into blobs: inout [Blob]) {
+        for node in nodes.values { node.collectBlobs(into: &blobs) }
+    }
+
+    /// The number of keys.
+    public override var count: Int { nodes.count }
+
+    /// The keys, sorted.
+    public override var keys: [String] { nodes.keys.sorted() }
+
+    /// The value at `key`; nested dictionaries and arrays come back mutable and live.
+    public override func value(forKey key: String) -> Any? {
+        guard let node = nodes[key] else { return nil }
+        switch node {
+        case .dictionary(let dictionary): return dictionary
+        case .array(let array): return array
+        case .blob(let blob): return blob
+        case .unsupported: return nil
+        case .value(let value):
+            switch value {
+            case .object(let members) where !Blob.isBlob(json: members):
+                let live = MutableDictionaryObject(members, blobStore: blobStore)
+                nodes[key] = .dictionary(live)
+                return live
+            case .array(let elements):
+                let live = MutableArrayObject(elements, blobStore: blobStore)
+                nodes[key] = .array(live)
+                return live
+            default:
+                return DictionaryObject.present(value, blobStore: blobStore)
+            }
+        }
+    }
+
+    /// Sets `value` at `key`.
+    @discardableResult
+    public func setValue(_ value: Any?, forKey key: String) -> Self {
+        nodes[key] = DocumentNode(any: value)
+        return self
+    }
+
+    /// Removes `key`.
+    @discardableResult
+    public func removeValue(forKey key: String) -> Self {
+        nodes.removeValue(forKey: key)
+        return self
+    }
+
+    /// Replaces the whole content.
+    @discardableResult
+    public func setData(_ data: [String: Any]) -> Self {
+        nodes = data.mapValues { DocumentNode(any: $0) }
+        return self
+    }
+
+    /// Replaces the whole content with a JSON object's; throws for invalid JSON or a
+    /// non-object.
+    @discardableResult
+    public func setJSON(_ json: String) throws -> Self {
+        guard case .object(let members) = try JSONReader.parse(json) else {
+            throw QuireError(.invalidParameter, "the JSON for a dictionary must be an object")
+        }
+        nodes = members.mapValues { .value($0) }
+        return self
+    }
+}

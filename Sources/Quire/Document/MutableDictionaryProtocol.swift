@@ -1,0 +1,85 @@
+import Foundation
+
+/// Write access to a JSON object: setters return the object itself for chaining.
+public protocol MutableDictionaryProtocol: DictionaryProtocol {
+    /// Sets `value` at `key`. Accepted: strings, numbers, booleans, `Date` (stored as
+    /// ISO-8601 text), `NSNull` or nil (JSON null), `[String: Any]`, `[Any]`, dictionaries,
+    /// arrays and blobs. Another type is reported by `save`, naming its key.
+    @discardableResult func setValue(_ value: Any?, forKey key: String) -> Self
+    /// Removes `key`.
+    @discardableResult func removeValue(forKey key: String) -> Self
+    /// Replaces the whole content.
+    @discardableResult func setData(_ data: [String: Any]) -> Self
+    /// Replaces the whole content with a JSON object's.
+    @discardableResult func setJSON(_ json: String) throws -> Self
+}
+
+extension MutableDictionaryProtocol {
+    /// Sets a string.
+    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Sets a number.
+    @discardableResult public func setNumber(_ value: NSNumber?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Sets an integer.
+    @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Sets a 64-bit integer.
+    @discardableResult public func setInt64(_ value: Int64, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Sets a float.
+    @discardableResult public func setFloat(_ value: Float, forKey key: String) -> Self { setValue(Double(value), forKey: key) }
+    /// Sets a double.
+    @discardableResult public func setDouble(_ value: Double, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Sets a boolean.
+    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Sets a date, stored as ISO-8601 UTC text with milliseconds.
+    @discardableResult public func setDate(_ value: Date?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Sets a blob.
+    @discardableResult public func setBlob(_ value: Blob?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Sets an array.
+    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    /// Sets a dictionary.
+    @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self {
+        setValue(value, forKey: key)
+    }
+}
+
+/// Write access to a JSON array.
+public protocol MutableArrayProtocol: ArrayProtocol {
+    /// Replaces the element at `index` (ignored when out of range).
+    @discardableResult func setValue(_ value: Any?, at index: Int) -> Self
+    /// Appends an element.
+    @discardableResult func addValue(_ value: Any?) -> Self
+    /// Inserts an element at `index` (0...count).
+    @discardableResult func insertValue(_ value: Any?, at index: Int) -> Self
+    /// Removes the element at `index` (ignored when out of range).
+    @discardableResult func removeValue(at index: Int) -> Self
+}
+
+extension MutableArrayProtocol {
+    /// Appends a string.
+    @discardableResult public func addString(_ value: String?) -> Self { addValue(value) }
+    /// Appends an integer.
+    @discardableResult public func addInt(_ value: Int) -> Self { addValue(value) }
+    /// Appends a 64-bit integer.
+    @discardableResult public func addInt64(_ value: Int64) -> Self { addValue(value) }
+    /// Appends a double.
+    @discardableResult public func addDouble(_ value: Double) -> Self { addValue(value) }
+    /// Appends a boolean.
+    @discardableResult public func addBoolean(_ value: Bool) -> Self { addValue(value) }
+    /// Appends a date.
+    @discardableResult public func addDate(_ value: Date?) -> Self { addValue(value) }
+    /// Appends a dictionary.
+    @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { addValue(value) }
+    /// Appends an array.
+    @discardableResult public func addArray(_ value: ArrayObject?) -> Self { addValue(value) }
+    /// Sets a string at `index`.
+    @discardableResult public func setString(_ value: String?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Sets an integer at `index`.
+    @discardableResult public func setInt(_ value: Int, at index: Int) -> Self { setValue(value, at: index) }
+    /// Sets a 64-bit integer at `index`.
+    @discardableResult public func setInt64(_ value: Int64, at index: Int) -> Self { setValue(value, at: index) }
+    /// Sets a double at `index`.
+    @discardableResult public func setDouble(_ value: Double, at index: Int) -> Self { setValue(value, at: index) }
+    /// Sets a boolean at `index`.
+    @discardableResult public func setBoolean(_ value: Bool, at index: Int) -> Self { setValue(value, at: index) }
+    /// Sets a date at `index`.
+    @discardableResult public func setDate(_ value: Date?, at index: Int) -> Self { setValue(value, at: index) }
+}

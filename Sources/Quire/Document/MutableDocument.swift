@@ -1,0 +1,92 @@
+import Foundation
+
+/// A document to create or change, then save with ``Collection/save(document:)``.
+public final class MutableDocument: Document, MutableDictionaryProtocol, @unchecked Sendable {
+    private let mutableContent: MutableDictionaryObject
+
+    /// A new document with a generated UUID as its ID.
+    public convenience init() {
+        self.init(id: nil)
+    }
+
+    /// A new document with the given ID (a generated UUID when nil).
+    public init(id: String?) {
+        mutableContent = MutableDictionaryObject()
+        super.init(
+            id: id ?? UUID().uuidString.lowercased(), revisionID: nil, sequence: 0, isDeleted: false,
+            collection: nil, content: mutableContent)
+    }
+
+    /// A new document holding `data`, with a generated ID.
+    public convenience init(data: [String: Any]?) {
+        self.init(id: nil, data: data)
+    }
+
+    /// A new document with the given ID holding `data`.
+    public convenience init(id: String?, data: [String: Any]?) {
+        self.init(id: id)
+        if let data { mutableContent.setData(data) }
+    }
+
+    /// A new document parsed from a JSON object's text, with a generated ID.
+    public convenience init(json: String) throws {
+        try self.init(id: nil, json: json)
+    }
+
+    /// A new document with the given ID parsed from a JSON object's text.
+    public convenience init(id: String?, json: String) throws {
+        self.init(id: id)
+        try mutableContent.setJSON(json)
+    }
+
+    init(copying document: Document) {
+        mutableContent = MutableDictionaryObject(document.content.jsonObject, blobStore: document.content.blobStore)
+        super.init(
+            id: document.id, revisionID: document.revisionID, sequence: document.sequence,
+            isDeleted: document.isDeleted, collection: document.collection, content: mutableContent)
+    }
+
+    /// The body to save; throws for a value with no JSON form, naming its key path.
+    func body() throws -> [String: JSONValue] {
+        try mutableContent.jsonObject(path: "")
+    }
+
+    func blobs() -> [Blob] {
+        var blobs: [Blob] = []
+        mutableContent.collectBlobs(into: &blobs)
+        return blobs
+    }
+
+    /// Another mutable copy.
+    public override func toMutable() -> MutableDocument {
+        MutableDocument(copying: self)
+    }
+
+    /// Sets `value` at `key`.
+    @discardableResult
+    public func setValue(_ value: Any?, forKey key: String) -> Self {
+        mutableContent.setValue(value, forKey: key)
+        return self
+    }
+
+    /// Removes `key`.
+    @discardableResult
+    public func removeValue(forKey key: String) -> Self {
+        mutableContent.removeValue(forKey: key)
+        return self
+    }
+
+    /// Replaces the whole body.
+    @discardableResult
+    public func setData(_ data: [String: Any]) -> Self {
+        mutableContent.setData(data)
+        return self
+    }
+
+    /// Replaces the whole body with a JSON object's.
+    @discardableResult
+    public func setJSON(_ json: String) throws -> Self {
+        try mutableContent.setJSON(json)
+        return self
+    }
+}

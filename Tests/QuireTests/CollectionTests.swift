@@ -1,0 +1,214 @@
+import Foundation
+import Testing
+@testable import Quire
+
+@Suite struct CollectionTests {
+    private func makeCollection(_ directory: TemporaryDirectory, depth: Int = 20) throws -> Collection {
+        let database = try Database(
+            name: "col", config: DatabaseConfiguration(directory: directory.path, maxRevTreeDepth: depth))
+        return try database.createCollection(name: "items", scope: "store")
+    }
+
+    @Test func savingAssignsRevisionsAndSequences() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        let document = MutableDocument(id: "a", data: ["v": 1])
+        try collection.save(document: document)
+        #expect(document.revisionID?.hasPrefix("1-") == true)
+        #expect(document.sequence == 1)
+        #expect(document.collection == collection)
+        document.setInt(2, forKey: "v")
+        try collection.save(document: document)
+        #expect(document.revisionID?.hasPrefix("2-") == true)
+        #expect(document.sequence == 2)
+        let other = MutableDocument(id: "b")
+        try collection.save(document: other)
+        #expect(other.sequence == 3)
+        let read = try #require(try collection.document(id: "a"))
+        #expect(read.revisionID == document.revisionID)
+        #expect(read.sequence == 2)
+        #expect(read.int(forKey: "v") == 2)
+        #expect(collection.count == 2)
+        #expect(try collection.document(id: "missing") == nil)
+    }
+
+    @Test func revisionIDsAreDeterministic() throws {
+        let first = TemporaryDirectory()
+        let second = TemporaryDirectory()
+        let one = try makeCollection(first)
+        let two = try makeCollection(second)
+        let a = MutableDocument(id: "same", data: ["x": 1, "y": ["z": "w"]])
+        let b = MutableDocument(id: "same", data: ["y": ["z": "w"], "x": 1])
+        try one.save(document: a)
+        try two.save(document: b)
+        #expect(a.revisionID == b.revisionID)
+        a.setInt(2, forKey: "x")
+        b.setInt(2, forKey: "x")
+        try one.save(document: a)
+        try two.save(document: b)
+        #expect(a.revisionID == b.revisionID)
+        b.setInt(3, forKey: "x")
+        try two.save(document: b)
+        #expect(a.revisionID != b.revisionID)
+        let hex = try #require(a.revisionID?.split(separator: "-").last)
+        #expect(hex.count == 40)
+    }
+
+    @Test func failOnConflictReturnsFalseWhenTheStoredRevisionChanged() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        try collection.save(document: MutableDocument(id: "c", data: ["v": 0]))
+        let first = try #require(try collection.document(id: "c")).toMutable()
+        let second = try #require(try collection.document(id: "c")).toMutable()
+        first.setInt(1, forKey: "v")
+        #expect(try collection.save(document: first, concurrencyControl: .failOnConflict))
+        second.setInt(2, forKey: "v")
+        #expect(try !collection.save(document: second, concurrencyControl: .failOnConflict))
+        #expect(try collection.document(id: "c")?.int(forKey: "v") == 1)
+        #expect(try collection.save(document: second, concurrencyControl: .lastWriteWins))
+        #expect(try collection.document(id: "c")?.int(forKey: "v") == 2)
+        #expect(second.revisionID?.hasPrefix("3-") == true)
+
+        let fresh = MutableDocument(id: "c", data: ["v": 9])
+        #expect(try !collection.save(document: fresh, concurrencyControl: .failOnConflict))
+        let stale = try #require(try collection.document(id: "c"))
+        try collection.save(document: MutableDocument(id: "c", data: ["v": 10]))
+        #expect(try !collection.delete(document: stale, concurrencyControl: .failOnConflict))
+        #expect(try collection.document(id: "c")?.int(forKey: "v") == 10)
+    }
+
+    @Test func conflictHandlersSeeBothSidesAndDecide() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        try collection.save(document: MutableDocument(id: "h", data: ["n": 1, "from": "base"]))
+        let mine = try #require(try collection.document(id: "h")).toMutable()
+        let theirs = try #require(try collection.document(id: "h")).toMutable()
+        theirs.setInt(5, forKey: "n")
+        try collection.save(document: theirs)
+        mine.setString("mine", forKey: "from")
+        var seen: Int?
+        let saved = try collection.save(document: mine) { document, stored in
+            seen = stored?.int(forKey: "n")
+            document.setInt((stored?.int(forKey: "n") ?? 0) + 1, forKey: "n")
+            return true
+        }
+        #expect(saved)
+        #expect(seen == 5)
+        let merged = try #require(try collection.document(id: "h"))
+        #expect(merged.int(forKey: "n") == 6)
+        #expect(merged.string(forKey: "from") == "mine")
+        #expect(merged.revisionID?.hasPrefix("3-") == true)
+
+        let loser = theirs.toMutable()
+        loser.setInt(0, forKey: "n")
+        #expect(try !collection.save(document: loser) { _, _ in false })
+        #expect(try collection.document(id: "h")?.int(forKey: "n") == 6)
+    }
+
+    @Test func deleteLeavesATombstoneAndPurgeLeavesNothing() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        let doomed = MutableDocument(id: "d", data: ["v": 1])
+        try collection.save(document: doomed)
+        try collection.delete(document: doomed)
+        #expect(doomed.isDeleted)
+        #expect(doomed.revisionID?.hasPrefix("2-") == true)
+        #expect(try collection.document(id: "d") == nil)
+        let tombstone = try #require(try collection.revisionInfo(id: "d"))
+        #expect(tombstone.isDeleted)
+        #expect(tombstone.history.count == 1)
+        #expect(collection.count == 0)
+
+        try collection.purge(id: "d")
+        #expect(try collection.revisionInfo(id: "d") == nil)
+
+        let revived = MutableDocument(id: "d", data: ["v": 2])
+        #expect(try collection.save(document: revived, concurrencyControl: .failOnConflict))
+        #expect(revived.revisionID?.hasPrefix("1-") == true)
+
+        let purged = try #require(try collection.document(id: "d"))
+        try collection.purge(document: purged)
+        #expect(try collection.revisionInfo(id: "d") == nil)
+    }
+
+    @Test func deletingOrPurgingUnsavedDocumentsIsNotFound() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        for operation in [
+            { try collection.delete(document: MutableDocument(id: "ghost")) },
+            { try collection.purge(document: MutableDocument(id: "ghost")) },
+            { try collection.purge(id: "ghost") },
+        ] as [() throws -> Void] {
+            let error = #expect(throws: QuireError.self, performing: operation)
+            #expect(error?.code == .notFound)
+        }
+    }
+
+    @Test func reservedTopLevelKeysAreRejected() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        for key in ["_id", "_rev", "_deleted"] {
+            let error = #expect(throws: QuireError.self) {
+                try collection.save(document: MutableDocument(id: "r", data: [key: "x"]))
+            }
+            #expect(error?.code == .corruptRevisionData)
+            #expect(error?.message.contains("'\(key)'") == true)
+        }
+        try collection.save(document: MutableDocument(id: "ok1", data: ["_attachments": [:], "_removed": true]))
+        try collection.save(document: MutableDocument(id: "ok2", data: ["nested": ["_id": 1, "_rev": 2, "_deleted": true]]))
+        #expect(collection.count == 2)
+    }
+
+    @Test func savingThroughAnotherDatabasesCollectionIsInvalidParameter() throws {
+        let directory = TemporaryDirectory()
+        let one = try Database(name: "one", config: DatabaseConfiguration(directory: directory.path))
+        let two = try Database(name: "two", config: DatabaseConfiguration(directory: directory.path))
+        let document = MutableDocument(id: "x")
+        try one.defaultCollection().save(document: document)
+        let error = #expect(throws: QuireError.self) { try two.defaultCollection().save(document: document) }
+        #expect(error?.code == .invalidParameter)
+        let sibling = try one.createCollection(name: "other")
+        let sameDatabase = #expect(throws: QuireError.self) { try sibling.save(document: document) }
+        #expect(sameDatabase?.code == .invalidParameter)
+    }
+
+    @Test func historyIsPrunedToTheConfiguredDepth() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory, depth: 5)
+        let document = MutableDocument(id: "deep")
+        for n in 0..<12 {
+            document.setInt(n, forKey: "n")
+            try collection.save(document: document)
+        }
+        let info = try #require(try collection.revisionInfo(id: "deep"))
+        #expect(info.revisionID.hasPrefix("12-"))
+        #expect(info.history.count == 4)
+        #expect(info.history.first?.hasPrefix("11-") == true)
+    }
+
+    @Test func codableValuesSaveAndLoad() throws {
+        struct Person: Codable, Equatable {
+            var name: String
+            var age: Int
+            var admin: Bool
+            var tags: [String]
+        }
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        let person = Person(name: "Ada", age: 36, admin: true, tags: ["math"])
+        let saved = try collection.save(from: person, id: "ada")
+        #expect(saved.revisionID != nil)
+        #expect(try collection.document(id: "ada", as: Person.self) == person)
+        #expect(try collection.document(id: "nobody", as: Person.self) == nil)
+        #expect(try collection.document(id: "ada")?.value(forKey: "admin") as? Bool == true)
+    }
+
+    @Test func badDocumentIDsAreRejected() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        for id in ["", String(repeating: "i", count: 251)] {
+            let error = #expect(throws: QuireError.self) { try collection.save(document: MutableDocument(id: id)) }
+            #expect(error?.code == .badDocID)
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+@testable import Quire
+
+@Suite struct MutableDocumentTests {
+    private func roundTrip(_ document: MutableDocument) throws -> Document {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "docs", config: DatabaseConfiguration(directory: directory.path))
+        let collection = try database.defaultCollection()
+        try collection.save(document: document)
+        return try #require(try collection.document(id: document.id))
+    }
+
+    @Test func generatedIDsAreUUIDs() {
+        let first = MutableDocument()
+        let second = MutableDocument(data: ["a": 1])
+        #expect(UUID(uuidString: first.id) != nil)
+        #expect(first.id != second.id)
+        #expect(MutableDocument(id: "given").id == "given")
+        #expect(first.revisionID == nil)
+        #expect(first.sequence == 0)
+    }
+
+    @Test func typedGettersReturnDefaultsForMissingKeys() throws {
+        let document = try roundTrip(MutableDocument(id: "empty"))
+        #expect(document.value(forKey: "x") == nil)
+        #expect(document.string(forKey: "x") == nil)
+        #expect(document.number(forKey: "x") == nil)
+        #expect(document.int(forKey: "x") == 0)
+        #expect(document.int64(forKey: "x") == 0)
+        #expect(document.float(forKey: "x") == 0)
+        #expect(document.double(forKey: "x") == 0)
+        #expect(document.boolean(forKey: "x") == false)
+        #expect(document.date(forKey: "x") == nil)
+        #expect(document.array(forKey: "x") == nil)
+        #expect(document.dictionary(forKey: "x") == nil)
+        #expect(document.blob(forKey: "x") == nil)
+        #expect(!document.contains(key: "x"))
+        #expect(document.count == 0)
+        #expect(document.keys.isEmpty)
+    }
+
+    @Test func everyTypeRoundTrips() throws {
+        let date = Date(timeIntervalSince1970: 1_700_000_000.123)
+        let source = MutableDocument(id: "types")
+            .setString("text", forKey: "string")
+            .setInt(42, forKey: "int")
+            .setInt64(Int64.max, forKey: "max")
+            .setInt64(Int64.min, forKey: "min")
+            .setDouble(0.1, forKey: "double")
+            .setDouble(1.7976931348623157e308, forKey: "big")
+            .setDouble(Double.leastNonzeroMagnitude, forKey: "tiny")
+            .setFloat(1.5, forKey: "float")
+            .setBoolean(true, forKey: "true")
+            .setInt(1, forKey: "one")
+            .setBoolean(false, forKey: "false")
+            .setInt(0, forKey: "zero")
+            .setDate(date, forKey: "date")
+            .setValue(nil, forKey: "null")
+            .setArray(MutableArrayObject(data: [1, "two", 3.5]), forKey: "array")
+            .setDictionary(MutableDictionaryObject(data: ["nested": ["deep": true]]), forKey: "dict")
+        let document = try roundTrip(source)
+        #expect(document.string(forKey: "string") == "text")
+        #expect(document.int(forKey: "int") == 42)
+        #expect(document.int64(forKey: "max") == Int64.max)
+        #expect(document.int64(forKey: "min") == Int64.min)
+        #expect(document.double(forKey: "double") == 0.1)
+        #expect(document.double(forKey: "big") == 1.7976931348623157e308)
+        #expect(document.double(forKey: "tiny") == Double.leastNonzeroMagnitude)
+        #expect(document.float(forKey: "float") == 1.5)
+        #expect(document.value(forKey: "true") as? Bool == true)
+        #expect(document.value(forKey: "one") as? Int == 1)
+        #expect(document.value(forKey: "one") as? Bool == nil)
+        #expect(document.value(forKey: "true") as? Int == nil)
+        #expect(document.value(forKey: "false") as? Bool == false)
+        #expect(document.value(forKey: "zero") as? Int == 0)
+        #expect(document.boolean(forKey: "one"))
+        #expect(document.int(forKey: "true") == 1)
+        #expect(document.date(forKey: "date") == date)
+        #expect(document.string(forKey: "date") == "2023-11-14T22:13:20.123Z")
+        #expect(document.value(forKey: "null") is NSNull)
+        #expect(document.contains(key: "null"))
+        #expect(document.array(forKey: "array")?.count == 3)
+        #expect(document.array(forKey: "array")?.string(at: 1) == "two")
+        #expect(document.array(forKey: "array")?.double(at: 2) == 3.5)
+        #expect(document.array(forKey: "array")?.int(at: 9) == 0)
+        #expect(document.dictionary(forKey: "dict")?.dictionary(forKey: "nested")?.boolean(forKey: "deep") == true)
+        #expect(document["dict"]["nested"]["deep"].boolean)
+        #expect(document["nope"]["deeper"].string == nil)
+        #expect(document.int(forKey: "double") == 0)
+        #expect(document.int(forKey: "float") == 1)
+        #expect(document.string(forKey: "int") == nil)
+    }
+
+    @Test func datesAreReadFromAnyISO8601Text() throws {
+        let document = MutableDocument(id: "dates")
+            .setString("2024-02-29T12:30:00Z", forKey: "z")
+            .setString("2024-02-29T14:30:00+02:00", forKey: "offset")
+            .setString("2024-02-29T12:30:00.5Z", forKey: "fraction")
+            .setString("2024-02-29", forKey: "day")
+            .setString("not a date", forKey: "bad")
+        let expected = Date(timeIntervalSince1970: 1_709_209_800)
+        #expect(document.date(forKey: "z") == expected)
+        #expect(document.date(forKey: "offset") == expected)
+        #expect(document.date(forKey: "fraction") == expected.addingTimeInterval(0.5))
+        #expect(document.date(forKey: "day") == Date(timeIntervalSince1970: 1_709_164_800))
+        #expect(document.date(forKey: "bad") == nil)
+    }
+
+    @Test func nestedContainersOfAMutableDocumentAreLive() throws {
+        let document = try MutableDocument(id: "live", json: #"{"contact":{"address":{"city":"Oslo"}},"tags":["a"]}"#)
+        let address = try #require(document.dictionary(forKey: "contact")?.dictionary(forKey: "address") as? MutableDictionaryObject)
+        address.setString("Bergen", forKey: "city")
+        let tags = try #require(document.array(forKey: "tags") as? MutableArrayObject)
+        tags.addString("b").insertValue("first", at: 0).removeValue(at: 1)
+        #expect(document.toJSON() == #"{"contact":{"address":{"city":"Bergen"}},"tags":["first","b"]}"#)
+        let saved = try roundTrip(document)
+        #expect(saved["contact"]["address"]["city"].string == "Bergen")
+        #expect(saved.array(forKey: "tags")?.toArray() as? [String] == ["first", "b"])
+    }
+
+    @Test func toMutableCopiesAndKeepsTheRevision() throws {
+        let saved = try roundTrip(MutableDocument(id: "copy", data: ["a": 1]))
+        let mutable = saved.toMutable()
+        mutable.setInt(2, forKey: "a").removeValue(forKey: "missing")
+        #expect(mutable.revisionID == saved.revisionID)
+        #expect(saved.int(forKey: "a") == 1)
+        #expect(mutable.int(forKey: "a") == 2)
+    }
+
+    @Test func jsonInitializersRejectBadInput() {
+        #expect(throws: QuireError.self) { try MutableDocument(json: "[1,2]") }
+        #expect(throws: QuireError.self) { try MutableDocument(json: #"{"a":"#) }
+        let document = try? MutableDocument(id: "j", json: #"{"n":12345678901234567,"b":true}"#)
+        #expect(document?.int64(forKey: "n") == 12_345_678_901_234_567)
+        #expect(document?.value(forKey: "b") as? Bool == true)
+    }
+
+    @Test func toDictionaryGivesPlainValues() throws {
+        let document = try roundTrip(MutableDocument(id: "plain", data: ["a": ["b": [1, 2]], "s": "x"]))
+        let dictionary = document.toDictionary()
+        #expect((dictionary["a"] as? [String: Any])?["b"] as? [Int] == [1, 2])
+        #expect(dictionary["s"] as? String == "x")
+        #expect(document.toJSON() == #"{"a":{"b":[1,2]},"s":"x"}"#)
+    }
+
+    @Test func unsupportedValuesAreReportedWithTheirKeyPath() throws {
+        struct Opaque {}
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "bad", config: DatabaseConfiguration(directory: directory.path))
+        let document = MutableDocument(id: "bad", data: ["outer": ["inner": Opaque()]])
+        let error = #expect(throws: QuireError.self) { try database.defaultCollection().save(document: document) }
+        #expect(error?.code == .invalidParameter)
+        #expect(error?.message.contains("outer.inner") == true)
+    }
+}
