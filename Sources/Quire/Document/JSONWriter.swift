@@ -1,0 +1,217 @@
+import Foundation
+
+/// Writes ``JSONValue``s as compact JSON text (no insignificant whitespace) in UTF-8.
+///
+/// With `sortedKeys` (the default) the output is canonical: object members are ordered by
+/// the UTF-8 bytes of their keys, so equal bodies give equal bytes. Revision digests and
+/// storage depend on that; turn it off only for output nobody hashes or compares.
+///
+/// Strings escape `"`, `\` and the control characters U+0000 to U+001F (`\b`, `\t`, `\n`,
+/// `\f`, `\r` by name, the rest as `\u00XX`); `/` and non-ASCII characters are written as
+/// they are. Strings are written as the UTF-8 bytes Swift holds for them, without Unicode
+/// normalisation.
+///
+/// Doubles are written in the shortest form that reads back as the same `Double`, and always
+/// with a fraction or an exponent (`2.0`, `1e+16`, `-0.0`), so that a double reads back as
+/// a double and never turns into an integer. Non-finite doubles have no JSON form and are an
+/// ``QuireError/Code/invalidParameter`` error naming the value and where it was; so is
+/// nesting deeper than ``JSONReader/maximumDepth``, which could not be read back.
+public enum JSONWriter {
+    /// Returns the JSON text of `value` as UTF-8 bytes.
+    public static func bytes(_ value: JSONValue, sortedKeys: Bool = true) throws -> [UInt8] {
+        var output: [UInt8] = []
+        try write(value, into: &output, sortedKeys: sortedKeys)
+        return output
+    }
+
+    /// Returns the JSON text of `value`.
+    public static func string(_ value: JSONValue, sortedKeys: Bool = true) throws -> String {
+        String(decoding: try bytes(value, sortedKeys: sortedKeys), as: UTF8.self)
+    }
+
+    /// Appends the JSON text of `value` to `output`, which is left as it was on error.
+    public static func write(_ value: JSONValue, into output: inout [UInt8], sortedKeys: Bool = true) throws {
+        var emitter = JSONEmitter(sortedKeys: sortedKeys)
+        swap(&emitter.output, &output)
+        let mark = emitter.output.count
+        emitter.output.reserveCapacity(mark + 256)
+        do {
+            try emitter.emit(value, depth: 0)
+        } catch {
+            emitter.output.removeSubrange(mark...)
+            swap(&emitter.output, &output)
+            throw QuireError(.invalidParameter, "cannot write JSON: \(error.problem) at \(error.path)")
+        }
+        swap(&emitter.output, &output)
+    }
+}
+
+extension JSONValue {
+    /// The JSON text of this value as UTF-8 bytes; canonical unless `sortedKeys` is false.
+    /// See ``JSONWriter``.
+    public func jsonBytes(sortedKeys: Bool = true) throws -> [UInt8] {
+        try JSONWriter.bytes(self, sortedKeys: sortedKeys)
+    }
+
+    /// The JSON text of this value; canonical unless `sortedKeys` is false.
+    /// See ``JSONWriter``.
+    public func jsonString(sortedKeys: Bool = true) throws -> String {
+        try JSONWriter.string(self, sortedKeys: sortedKeys)
+    }
+}
+
+/// The writer's state: one growing output buffer.
+struct JSONEmitter {
+    /// A value that has no JSON form, with the path to it, built innermost first as the
+    /// error travels out of the nested calls (so paths cost nothing unless something fails).
+    struct Failure: Error {
+        var problem: String
+        private var components: [String] = []
+
+        init(_ problem: String) { self.problem = problem }
+
+        mutating func inside(_ component: String) { components.append(component) }
+
+        /// `$`, `$.key`, `$[3]`, `$.a["odd key"][0]`.
+        var path: String { "$" + components.reversed().joined() }
+    }
+
+    let sortedKeys: Bool
+    var output: [UInt8] = []
+
+    init(sortedKeys: Bool) {
+        self.sortedKeys = sortedKeys
+    }
+
+    mutating func emit(_ value: JSONValue, depth: Int) throws(Failure) {
+        switch value {
+        case .null:
+            append("null")
+        case .bool(let flag):
+            append(flag ? "true" : "false")
+        case .int(let number):
+            emitInteger(number)
+        case .double(let number):
+            guard number.isFinite else { throw Failure("the number \(number) has no JSON form") }
+            // Swift's description is the shortest round-tripping form and always has a '.'
+            // or an exponent for finite values ("2.0", "1e+16", "5e-324").
+            var text = number.description
+            text.withUTF8 { output.append(contentsOf: $0) }
+        case .string(let text):
+            emitString(text)
+        case .array(let elements):
+            guard depth < JSONReader.maximumDepth else { throw Self.tooDeep() }
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                do {
+                    try emit(element, depth: depth + 1)
+                } catch var failure {
+                    failure.inside("[\(index)]")
+                    throw failure
+                }
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            guard depth < JSONReader.maximumDepth else { throw Self.tooDeep() }
+            output.append(UInt8(ascii: "{"))
+            if sortedKeys {
+                let ordered = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                for (index, member) in ordered.enumerated() {
+                    try emitMember(member.key, member.value, first: index == 0, depth: depth)
+                }
+            } else {
+                var first = true
+                for (key, member) in members {
+                    try emitMember(key, member, first: first, depth: depth)
+                    first = false
+                }
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func emitMember(_ key: String, _ value: JSONValue, first: Bool, depth: Int) throws(Failure) {
+        if !first { output.append(UInt8(ascii: ",")) }
+        emitString(key)
+        output.append(UInt8(ascii: ":"))
+        do {
+            try emit(value, depth: depth + 1)
+        } catch var failure {
+            failure.inside(Self.pathComponent(forKey: key))
+            throw failure
+        }
+    }
+
+    private static func tooDeep() -> Failure {
+        Failure("nesting deeper than \(JSONReader.maximumDepth) levels")
+    }
+
+    private static func pathComponent(forKey key: String) -> String {
+        let plain = !key.isEmpty && key.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): return true
+            default: return false
+            }
+        }
+        if plain { return "." + key }
+        var quoted = JSONEmitter(sortedKeys: true)
+        quoted.emitString(key)
+        return "[" + String(decoding: quoted.output, as: UTF8.self) + "]"
+    }
+
+    @inline(__always)
+    private mutating func append(_ text: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func emitInteger(_ number: Int64) {
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        // 20 digits hold UInt64.max; written from the right, then copied once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
+
+    mutating func emitString(_ text: String) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs that need no escaping are copied in one go.
+            var run = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                run = index + 1
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                default:
+                    let hex = Self.hexDigits.utf8Start
+                    output.append(contentsOf: [
+                        UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                        hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
+                    ])
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
