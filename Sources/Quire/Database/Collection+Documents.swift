@@ -141,6 +141,7 @@ extension Collection {
             }
             try connection.run(
                 "UPDATE quire_collections SET purge_count = purge_count + 1 WHERE id = ?", [.integer(self.id)])
+            database.core.recordChange(collectionID: self.id, documentID: id)
         }
     }
 
@@ -220,6 +221,7 @@ extension Collection {
             try statement.bind(utf8: bodyBytes, at: 5)
             try statement.bind(history.prefix(max(0, depth - 1)).joined(separator: ","), at: 6)
             try statement.run()
+            database.core.recordChange(collectionID: self.id, documentID: document.id)
             return (revisionID, sequence)
         }
         guard let (revisionID, sequence) = outcome else { return false }

@@ -114,6 +114,8 @@ extension Database {
     }
 
     private func makeCollection(_ entry: CatalogEntry) -> Collection {
-        Collection(id: entry.id, name: entry.name, scope: Scope(name: entry.scope, database: self))
+        // Databases opened by path start expiring documents once collections are used.
+        core.startHousekeeping(clock: config.clock)
+        return Collection(id: entry.id, name: entry.name, scope: Scope(name: entry.scope, database: self))
     }
 }

@@ -93,6 +93,7 @@ public final class Database: @unchecked Sendable {
             closed = true
             throw error
         }
+        core.startHousekeeping(clock: config.clock)
     }
 
     deinit {
@@ -208,6 +209,7 @@ public final class Database: @unchecked Sendable {
         }
         closed = true
         state.unlock()
+        core.changes.removeAll(ownedBy: ObjectIdentifier(self))
         try core.detach()
     }
 
@@ -232,6 +234,7 @@ public final class Database: @unchecked Sendable {
         state.lock()
         closed = true
         state.unlock()
+        core.changes.removeAll(ownedBy: ObjectIdentifier(self))
         let folder = self.folder
         let file = core.path
         try core.closeHandles {

@@ -50,6 +50,12 @@ final class DatabaseCore: @unchecked Sendable {
     private var schemaReady = false
     private var closeObservers: [ObjectIdentifier: @Sendable () -> Void] = [:]
     private var waiters = 0
+    /// Documents changed by the open write transaction; only the writing thread touches it.
+    private var pendingChanges: [ChangeRecord] = []
+    /// The listeners of this file.
+    let changes = ChangeHub()
+    /// The expiration scheduler of this file, once started.
+    private(set) var housekeeper: Housekeeper?
 
     /// Free readers kept for reuse; more are closed when they come back.
     let maximumFreeReaders = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -107,7 +113,10 @@ final class DatabaseCore: @unchecked Sendable {
         condition.lock()
         attachedObjects -= 1
         let last = attachedObjects <= 0
+        let keeper = last ? housekeeper : nil
+        if last { housekeeper = nil }
         condition.unlock()
+        keeper?.stop()
         if last { try closeHandles(onClosed: {}) }
     }
 
@@ -185,7 +194,13 @@ final class DatabaseCore: @unchecked Sendable {
         condition.lock()
         if writerOwner == me, let writer {
             condition.unlock()
-            return try writer.savepoint { try body(writer) }
+            let mark = pendingChanges.count
+            do {
+                return try writer.savepoint { try body(writer) }
+            } catch {
+                if mark < pendingChanges.count { pendingChanges.removeSubrange(mark...) }
+                throw error
+            }
         }
         while !mayPass(me) || writerOwner != nil { waitForSignal() }
         do {
@@ -208,7 +223,35 @@ final class DatabaseCore: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
-        return try connection.transaction { try body(connection) }
+        do {
+            let value = try connection.transaction { try body(connection) }
+            let committed = pendingChanges
+            pendingChanges = []
+            // Published while this thread still holds the writer, so deliveries are queued in
+            // commit order.
+            changes.publish(committed)
+            return value
+        } catch {
+            pendingChanges = []
+            throw error
+        }
+    }
+
+    /// Notes a document changed by the current write transaction (writer thread only).
+    func recordChange(collectionID: Int64, documentID: String) {
+        pendingChanges.append(ChangeRecord(collectionID: collectionID, documentID: documentID))
+    }
+
+    /// Starts the expiration scheduler with `clock` (the first clock given wins), purging
+    /// what expired while the database was closed.
+    func startHousekeeping(clock: any QuireClock) {
+        let created: Housekeeper? = locked {
+            if housekeeper != nil { return nil }
+            let created = Housekeeper(core: self, clock: clock)
+            housekeeper = created
+            return created
+        }
+        created?.start()
     }
 
     /// Runs `body` with a reader inside one read transaction (one snapshot).

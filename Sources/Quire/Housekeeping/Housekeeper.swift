@@ -1,0 +1,122 @@
+import Foundation
+
+/// Purges expired documents of one file.
+///
+/// It keeps one timer armed for the earliest expiration of any collection (found with each
+/// table's partial index on `expiration`, not by scanning), re-arms after every change of
+/// expirations and after each purge, and purges at once what is already due when started.
+/// Purges are plain deletes (no tombstone, never replicated) and are reported to change
+/// listeners like any other change.
+final class Housekeeper: @unchecked Sendable {
+    private weak var core: DatabaseCore?
+    let clock: any QuireClock
+    private let lock = NSLock()
+    private var timer: (any ClockTimer)?
+    private var armedFor: Int64?
+    private var stopped = false
+
+    init(core: DatabaseCore, clock: any QuireClock) {
+        self.core = core
+        self.clock = clock
+    }
+
+    /// The current time in milliseconds since the epoch.
+    var nowMilliseconds: Int64 { Int64((clock.now.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// Purges what is due and arms the timer.
+    func start() {
+        purgeExpired()
+    }
+
+    /// Cancels the timer; nothing runs afterwards.
+    func stop() {
+        let pending = lock.withLock {
+            stopped = true
+            defer { timer = nil }
+            return timer
+        }
+        pending?.cancel()
+    }
+
+    /// Re-reads the earliest expiration and arms the timer for it.
+    func rearm() {
+        guard let core, !lock.withLock({ stopped }) else { return }
+        let next = try? core.read { connection in try Housekeeper.earliestExpiration(connection) }
+        arm(for: next ?? nil)
+    }
+
+    /// Re-arms from inside a write transaction (which already has the connection).
+    func rearm(using connection: Connection) {
+        let next = try? Housekeeper.earliestExpiration(connection)
+        arm(for: next ?? nil)
+    }
+
+    private func arm(for milliseconds: Int64?) {
+        let previous: (any ClockTimer)? = lock.withLock {
+            guard !stopped, armedFor != milliseconds else { return nil }
+            let old = timer
+            timer = nil
+            armedFor = milliseconds
+            if let milliseconds {
+                let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+                timer = clock.schedule(at: date) { [weak self] in self?.fire(for: milliseconds) }
+            }
+            return old
+        }
+        previous?.cancel()
+    }
+
+    private func fire(for milliseconds: Int64) {
+        lock.withLock {
+            if armedFor == milliseconds {
+                armedFor = nil
+                timer = nil
+            }
+        }
+        purgeExpired()
+    }
+
+    /// Deletes every document whose expiration has passed, in one transaction, then re-arms.
+    func purgeExpired() {
+        guard let core, !lock.withLock({ stopped }) else { return }
+        let now = nowMilliseconds
+        do {
+            try core.write { connection in
+                for id in try Housekeeper.collectionIDs(connection) {
+                    let table = StoreSchema.tableName(id)
+                    let expired = try connection.query(
+                        "DELETE FROM \(table) WHERE expiration IS NOT NULL AND expiration <= ? RETURNING key",
+                        [.integer(now)]
+                    ) { $0.text(at: 0) ?? "" }
+                    for documentID in expired {
+                        core.recordChange(collectionID: id, documentID: documentID)
+                    }
+                    if !expired.isEmpty {
+                        try connection.run(
+                            "UPDATE quire_collections SET purge_count = purge_count + ? WHERE id = ?",
+                            [.integer(Int64(expired.count)), .integer(id)])
+                    }
+                }
+            }
+        } catch {
+            // A closed or busy database retries at the next change or opening; the documents
+            // stay expired and hidden from nothing, so nothing is lost by waiting.
+        }
+        lock.withLock { armedFor = nil }
+        rearm()
+    }
+
+    static func collectionIDs(_ connection: Connection) throws -> [Int64] {
+        try connection.query("SELECT id FROM quire_collections ORDER BY id") { $0.int64(at: 0) }
+    }
+
+    static func earliestExpiration(_ connection: Connection) throws -> Int64? {
+        var earliest: Int64?
+        for id in try collectionIDs(connection) {
+            if let value = try connection.scalarInt("SELECT min(expiration) FROM \(StoreSchema.tableName(id))") {
+                earliest = min(earliest ?? value, value)
+            }
+        }
+        return earliest
+    }
+}
