@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import Quire
+
+@Suite struct ChangeListenerTests {
+    private func open(_ directory: TemporaryDirectory) throws -> (Database, Collection) {
+        let database = try Database(name: "listen", config: DatabaseConfiguration(directory: directory.path))
+        return (database, try database.createCollection(name: "items", scope: "app"))
+    }
+
+    @Test func oneEventPerTransactionWithTheChangedIDsInOrder() throws {
+        let directory = TemporaryDirectory()
+        let (database, collection) = try open(directory)
+        let other = try database.defaultCollection()
+        let queue = DispatchQueue(label: "events")
+        let log = EventLog()
+        let token = collection.addChangeListener(queue: queue) { log.record($0.documentIDs.joined(separator: ",")) }
+        try collection.save(document: MutableDocument(id: "a"))
+        try database.inBatch {
+            try collection.save(document: MutableDocument(id: "c"))
+            try collection.save(document: MutableDocument(id: "b"))
+            try other.save(document: MutableDocument(id: "elsewhere"))
+            try collection.save(document: MutableDocument(id: "c"))
+        }
+        let doomed = try #require(try collection.document(id: "a"))
+        try collection.delete(document: doomed)
+        try collection.purge(id: "b")
+        struct Abort: Error {}
+        try? database.inBatch {
+            try collection.save(document: MutableDocument(id: "rolled-back"))
+            throw Abort()
+        }
+        queue.sync {}
+        #expect(log.events == ["a", "c,b", "a", "b"])
+        token.remove()
+        try collection.save(document: MutableDocument(id: "after-removal"))
+        queue.sync {}
+        #expect(log.events.count == 4)
+    }
+
+    @Test func documentListenersHearOnlyTheirDocument() throws {
+        let directory = TemporaryDirectory()
+        let (_, collection) = try open(directory)
+        let queue = DispatchQueue(label: "doc-events")
+        let log = EventLog()
+        let token = collection.addDocumentChangeListener(id: "watched", queue: queue) { log.record($0.documentID) }
+        defer { token.remove() }
+        try collection.save(document: MutableDocument(id: "other"))
+        try collection.save(document: MutableDocument(id: "watched"))
+        try collection.purge(id: "watched")
+        queue.sync {}
+        #expect(log.events == ["watched", "watched"])
+    }
+
+    @Test func changesThroughAnotherObjectOnTheFileAreHeard() throws {
+        let directory = TemporaryDirectory()
+        let (database, collection) = try open(directory)
+        let queue = DispatchQueue(label: "shared-events")
+        let log = EventLog()
+        let token = collection.addChangeListener(queue: queue) { log.record($0.documentIDs.joined()) }
+        defer { token.remove() }
+        let second = try Database(name: "listen", config: DatabaseConfiguration(directory: directory.path))
+        #expect(second.core === database.core)
+        try #require(try second.collection(name: "items", scope: "app")).save(document: MutableDocument(id: "x"))
+        queue.sync {}
+        #expect(log.events == ["x"])
+    }
+
+    @Test func closingRemovesListenersAndNothingIsCalledAfterwards() throws {
+        let directory = TemporaryDirectory()
+        let (database, collection) = try open(directory)
+        let second = try Database(name: "listen", config: DatabaseConfiguration(directory: directory.path))
+        let secondCollection = try #require(try second.collection(name: "items", scope: "app"))
+        let queue = DispatchQueue(label: "closing")
+        let log = EventLog()
+        collection.addChangeListener(queue: queue) { log.record($0.documentIDs.joined()) }
+        try secondCollection.save(document: MutableDocument(id: "before"))
+        // Hold the queue so a notification is pending while the database closes.
+        let hold = DispatchSemaphore(value: 0)
+        queue.async { hold.wait() }
+        try secondCollection.save(document: MutableDocument(id: "queued"))
+        try database.close()
+        hold.signal()
+        try secondCollection.save(document: MutableDocument(id: "after"))
+        queue.sync {}
+        #expect(log.events == ["before"])
+        #expect(database.core.changes.count == 0)
+    }
+
+    @Test func concurrentWritersAreReportedInCommitOrder() throws {
+        let directory = TemporaryDirectory()
+        let (database, collection) = try open(directory)
+        let queue = DispatchQueue(label: "concurrent")
+        let heard = EventLog()
+        let committed = EventLog()
+        let token = collection.addChangeListener(queue: queue) { heard.record($0.documentIDs.joined(separator: ",")) }
+        defer { token.remove() }
+        let writers = (0..<4).map { thread in
+            TestThread {
+                for n in 0..<50 {
+                    try database.inBatch {
+                        try collection.save(document: MutableDocument(id: "t\(thread)-\(n)"))
+                        try collection.save(document: MutableDocument(id: "t\(thread)-\(n)-b"))
+                        committed.record("t\(thread)-\(n),t\(thread)-\(n)-b")
+                    }
+                }
+            }
+        }
+        try writers.forEach { try $0.join() }
+        queue.sync {}
+        #expect(heard.events.count == 200)
+        #expect(heard.events == committed.events)
+    }
+}
