@@ -1,0 +1,94 @@
+import Foundation
+
+extension Database {
+    /// Copies the database folder at `path` (a `<name>.quire` folder, or its `db.sqlite3`)
+    /// to a new database `name` in `config.directory`, the way an app installs a prebuilt
+    /// database on first launch.
+    ///
+    /// The copy is made in a temporary folder beside the target and renamed into place when
+    /// complete. It gets new private and public UUIDs, and remembers the source's private UUID
+    /// (and the source's own previous ones, most recent first) so its first replication still
+    /// finds checkpoints made before the copy. The source may be open, even being written:
+    /// the copy is one consistent snapshot of what was committed.
+    ///
+    /// - Throws: notFound when there is no database at `path`; a POSIX `EEXIST` error when the
+    ///   target exists.
+    public static func copy(fromPath path: String, toDatabase name: String, withConfig config: DatabaseConfiguration? = nil)
+        throws
+    {
+        let config = config ?? DatabaseConfiguration()
+        let manager = FileManager.default
+        var sourceFolder = path.hasSuffix("/") ? String(path.dropLast()) : path
+        if sourceFolder.hasSuffix("/" + fileName) { sourceFolder = String(sourceFolder.dropLast(fileName.count + 1)) }
+        let sourceFile = sourceFolder + "/" + fileName
+        guard manager.fileExists(atPath: sourceFile) else {
+            throw QuireError(.notFound, "no database to copy at \(path) (expected \(sourceFile))")
+        }
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            throw QuireError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
+        }
+        let target = folderPath(name: name, directory: config.directory)
+        guard !manager.fileExists(atPath: target) else {
+            throw QuireError.posix(EEXIST, "cannot copy to \(target): a database named '\(name)' already exists")
+        }
+        do {
+            try manager.createDirectory(atPath: config.directory, withIntermediateDirectories: true)
+        } catch {
+            throw QuireError.posix(EIO, "cannot create directory \(config.directory): \(error.localizedDescription)")
+        }
+        let staging = URL(fileURLWithPath: config.directory)
+            .appendingPathComponent(".\(name).\(folderExtension).copy-\(UUID().uuidString)").path
+        defer { try? manager.removeItem(atPath: staging) }
+        do {
+            try manager.createDirectory(atPath: staging, withIntermediateDirectories: false)
+            let attachments = sourceFolder + "/Attachments"
+            if manager.fileExists(atPath: attachments) {
+                try manager.copyItem(atPath: attachments, toPath: staging + "/Attachments")
+            } else {
+                try manager.createDirectory(atPath: staging + "/Attachments", withIntermediateDirectories: false)
+            }
+        } catch {
+            throw QuireError.posix(EIO, "cannot copy the blobs of \(sourceFolder): \(error.localizedDescription)")
+        }
+        try SnapshotCopy.copy(from: sourceFile, to: staging + "/" + fileName)
+        try regenerateIdentity(ofFile: staging + "/" + fileName, fullSync: config.fullSync)
+        guard rename(staging, target) == 0 else {
+            let code = errno
+            if code == EEXIST || code == ENOTEMPTY {
+                throw QuireError.posix(EEXIST, "cannot copy to \(target): a database named '\(name)' already exists")
+            }
+            throw QuireError.posix(code, "cannot move the copy into place at \(target): \(String(cString: strerror(code)))")
+        }
+    }
+
+    private static func regenerateIdentity(ofFile file: String, fullSync: Bool) throws {
+        let connection = try Connection(path: file, role: .writer, options: Connection.Options(fullSync: fullSync))
+        defer { connection.close() }
+        try StoreSchema.migrator.migrate(connection)
+        try connection.transaction {
+            let previousPrivate = try connection.scalarText(
+                "SELECT value FROM quire_info WHERE key = 'privateUUID'")
+            var previous = try previousUUIDs(connection)
+            if let previousPrivate { previous.insert(previousPrivate, at: 0) }
+            let list = try JSONWriter.string(.array(previous.map { .string($0) }))
+            try connection.run(
+                "INSERT OR REPLACE INTO quire_info (key, value) VALUES ('privateUUID', ?), ('publicUUID', ?), ('previousPrivateUUIDs', ?)",
+                [.text(UUID().uuidString), .text(UUID().uuidString), .text(list)])
+        }
+        // The copy leaves no WAL behind, so the folder is complete on its own.
+        try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    static func previousUUIDs(_ connection: Connection) throws -> [String] {
+        guard let text = try connection.scalarText("SELECT value FROM quire_info WHERE key = 'previousPrivateUUIDs'"),
+            case .array(let values) = try JSONReader.parse(text)
+        else { return [] }
+        return values.compactMap(\.stringValue)
+    }
+
+    /// The private UUIDs this database had before it was copied, most recent first: the
+    /// replicator tries their checkpoints when its own UUID has none.
+    public func previousPrivateUUIDs() throws -> [String] {
+        try read { try Database.previousUUIDs($0) }
+    }
+}
