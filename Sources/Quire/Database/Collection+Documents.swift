@@ -140,6 +140,8 @@ extension Collection {
                 throw QuireError(.notFound, "document '\(id)' not found in \(fullName)")
             }
             try connection.run(
+                "DELETE FROM quire_leaves WHERE collection_id = ? AND key = ?", [.integer(self.id), .text(id)])
+            try connection.run(
                 "UPDATE quire_collections SET purge_count = purge_count + 1 WHERE id = ?", [.integer(self.id)])
             database.core.recordChange(collectionID: self.id, documentID: id)
         }
@@ -216,7 +218,8 @@ extension Collection {
                 """)
             try statement.bind(document.id, at: 1)
             try statement.bind(Int64(sequence), at: 2)
-            try statement.bind(deleting ? DocumentFlags.deleted : 0, at: 3)
+            let keptFlags = (stored?.flags ?? 0) & DocumentFlags.conflicted
+            try statement.bind((deleting ? DocumentFlags.deleted : 0) | keptFlags, at: 3)
             try statement.bind(revisionID, at: 4)
             try statement.bind(utf8: bodyBytes, at: 5)
             try statement.bind(history.prefix(max(0, depth - 1)).joined(separator: ","), at: 6)
@@ -260,7 +263,7 @@ extension Collection {
         return try JSONWriter.bytes(.object(body))
     }
 
-    private func nextSequence(_ connection: Connection) throws -> UInt64 {
+    func nextSequence(_ connection: Connection) throws -> UInt64 {
         let statement = try connection.cachedStatement(
             "UPDATE quire_collections SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence")
         defer { statement.reset() }
@@ -275,4 +278,5 @@ extension Collection {
 /// Bits of the `flags` column.
 enum DocumentFlags {
     static let deleted: Int64 = 1
+    static let conflicted: Int64 = 2
 }

@@ -89,6 +89,7 @@ extension Database {
             }
             try connection.run("DELETE FROM quire_collections WHERE id = ?", [.integer(entry.id)])
             try connection.run("DELETE FROM quire_indexes WHERE collection_id = ?", [.integer(entry.id)])
+            try connection.run("DELETE FROM quire_leaves WHERE collection_id = ?", [.integer(entry.id)])
             try Database.dropCollectionObjects(connection, id: entry.id)
         }
     }

@@ -89,6 +89,9 @@ final class Housekeeper: @unchecked Sendable {
                         [.integer(now)]
                     ) { $0.text(at: 0) ?? "" }
                     for documentID in expired {
+                        try connection.run(
+                            "DELETE FROM quire_leaves WHERE collection_id = ? AND key = ?",
+                            [.integer(id), .text(documentID)])
                         core.recordChange(collectionID: id, documentID: documentID)
                     }
                     if !expired.isEmpty {

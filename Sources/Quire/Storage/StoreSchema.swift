@@ -7,8 +7,10 @@ import Foundation
 ///   SQLite table names are not case-sensitive while collection names are. AUTOINCREMENT
 ///   keeps ids of deleted collections from being reused, so a stale `Collection` object can
 ///   never reach a newer collection's table.
-/// - `docs_<id>`: one row per document: key, sequence, flags (bit 0 deleted), revision ID,
-///   canonical JSON body, expiration (ms since the epoch), and ancestor revision IDs.
+/// - `docs_<id>`: one row per document with its current (winning) revision: key, sequence,
+///   flags (bit 0 deleted, bit 1 conflicted), revision ID, canonical JSON body, expiration
+///   (ms since the epoch), and ancestor revision IDs, newest first.
+/// - `quire_leaves`: the other leaves of revision trees (conflicts, closed branches).
 enum StoreSchema {
     static let migrator = SchemaMigrator([
         SchemaMigrator.Migration(version: 1, name: "catalog and default collection") { connection in
@@ -36,6 +38,22 @@ enum StoreSchema {
                 [.text(UUID().uuidString), .text(UUID().uuidString)])
             let id = try createCollectionTable(connection, scope: "_default", name: "_default")
             precondition(id == 1, "the default collection is the first in the catalog")
+        },
+        SchemaMigrator.Migration(version: 2, name: "revision tree leaves") { connection in
+            // Leaves other than the current revision: conflicts and closed branches from
+            // replication. Plain saves never touch this table.
+            try connection.execute(
+                """
+                CREATE TABLE quire_leaves (
+                    collection_id INTEGER NOT NULL,
+                    key TEXT NOT NULL,
+                    revid TEXT NOT NULL,
+                    deleted INTEGER NOT NULL,
+                    body TEXT NOT NULL,
+                    history TEXT NOT NULL DEFAULT '',
+                    PRIMARY KEY (collection_id, key, revid)
+                ) WITHOUT ROWID;
+                """)
         },
     ])
 

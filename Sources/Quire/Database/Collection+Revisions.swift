@@ -1,0 +1,267 @@
+import Foundation
+
+/// A revision that arrives from another database (through replication), with its ancestry.
+public struct ForeignRevision: Sendable {
+    /// The document ID.
+    public var documentID: String
+    /// The revision ID, `<generation>-<digest>`.
+    public var revisionID: String
+    /// Ancestor revision IDs, newest first (CouchDB's `_revisions`), not including
+    /// ``revisionID``.
+    public var ancestors: [String]
+    /// Whether the revision is a deletion (tombstone).
+    public var isDeleted: Bool
+    /// The body (empty for a tombstone).
+    public var body: [String: JSONValue]
+
+    /// Makes a revision.
+    public init(documentID: String, revisionID: String, ancestors: [String], isDeleted: Bool, body: [String: JSONValue]) {
+        self.documentID = documentID
+        self.revisionID = revisionID
+        self.ancestors = ancestors
+        self.isDeleted = isDeleted
+        self.body = body
+    }
+}
+
+/// What inserting a foreign revision did.
+public enum RevisionInsertOutcome: Sendable, Equatable {
+    /// The revision (or a descendant of it) was already here.
+    case alreadyKnown
+    /// The revision was added; `isCurrent` when it became the document's current revision,
+    /// `createdConflict` when the document now has more than one live leaf.
+    case inserted(isCurrent: Bool, createdConflict: Bool)
+}
+
+/// A leaf of a document's revision tree, with its body.
+public struct LeafRevision: Sendable, Equatable {
+    /// The revision ID.
+    public let revisionID: String
+    /// Whether the leaf is a tombstone.
+    public let isDeleted: Bool
+    /// The body.
+    public let body: [String: JSONValue]
+    /// Ancestor revision IDs, newest first.
+    public let ancestors: [String]
+    /// Whether this leaf is the current (winning) revision.
+    public let isCurrent: Bool
+}
+
+/// One entry of a collection's changes feed: a document and its current state.
+public struct ChangeEntry: Sendable, Equatable {
+    /// The document ID.
+    public let documentID: String
+    /// The sequence of the document's latest change.
+    public let sequence: UInt64
+    /// The current revision.
+    public let revisionID: String
+    /// Whether the current revision is a tombstone.
+    public let isDeleted: Bool
+    /// Every leaf revision ID, the current one first (CouchDB's `style=all_docs`).
+    public let leafRevisionIDs: [String]
+}
+
+extension Collection {
+    private struct TreeRow {
+        var revisionID: String
+        var isDeleted: Bool
+        var history: [String]
+        var bodyText: String
+    }
+
+    /// The sequence of the latest change in this collection.
+    public func lastSequence() throws -> UInt64 {
+        try reading { connection in
+            UInt64(try connection.scalarInt("SELECT last_sequence FROM quire_collections WHERE id = ?", [.integer(id)]) ?? 0)
+        }
+    }
+
+    /// Documents changed after `since`, in sequence order, at most `limit` of them.
+    public func changes(since: UInt64, limit: Int? = nil) throws -> [ChangeEntry] {
+        try reading { connection in
+            let rows = try connection.query(
+                "SELECT key, sequence, flags, revid FROM \(table) WHERE sequence > ? ORDER BY sequence LIMIT ?",
+                [.integer(Int64(since)), .integer(Int64(limit ?? -1))]
+            ) { ($0.text(at: 0) ?? "", UInt64($0.int64(at: 1)), $0.int64(at: 2), $0.text(at: 3) ?? "") }
+            return try rows.map { key, sequence, flags, revisionID in
+                // Closed branches (deleted leaves) count too: style=all_docs lists every leaf.
+                let leaves = try [revisionID] + connection.query(
+                    "SELECT revid FROM quire_leaves WHERE collection_id = ? AND key = ? ORDER BY revid",
+                    [.integer(id), .text(key)]
+                ) { $0.text(at: 0) ?? "" }
+                return ChangeEntry(
+                    documentID: key, sequence: sequence, revisionID: revisionID,
+                    isDeleted: flags & DocumentFlags.deleted != 0, leafRevisionIDs: leaves)
+            }
+        }
+    }
+
+    /// Every leaf of the document's revision tree, the current revision first; empty when the
+    /// document has no trace here.
+    public func leaves(id: String) throws -> [LeafRevision] {
+        try reading { connection in try treeRows(connection, id: id) }.enumerated().map { index, row in
+            LeafRevision(
+                revisionID: row.revisionID, isDeleted: row.isDeleted, body: try parseBody(row.bodyText, id: id),
+                ancestors: row.history, isCurrent: index == 0)
+        }
+    }
+
+    /// The IDs of live leaves other than the current revision: the document's conflicts.
+    public func conflictingRevisionIDs(id: String) throws -> [String] {
+        try leaves(id: id).filter { !$0.isCurrent && !$0.isDeleted }.map(\.revisionID)
+    }
+
+    /// Of `revisionIDs`, those this collection does not have for document `id` (CouchDB's
+    /// `_revs_diff`), and the leaves that could be their ancestors.
+    public func missingRevisions(id: String, revisionIDs: [String]) throws -> (missing: [String], possibleAncestors: [String]) {
+        let rows = try reading { connection in try treeRows(connection, id: id) }
+        var known = Set<String>()
+        for row in rows {
+            known.insert(row.revisionID)
+            known.formUnion(row.history)
+        }
+        let missing = revisionIDs.filter { !known.contains($0) }
+        guard !missing.isEmpty else { return ([], []) }
+        let highest = missing.map { RevisionID.generation(of: $0) }.max() ?? 0
+        let ancestors = rows.filter { RevisionID.generation(of: $0.revisionID) < highest }.map(\.revisionID)
+        return (missing, ancestors)
+    }
+
+    /// Adds a revision made elsewhere to the document's tree (CouchDB's `new_edits=false`):
+    /// it extends the branch its ancestry names, or starts a new branch (a conflict). The
+    /// current revision is then the winning leaf: a live leaf beats a deleted one, then the
+    /// higher generation, then the higher revision ID.
+    @discardableResult
+    public func insert(_ revision: ForeignRevision) throws -> RevisionInsertOutcome {
+        try DocumentRules.validate(id: revision.documentID)
+        guard RevisionID.generation(of: revision.revisionID) > 0 else {
+            throw QuireError(.badRevisionID, "invalid revision ID '\(revision.revisionID)' for document '\(revision.documentID)'")
+        }
+        if !revision.isDeleted { try DocumentRules.checkReservedKeys(revision.body, id: revision.documentID) }
+        let bodyText = try JSONWriter.string(.object(revision.isDeleted ? [:] : revision.body))
+        let depth = database.config.maxRevTreeDepth
+        return try writing { connection in
+            var rows = try treeRows(connection, id: revision.documentID)
+            if rows.contains(where: { $0.revisionID == revision.revisionID || $0.history.contains(revision.revisionID) }) {
+                return .alreadyKnown
+            }
+            let incoming = TreeRow(
+                revisionID: revision.revisionID, isDeleted: revision.isDeleted,
+                history: Array(revision.ancestors.prefix(max(0, depth - 1))), bodyText: bodyText)
+            // The incoming revision replaces the leaf it descends from, if any.
+            let ancestors = Set(revision.ancestors)
+            rows.removeAll { ancestors.contains($0.revisionID) }
+            rows.append(incoming)
+            try writeTree(connection, id: revision.documentID, rows: rows)
+            let current = Collection.winner(of: rows)
+            let liveLeaves = rows.filter { !$0.isDeleted }.count
+            return .inserted(isCurrent: current.revisionID == revision.revisionID, createdConflict: liveLeaves > 1)
+        }
+    }
+
+    /// Resolves a conflicted document: every live leaf other than the current revision gets a
+    /// tombstone child (closing its branch), and the current revision gets a child with
+    /// `body` (or a tombstone when `body` is nil). Does nothing for a document without
+    /// conflicts when `body` equals the current body.
+    public func resolveConflict(id: String, body: [String: JSONValue]?) throws {
+        try writing { connection in
+            var rows = try treeRows(connection, id: id)
+            guard !rows.isEmpty else { throw QuireError(.notFound, "document '\(id)' not found in \(fullName)") }
+            let winner = Collection.winner(of: rows)
+            let depth = database.config.maxRevTreeDepth
+            rows = rows.map { row in
+                guard row.revisionID != winner.revisionID, !row.isDeleted else { return row }
+                let tombstone = RevisionID.make(parent: row.revisionID, deleted: true, canonicalBody: Array("{}".utf8))
+                return TreeRow(
+                    revisionID: tombstone, isDeleted: true,
+                    history: Array(([row.revisionID] + row.history).prefix(max(0, depth - 1))), bodyText: "{}")
+            }
+            let newText = try body.map { try JSONWriter.string(.object($0)) } ?? "{}"
+            if body == nil || newText != winner.bodyText || winner.isDeleted != (body == nil) {
+                let newRevision = RevisionID.make(
+                    parent: winner.revisionID, deleted: body == nil, canonicalBody: Array(newText.utf8))
+                rows.removeAll { $0.revisionID == winner.revisionID }
+                rows.append(
+                    TreeRow(
+                        revisionID: newRevision, isDeleted: body == nil,
+                        history: Array(([winner.revisionID] + winner.history).prefix(max(0, depth - 1))),
+                        bodyText: newText))
+            }
+            try writeTree(connection, id: id, rows: rows)
+        }
+    }
+
+    // MARK: Tree storage
+
+    /// The current revision first, then the other leaves.
+    private func treeRows(_ connection: Connection, id: String) throws -> [TreeRow] {
+        var rows = try connection.query("SELECT revid, flags, history, body FROM \(table) WHERE key = ?", [.text(id)]) {
+            TreeRow(
+                revisionID: $0.text(at: 0) ?? "", isDeleted: $0.int64(at: 1) & DocumentFlags.deleted != 0,
+                history: Collection.splitHistory($0.text(at: 2) ?? ""), bodyText: $0.text(at: 3) ?? "{}")
+        }
+        guard !rows.isEmpty else { return [] }
+        rows += try connection.query(
+            "SELECT revid, deleted, history, body FROM quire_leaves WHERE collection_id = ? AND key = ? ORDER BY revid",
+            [.integer(self.id), .text(id)]
+        ) {
+            TreeRow(
+                revisionID: $0.text(at: 0) ?? "", isDeleted: $0.int64(at: 1) != 0,
+                history: Collection.splitHistory($0.text(at: 2) ?? ""), bodyText: $0.text(at: 3) ?? "{}")
+        }
+        return rows
+    }
+
+    /// Stores `rows` as the document's leaves: the winner in the document table (with a new
+    /// sequence), the rest in `quire_leaves`.
+    private func writeTree(_ connection: Connection, id: String, rows: [TreeRow]) throws {
+        let winner = Collection.winner(of: rows)
+        let others = rows.filter { $0.revisionID != winner.revisionID }
+        let conflicted = others.contains { !$0.isDeleted }
+        let flags = (winner.isDeleted ? DocumentFlags.deleted : 0) | (conflicted ? DocumentFlags.conflicted : 0)
+        let sequence = try nextSequence(connection)
+        try connection.run(
+            """
+            INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, flags = excluded.flags,
+                revid = excluded.revid, body = excluded.body, history = excluded.history
+            """,
+            [
+                .text(id), .integer(Int64(sequence)), .integer(flags), .text(winner.revisionID), .text(winner.bodyText),
+                .text(winner.history.joined(separator: ",")),
+            ])
+        try connection.run(
+            "DELETE FROM quire_leaves WHERE collection_id = ? AND key = ?", [.integer(self.id), .text(id)])
+        for row in others {
+            try connection.run(
+                "INSERT INTO quire_leaves (collection_id, key, revid, deleted, body, history) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    .integer(self.id), .text(id), .text(row.revisionID), .integer(row.isDeleted ? 1 : 0),
+                    .text(row.bodyText), .text(row.history.joined(separator: ",")),
+                ])
+        }
+        database.core.recordChange(collectionID: self.id, documentID: id)
+    }
+
+    /// CouchDB's deterministic winner: a live leaf beats a deleted one, then the higher
+    /// generation, then the higher revision ID compared as bytes.
+    private static func winner(of rows: [TreeRow]) -> TreeRow {
+        rows.max { lhs, rhs in
+            if lhs.isDeleted != rhs.isDeleted { return lhs.isDeleted }
+            let (lg, rg) = (RevisionID.generation(of: lhs.revisionID), RevisionID.generation(of: rhs.revisionID))
+            if lg != rg { return lg < rg }
+            return Array(lhs.revisionID.utf8).lexicographicallyPrecedes(Array(rhs.revisionID.utf8))
+        } ?? rows[0]
+    }
+
+    private static func splitHistory(_ text: String) -> [String] {
+        text.isEmpty ? [] : text.split(separator: ",").map(String.init)
+    }
+
+    private func parseBody(_ text: String, id: String) throws -> [String: JSONValue] {
+        guard case .object(let members) = try JSONReader.parse(text) else {
+            throw QuireError(.corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
+        }
+        return members
+    }
+}
