@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Quire", targets: ["Quire"]),
+        .library(name: "QuireSync", targets: ["QuireSync"]),
         .library(name: "QuireConformance", targets: ["QuireConformance"]),
         .library(name: "QuireFixtures", targets: ["QuireFixtures"]),
         .executable(name: "quire", targets: ["quire"]),
@@ -13,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(
@@ -28,6 +30,13 @@ let package = Package(
         .target(
             name: "Quire",
             dependencies: ["CSQLite"]
+        ),
+        .target(
+            name: "QuireSync",
+            dependencies: [
+                "Quire",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
         .target(
             name: "QuireFixtures",
@@ -46,10 +55,12 @@ let package = Package(
             dependencies: [
                 "QuireConformance",
                 "QuireFixtures",
+                "QuireSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "QuireTests", dependencies: ["Quire"]),
+        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire"]),
         .testTarget(
             name: "QuireFixturesTests",
             dependencies: ["QuireFixtures", "Quire", "CArchive"]
