@@ -1,7 +1,7 @@
 /// The kinds of dataset ``DatasetGenerator`` makes.
 public enum DatasetKind: String, Sendable, Equatable, CaseIterable {
     /// People (about 250-300 bytes of JSON each) in the default collection: name, gender, birthday,
-    /// contact (address with a US state, `WA` about one in four; emails; phones), likes.
+    /// contact (address with a US state, `WA` for one in five; emails; phones), likes.
     case names
     /// A travel inventory: `inventory.airline`, `.airport`, `.hotel`, `.landmark`, `.route`,
     /// with hotels of a few KB holding review texts, and PNG blobs referenced from hotels.

@@ -1,16 +1,15 @@
 /// Generates the `names` dataset's people.
 enum PeopleGenerator {
     private static let washingtonPlaces = GeneratorWords.usPlaces.filter { $0.state == "WA" }
+    private static let otherPlaces = GeneratorWords.usPlaces.filter { $0.state != "WA" }
 
     /// The person with 0-based `index`.
     static func person(_ index: Int, width: Int, random: inout SeededGenerator) -> JSONValue {
         let female = random.chance(1, in: 2)
         let first = random.pick(female ? GeneratorWords.femaleFirstNames : GeneratorWords.maleFirstNames)
         let last = random.pick(GeneratorWords.lastNames)
-        // About a quarter of people live in Washington, so state queries have plenty to find.
-        let place = random.chance(1, in: 4)
-            ? random.pick(washingtonPlaces)
-            : random.pick(GeneratorWords.usPlaces)
+        // One person in five lives in Washington, so state queries have plenty to find.
+        let place = random.chance(1, in: 5) ? random.pick(washingtonPlaces) : random.pick(otherPlaces)
         let street = "\(random.int(in: 1...9999)) \(random.pick(GeneratorWords.streetNames)) \(random.pick(GeneratorWords.streetSuffixes))"
         let login = asciiLogin(first + "." + last)
         let emailCount = random.chance(1, in: 3) ? 2 : 1

@@ -15,7 +15,9 @@ import Quire
 ///   places for some time zone. Entries are therefore written with no time at all (the "UT"
 ///   field then carries none, and the DOS field holds libarchive's 1980-01-01 floor), and the
 ///   DOS fields are then stamped with the timestamp's UTC wall clock by
-///   ``ZipTimestampPatcher``, which works from the central directory.
+///   `ZipTimestampPatcher`, which works from the central directory. The DOS field holds
+///   1980...2107 in 2-second steps, so a timestamp outside that range is clamped and an odd
+///   second rounds down.
 /// - **Names**: always UTF-8 with the zip UTF-8 flag, whatever the locale.
 /// - **Blocking**: no padding after the end-of-central-directory record.
 ///

@@ -137,6 +137,18 @@ import Testing
         #expect(contents(of: scratch.url).isEmpty)
     }
 
+    @Test func aFailedWriteLeavesNothingBehind() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let missing = scratch.file("missing.bin")
+        expectQuireError(.notFound, containing: ["missing.bin"]) {
+            try withArchiveLock {
+                try ReproducibleZipWriter().write([.bytes("a", Data("a".utf8)), .file("b", from: missing)], to: scratch.file("out.zip"))
+            }
+        }
+        #expect(contents(of: scratch.url).isEmpty)
+    }
+
     @Test func largeFilesStreamAndReadBackIntact() throws {
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }

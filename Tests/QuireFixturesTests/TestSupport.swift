@@ -18,12 +18,16 @@ func withArchiveLock<T>(_ body: () throws -> T) rethrows -> T {
 }
 
 /// Runs `body` with the process time zone set to `zone` (caller holds ``archiveLock``).
+///
+/// `TZ` is overwritten, never removed: removing and re-adding it reallocates `environ`, which
+/// other tests' threads read through `getenv`. When it was unset, it is restored to
+/// `:/etc/localtime`, which is what glibc uses for an unset `TZ`.
 func withTimeZone<T>(_ zone: String, _ body: () throws -> T) rethrows -> T {
-    let previous = getenv("TZ").map { String(cString: $0) }
+    let previous = getenv("TZ").map { String(cString: $0) } ?? ":/etc/localtime"
     setenv("TZ", zone, 1)
     tzset()
     defer {
-        if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
+        setenv("TZ", previous, 1)
         tzset()
     }
     return try body()
