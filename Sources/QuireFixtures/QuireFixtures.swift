@@ -2,4 +2,6 @@
 public enum QuireFixtures {
     /// The fixture format version written into manifests.
     public static let formatVersion = 1
+    /// The Quire version recorded in manifests this build writes.
+    public static let quireVersion = "0.1.0"
 }

@@ -1,0 +1,135 @@
+import Foundation
+import Quire
+
+/// Reads untrusted archives (zip, tar with gzip/bzip2/xz/zstd, 7-Zip) without letting them
+/// write anywhere they should not or expand without bound.
+///
+/// Every entry must be a regular file or a folder with a relative name free of `..`; links,
+/// devices, FIFOs, sockets, encrypted entries and duplicate names (also after normalising
+/// `a/./b`, case and Unicode form) are refused, as is anything outside ``requiredRoot`` when
+/// set, or beyond ``limits``. All of it is checked on every header before anything is written,
+/// and the bytes are counted again while extracting. Errors are `QuireError` with code
+/// `corruptData` naming the entry and the rule.
+public struct SafeArchiveReader: Sendable {
+    /// The archive file.
+    public let archiveURL: URL
+    /// Size, ratio and count limits.
+    public var limits: ArchiveLimits
+    /// When set, every entry must be this folder or inside it (a relative path such as `db.cblite2`).
+    public var requiredRoot: String?
+
+    /// Makes a reader; nothing is opened until a method is called.
+    public init(archiveURL: URL, limits: ArchiveLimits = .default, requiredRoot: String? = nil) {
+        self.archiveURL = archiveURL
+        self.limits = limits
+        self.requiredRoot = requiredRoot
+    }
+
+    /// Reads every header and applies every rule, writing nothing and reading no data.
+    ///
+    /// - Returns: the entries in archive order, with declared sizes.
+    public func validate() throws -> [ArchiveEntry] {
+        var validator = try makeValidator()
+        let reader = try LibArchiveReader(path: archiveURL.path)
+        var entries: [ArchiveEntry] = []
+        while let raw = try reader.nextEntry() {
+            entries.append(try validator.admit(raw))
+        }
+        return entries
+    }
+
+    /// Reads every entry in full, applying the rules and limits, and hashes each file.
+    ///
+    /// - Returns: the entries in archive order; files carry their counted size and SHA-256.
+    public func listing() throws -> [ArchiveEntry] {
+        var entries: [ArchiveEntry] = []
+        try forEachEntry { entry, read in
+            var described = entry
+            if entry.kind == .file {
+                var hasher = FixtureSHA256()
+                described.size = try read { hasher.update($0) }
+                described.sha256 = hexString(hasher.finalize())
+            }
+            entries.append(described)
+        }
+        return entries
+    }
+
+    /// Validates the archive, then extracts it into a new temporary folder next to `destination`.
+    ///
+    /// The folder is named after `destination` and is in the same parent folder, so the install
+    /// step can rename it into place. On any error it is removed, so nothing is left behind.
+    /// Files get permissions 0644 and folders 0755, whatever the archive says.
+    ///
+    /// - Returns: the temporary folder holding the extracted entries.
+    public func extract(nextTo destination: URL) throws -> URL {
+        _ = try validate()
+        let parent = destination.deletingLastPathComponent()
+        var template = Array(parent.appendingPathComponent(".\(destination.lastPathComponent).extract-XXXXXX").path.utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) }
+        }
+        guard let created else {
+            throw QuireError.posix(errno, "cannot create a temporary folder in '\(parent.path)'")
+        }
+        let folder = URL(fileURLWithPath: String(cString: created), isDirectory: true)
+        do {
+            guard chmod(folder.path, 0o755) == 0 else {
+                throw QuireError.posix(errno, "cannot set permissions of '\(folder.path)'")
+            }
+            var folders: Set<String> = []
+            try forEachEntry { entry, read in
+                let ancestors = ArchivePath.ancestors(of: entry.path) + (entry.kind == .directory ? [entry.path] : [])
+                for ancestor in ancestors where !folders.contains(ancestor) {
+                    let path = folder.appendingPathComponent(ancestor).path
+                    guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+                        throw QuireError.posix(errno, "cannot create folder '\(path)'")
+                    }
+                    guard chmod(path, 0o755) == 0 else { throw QuireError.posix(errno, "cannot set permissions of '\(path)'") }
+                    folders.insert(ancestor)
+                }
+                guard entry.kind == .file else { return }
+                let file = try PosixFile.create(folder.appendingPathComponent(entry.path).path, permissions: 0o644)
+                _ = try read { bytes in try file.write(bytes) }
+                try file.close()
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        return folder
+    }
+
+    /// Runs `body` for each admitted entry with a function that streams its data through a
+    /// sink, metered against the limits, and returns the byte count.
+    private func forEachEntry(
+        _ body: (ArchiveEntry, (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64) throws -> Void
+    ) throws {
+        var validator = try makeValidator()
+        let reader = try LibArchiveReader(path: archiveURL.path)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
+        defer { buffer.deallocate() }
+        var totalProduced: Int64 = 0
+        while let raw = try reader.nextEntry() {
+            let entry = try validator.admit(raw)
+            let limits = self.limits
+            try body(entry) { sink in
+                var meter = EntryByteMeter(
+                    name: raw.name, declaredSize: entry.size, limits: limits, compressedStart: reader.compressedBytesConsumed)
+                while true {
+                    let count = try reader.readData(into: buffer, entry: raw.name)
+                    if count == 0 { break }
+                    try meter.add(count, totalProduced: &totalProduced, compressedNow: reader.compressedBytesConsumed)
+                    try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                }
+                try meter.finish()
+                return meter.produced
+            }
+        }
+    }
+
+    private func makeValidator() throws -> ArchiveEntryValidator {
+        let root = try requiredRoot.map { try ArchivePath.normalize($0, code: .invalidParameter) }
+        return ArchiveEntryValidator(limits: limits, requiredRoot: root)
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `quire fixture`: build, pack, verify and install prebuilt databases.
+struct FixtureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fixture",
+        abstract: "Build, pack, verify and install prebuilt Quire databases.",
+        subcommands: [FixtureGenerateCommand.self]
+    )
+}

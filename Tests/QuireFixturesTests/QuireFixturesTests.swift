@@ -1,6 +1,0 @@
-import Testing
-@testable import QuireFixtures
-
-@Suite struct QuireFixturesTests {
-    @Test func formatVersionIsOne() { #expect(QuireFixtures.formatVersion == 1) }
-}

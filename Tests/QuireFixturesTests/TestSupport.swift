@@ -1,0 +1,85 @@
+import Foundation
+import Quire
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Serialises every test that uses libarchive or changes `TZ`: `setenv` racing with another
+/// thread's `localtime` (which libarchive calls) is undefined behaviour in glibc.
+let archiveLock = NSLock()
+
+/// Runs `body` holding ``archiveLock``.
+func withArchiveLock<T>(_ body: () throws -> T) rethrows -> T {
+    archiveLock.lock()
+    defer { archiveLock.unlock() }
+    return try body()
+}
+
+/// Runs `body` with the process time zone set to `zone` (caller holds ``archiveLock``).
+///
+/// `TZ` is overwritten, never removed: removing and re-adding it reallocates `environ`, which
+/// other tests' threads read through `getenv`. When it was unset, it is restored to
+/// `:/etc/localtime`, which is what glibc uses for an unset `TZ`.
+func withTimeZone<T>(_ zone: String, _ body: () throws -> T) rethrows -> T {
+    let previous = getenv("TZ").map { String(cString: $0) } ?? ":/etc/localtime"
+    setenv("TZ", zone, 1)
+    tzset()
+    defer {
+        setenv("TZ", previous, 1)
+        tzset()
+    }
+    return try body()
+}
+
+/// A fresh folder under the system temporary folder, removed by `cleanUp()`.
+struct ScratchFolder {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("quire-fixtures-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    func folder(_ name: String) throws -> URL {
+        let folder = url.appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    func write(_ text: String, to name: String) throws -> URL {
+        let target = file(name)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: target)
+        return target
+    }
+
+    func cleanUp() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Names in a folder (recursive, relative), for "nothing was left behind" checks.
+func contents(of folder: URL) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    return (enumerator.allObjects as? [String] ?? []).sorted()
+}
+
+/// Expects `body` to throw a `QuireError` with `code` whose message contains every fragment.
+func expectQuireError(
+    _ code: QuireError.Code, containing fragments: [String], sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () throws -> Void
+) {
+    do {
+        try body()
+        Issue.record("expected \(code.name) containing \(fragments), got no error", sourceLocation: sourceLocation)
+    } catch let error as QuireError {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        for fragment in fragments {
+            #expect(error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'", sourceLocation: sourceLocation)
+        }
+    } catch {
+        Issue.record("expected QuireError, got \(error)", sourceLocation: sourceLocation)
+    }
+}
