@@ -119,3 +119,19 @@ import Testing
         #expect(reserved?.code == .corruptRevisionData)
     }
 }
+
+@Suite struct LocalDocumentTests {
+    @Test func localDocumentsAreStoredApartFromRevisions() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "local", config: DatabaseConfiguration(directory: directory.path))
+        let collection = try database.defaultCollection()
+        #expect(try collection.localDocument(id: "cp") == nil)
+        try collection.setLocalDocument(id: "cp", body: ["seq": 5])
+        #expect(try collection.localDocument(id: "cp") == ["seq": 5])
+        #expect(collection.count == 0)
+        #expect(try collection.changes(since: 0).isEmpty)
+        try collection.setLocalDocument(id: "cp", body: nil)
+        #expect(try collection.localDocument(id: "cp") == nil)
+        #expect(throws: QuireError.self) { try collection.setLocalDocument(id: "", body: [:]) }
+    }
+}

@@ -90,6 +90,7 @@ extension Database {
             try connection.run("DELETE FROM quire_collections WHERE id = ?", [.integer(entry.id)])
             try connection.run("DELETE FROM quire_indexes WHERE collection_id = ?", [.integer(entry.id)])
             try connection.run("DELETE FROM quire_leaves WHERE collection_id = ?", [.integer(entry.id)])
+            try connection.run("DELETE FROM quire_local_docs WHERE collection_id = ?", [.integer(entry.id)])
             try Database.dropCollectionObjects(connection, id: entry.id)
         }
     }

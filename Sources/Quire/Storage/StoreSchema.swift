@@ -11,6 +11,7 @@ import Foundation
 ///   flags (bit 0 deleted, bit 1 conflicted), revision ID, canonical JSON body, expiration
 ///   (ms since the epoch), and ancestor revision IDs, newest first.
 /// - `quire_leaves`: the other leaves of revision trees (conflicts, closed branches).
+/// - `quire_local_docs`: local documents (CouchDB's `_local/`), never replicated: checkpoints.
 enum StoreSchema {
     static let migrator = SchemaMigrator([
         SchemaMigrator.Migration(version: 1, name: "catalog and default collection") { connection in
@@ -52,6 +53,12 @@ enum StoreSchema {
                     body TEXT NOT NULL,
                     history TEXT NOT NULL DEFAULT '',
                     PRIMARY KEY (collection_id, key, revid)
+                ) WITHOUT ROWID;
+                CREATE TABLE quire_local_docs (
+                    collection_id INTEGER NOT NULL,
+                    key TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    PRIMARY KEY (collection_id, key)
                 ) WITHOUT ROWID;
                 """)
         },
