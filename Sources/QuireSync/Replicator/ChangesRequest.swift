@@ -1,0 +1,58 @@
+import Foundation
+import Quire
+
+/// What to ask a remote `_changes` feed for.
+struct ChangesRequest: Sendable {
+    /// How the feed answers.
+    enum Feed: String, Sendable {
+        /// Answer at once with what there is.
+        case normal
+        /// Wait (up to the timeout) until there is something.
+        case longpoll
+    }
+
+    var since: JSONValue?
+    var limit: Int
+    var feed: Feed = .normal
+    /// For longpoll: how long the server may wait.
+    var timeout: TimeInterval = 60
+    var channels: [String] = []
+    var filter: String?
+    var filterParameters: [String: String] = [:]
+    var documentIDs: [String] = []
+
+    /// The query string. Channels use Sync Gateway's `sync_gateway/bychannel` filter;
+    /// document IDs CouchDB's `_doc_ids` filter (the IDs go in the POST body, and in
+    /// `doc_ids` for servers that read the query); a named filter gets its parameters as
+    /// query members. Only one filter can be named: document IDs win over channels (which
+    /// are still sent, for servers that combine them), channels over a named filter.
+    var query: [(String, String)] {
+        var items: [(String, String)] = [
+            ("style", "all_docs"), ("since", since.map(RemoteSequence.queryText) ?? "0"), ("limit", String(limit)),
+            ("feed", feed.rawValue),
+        ]
+        if feed == .longpoll {
+            let milliseconds = String(Int(max(1, timeout) * 1000))
+            items.append(("timeout", milliseconds))
+            items.append(("heartbeat", milliseconds))
+        }
+        if !documentIDs.isEmpty {
+            items.append(("filter", "_doc_ids"))
+            let list = (try? JSONWriter.string(.array(documentIDs.map { .string($0) }))) ?? "[]"
+            items.append(("doc_ids", list))
+            if !channels.isEmpty { items.append(("channels", channels.joined(separator: ","))) }
+        } else if !channels.isEmpty {
+            items.append(("filter", "sync_gateway/bychannel"))
+            items.append(("channels", channels.joined(separator: ",")))
+        } else if let filter {
+            items.append(("filter", filter))
+            for (key, value) in filterParameters.sorted(by: { $0.key < $1.key }) { items.append((key, value)) }
+        }
+        return items
+    }
+
+    /// The POST body, when the request filters by document IDs.
+    var body: JSONValue? {
+        documentIDs.isEmpty ? nil : .object(["doc_ids": .array(documentIDs.map { .string($0) })])
+    }
+}

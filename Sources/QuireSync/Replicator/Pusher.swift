@@ -1,0 +1,135 @@
+import Foundation
+import Quire
+
+/// Pushes one collection: reads the local changes feed from the checkpoint, offers each
+/// changed document's leaf revisions to `_revs_diff`, and uploads the missing ones with
+/// `_bulk_docs` (`new_edits: false`), with `_revisions` ancestry and blobs inline. Leaves other
+/// than the current revision are normally the tombstones that close resolved conflicts, so
+/// the remote sees the resolution too. The checkpoint moves after each batch; a continuous
+/// pusher then waits for the collection to change.
+struct Pusher: Sendable {
+    /// Local changes read per batch.
+    static let changesLimit = 200
+    /// Documents per `_bulk_docs` request.
+    static let uploadLimit = 50
+    /// Approximate bytes per `_bulk_docs` request (a single larger document still goes alone).
+    static let uploadBytes = 8 << 20
+
+    let job: CollectionReplication
+    private var worker: String { "push \(job.collection.fullName)" }
+
+    func run() async throws {
+        var since = await job.checkpointer.startLocalSequence
+        let (signals, token) = changeSignals()
+        defer { token?.remove() }
+        var iterator = signals?.makeAsyncIterator()
+        while true {
+            try Task.checkCancellation()
+            job.monitor.busy(worker)
+            let entries = try job.collection.changes(since: since, limit: Pusher.changesLimit)
+            if entries.isEmpty {
+                job.monitor.idle(worker)
+                guard job.continuous, iterator != nil else { return }
+                // Wait for the next local change (nil: cancelled).
+                guard await iterator?.next() != nil else { throw CancellationError() }
+                continue
+            }
+            job.monitor.found(entries.count)
+            try await push(entries)
+            job.monitor.processed(entries.count)
+            if let last = entries.last?.sequence {
+                since = last
+                await job.checkpointer.recordPush(last)
+                try await job.checkpointer.save()
+                job.monitor.savedCheckpoint()
+            }
+        }
+    }
+
+    /// A stream that yields after each change of the collection (continuous only).
+    private func changeSignals() -> (AsyncStream<Void>?, ListenerToken?) {
+        guard job.continuous else { return (nil, nil) }
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let token = job.collection.addChangeListener { _ in continuation.yield() }
+        return (stream, token)
+    }
+
+    private func push(_ entries: [ChangeEntry]) async throws {
+        let collection = job.collection
+        let allowed = job.documentIDs
+        var offered: [String: [String]] = [:]
+        var leavesByID: [String: [LeafRevision]] = [:]
+        for entry in entries where allowed?.contains(entry.documentID) ?? true {
+            if let filter = job.config.pushFilter {
+                guard let document = try collection.document(id: entry.documentID, revisionID: entry.revisionID) else { continue }
+                guard filter(document, document.isDeleted ? .deleted : []) else { continue }
+            }
+            let leaves = try collection.leaves(id: entry.documentID)
+            guard !leaves.isEmpty else { continue }
+            leavesByID[entry.documentID] = leaves
+            offered[entry.documentID] = leaves.map(\.revisionID)
+        }
+        try Task.checkCancellation()
+        let missing = try await job.remote.revsDiff(offered)
+        var uploads: [(id: String, deleted: Bool, json: JSONValue, size: Int)] = []
+        for (id, revisions) in missing.sorted(by: { $0.key < $1.key }) {
+            for leaf in leavesByID[id] ?? [] where revisions.contains(leaf.revisionID) {
+                do {
+                    let json = try wireDocument(id: id, leaf: leaf)
+                    uploads.append((id, leaf.isDeleted, json, try JSONWriter.bytes(json).count))
+                } catch let error as QuireError {
+                    job.monitor.replicated(
+                        [job.replicatedDocument(id, flags: leaf.isDeleted ? .deleted : [], error: error)], isPush: true)
+                }
+            }
+        }
+        var start = 0
+        while start < uploads.count {
+            try Task.checkCancellation()
+            var end = start
+            var bytes = 0
+            while end < uploads.count, end == start || (end - start < Pusher.uploadLimit && bytes + uploads[end].size <= Pusher.uploadBytes) {
+                bytes += uploads[end].size
+                end += 1
+            }
+            let chunk = uploads[start..<end]
+            let errors = try await job.remote.bulkDocs(chunk.map(\.json))
+            job.monitor.replicated(
+                chunk.map { job.replicatedDocument($0.id, flags: $0.deleted ? .deleted : [], error: errors[$0.id]) },
+                isPush: true)
+            start = end
+        }
+    }
+
+    /// The document as `_bulk_docs` wants it: body, `_id`, `_rev`, `_revisions`, `_deleted`
+    /// and `_attachments` with blob content inline.
+    private func wireDocument(id: String, leaf: LeafRevision) throws -> JSONValue {
+        guard let (generation, suffix) = RevisionFormat.split(leaf.revisionID) else {
+            throw QuireError(.badRevisionID, "document '\(id)' has an invalid revision ID '\(leaf.revisionID)'")
+        }
+        var ids = [JSONValue.string(String(suffix))]
+        for (offset, ancestor) in leaf.ancestors.enumerated() {
+            // Ancestry must be unbroken: generation - 1, - 2, ...
+            guard let (ancestorGeneration, ancestorSuffix) = RevisionFormat.split(ancestor),
+                ancestorGeneration == generation - offset - 1
+            else { break }
+            ids.append(.string(String(ancestorSuffix)))
+        }
+        var members = leaf.isDeleted ? [:] : leaf.body
+        members["_id"] = .string(id)
+        members["_rev"] = .string(leaf.revisionID)
+        members["_revisions"] = .object(["start": .int(Int64(generation)), "ids": .array(ids)])
+        if leaf.isDeleted {
+            members["_deleted"] = true
+        } else {
+            let attachments = try BlobTransfer.attachments(
+                for: leaf.body, generation: generation, database: job.collection.database, documentID: id)
+            if attachments.isEmpty {
+                members.removeValue(forKey: "_attachments")
+            } else {
+                members["_attachments"] = .object(attachments)
+            }
+        }
+        return .object(members)
+    }
+}
