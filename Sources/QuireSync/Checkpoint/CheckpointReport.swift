@@ -1,4 +1,3 @@
-import Quire
 
 /// Where a replication of one collection started, and why: the answer to "did it resume?".
 public struct CheckpointReport: Sendable, Equatable {
@@ -43,8 +42,9 @@ public struct CheckpointReport: Sendable, Equatable {
     public let resumedUUID: String?
     /// Why replication started where it did.
     public let outcome: Outcome
-    /// The remote sequence pulling starts after; nil from the beginning.
-    public let remoteSequence: JSONValue?
+    /// The remote sequence pulling starts after, as sent in `since` (`0` from the beginning).
+    public var remoteSequence: String { startRemoteSequence.parameter }
+    let startRemoteSequence: ChangesSequence
     /// The local sequence pushing starts after; 0 from the beginning.
     public let localSequence: UInt64
     /// Problems noticed.

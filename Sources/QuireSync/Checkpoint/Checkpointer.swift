@@ -14,16 +14,16 @@ actor Checkpointer {
     private let remote: RemoteDatabase
     private let sessionID: String
     private let databasePath: String
-    private var remoteSequence: JSONValue?
+    private var remoteSequence: ChangesSequence
     private var localSequence: UInt64
-    private var history: [CheckpointSession]
+    private var history: [ReplicationCheckpoint.Session]
     private var remoteRevision: String?
     private var saving = false
     private var savePending = false
 
     private init(
         inputs: CheckpointInputs, report: CheckpointReport, collection: Collection, remote: RemoteDatabase,
-        sessionID: String, databasePath: String, history: [CheckpointSession], remoteRevision: String?
+        sessionID: String, databasePath: String, history: [ReplicationCheckpoint.Session], remoteRevision: String?
     ) {
         self.inputs = inputs
         self.report = report
@@ -31,14 +31,14 @@ actor Checkpointer {
         self.remote = remote
         self.sessionID = sessionID
         self.databasePath = databasePath
-        self.remoteSequence = report.remoteSequence
+        self.remoteSequence = report.startRemoteSequence
         self.localSequence = report.localSequence
         self.history = history
         self.remoteRevision = remoteRevision
     }
 
     /// The pull position to resume from.
-    var startRemoteSequence: JSONValue? { report.remoteSequence }
+    var startRemoteSequence: ChangesSequence { report.startRemoteSequence }
     /// The push position to resume from.
     var startLocalSequence: UInt64 { report.localSequence }
 
@@ -53,22 +53,22 @@ actor Checkpointer {
         let (local, readUUID) = try findLocal(inputs: inputs, collection: collection)
         let readID = readUUID.map { inputs.with(uuid: $0).checkpointID }
         let origin = "\(remote.url)/_local/"
-        var remoteDocument: CheckpointDocument?
+        var remoteDocument: ReplicationCheckpoint?
         if let readID, local != nil, !reset {
             remoteDocument = try await remote.localDocument(id: readID).map {
-                try CheckpointDocument(json: $0, origin: origin + readID)
+                try ReplicationCheckpoint(json: $0, origin: origin + readID)
             }
         }
         // Replacing the remote document needs its _rev, under the ID saved to.
         var remoteRevision: String?
         if readID == checkpointID, let remoteDocument {
-            remoteRevision = remoteDocument.revision
+            remoteRevision = remoteDocument.wire.revisionID
         } else {
             remoteRevision = try await remote.localDocument(id: checkpointID)?["_rev"]?.stringValue
         }
         let resolution: CheckpointResolver.Resolution
         if reset {
-            resolution = CheckpointResolver.Resolution(outcome: .reset, localSequence: 0, warnings: [])
+            resolution = CheckpointResolver.Resolution(outcome: .reset)
         } else {
             resolution = CheckpointResolver.resolve(
                 local: local, remote: remoteDocument, currentUUID: inputs.uuid, readUUID: readUUID,
@@ -76,7 +76,7 @@ actor Checkpointer {
         }
         let report = CheckpointReport(
             checkpointID: checkpointID, resumedCheckpointID: local == nil ? nil : readID, resumedUUID: local == nil ? nil : readUUID,
-            outcome: resolution.outcome, remoteSequence: resolution.remoteSequence,
+            outcome: resolution.outcome, startRemoteSequence: resolution.remoteSequence,
             localSequence: resolution.localSequence, warnings: resolution.warnings)
         return Checkpointer(
             inputs: inputs, report: report, collection: collection, remote: remote, sessionID: sessionID,
@@ -85,19 +85,19 @@ actor Checkpointer {
 
     /// The local checkpoint under the current UUID, else under the most recent previous UUID
     /// that has one, with the UUID it was found under.
-    static func findLocal(inputs: CheckpointInputs, collection: Collection) throws -> (CheckpointDocument?, String?) {
+    static func findLocal(inputs: CheckpointInputs, collection: Collection) throws -> (ReplicationCheckpoint?, String?) {
         let uuids = [inputs.uuid] + (try collection.database.previousPrivateUUIDs())
         for uuid in uuids {
             let id = inputs.with(uuid: uuid).checkpointID
             if let body = try collection.localDocument(id: id) {
-                return (try CheckpointDocument(json: body, origin: "local document \(id) of \(collection.fullName)"), uuid)
+                return (try ReplicationCheckpoint(json: body, origin: "local document \(id) of \(collection.fullName)"), uuid)
             }
         }
         return (nil, nil)
     }
 
     /// Records that pulling got to `sequence`.
-    func recordPull(_ sequence: JSONValue) {
+    func recordPull(_ sequence: ChangesSequence) {
         remoteSequence = sequence
     }
 
@@ -121,20 +121,18 @@ actor Checkpointer {
     }
 
     private func saveOnce() async throws {
-        let entry = CheckpointSession(
-            sessionID: sessionID, remoteSequence: remoteSequence, localSequence: localSequence,
-            endTime: ISO8601DateFormatter().string(from: Date()))
+        let entry = ReplicationCheckpoint.session(
+            sessionID, remoteSequence, localSequence, endTime: ISO8601DateFormatter().string(from: Date()))
         let sessions = [entry] + history.filter { $0.sessionID != sessionID }
-        var document = CheckpointDocument(
-            sessionID: sessionID, remoteSequence: remoteSequence, localSequence: localSequence,
-            history: Array(sessions.prefix(CheckpointDocument.historyLimit)), inputs: inputs,
-            databasePath: databasePath, revision: remoteRevision)
+        var document = ReplicationCheckpoint(
+            sessionID: sessionID, remoteSequence: remoteSequence, localSequence: localSequence, history: sessions,
+            inputs: inputs, databasePath: databasePath, revision: remoteRevision)
         let id = inputs.checkpointID
         do {
             remoteRevision = try await remote.putLocalDocument(id: id, body: document.json(local: false))
         } catch let error as QuireError where error.code == .httpConflict {
             // Someone else wrote it since we read its _rev: take the new one and write ours.
-            document.revision = try await remote.localDocument(id: id)?["_rev"]?.stringValue
+            document.wire.revisionID = try await remote.localDocument(id: id)?["_rev"]?.stringValue
             remoteRevision = try await remote.putLocalDocument(id: id, body: document.json(local: false))
         }
         try collection.setLocalDocument(id: id, body: document.json(local: true))

@@ -11,7 +11,7 @@ struct ChangesRequest: Sendable {
         case longpoll
     }
 
-    var since: JSONValue?
+    var since: ChangesSequence
     var limit: Int
     var feed: Feed = .normal
     /// For longpoll: how long the server may wait.
@@ -22,14 +22,13 @@ struct ChangesRequest: Sendable {
     var documentIDs: [String] = []
 
     /// The query string. Channels use Sync Gateway's `sync_gateway/bychannel` filter;
-    /// document IDs CouchDB's `_doc_ids` filter (the IDs go in the POST body, and in
-    /// `doc_ids` for servers that read the query); a named filter gets its parameters as
-    /// query members. Only one filter can be named: document IDs win over channels (which
-    /// are still sent, for servers that combine them), channels over a named filter.
+    /// document IDs CouchDB's `_doc_ids` filter (the IDs go in the POST body); a named filter
+    /// gets its parameters as query members. Only one filter can be named: document IDs win
+    /// over channels (still sent, for servers that combine them), channels over a named
+    /// filter.
     var query: [(String, String)] {
         var items: [(String, String)] = [
-            ("style", "all_docs"), ("since", since.map(RemoteSequence.queryText) ?? "0"), ("limit", String(limit)),
-            ("feed", feed.rawValue),
+            ("style", "all_docs"), ("since", since.parameter), ("limit", String(limit)), ("feed", feed.rawValue),
         ]
         if feed == .longpoll {
             let milliseconds = String(Int(max(1, timeout) * 1000))
@@ -38,8 +37,6 @@ struct ChangesRequest: Sendable {
         }
         if !documentIDs.isEmpty {
             items.append(("filter", "_doc_ids"))
-            let list = (try? JSONWriter.string(.array(documentIDs.map { .string($0) }))) ?? "[]"
-            items.append(("doc_ids", list))
             if !channels.isEmpty { items.append(("channels", channels.joined(separator: ","))) }
         } else if !channels.isEmpty {
             items.append(("filter", "sync_gateway/bychannel"))

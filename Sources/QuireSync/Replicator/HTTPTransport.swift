@@ -15,7 +15,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private final class Exchange {
         var data = Data()
         var response: HTTPURLResponse?
-        var continuation: CheckedContinuation<HTTPResponse, Error>?
+        var continuation: CheckedContinuation<RemoteResponse, Error>?
         var failure: QuireError?
     }
 
@@ -40,11 +40,11 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     /// Sends `request` and collects the whole response.
-    func send(_ request: URLRequest) async throws -> HTTPResponse {
+    func send(_ request: URLRequest) async throws -> RemoteResponse {
         let exchange = Exchange()
         let taskBox = TaskBox()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RemoteResponse, Error>) in
                 let task: URLSessionDataTask? = lock.withLock {
                     guard !invalidated, let session else { return nil }
                     let task = session.dataTask(with: request)
@@ -114,7 +114,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             for (key, value) in response.allHeaderFields {
                 if let key = key as? String, let value = value as? String { headers[key] = value }
             }
-            continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: exchange.data))
+            continuation.resume(returning: RemoteResponse(status: response.statusCode, headers: headers, body: exchange.data))
         } else {
             continuation.resume(
                 throwing: QuireError(

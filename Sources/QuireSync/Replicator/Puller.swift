@@ -29,18 +29,18 @@ struct Puller: Sendable {
             request.documentIDs = job.config.documentIDs ?? []
             let batch = try await job.remote.changes(request)
             job.monitor.busy(worker)
-            if !batch.changes.isEmpty {
-                job.monitor.found(batch.changes.count)
-                try await apply(batch.changes)
-                job.monitor.processed(batch.changes.count)
+            if !batch.results.isEmpty {
+                job.monitor.found(batch.results.count)
+                try await apply(batch.results)
+                job.monitor.processed(batch.results.count)
             }
-            if let last = batch.lastSequence, last != since {
-                since = last
-                await job.checkpointer.recordPull(last)
+            if batch.lastSequence != since {
+                since = batch.lastSequence
+                await job.checkpointer.recordPull(since)
                 try await job.checkpointer.save()
                 job.monitor.savedCheckpoint()
             }
-            if batch.changes.count < Puller.changesLimit {
+            if batch.results.count < Puller.changesLimit {
                 guard job.continuous else {
                     job.monitor.idle(worker)
                     return
@@ -51,16 +51,16 @@ struct Puller: Sendable {
     }
 
     /// Fetches and stores the revisions of `changes` this collection lacks.
-    private func apply(_ changes: [RemoteChange]) async throws {
+    private func apply(_ changes: [ChangesResponse.Entry]) async throws {
         let collection = job.collection
         let allowed = job.documentIDs
         var wanted: [(id: String, revisions: [String])] = []
         var seen = Set<String>()
-        for change in changes where allowed?.contains(change.documentID) ?? true {
-            guard seen.insert(change.documentID).inserted else { continue }
-            if change.isRemoved, try collection.revisionInfo(id: change.documentID) == nil { continue }
-            let missing = try collection.missingRevisions(id: change.documentID, revisionIDs: change.revisionIDs).missing
-            if !missing.isEmpty { wanted.append((change.documentID, missing)) }
+        for change in changes where allowed?.contains(change.id) ?? true {
+            guard !change.id.hasPrefix("_design/"), seen.insert(change.id).inserted else { continue }
+            if change.removedFrom != nil, try collection.revisionInfo(id: change.id) == nil { continue }
+            let missing = try collection.missingRevisions(id: change.id, revisionIDs: change.revisionIDs).missing
+            if !missing.isEmpty { wanted.append((change.id, missing)) }
         }
         var start = 0
         while start < wanted.count {
@@ -78,7 +78,7 @@ struct Puller: Sendable {
                 switch item {
                 case .revision(let revision):
                     if let document = try RevisionApplier(job: job).apply(revision) { documents.append(document) }
-                case .failure(let id, _, let error):
+                case .failure(let id, let error):
                     documents.append(job.replicatedDocument(id, flags: [], error: error))
                 }
             }

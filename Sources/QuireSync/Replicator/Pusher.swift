@@ -104,32 +104,8 @@ struct Pusher: Sendable {
     /// The document as `_bulk_docs` wants it: body, `_id`, `_rev`, `_revisions`, `_deleted`
     /// and `_attachments` with blob content inline.
     private func wireDocument(id: String, leaf: LeafRevision) throws -> JSONValue {
-        guard let (generation, suffix) = RevisionFormat.split(leaf.revisionID) else {
-            throw QuireError(.badRevisionID, "document '\(id)' has an invalid revision ID '\(leaf.revisionID)'")
-        }
-        var ids = [JSONValue.string(String(suffix))]
-        for (offset, ancestor) in leaf.ancestors.enumerated() {
-            // Ancestry must be unbroken: generation - 1, - 2, ...
-            guard let (ancestorGeneration, ancestorSuffix) = RevisionFormat.split(ancestor),
-                ancestorGeneration == generation - offset - 1
-            else { break }
-            ids.append(.string(String(ancestorSuffix)))
-        }
-        var members = leaf.isDeleted ? [:] : leaf.body
-        members["_id"] = .string(id)
-        members["_rev"] = .string(leaf.revisionID)
-        members["_revisions"] = .object(["start": .int(Int64(generation)), "ids": .array(ids)])
-        if leaf.isDeleted {
-            members["_deleted"] = true
-        } else {
-            let attachments = try BlobTransfer.attachments(
-                for: leaf.body, generation: generation, database: job.collection.database, documentID: id)
-            if attachments.isEmpty {
-                members.removeValue(forKey: "_attachments")
-            } else {
-                members["_attachments"] = .object(attachments)
-            }
-        }
-        return .object(members)
+        var document = try CouchDocument(id: id, leaf: leaf)
+        try AttachmentCodec(database: job.collection.database).encode(&document, includeData: true)
+        return document.json(includeRevisions: true)
     }
 }

@@ -22,7 +22,7 @@ struct RemoteDatabase: Sendable {
     func send(
         _ method: String, _ path: String = "", query: [(String, String)] = [], body: JSONValue? = nil,
         timeout: TimeInterval? = nil
-    ) async throws -> HTTPResponse {
+    ) async throws -> RemoteResponse {
         let request = try makeRequest(method, path, query: query, body: body, timeout: timeout)
         return try await transport.send(request)
     }
@@ -57,7 +57,7 @@ struct RemoteDatabase: Sendable {
     }
 
     /// An error for an HTTP failure status, or nil for 2xx.
-    func statusError(_ response: HTTPResponse, _ what: String) -> QuireError? {
+    func statusError(_ response: RemoteResponse, _ what: String) -> QuireError? {
         guard !(200..<300).contains(response.status) else { return nil }
         let code: QuireError.Code
         switch response.status {
@@ -82,30 +82,39 @@ struct RemoteDatabase: Sendable {
             underlyingCode: Int32(clamping: response.status))
     }
 
-    func checked(_ response: HTTPResponse, _ what: String) throws -> WireValue {
+    /// The parsed body of a successful response; an error for a failure status or a body
+    /// that is not JSON.
+    func checked(_ response: RemoteResponse, _ what: String) throws -> JSONValue {
         if let error = statusError(response, what) { throw error }
-        return try WireValue.parse(response.body, context: "\(what) response from \(url)")
+        return try PeerResponse.parse(response.body, context: "\(what) response from \(url)")
+    }
+
+    /// Like ``checked(_:_:)``, for a body that must be a JSON object.
+    func checkedObject(_ response: RemoteResponse, _ what: String) throws -> [String: JSONValue] {
+        let body = try checked(response, what)
+        guard let object = body.objectValue else {
+            throw PeerResponse.malformed("\(what) response from \(url)", "the body is \(PeerResponse.describe(body)), expected an object")
+        }
+        return object
     }
 
     // MARK: Protocol steps
 
     /// `GET /{db}`: the database exists and answers.
     func info() async throws -> [String: JSONValue] {
-        let response = try await send("GET")
-        return try checked(response, "GET database").object().members
+        try checkedObject(try await send("GET"), "GET database")
     }
 
     /// `GET /{db}/_local/{id}`; nil on 404.
     func localDocument(id: String) async throws -> [String: JSONValue]? {
         let response = try await send("GET", "_local/" + RemoteDatabase.encode(id))
         if response.status == 404 { return nil }
-        return try checked(response, "GET _local/\(id)").object().members
+        return try checkedObject(response, "GET _local/\(id)")
     }
 
     /// `PUT /{db}/_local/{id}`; returns the new `_rev` when the peer tells it.
     func putLocalDocument(id: String, body: [String: JSONValue]) async throws -> String? {
         let response = try await send("PUT", "_local/" + RemoteDatabase.encode(id), body: .object(body))
-        let reply = try checked(response, "PUT _local/\(id)").object()
-        return reply.optional("rev").flatMap { try? $0.string() }
+        return try checkedObject(response, "PUT _local/\(id)")["rev"]?.stringValue
     }
 }

@@ -8,13 +8,13 @@ struct RevisionApplier {
     let job: CollectionReplication
 
     /// The replicated document to report, or nil when the revision was skipped or known.
-    func apply(_ revision: RemoteRevision) throws -> ReplicatedDocument? {
+    func apply(_ revision: PulledRevision) throws -> ReplicatedDocument? {
         let collection = job.collection
         let id = revision.documentID
         if revision.isRemoved {
             guard job.autoPurge, try collection.revisionInfo(id: id) != nil else { return nil }
             if let filter = job.config.pullFilter {
-                let document = collection.document(for: revision.foreignRevision(body: revision.body))
+                let document = collection.document(for: revision.foreignRevision(body: revision.document.body))
                 guard filter(document, .accessRemoved) else { return nil }
             }
             do {
@@ -26,10 +26,14 @@ struct RevisionApplier {
         }
         let flags: DocumentFlags = revision.isDeleted ? .deleted : []
         if let filter = job.config.pullFilter {
-            let document = collection.document(for: revision.foreignRevision(body: revision.body))
+            let document = collection.document(for: revision.foreignRevision(body: revision.document.body))
             guard filter(document, flags) else { return nil }
         }
-        let body = try BlobTransfer.receive(revision, into: collection.database, origin: job.remote.url.description)
+        let body = try PeerResponse.decode(
+            "revision \(revision.revisionID) of '\(id)' from \(job.remote.url)"
+        ) {
+            try AttachmentCodec(database: collection.database).decode(revision.document, known: knownAttachments(id))
+        }
         let foreign = revision.foreignRevision(body: body)
         let before = try collection.revisionInfo(id: id)
         let outcome: RevisionInsertOutcome
@@ -50,6 +54,16 @@ struct RevisionApplier {
             }
         }
         return job.replicatedDocument(id, flags: flags)
+    }
+
+    /// Attachments the document's stored leaves already have, by name, for stubs a peer sends
+    /// with a digest other than `sha1-`.
+    private func knownAttachments(_ id: String) throws -> [String: JSONValue] {
+        var known: [String: JSONValue] = [:]
+        for leaf in try job.collection.leaves(id: id) {
+            for (name, value) in leaf.body["_attachments"]?.objectValue ?? [:] { known[name] = value }
+        }
+        return known
     }
 
     private func resolve(id: String, localRevision: String, remoteRevision: String) throws {

@@ -3,13 +3,13 @@ import Quire
 
 /// A fetched revision, or the peer's reason for not sending it.
 enum FetchedRevision: Sendable {
-    case revision(RemoteRevision)
-    case failure(documentID: String, revisionID: String?, QuireError)
+    case revision(PulledRevision)
+    case failure(documentID: String, QuireError)
 }
 
-/// Fetches revisions with `_bulk_get`, and falls back for good to one
-/// `GET /{db}/{id}?open_revs=[…]` per document when the peer does not have `_bulk_get`
-/// (404, 405 or 501).
+/// Fetches revisions with `_bulk_get?revs=true&attachments=true`, and falls back for good to
+/// one `GET /{db}/{id}?revs=true&open_revs=[…]&latest=true&attachments=true` per document
+/// when the peer has no `_bulk_get` (404, 405 or 501).
 final class RevisionFetcher: @unchecked Sendable {
     private let remote: RemoteDatabase
     private let lock = NSLock()
@@ -26,10 +26,10 @@ final class RevisionFetcher: @unchecked Sendable {
     func fetch(_ wanted: [(id: String, revisions: [String])]) async throws -> [FetchedRevision] {
         guard !wanted.isEmpty else { return [] }
         if !usesOpenRevs {
-            let requested = wanted.flatMap { item in item.revisions.map { JSONValue.object(["id": .string(item.id), "rev": .string($0)]) } }
+            let request = BulkGetRequest(
+                items: wanted.flatMap { item in item.revisions.map { BulkGetRequest.Item(id: item.id, revisionID: $0) } })
             let response = try await remote.send(
-                "POST", "_bulk_get", query: [("revs", "true"), ("attachments", "true")],
-                body: .object(["docs": .array(requested)]))
+                "POST", "_bulk_get", query: [("revs", "true"), ("attachments", "true")], body: request.json)
             if [404, 405, 501].contains(response.status) {
                 lock.withLock { bulkGetUnavailable = true }
             } else {
@@ -38,49 +38,39 @@ final class RevisionFetcher: @unchecked Sendable {
         }
         var fetched: [FetchedRevision] = []
         for item in wanted {
+            try Task.checkCancellation()
             fetched += try await openRevs(id: item.id, revisions: item.revisions)
         }
         return fetched
     }
 
-    private func parseBulkGet(_ body: WireValue, wanted: [(id: String, revisions: [String])]) throws -> [FetchedRevision] {
+    private func parseBulkGet(_ json: JSONValue, wanted: [(id: String, revisions: [String])]) throws -> [FetchedRevision] {
+        let context = "_bulk_get response from \(remote.url)"
+        let response = try PeerResponse.decode(context) { try BulkGetResponse(json: json) }
         let asked = Set(wanted.map(\.id))
         var fetched: [FetchedRevision] = []
-        for result in try body.object().required("results").array() {
-            let fields = try result.object()
-            let id = try RevisionFormat.documentID(try fields.required("id"))
-            guard asked.contains(id) else { throw result.failure("is document '\(id.prefix(80))', which was not asked for") }
-            for item in try fields.required("docs").array() {
-                fetched.append(try parseEntry(item, id: id))
+        for result in response.results {
+            guard asked.contains(result.id) else {
+                throw PeerResponse.malformed(context, "it sent document '\(result.id.prefix(80))', which was not asked for")
+            }
+            for item in result.docs {
+                switch item {
+                case .ok(let document):
+                    fetched.append(.revision(try PulledRevision(document, expectedID: result.id, context: context)))
+                case .error(_, let revision, let error, let reason):
+                    fetched.append(.failure(documentID: result.id, failure(result.id, revision, error, reason)))
+                }
             }
         }
         return fetched
     }
 
-    /// One `{"ok": doc}`, `{"error": {...}}` or `{"missing": rev}` entry.
-    private func parseEntry(_ item: WireValue, id: String) throws -> FetchedRevision {
-        let entry = try item.object()
-        if let ok = entry.optional("ok") {
-            return .revision(try RemoteRevision(ok, expectedID: id))
-        }
-        if let missing = entry.optional("missing") {
-            let revision = try missing.string()
-            return .failure(
-                documentID: id, revisionID: revision,
-                QuireError(.httpNotFound, "\(remote.url) no longer has revision \(revision.prefix(80)) of '\(id)'", domain: .network))
-        }
-        if let error = entry.optional("error") {
-            let fields = try error.object()
-            let kind = try fields.optional("error")?.string() ?? "error"
-            let reason = try fields.optional("reason")?.string() ?? ""
-            let revision = try fields.optional("rev")?.string()
-            return .failure(
-                documentID: id, revisionID: revision,
-                QuireError(
-                    .remoteError, "\(remote.url) did not send '\(id)': \(kind)\(reason.isEmpty ? "" : " (\(reason.prefix(300)))")",
-                    domain: .network))
-        }
-        throw item.failure("has none of 'ok', 'missing' or 'error'")
+    private func failure(_ id: String, _ revision: String?, _ error: String, _ reason: String) -> QuireError {
+        let code: QuireError.Code = error == "not_found" || error == "missing" ? .httpNotFound : .remoteError
+        let what = revision.map { "revision \($0.prefix(80)) of '\(id)'" } ?? "'\(id)'"
+        return QuireError(
+            code, "\(remote.url) did not send \(what): \(error)\(reason.isEmpty ? "" : " (\(reason.prefix(300)))")",
+            domain: .network)
     }
 
     private func openRevs(id: String, revisions: [String]) async throws -> [FetchedRevision] {
@@ -89,13 +79,21 @@ final class RevisionFetcher: @unchecked Sendable {
             "GET", RemoteDatabase.encode(id),
             query: [("revs", "true"), ("open_revs", list), ("latest", "true"), ("attachments", "true")])
         if response.status == 404 {
-            return revisions.map {
-                .failure(
-                    documentID: id, revisionID: $0,
-                    QuireError(.httpNotFound, "\(remote.url) has no document '\(id)'", domain: .network))
-            }
+            return [.failure(documentID: id, failure(id, nil, "not_found", ""))]
         }
-        let body = try remote.checked(response, "GET \(id) open_revs")
-        return try body.array().map { try parseEntry($0, id: id) }
+        let context = "open_revs response for '\(id)' from \(remote.url)"
+        let json = try remote.checked(response, "GET \(id)?open_revs")
+        guard let items = json.arrayValue else {
+            throw PeerResponse.malformed(context, "the body is \(PeerResponse.describe(json)), expected an array")
+        }
+        return try items.enumerated().map { index, item in
+            if let document = item["ok"] {
+                return .revision(try PulledRevision(document, expectedID: id, context: context))
+            }
+            if let missing = item["missing"] {
+                return .failure(documentID: id, failure(id, missing.stringValue, "missing", ""))
+            }
+            throw PeerResponse.malformed(context, "entry \(index) has neither 'ok' nor 'missing'")
+        }
     }
 }

@@ -1,8 +1,10 @@
 import Quire
 
-/// The revision IDs accepted from a peer: `<generation>-<suffix>`, the generation a positive
-/// decimal below 2^31 without leading zeros, the suffix 1 to 128 printable ASCII characters
-/// other than `,` (Quire stores ancestry comma-separated) and space.
+/// The revision and document IDs accepted from a peer, stricter than the wire types' checks
+/// because they end up in the revision tree: `<generation>-<suffix>`, the generation a
+/// positive decimal below 2^31 without leading zeros, the suffix 1 to 128 printable ASCII
+/// characters other than `,` (Quire stores ancestry comma-separated) and space; document IDs
+/// of 1 to 1024 UTF-8 bytes.
 enum RevisionFormat {
     static let maximumGeneration = Int(Int32.max)
 
@@ -23,22 +25,17 @@ enum RevisionFormat {
             && suffix.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }
     }
 
-    /// The revision ID in `value`, checked.
-    static func revisionID(_ value: WireValue) throws -> String {
-        let text = try value.string()
-        guard split(text) != nil else {
-            throw value.failure("is '\(text.prefix(80))', not a revision ID (<generation>-<digest>)")
+    /// Checks a revision ID from a peer; `field` names where it was, for the message.
+    static func check(_ revisionID: String, _ field: String) throws {
+        guard split(revisionID) != nil else {
+            throw QuireError(.remoteError, "\(field) is '\(revisionID.prefix(80))', not a revision ID (<generation>-<digest>)")
         }
-        return text
     }
 
-    /// A document ID from a peer: a non-empty string of at most 1024 UTF-8 bytes; `_local/`
-    /// and `_design/` IDs are never replicated.
-    static func documentID(_ value: WireValue) throws -> String {
-        let text = try value.string()
-        guard !text.isEmpty, text.utf8.count <= 1024 else {
-            throw value.failure("is a document ID of \(text.utf8.count) bytes, expected 1 to 1024")
+    /// Checks a document ID from a peer.
+    static func checkDocumentID(_ id: String, _ field: String) throws {
+        guard !id.isEmpty, id.utf8.count <= 1024 else {
+            throw QuireError(.remoteError, "\(field) is a document ID of \(id.utf8.count) bytes, expected 1 to 1024")
         }
-        return text
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A complete HTTP response.
-struct HTTPResponse: Sendable {
+struct RemoteResponse: Sendable {
     let status: Int
     let headers: [String: String]
     let body: Data
