@@ -8,7 +8,7 @@ struct ChangesEndpoint: Sendable {
     let maxTimeout: Duration
 
     func respond(_ request: ListenerRequest) async throws -> Response {
-        let body: JSONValue? = request.method == .post && !request.body.isEmpty ? try request.jsonBody() : nil
+        let body: JSONValue? = request.method == .post && !request.body.isEmpty ? .some(try request.jsonBody()) : .none
         let options = try ChangesOptions(query: request.query, body: body, maxTimeout: maxTimeout)
         let scanner = ChangesScanner(served: served, options: options)
         let since = try options.since ?? served.collection.lastSequence()
