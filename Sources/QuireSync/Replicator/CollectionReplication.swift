@@ -9,6 +9,8 @@ struct CollectionReplication: Sendable {
     let fetcher: RevisionFetcher
     let checkpointer: Checkpointer
     let monitor: ReplicationMonitor
+    /// Wakes the pusher; nil in a pull-only run.
+    let wakeup: PushWakeup?
     let continuous: Bool
     let heartbeat: TimeInterval
     let autoPurge: Bool

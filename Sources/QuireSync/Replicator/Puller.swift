@@ -14,6 +14,7 @@ struct Puller: Sendable {
     private var worker: String { "pull \(job.collection.fullName)" }
 
     func run() async throws {
+        defer { job.wakeup?.pullDidFinish() }
         var since = await job.checkpointer.startRemoteSequence
         var caughtUp = false
         while true {

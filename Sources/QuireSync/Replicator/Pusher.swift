@@ -20,18 +20,16 @@ struct Pusher: Sendable {
 
     func run() async throws {
         var since = await job.checkpointer.startLocalSequence
-        let (signals, token) = changeSignals()
-        defer { token?.remove() }
-        var iterator = signals?.makeAsyncIterator()
+        var wakeups = job.wakeup?.signals.makeAsyncIterator()
         while true {
             try Task.checkCancellation()
             job.monitor.busy(worker)
             let entries = try job.collection.changes(since: since, limit: Pusher.changesLimit)
             if entries.isEmpty {
                 job.monitor.idle(worker)
-                guard job.continuous, iterator != nil else { return }
-                // Wait for the next local change (nil: cancelled).
-                guard await iterator?.next() != nil else { throw CancellationError() }
+                if !job.continuous && job.wakeup?.isPullFinished ?? true { return }
+                // Wait for a local change or the end of the pull (nil: cancelled or closed).
+                guard await wakeups?.next() != nil else { throw CancellationError() }
                 continue
             }
             job.monitor.found(entries.count)
@@ -44,14 +42,6 @@ struct Pusher: Sendable {
                 job.monitor.savedCheckpoint()
             }
         }
-    }
-
-    /// A stream that yields after each change of the collection (continuous only).
-    private func changeSignals() -> (AsyncStream<Void>?, ListenerToken?) {
-        guard job.continuous else { return (nil, nil) }
-        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let token = job.collection.addChangeListener { _ in continuation.yield() }
-        return (stream, token)
     }
 
     private func push(_ entries: [ChangeEntry]) async throws {

@@ -76,6 +76,8 @@ struct ReplicationRun: Sendable {
                 CollectionReplication(
                     collection: collection, config: collectionConfig, remote: remote,
                     fetcher: RevisionFetcher(remote: remote), checkpointer: checkpointer, monitor: monitor,
+                    wakeup: config.replicatorType.pushes
+                        ? PushWakeup(collection: collection, pullRunning: config.replicatorType.pulls) : nil,
                     continuous: config.continuous, heartbeat: config.heartbeat, autoPurge: config.enableAutoPurge))
         }
         var workers: [String] = []
@@ -84,6 +86,7 @@ struct ReplicationRun: Sendable {
             if config.replicatorType.pulls { workers.append("pull \(job.collection.fullName)") }
         }
         monitor.connected(workers: workers)
+        defer { jobs.forEach { $0.wakeup?.close() } }
         let type = config.replicatorType
         try await withThrowingTaskGroup(of: Void.self) { group in
             for job in jobs {
