@@ -84,6 +84,24 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler(.allow)
     }
 
+    // Credentials go in headers, so a challenge (a 401 with WWW-Authenticate) means they
+    // were refused or missing. Foundation on Linux waits forever after default handling, so
+    // the challenge is cancelled and the exchange fails with the 401 it stands for.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let target = task.originalRequest?.url?.absoluteString ?? "the remote"
+        let sent = task.originalRequest?.value(forHTTPHeaderField: "Authorization") != nil
+        lock.withLock {
+            exchanges[task.taskIdentifier]?.failure = QuireError(
+                .httpAuthRequired,
+                sent ? "\(target) refused the credentials (HTTP 401)" : "\(target) needs credentials (HTTP 401)",
+                domain: .network, underlyingCode: 401)
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overflow: Bool = lock.withLock {
             guard let exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return false }
