@@ -5,6 +5,6 @@ struct FixtureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixture",
         abstract: "Build, pack, verify and install prebuilt Quire databases.",
-        subcommands: [FixtureGenerateCommand.self]
+        subcommands: [FixtureGenerateCommand.self, FixtureDoctorCommand.self]
     )
 }

@@ -48,7 +48,7 @@ actor Checkpointer {
         inputs: CheckpointInputs, collection: Collection, remote: RemoteDatabase, reset: Bool, sessionID: String
     ) async throws -> Checkpointer {
         let database = collection.database
-        let databasePath = database.filePath
+        let databasePath = DatabaseLocation.path(of: database)
         let checkpointID = inputs.checkpointID
         let (local, readUUID) = try findLocal(inputs: inputs, collection: collection)
         let readID = readUUID.map { inputs.with(uuid: $0).checkpointID }

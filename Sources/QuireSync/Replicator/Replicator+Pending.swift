@@ -22,7 +22,7 @@ extension Replicator {
             filterParameters: collectionConfig.filterParameters ?? [:], documentIDs: collectionConfig.documentIDs ?? [])
         let (local, readUUID) = try Checkpointer.findLocal(inputs: inputs, collection: collection)
         var since = local?.localSequence ?? 0
-        if readUUID == inputs.uuid, let recorded = local?.databasePath, recorded != collection.database.filePath {
+        if readUUID == inputs.uuid, let recorded = local?.databasePath, recorded != DatabaseLocation.path(of: collection.database) {
             since = 0
         }
         let allowed = collectionConfig.documentIDs.flatMap { $0.isEmpty ? nil : Set($0) }
