@@ -108,7 +108,8 @@ public final class URLEndpointListener: @unchecked Sendable {
             onServerRunning: { channel in
                 startup.succeed(port: UInt16(clamping: channel.localAddress?.port ?? requestedPort))
             })
-        application.logger.logLevel = .warning
+        // Cancelling the server at stop() logs as an error; failures reach clients as responses.
+        application.logger.logLevel = .critical
         let server = application
         let task = Task {
             do {
