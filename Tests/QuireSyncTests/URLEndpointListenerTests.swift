@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func startingTwiceIsAnError() async throws {
-        try await ListenerHarness.with { harness in
+        try await ListenerHarness.with { harness async throws in
             await #expect(throws: QuireError.self) { try await harness.listener.start() }
         }
     }
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func aBusyPortIsANetworkError() async throws {
-        try await ListenerHarness.with { harness in
+        try await ListenerHarness.with { harness async throws in
             let second = URLEndpointListener(
                 config: URLEndpointListenerConfiguration(
                     collections: [harness.collection], port: harness.listener.port, networkInterface: "127.0.0.1"))
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func welcomeNamesTheVendor() async throws {
-        try await ListenerHarness.with { harness in
+        try await ListenerHarness.with { harness async throws in
             let reply = try await harness.client.get("/")
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type") == "application/json")
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func databaseInformationCountsDocuments() async throws {
-        try await ListenerHarness.with { harness in
+        try await ListenerHarness.with { harness async throws in
             try harness.save("a", #"{"n":1}"#)
             let b = try harness.save("b", #"{"n":2}"#)
             try harness.collection.delete(document: b)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func collectionsHaveKeyspacePaths() async throws {
-        try await ListenerHarness.with(extraCollections: [("inventory", "hotels"), ("_default", "people")]) { harness in
+        try await ListenerHarness.with(extraCollections: [("inventory", "hotels"), ("_default", "people")]) { harness async throws in
             let hotels = try #require(try harness.database.collection(name: "hotels", scope: "inventory"))
             try hotels.save(document: try MutableDocument(id: "h1", json: #"{"name":"Ritz"}"#))
             let reply = try await harness.client.get("/db.inventory.hotels/h1")
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func unknownPathsAre404AndWrongMethods405() async throws {
-        try await ListenerHarness.with { harness in
+        try await ListenerHarness.with { harness async throws in
             let client = harness.client
             let missing = try await client.get("/nodb")
             #expect(missing.status == 404)
@@ -102,7 +102,7 @@ import Testing
 
     @Test func basicAuthenticationGuardsEveryRequest() async throws {
         let authenticator = ListenerPasswordAuthenticator { $0 == "sync" && $1 == "s3cret" }
-        try await ListenerHarness.with(authenticator: authenticator) { harness in
+        try await ListenerHarness.with(authenticator: authenticator) { harness async throws in
             // 401 replies go through a raw socket: FoundationNetworking stalls on their challenge.
             let raw = RawHTTPClient(port: harness.listener.port ?? 0)
             let anonymous = try raw.send("GET /db HTTP/1.1")
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func readOnlyRefusesEveryDocumentWrite() async throws {
-        try await ListenerHarness.with(readOnly: true) { harness in
+        try await ListenerHarness.with(readOnly: true) { harness async throws in
             try harness.save("existing", #"{"a":1}"#)
             let rev = try #require(try harness.collection.revisionInfo(id: "existing")?.revisionID)
             let client = harness.client
@@ -149,7 +149,7 @@ import Testing
     }
 
     @Test func oversizedBodiesAre413AndWriteNothing() async throws {
-        try await ListenerHarness.with(maxRequestBodySize: 1024) { harness in
+        try await ListenerHarness.with(maxRequestBodySize: 1024) { harness async throws in
             let big = String(repeating: "x", count: 4096)
             let reply = try await harness.client.post(
                 "/db/_bulk_docs", ["docs": [["_id": "big", "text": .string(big)]]])
@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func malformedJSONIs400WithTheByteOffset() async throws {
-        try await ListenerHarness.with { harness in
+        try await ListenerHarness.with { harness async throws in
             let reply = try await harness.client.send("POST", "/db/_bulk_docs", bytes: Data(#"{"docs": [{"_id": "a",]}"#.utf8))
             #expect(reply.status == 400)
             #expect(reply.json["error"] == "bad_request")
@@ -180,7 +180,7 @@ import Testing
     }
 
     @Test func headAnswersWithoutABody() async throws {
-        try await ListenerHarness.with { harness in
+        try await ListenerHarness.with { harness async throws in
             try harness.save("doc", #"{"a":1}"#)
             let reply = try await harness.client.send("HEAD", "/db/doc")
             #expect(reply.status == 200)
