@@ -42,6 +42,11 @@ public final class URLEndpointListener: @unchecked Sendable {
         lock.withLock { running?.port }
     }
 
+    /// The number of longpoll and continuous `_changes` feeds in progress.
+    var activeFeedCount: Int {
+        lock.withLock { running?.feeds.count ?? 0 }
+    }
+
     /// The URLs of the first served database, one per address the listener can be reached
     /// at (the configured interface, or every IPv4 address of the machine); nil while stopped.
     public var urls: [URL]? {
