@@ -8,7 +8,8 @@ struct AllDocsEndpoint: Sendable {
 
     func respond(_ request: ListenerRequest) throws -> Response {
         let query = request.query
-        let body: JSONValue? = request.method == .post && !request.body.isEmpty ? try request.jsonObjectBody() : nil
+        var body: JSONValue?
+        if request.method == .post, !request.body.isEmpty { body = try request.jsonObjectBody() }
         let options = RevisionRenderer.Options(
             revisions: false, attachmentData: try query.bool("attachments"), conflicts: try query.bool("conflicts"))
         let includeDocs = try query.bool("include_docs")

@@ -8,7 +8,9 @@ struct ChangesEndpoint: Sendable {
     let maxTimeout: Duration
 
     func respond(_ request: ListenerRequest) async throws -> Response {
-        let body: JSONValue? = request.method == .post && !request.body.isEmpty ? .some(try request.jsonBody()) : .none
+        // Spelled out: JSONValue is nil-literal-expressible, so a ternary would turn nil into `.null`.
+        var body: JSONValue?
+        if request.method == .post, !request.body.isEmpty { body = try request.jsonBody() }
         let options = try ChangesOptions(query: request.query, body: body, maxTimeout: maxTimeout)
         let scanner = ChangesScanner(served: served, options: options)
         let since = try options.since ?? served.collection.lastSequence()

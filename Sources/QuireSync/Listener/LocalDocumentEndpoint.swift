@@ -29,7 +29,7 @@ struct LocalDocumentEndpoint: Sendable {
             let given = body["_rev"]?.stringValue ?? request.query["rev"]
             let generation = try checkRevision(given, stored: stored)
             let revision = "0-\(generation + 1)"
-            body["_id"] = nil
+            body.removeValue(forKey: "_id")
             body["_rev"] = .string(revision)
             try collection.setLocalDocument(id: id, body: body)
             return JSONResponse.make(.created, ["ok": true, "id": .string(fullID), "rev": .string(revision)])

@@ -24,6 +24,16 @@ struct RevisionWriter: Sendable {
     /// deleted document).
     private func edit(_ document: CouchDocument, body: [String: JSONValue]) throws -> String {
         let current = try collection.document(id: document.id)
+        if document.isDeleted {
+            guard let current else {
+                let known = try collection.revisionInfo(id: document.id) != nil
+                throw HTTPFailure.notFound(known ? "deleted" : "missing")
+            }
+            guard document.revisionID == current.revisionID,
+                try collection.delete(document: current, concurrencyControl: .failOnConflict)
+            else { throw HTTPFailure.conflict }
+            return try current.revisionID ?? currentRevision(document.id)
+        }
         if let current {
             guard document.revisionID == current.revisionID else { throw HTTPFailure.conflict }
         } else if let given = document.revisionID {
@@ -31,13 +41,6 @@ struct RevisionWriter: Sendable {
             guard let info = try collection.revisionInfo(id: document.id), info.isDeleted, info.revisionID == given else {
                 throw HTTPFailure.conflict
             }
-        }
-        if document.isDeleted {
-            guard let current else { throw HTTPFailure.notFound("deleted") }
-            guard try collection.delete(document: current, concurrencyControl: .failOnConflict) else {
-                throw HTTPFailure.conflict
-            }
-            return try current.revisionID ?? currentRevision(document.id)
         }
         let mutable = current?.toMutable() ?? MutableDocument(id: document.id)
         try mutable.setJSON(JSONWriter.string(.object(body)))

@@ -42,6 +42,11 @@ public final class URLEndpointListener: @unchecked Sendable {
         lock.withLock { running?.port }
     }
 
+    /// The number of longpoll and continuous `_changes` feeds in progress.
+    var activeFeedCount: Int {
+        lock.withLock { running?.feeds.count ?? 0 }
+    }
+
     /// The URLs of the first served database, one per address the listener can be reached
     /// at (the configured interface, or every IPv4 address of the machine); nil while stopped.
     public var urls: [URL]? {
@@ -108,7 +113,8 @@ public final class URLEndpointListener: @unchecked Sendable {
             onServerRunning: { channel in
                 startup.succeed(port: UInt16(clamping: channel.localAddress?.port ?? requestedPort))
             })
-        application.logger.logLevel = .warning
+        // Cancelling the server at stop() logs as an error; failures reach clients as responses.
+        application.logger.logLevel = .critical
         let server = application
         let task = Task {
             do {

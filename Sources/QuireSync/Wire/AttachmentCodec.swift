@@ -37,7 +37,7 @@ struct AttachmentCodec: Sendable {
         var entries: [String: JSONValue] = [:]
         for (name, meta) in document.attachments ?? [:] {
             guard case .object(var members) = meta else { continue }
-            members["data"] = nil
+            members.removeValue(forKey: "data")
             if members["revpos"] == nil { members["revpos"] = .int(Int64(generation)) }
             entries[name] = try finish(members, includeData: includeData)
         }
@@ -72,7 +72,7 @@ struct AttachmentCodec: Sendable {
             }
             let data = try blobs.read(digest: digest, length: members["length"]?.intValue)
             members["data"] = .string(data.base64EncodedString())
-            members["stub"] = nil
+            members.removeValue(forKey: "stub")
             members["length"] = .int(Int64(data.count))
         } else {
             members["stub"] = .bool(true)
@@ -128,10 +128,10 @@ struct AttachmentCodec: Sendable {
         _ members: [String: JSONValue], name: String, documentID: String, known: JSONValue?
     ) throws -> [String: JSONValue] {
         var stub = members
-        stub["data"] = nil
-        stub["follows"] = nil
-        stub["encoding"] = nil
-        stub["encoded_length"] = nil
+        stub.removeValue(forKey: "data")
+        stub.removeValue(forKey: "follows")
+        stub.removeValue(forKey: "encoding")
+        stub.removeValue(forKey: "encoded_length")
         stub["stub"] = .bool(true)
         if let text = members["data"] {
             guard let base64 = text.stringValue, let data = Data(base64Encoded: base64) else {
