@@ -50,6 +50,8 @@ struct ChangesRequest: Sendable {
 
     /// The POST body, when the request filters by document IDs.
     var body: JSONValue? {
-        documentIDs.isEmpty ? nil : .object(["doc_ids": .array(documentIDs.map { .string($0) })])
+        // Spelled out: JSONValue takes the nil literal, so a ternary could yield `.null`.
+        guard !documentIDs.isEmpty else { return .none }
+        return .some(.object(["doc_ids": .array(documentIDs.map { .string($0) })]))
     }
 }
