@@ -47,4 +47,28 @@ import Testing
         #expect(try local.collection.document(id: "photo")?.blob(forKey: "image")?.readContent() == bytes)
         await remote.stop()
     }
+
+    @Test func aDocumentTooLargeForTheRemoteFailsAloneAndTheRestArrive() async throws {
+        let local = try SyncTestDatabase()
+        let store = try SyncTestDatabase(name: "small")
+        let listener = URLEndpointListener(
+            config: URLEndpointListenerConfiguration(
+                collections: [store.collection], networkInterface: "127.0.0.1", maxRequestBodySize: 16_000))
+        try await listener.start()
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port ?? 0)/small"))
+        try local.save("a", #"{"n": 1}"#)
+        let big = MutableDocument(id: "big")
+        big.setValue(Blob(contentType: "application/octet-stream", data: Data(repeating: 7, count: 40_000)), forKey: "data")
+        try local.collection.save(document: big)
+        try local.save("z", #"{"n": 2}"#)
+
+        let outcome = try await replicate(local.collection, with: url, type: .push)
+        #expect(outcome.status.error == nil)
+        #expect(try store.collection.document(id: "a") != nil)
+        #expect(try store.collection.document(id: "z") != nil)
+        #expect(try store.collection.document(id: "big") == nil)
+        #expect(outcome.pushed.first { $0.id == "big" }?.error?.code == .httpEntityTooLarge)
+        #expect(outcome.pushed.filter { $0.error == nil }.map(\.id).sorted() == ["a", "z"])
+        await listener.stop()
+    }
 }

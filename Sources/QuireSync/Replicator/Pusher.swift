@@ -61,12 +61,12 @@ struct Pusher: Sendable {
         }
         try Task.checkCancellation()
         let missing = try await job.remote.revsDiff(offered)
-        var uploads: [(id: String, deleted: Bool, json: JSONValue, size: Int)] = []
+        var uploads: [Upload] = []
         for (id, revisions) in missing.sorted(by: { $0.key < $1.key }) {
             for leaf in leavesByID[id] ?? [] where revisions.contains(leaf.revisionID) {
                 do {
                     let json = try wireDocument(id: id, leaf: leaf)
-                    uploads.append((id, leaf.isDeleted, json, try JSONWriter.bytes(json).count))
+                    uploads.append(Upload(id: id, deleted: leaf.isDeleted, json: json, size: try JSONWriter.bytes(json).count))
                 } catch let error as QuireError {
                     job.monitor.replicated(
                         [job.replicatedDocument(id, flags: leaf.isDeleted ? .deleted : [], error: error)], isPush: true)
@@ -82,12 +82,30 @@ struct Pusher: Sendable {
                 bytes += uploads[end].size
                 end += 1
             }
-            let chunk = uploads[start..<end]
-            let errors = try await job.remote.bulkDocs(chunk.map(\.json))
-            job.monitor.replicated(
-                chunk.map { job.replicatedDocument($0.id, flags: $0.deleted ? .deleted : [], error: errors[$0.id]) },
-                isPush: true)
+            job.monitor.replicated(try await upload(uploads[start..<end]), isPush: true)
             start = end
+        }
+    }
+
+    private struct Upload {
+        let id: String
+        let deleted: Bool
+        let json: JSONValue
+        let size: Int
+    }
+
+    /// Uploads `chunk`; when the remote finds the request too large (413), uploads each half
+    /// alone, down to a single document, which is then reported as failed.
+    private func upload(_ chunk: ArraySlice<Upload>) async throws -> [ReplicatedDocument] {
+        do {
+            let errors = try await job.remote.bulkDocs(chunk.map(\.json))
+            return chunk.map { job.replicatedDocument($0.id, flags: $0.deleted ? .deleted : [], error: errors[$0.id]) }
+        } catch let error as QuireError where error.code == .httpEntityTooLarge {
+            guard chunk.count > 1 else {
+                return chunk.map { job.replicatedDocument($0.id, flags: $0.deleted ? .deleted : [], error: error) }
+            }
+            let middle = chunk.startIndex + chunk.count / 2
+            return try await upload(chunk[chunk.startIndex..<middle]) + upload(chunk[middle..<chunk.endIndex])
         }
     }
 
