@@ -12,11 +12,12 @@ enum PeerResponse {
         try decode(context) { try JSONReader.parse(data) }
     }
 
-    /// Runs `body`, turning its errors into errors about the peer's response.
+    /// Runs `body`, turning its errors about the data into errors about the peer's
+    /// response; failures of this machine (a POSIX or SQLite error) pass unchanged.
     static func decode<T>(_ context: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as QuireError {
+        } catch let error as QuireError where error.domain == .quire {
             throw malformed(context, error.message)
         }
     }

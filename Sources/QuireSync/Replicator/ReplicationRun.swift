@@ -55,11 +55,14 @@ struct ReplicationRun: Sendable {
         let transport = HTTPTransport(
             requestTimeout: config.requestTimeout, maximumResponseBytes: ReplicationRun.maximumResponseBytes)
         defer { transport.invalidate() }
-        var headers = config.headers ?? [:]
+        var headers = ["User-Agent": "Quire/\(QuireSync.version)"]
+        for (name, value) in config.headers ?? [:] { headers[name] = value }
         for (name, value) in config.authenticator?.authorizationHeaders() ?? [:] { headers[name] = value }
         guard let database = entries.first?.collection.database else { return }
         let uuid = try database.privateUUID()
         var jobs: [CollectionReplication] = []
+        // Also when setting up a later collection fails, the earlier ones stop listening.
+        defer { jobs.forEach { $0.wakeup?.close() } }
         for (collection, collectionConfig) in entries {
             let remote = RemoteDatabase(
                 url: url.keyspace(scope: collection.scope.name, collection: collection.name), transport: transport,
@@ -86,7 +89,6 @@ struct ReplicationRun: Sendable {
             if config.replicatorType.pulls { workers.append("pull \(job.collection.fullName)") }
         }
         monitor.connected(workers: workers)
-        defer { jobs.forEach { $0.wakeup?.close() } }
         let type = config.replicatorType
         try await withThrowingTaskGroup(of: Void.self) { group in
             for job in jobs {
