@@ -36,9 +36,11 @@ extension EndToEnd {
         }
 
         /// Pulls from `peer` and expects a remoteError mentioning `fragment`, with nothing stored.
-        private func expectFailure(_ peer: ScriptedPeer, mentioning fragment: String) async throws {
+        private func expectFailure(
+            _ peer: ScriptedPeer, mentioning fragment: String, configure: (inout ReplicatorConfiguration) -> Void = { _ in }
+        ) async throws {
             let local = try SyncTestDatabase()
-            let outcome = try await replicate(local.collection, with: peer.url(), type: .pull)
+            let outcome = try await replicate(local.collection, with: peer.url(), type: .pull, configure: configure)
             let error = try #require(outcome.status.error)
             #expect(error.code == .remoteError)
             #expect(error.message.contains(fragment), "\(error.message)")
@@ -98,6 +100,16 @@ extension EndToEnd {
             try await expectFailure(
                 try peer(changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(noRev) }),
                 mentioning: "_rev")
+        }
+
+        @Test func deepNestingAndOversizedResponses() async throws {
+            let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+            let nested = #"{"results":[{"seq":1,"id":"a","changes":[{"rev":"1-abc"}],"x":"# + deep + "}],\"last_seq\":1}"
+            try await expectFailure(try peer(changes: { .json(200, nested) }), mentioning: "malformed _changes response")
+
+            let padding = String(repeating: " ", count: 300_000)
+            let large = try peer(changes: { .json(200, padding + ReplicatorHostilePeerTests.oneChange) })
+            try await expectFailure(large, mentioning: "exceeds 100000 bytes") { $0.maximumResponseBytes = 100_000 }
         }
 
         @Test func documentOtherThanAskedFor() async throws {

@@ -5,9 +5,6 @@ import Quire
 /// every collection, and on a network failure go offline, wait and start over from the
 /// checkpoints saved so far.
 struct ReplicationRun: Sendable {
-    /// The largest response accepted from the peer.
-    static let maximumResponseBytes = 64 << 20
-
     let monitor: ReplicationMonitor
     let config: ReplicatorConfiguration
     let url: NormalizedURL
@@ -53,7 +50,7 @@ struct ReplicationRun: Sendable {
 
     private func runOnce(sessionID: String, reset: Bool) async throws {
         let transport = HTTPTransport(
-            requestTimeout: config.requestTimeout, maximumResponseBytes: ReplicationRun.maximumResponseBytes)
+            requestTimeout: config.requestTimeout, maximumResponseBytes: config.maximumResponseBytes)
         defer { transport.invalidate() }
         var headers = ["User-Agent": "Quire/\(QuireSync.version)"]
         for (name, value) in config.headers ?? [:] { headers[name] = value }

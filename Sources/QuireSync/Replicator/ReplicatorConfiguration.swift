@@ -29,6 +29,9 @@ public struct ReplicatorConfiguration: Sendable {
     public var enableAutoPurge = true
     /// How long, in seconds, one request may go without an answer. Default 60.
     public var requestTimeout: TimeInterval = 60
+    /// The largest response accepted from the peer; a larger one ends the replication with
+    /// an error instead of filling memory.
+    var maximumResponseBytes = 64 << 20
     private var entries: [(collection: Collection, config: CollectionConfiguration)] = []
 
     /// A configuration replicating with `target`; add collections before starting.
