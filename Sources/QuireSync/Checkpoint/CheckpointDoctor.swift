@@ -10,7 +10,7 @@ import Quire
 ///
 /// ```swift
 /// let diagnosis = try CheckpointDoctor(database: database).diagnose(
-///     collection: try database.defaultCollection(), url: URL(string: "https://sync.example.com/db")!,
+///     collection: try database.defaultCollection(), url: serverURL,
 ///     channels: ["news"])
 /// print(diagnosis)
 /// ```

@@ -6,7 +6,7 @@ import Quire
 /// protocol: push, pull or both, once or continuously.
 ///
 /// ```swift
-/// var config = ReplicatorConfiguration(target: URLEndpoint(url: URL(string: "http://host:4984/db")!))
+/// var config = ReplicatorConfiguration(target: URLEndpoint(url: serverURL))  // http://host:4984/db
 /// config.addCollection(try database.defaultCollection())
 /// config.continuous = true
 /// let replicator = Replicator(config: config)
