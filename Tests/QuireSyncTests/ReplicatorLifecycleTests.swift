@@ -12,11 +12,15 @@ extension EndToEnd {
             var config = ReplicatorConfiguration(target: URLEndpoint(url: remote.url))
             config.continuous = true
             config.heartbeat = 5
+            config.requestTimeout = 1
             config.addCollection(local.collection)
             let replicator = Replicator(config: config)
             let recorder = ReplicationRecorder(replicator)
             replicator.start()
             _ = try await recorder.wait { $0.activity == .idle }
+            // A quiet feed outlasting the request timeout stays up, kept alive by heartbeats.
+            try await Task.sleep(nanoseconds: 2_500_000_000)
+            #expect(!recorder.activities.contains(.offline))
 
             try local.save("from-local", #"{"n": 1}"#)
             try await eventually("the local change on the remote") { try remote.collection.document(id: "from-local") != nil }
@@ -32,6 +36,35 @@ extension EndToEnd {
             #expect(stopped.error == nil)
             #expect(recorder.activities.contains(.busy))
             #expect(replicator.status.activity == .stopped)
+            await remote.stop()
+        }
+
+        @Test func continuousReplicationGoesOfflineAndComesBack() async throws {
+            let local = try SyncTestDatabase()
+            let remote = try await ListeningPeer()
+            var config = ReplicatorConfiguration(target: URLEndpoint(url: remote.url))
+            config.continuous = true
+            config.heartbeat = 1
+            config.requestTimeout = 2
+            config.maxAttemptWaitTime = 0.2
+            config.addCollection(local.collection)
+            let replicator = Replicator(config: config)
+            let recorder = ReplicationRecorder(replicator)
+            replicator.start()
+            _ = try await recorder.wait { $0.activity == .idle }
+
+            await remote.stop()
+            let offline = try await recorder.wait(timeout: 20) { $0.activity == .offline }
+            #expect(offline.error?.domain == .network)
+            try await remote.restart()
+            try remote.save("after", #"{"n": 1}"#)
+            try local.save("mine", #"{"n": 2}"#)
+            try await eventually("the remote change after the outage") { try local.collection.document(id: "after") != nil }
+            try await eventually("the local change after the outage") { try remote.collection.document(id: "mine") != nil }
+            #expect(replicator.status.error == nil)
+
+            replicator.stop()
+            #expect(try await recorder.waitUntilStopped().error == nil)
             await remote.stop()
         }
 

@@ -16,6 +16,9 @@ struct ChangesRequest: Sendable {
     var feed: Feed = .normal
     /// For longpoll: how long the server may wait.
     var timeout: TimeInterval = 60
+    /// For longpoll: how often the server sends a newline while it waits, to keep the
+    /// connection from looking idle.
+    var heartbeat: TimeInterval = 30
     var channels: [String] = []
     var filter: String?
     var filterParameters: [String: String] = [:]
@@ -31,9 +34,8 @@ struct ChangesRequest: Sendable {
             ("style", "all_docs"), ("since", since.parameter), ("limit", String(limit)), ("feed", feed.rawValue),
         ]
         if feed == .longpoll {
-            let milliseconds = String(Int(max(1, timeout) * 1000))
-            items.append(("timeout", milliseconds))
-            items.append(("heartbeat", milliseconds))
+            items.append(("timeout", String(Int(max(0.05, timeout) * 1000))))
+            items.append(("heartbeat", String(Int(max(0.05, min(heartbeat, timeout)) * 1000))))
         }
         if !documentIDs.isEmpty {
             items.append(("filter", "_doc_ids"))

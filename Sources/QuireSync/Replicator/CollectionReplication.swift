@@ -13,6 +13,8 @@ struct CollectionReplication: Sendable {
     let wakeup: PushWakeup?
     let continuous: Bool
     let heartbeat: TimeInterval
+    /// How long one request may go without an answer.
+    let requestTimeout: TimeInterval
     let autoPurge: Bool
 
     /// The document IDs to replicate, nil for all.

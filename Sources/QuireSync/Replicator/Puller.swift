@@ -24,6 +24,8 @@ struct Puller: Sendable {
             var request = ChangesRequest(since: since, limit: Puller.changesLimit)
             request.feed = waiting ? .longpoll : .normal
             request.timeout = job.heartbeat
+            // Newlines well within the request timeout, so a quiet feed never looks idle.
+            request.heartbeat = min(job.heartbeat, job.requestTimeout / 2)
             request.channels = job.config.channels ?? []
             request.filter = job.config.filter
             request.filterParameters = job.config.filterParameters ?? [:]

@@ -78,7 +78,8 @@ struct ReplicationRun: Sendable {
                     fetcher: RevisionFetcher(remote: remote), checkpointer: checkpointer, monitor: monitor,
                     wakeup: config.replicatorType.pushes
                         ? PushWakeup(collection: collection, pullRunning: config.replicatorType.pulls) : nil,
-                    continuous: config.continuous, heartbeat: config.heartbeat, autoPurge: config.enableAutoPurge))
+                    continuous: config.continuous, heartbeat: config.heartbeat, requestTimeout: config.requestTimeout,
+                    autoPurge: config.enableAutoPurge))
         }
         var workers: [String] = []
         for job in jobs {
@@ -92,7 +93,9 @@ struct ReplicationRun: Sendable {
                 if type.pushes { group.addTask { try await Pusher(job: job).run() } }
                 if type.pulls { group.addTask { try await Puller(job: job).run() } }
             }
-            try await group.waitForAll()
+            // next(), not waitForAll(): the first failure must end the run at once, and leaving
+            // the group cancels the other workers (a waiting pusher would never end by itself).
+            while try await group.next() != nil {}
         }
     }
 
