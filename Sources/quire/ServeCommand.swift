@@ -68,6 +68,7 @@ struct ServeCommand: ParsableCommand {
         }
         done.wait()
         signals.forEach { $0.cancel() }
+        try opened.close()
         if let error = outcome.error { throw error }
     }
 }

@@ -4,6 +4,15 @@ import Testing
 @testable import QuireSync
 
 @Suite struct ChangesEndpointTests {
+    /// Waits (at most 5 s) until the listener has `count` feeds waiting, so a change made next
+    /// happens after the request reached the server.
+    private func waitForFeeds(_ harness: ListenerHarness, count: Int = 1) async throws {
+        for _ in 0..<500 where harness.listener.activeFeedCount != count {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(harness.listener.activeFeedCount == count)
+    }
+
     /// The lines of a continuous feed body, blank (heartbeat) lines included.
     private func lines(_ reply: TestHTTPClient.Reply) -> [Substring] {
         reply.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
@@ -110,7 +119,7 @@ import Testing
             let client = harness.client
             let started = ContinuousClock.now
             let request = Task { try await client.get("/db/_changes?feed=longpoll&since=now&timeout=10000") }
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitForFeeds(harness)
             try harness.save("after", #"{"v":2}"#)
             let reply = try await request.value
             #expect(reply.status == 200)
@@ -141,7 +150,7 @@ import Testing
             try harness.save("old", #"{"v":0}"#)
             let client = harness.client
             let request = Task { try await client.get("/db/_changes?feed=continuous&since=0&timeout=1000") }
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitForFeeds(harness)
             try harness.save("new", #"{"v":1}"#)
             let reply = try await request.value
             #expect(reply.status == 200)
@@ -160,6 +169,7 @@ import Testing
         try await ListenerHarness.with { harness async throws in
             let client = harness.client
             let request = Task { try await client.get("/db/_changes?feed=continuous&since=now&heartbeat=50&limit=1") }
+            try await waitForFeeds(harness)
             try await Task.sleep(for: .milliseconds(400))
             try harness.save("late", #"{"v":1}"#)
             let reply = try await request.value
@@ -176,8 +186,7 @@ import Testing
         let harness = try await ListenerHarness()
         let client = harness.client
         let request = Task { try await client.get("/db/_changes?feed=continuous&heartbeat=100", timeout: 10) }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(harness.listener.activeFeedCount == 1)
+        try await waitForFeeds(harness)
         let started = ContinuousClock.now
         await harness.listener.stop()
         #expect(ContinuousClock.now - started < .seconds(5))
@@ -190,8 +199,7 @@ import Testing
         try await ListenerHarness.with { harness async throws in
             let client = harness.client
             let request = Task { try await client.get("/db/_changes?feed=continuous&timeout=60000", timeout: 30) }
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(harness.listener.activeFeedCount == 1)
+            try await waitForFeeds(harness)
             request.cancel()
             _ = try? await request.value
             var waited = 0

@@ -24,8 +24,19 @@ struct RawHTTPClient: Sendable {
     let port: UInt16
 
     /// Sends `head` (request line and headers, without the blank line; `Host` and
-    /// `Connection: close` are added) and `body` as is.
-    func send(_ head: String, body: Data = Data(), timeoutSeconds: Int = 10) throws -> Reply {
+    /// `Connection: close` are added) and `body` as is. The blocking socket calls run on a
+    /// thread of their own: on Linux the cooperative pool and Dispatch's global queues share
+    /// threads, and blocking those stalls the server under test.
+    func send(_ head: String, body: Data = Data(), timeoutSeconds: Int = 10) async throws -> Reply {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try exchange(head, body: body, timeoutSeconds: timeoutSeconds) })
+            }
+            thread.start()
+        }
+    }
+
+    private func exchange(_ head: String, body: Data, timeoutSeconds: Int) throws -> Reply {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw QuireError(.networkError, "socket() failed") }
         defer { close(descriptor) }

@@ -105,17 +105,17 @@ import Testing
         try await ListenerHarness.with(authenticator: authenticator) { harness async throws in
             // 401 replies go through a raw socket: FoundationNetworking stalls on their challenge.
             let raw = RawHTTPClient(port: harness.listener.port ?? 0)
-            let anonymous = try raw.send("GET /db HTTP/1.1")
+            let anonymous = try await raw.send("GET /db HTTP/1.1")
             #expect(anonymous.status == 401)
             #expect(anonymous.json["error"] == "unauthorized")
             #expect(anonymous.header("WWW-Authenticate") == #"Basic realm="Quire""#)
             let body = Data(#"{"a":1}"#.utf8)
             let wrongToken = Data("sync:nope".utf8).base64EncodedString()
-            let wrong = try raw.send(
+            let wrong = try await raw.send(
                 "PUT /db/doc HTTP/1.1\r\nAuthorization: Basic \(wrongToken)\r\nContent-Length: \(body.count)", body: body)
             #expect(wrong.status == 401)
-            #expect(try raw.send("GET /db HTTP/1.1\r\nAuthorization: Basic ***").status == 401)
-            #expect(try raw.send("GET /db HTTP/1.1\r\nAuthorization: Bearer abc").status == 401)
+            #expect(try await raw.send("GET /db HTTP/1.1\r\nAuthorization: Basic ***").status == 401)
+            #expect(try await raw.send("GET /db HTTP/1.1\r\nAuthorization: Bearer abc").status == 401)
             #expect(harness.collection.count == 0)
             let good = harness.client.authenticated("sync", "s3cret")
             #expect(try await good.get("/db").status == 200)

@@ -49,20 +49,26 @@ struct BulkEndpoints: Sendable {
     }
 
     /// Saves each document on its own; 201 with one result per document, in order.
+    ///
+    /// One transaction carries the whole request (each document in a savepoint of it, so a
+    /// failing one undoes only itself): far fewer commits, and feeds wake once.
     func bulkDocs(_ request: ListenerRequest) throws -> Response {
         let bulk = try BulkDocsRequest(json: try request.jsonObjectBody())
         let writer = RevisionWriter(served: served)
-        let results = bulk.docs.map { json -> BulkDocsRequest.Result in
-            // A normal edit without an ID creates a document with a generated one, as in CouchDB.
-            let generated = bulk.newEdits && json["_id"] == nil ? UUID().uuidString.lowercased() : nil
-            let id = json["_id"]?.stringValue ?? generated ?? ""
-            do {
-                let document = try CouchDocument(json: json, id: generated)
-                let revision = try writer.write(document, newEdits: bulk.newEdits)
-                return .ok(id: document.id, revisionID: revision)
-            } catch {
-                let failure = HTTPFailure.from(error)
-                return .error(id: id, revisionID: json["_rev"]?.stringValue, error: failure.error, reason: failure.reason)
+        var results: [BulkDocsRequest.Result] = []
+        try served.collection.database.inBatch {
+            results = bulk.docs.map { json -> BulkDocsRequest.Result in
+                // A normal edit without an ID creates a document with a generated one, as in CouchDB.
+                let generated = bulk.newEdits && json["_id"] == nil ? UUID().uuidString.lowercased() : nil
+                let id = json["_id"]?.stringValue ?? generated ?? ""
+                do {
+                    let document = try CouchDocument(json: json, id: generated)
+                    let revision = try writer.write(document, newEdits: bulk.newEdits)
+                    return .ok(id: document.id, revisionID: revision)
+                } catch {
+                    let failure = HTTPFailure.from(error)
+                    return .error(id: id, revisionID: json["_rev"]?.stringValue, error: failure.error, reason: failure.reason)
+                }
             }
         }
         return JSONResponse.make(.created, .array(results.map(\.json)))

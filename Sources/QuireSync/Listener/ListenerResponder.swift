@@ -78,9 +78,16 @@ struct ListenerResponder: Sendable {
             || request.headers[.transferEncoding] != nil
         else { return [] }
         var bytes: [UInt8] = []
-        for try await buffer in request.body {
-            guard bytes.count + buffer.readableBytes <= limit else { throw HTTPFailure.tooLarge(limit: limit) }
-            bytes.append(contentsOf: buffer.readableBytesView)
+        do {
+            for try await buffer in request.body {
+                guard bytes.count + buffer.readableBytes <= limit else { throw HTTPFailure.tooLarge(limit: limit) }
+                bytes.append(contentsOf: buffer.readableBytesView)
+            }
+        } catch let failure as HTTPFailure {
+            throw failure
+        } catch {
+            // Broken framing (a bad chunk size, a connection closed mid-body) is the client's fault.
+            throw HTTPFailure.badRequest("The request body could not be read: \(error)")
         }
         return bytes
     }

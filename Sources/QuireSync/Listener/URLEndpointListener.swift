@@ -117,12 +117,15 @@ public final class URLEndpointListener: @unchecked Sendable {
         application.logger.logLevel = .critical
         let server = application
         let task = Task {
+            let problem: String
             do {
                 try await server.run()
-                startup.fail(QuireError(.networkError, "the listener on \(host):\(requestedPort) ended before it started", domain: .network))
+                problem = "the listener on \(host):\(requestedPort) ended before it started"
             } catch {
-                startup.fail(QuireError(.networkError, "cannot listen on \(host):\(requestedPort): \(error)", domain: .network))
+                problem = "cannot listen on \(host):\(requestedPort): \(error)"
             }
+            // Ignored once the server has started: the signal settles once.
+            startup.fail(QuireError(.networkError, problem, domain: .network))
         }
         do {
             let port = try await startup.value()

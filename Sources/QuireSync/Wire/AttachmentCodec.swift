@@ -113,10 +113,10 @@ struct AttachmentCodec: Sendable {
         }
         for (pointer, reference) in references {
             guard let digest = reference["digest"]?.stringValue, blobs.contains(digest: digest) else {
+                let digest = reference["digest"]?.stringValue ?? "no digest"
                 throw QuireError(
                     .invalidParameter,
-                    "document '\(document.id)': the bytes of the blob at \(pointer) (\(reference["digest"]?.stringValue ?? "no digest")) are neither attached nor stored here"
-                )
+                    "document '\(document.id)': the bytes of the blob at \(pointer) (\(digest)) are neither attached nor stored here")
             }
         }
         if !kept.isEmpty { body["_attachments"] = .object(kept) }
