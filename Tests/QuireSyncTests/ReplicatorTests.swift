@@ -74,5 +74,46 @@ extension EndToEnd {
             #expect(outcome.pushed.first?.flags == .deleted)
             await remote.stop()
         }
+
+        @Test func resetStartsFromTheBeginningWithoutTransferringKnownDocuments() async throws {
+            let local = try SyncTestDatabase()
+            let remote = try await ListeningPeer()
+            for index in 0..<12 { try remote.save("doc-\(index)", "{}") }
+            _ = try await replicate(local.collection, with: remote.url, type: .pull)
+            let again = try await replicate(local.collection, with: remote.url, type: .pull, reset: true)
+            #expect(again.status.error == nil)
+            #expect(again.report?.outcome == .reset)
+            #expect(again.status.progress.total == 12)
+            #expect(again.pulled.isEmpty)
+            let after = try await replicate(local.collection, with: remote.url, type: .pull)
+            #expect(after.report?.outcome == .resumed)
+            #expect(after.status.progress.total == 0)
+            await remote.stop()
+        }
+
+        @Test func oneReplicatorReplicatesSeveralCollectionsEachWithItsCheckpoint() async throws {
+            let local = try SyncTestDatabase()
+            let remote = try await ListeningPeer(extraCollections: [("store", "items")])
+            let localItems = try local.database.createCollection(name: "items", scope: "store")
+            let remoteItems = try #require(try remote.database.collection(name: "items", scope: "store"))
+            try local.save("note", "{}")
+            try local.save("item-1", "{}", in: localItems)
+            try remote.store.save("item-2", "{}", in: remoteItems)
+
+            var config = ReplicatorConfiguration(target: URLEndpoint(url: remote.url))
+            config.addCollections([local.collection, localItems])
+            let replicator = Replicator(config: config)
+            let recorder = ReplicationRecorder(replicator)
+            replicator.start()
+            #expect(try await recorder.waitUntilStopped().error == nil)
+            #expect(try remote.collection.document(id: "note") != nil)
+            #expect(try remoteItems.document(id: "item-1") != nil)
+            #expect(try localItems.document(id: "item-2") != nil)
+            #expect(try local.collection.document(id: "item-2") == nil)
+            let reports = [local.collection, localItems].compactMap { replicator.checkpointReport(for: $0) }
+            #expect(Set(reports.map(\.checkpointID)).count == 2)
+            #expect(recorder.pulled.map { "\($0.scope).\($0.collection)/\($0.id)" } == ["store.items/item-2"])
+            await remote.stop()
+        }
     }
 }
