@@ -1,12 +1,6 @@
 import Foundation
 import Quire
 
-/// A fetched revision, or the peer's reason for not sending it.
-enum FetchedRevision: Sendable {
-    case revision(PulledRevision)
-    case failure(documentID: String, QuireError)
-}
-
 /// Fetches revisions with `_bulk_get?revs=true&attachments=true`, and falls back for good to
 /// one `GET /{db}/{id}?revs=true&open_revs=[…]&latest=true&attachments=true` per document
 /// when the peer has no `_bulk_get` (404, 405 or 501).
