@@ -59,7 +59,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "QuireTests", dependencies: ["Quire"]),
+        .executableTarget(
+            name: "quire-crash-writer",
+            dependencies: ["Quire"],
+            path: "Sources/quire-crash-writer"
+        ),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-crash-writer"]),
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire"]),
         .testTarget(
             name: "QuireFixturesTests",
