@@ -55,9 +55,11 @@ public final class Connection {
         sqlite3_extended_result_codes(opened, 1)
         do {
             try configure(options)
-        } catch {
-            statements.removeAll()
-            sqlite3_close_v2(opened)
+        } catch var error as QuireError {
+            // close() marks the handle closed, so deinit (which runs for a throwing init of a
+            // fully initialised class) does not close it twice.
+            close()
+            error.message = "cannot open database at \(path): \(error.message)"
             throw error
         }
     }
