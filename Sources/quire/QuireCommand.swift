@@ -6,6 +6,7 @@ struct QuireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quire",
         abstract: "Quire: an embedded document store, its conformance runner and fixture packager.",
-        version: "0.1.0"
+        version: "0.1.0",
+        subcommands: [ConformCommand.self]
     )
 }
