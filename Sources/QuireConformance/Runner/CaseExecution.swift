@@ -213,7 +213,7 @@ final class CaseExecution {
             let found = try state(of: reference)
             guard check.accepts(found) else {
                 throw fail("document \(reference) \(Self.failureWording(check)): it is \(Self.describe(found))",
-                           "\(check.rawValue): \(check.expectation)", Self.describe(found))
+                           check.expectation, Self.describe(found))
             }
         }
         guard !expectation.unexpectedProperties.isEmpty || expectation.missingBlob != nil else { return }
