@@ -273,7 +273,7 @@ final class JSONSchema: @unchecked Sendable {
         if exactlyOne && matching > 1 {
             if isKeyChoice {
                 let present = keyList.filter { node[$0] != nil }
-                violations.append(.init(location: node.location, message: "expected exactly one of \(keyList.joined(separator: ", ")); found \(present.joined(separator: " and "))", depth: depth))
+                violations.append(.init(location: node.location, message: "\(Self.article(rules["title"]?.stringValue)) needs exactly one of: \(keyList.joined(separator: ", ")); found \(present.joined(separator: " and "))", depth: depth))
             } else {
                 violations.append(.init(location: node.location, message: "\(Self.describe(node)) matches more than one allowed form", depth: depth))
             }
@@ -283,7 +283,7 @@ final class JSONSchema: @unchecked Sendable {
         if isKeyChoice {
             // The unknown key already explains what is wrong.
             if !hasUnknownKeys {
-                violations.append(.init(location: node.location, message: "expected one of \(keyList.joined(separator: ", "))", kind: .missingKey, depth: depth))
+                violations.append(.init(location: node.location, message: "\(Self.article(rules["title"]?.stringValue)) needs one of: \(keyList.joined(separator: ", "))", kind: .missingKey, depth: depth))
             }
             return
         }
@@ -307,6 +307,12 @@ final class JSONSchema: @unchecked Sendable {
             let text = expected.isEmpty ? "one of the allowed forms" : expected.joined(separator: " or ")
             violations.append(.init(location: node.location, message: "expected \(text), found \(Self.describe(node))", depth: depth))
         }
+    }
+
+    /// `a step`, `an argument`, or `this mapping` when the schema has no title.
+    private static func article(_ title: String?) -> String {
+        guard let title else { return "this mapping" }
+        return ("aeiou".contains(title.prefix(1)) ? "an " : "a ") + title
     }
 
     private static func singleRequiredKey(_ branch: SpecValue) -> String? {

@@ -158,7 +158,7 @@ public enum SpecSchema {
       ]
     },
     "generator": {
-      "title": "generator key",
+      "title": "generator",
       "description": "a generator",
       "type": "object",
       "properties": {
