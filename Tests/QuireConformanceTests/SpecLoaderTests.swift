@@ -70,6 +70,17 @@ import Testing
         #expect(parse("- a list").errors.first?.message == "expected an object, found a list of 1")
     }
 
+    @Test func aliasesRepeatTheAnchoredValue() {
+        let file = parse("about: x\ncases:\n  - name: a\n    steps:\n      - inspect: &v {a: 1}\n        expect: {value: *v}\n")
+        #expect(file.errors.isEmpty)
+        #expect(ConformanceRunner(engine: MemoryEngine()).run(file.cases[0]).status == .passed)
+    }
+
+    @Test func duplicateKeysAreSyntaxErrors() {
+        let file = parse("about: x\nabout: y\ncases: []\n")
+        #expect(file.errors.first?.message == "duplicate key 'about' in a mapping")
+    }
+
     @Test func duplicateCaseNamesAreErrorsOfTheSecondCase() {
         let file = parse("about: x\ncases:\n  - name: a\n    steps: [{scopes: }]\n  - name: a\n    steps: [{scopes: }]\n")
         #expect(file.errors.isEmpty)
