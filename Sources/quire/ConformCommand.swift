@@ -78,7 +78,7 @@ struct ConformCommand: ParsableCommand {
             return
         }
         let options = ConformanceOptions(
-            paths: paths, engine: engine, jobs: jobs, selection: try selection(), seed: seed, keepDirectories: keep,
+            paths: paths, engine: engine, jobs: jobs, selection: try selection(), seed: seed, includePerformance: perf, keepDirectories: keep,
             junitPath: junit, tapToStandardOutput: tap, tapPath: tapOutput, jsonPath: json, verbose: verbose,
             listOnly: list)
         let status = ConformanceDriver.run(
@@ -91,7 +91,7 @@ struct ConformCommand: ParsableCommand {
     private func selection() throws -> CaseSelection {
         do {
             let parsed = try filters.map(CaseFilter.init(parsing:)) + filterRegexes.map(CaseFilter.validatedRegex)
-            return CaseSelection(filters: parsed, shard: try shard.map(Shard.init(parsing:)), includePerformance: perf)
+            return CaseSelection(filters: parsed, shard: try shard.map(Shard.init(parsing:)))
         } catch let error as SelectionError {
             throw ValidationError(error.description.prefix(1).uppercased() + error.description.dropFirst() + ".")
         }

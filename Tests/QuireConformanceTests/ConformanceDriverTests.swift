@@ -58,6 +58,17 @@ import Testing
         #expect(run.errors == "3 passed, 0 failed, 0 skipped\n")
     }
 
+    @Test func perfRunsPerformanceCasesAndReportsTheMeasurement() {
+        let path = TestResources.path("passing/performance.yaml")
+        let skipped = TestResources.drive(ConformanceOptions(paths: [path]))
+        #expect(skipped.output.hasSuffix("0 passed, 0 failed, 1 skipped\n"))
+        let measured = TestResources.drive(ConformanceOptions(paths: [path], includePerformance: true, verbose: true))
+        #expect(measured.status == 0)
+        #expect(measured.output.contains("  note: workload "))
+        #expect(measured.output.contains("baseline memoryInsert"))
+        #expect(measured.output.hasSuffix("1 passed, 0 failed, 0 skipped\n"))
+    }
+
     @Test func listsSelectedCasesWithoutRunning() throws {
         let run = TestResources.drive(ConformanceOptions(
             paths: [TestResources.path("passing")], selection: CaseSelection(filters: [try CaseFilter(parsing: "tag:batch")]),

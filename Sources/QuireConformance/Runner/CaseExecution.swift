@@ -12,24 +12,28 @@ final class CaseExecution {
     private let session: any EngineSession
     private let scenario: Scenario
     private let directory: URL
+    /// Where the case starts, for problems that belong to no step.
+    private let location: SourceLocation
     private var variables: [String: SpecValue]
     /// Measurements and other output for the report.
     private(set) var notes: [String] = []
 
-    init(session: any EngineSession, scenario: Scenario, directory: URL) {
+    init(session: any EngineSession, scenario: Scenario, directory: URL, location: SourceLocation) {
         self.session = session
         self.scenario = scenario
         self.directory = directory
+        self.location = location
         var variables = scenario.variables
         variables["directory"] = .string(directory.path)
         self.variables = variables
     }
 
-    /// Runs the whole case; throws ``Stop`` at the first broken expectation.
-    func run(includePerformance: Bool) throws {
+    /// Runs the whole case, measuring it if it is a performance case; throws ``Stop`` at
+    /// the first broken expectation.
+    func run() throws {
         try setUp()
         for step in scenario.steps { try execute(step) }
-        if let performance = scenario.performance, includePerformance {
+        if let performance = scenario.performance {
             try measure(performance)
         }
     }
@@ -42,8 +46,6 @@ final class CaseExecution {
 
     /// Creates the given collections and saves the given documents, with ordinary steps.
     private func setUp() throws {
-        let location = scenario.steps.first?.location ?? scenario.performance?.location
-            ?? SourceLocation(file: "", line: 0, column: 0)
         var setup = scenario.given.collections.map(Step.createCollection)
         setup += scenario.given.documents.map { document in
             .save(Step.Save(collection: document.reference.collection, id: document.reference.id,

@@ -88,14 +88,11 @@ public struct CaseSelection: Sendable, Hashable {
     public var filters: [CaseFilter]
     /// The shard, if the suite is split.
     public var shard: Shard?
-    /// Whether performance cases are kept.
-    public var includePerformance: Bool
 
-    /// Makes a selection; the default keeps everything but runs no performance case.
-    public init(filters: [CaseFilter] = [], shard: Shard? = nil, includePerformance: Bool = false) {
+    /// Makes a selection; the default keeps everything.
+    public init(filters: [CaseFilter] = [], shard: Shard? = nil) {
         self.filters = filters
         self.shard = shard
-        self.includePerformance = includePerformance
     }
 
     /// The selected cases, in the order given.

@@ -41,7 +41,7 @@ public enum ConformanceDriver {
             errorOutput("quire conform: no case selected under \(options.paths.joined(separator: ", "))\n")
         }
         let runner = ConformanceRunner(engine: chosen, options: RunnerOptions(
-            jobs: options.jobs, includePerformance: options.selection.includePerformance,
+            jobs: options.jobs, includePerformance: options.includePerformance,
             keepDirectories: options.keepDirectories))
         let start = Date()
         let results = runner.run(selected)

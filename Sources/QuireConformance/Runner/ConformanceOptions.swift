@@ -12,6 +12,8 @@ public struct ConformanceOptions: Sendable, Hashable {
     public var selection: CaseSelection
     /// Feeds generators and engines.
     public var seed: UInt64
+    /// Run performance cases (otherwise they are reported as skipped).
+    public var includePerformance: Bool
     /// Keep each case's directory.
     public var keepDirectories: Bool
     /// Where to write JUnit XML.
@@ -30,7 +32,8 @@ public struct ConformanceOptions: Sendable, Hashable {
     /// Makes options with the command line's defaults.
     public init(
         paths: [String] = ["Specs"], engine: String? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        selection: CaseSelection = CaseSelection(), seed: UInt64 = 0, keepDirectories: Bool = false,
+        selection: CaseSelection = CaseSelection(), seed: UInt64 = 0, includePerformance: Bool = false,
+        keepDirectories: Bool = false,
         junitPath: String? = nil, tapToStandardOutput: Bool = false, tapPath: String? = nil, jsonPath: String? = nil,
         verbose: Bool = false, listOnly: Bool = false
     ) {
@@ -39,6 +42,7 @@ public struct ConformanceOptions: Sendable, Hashable {
         self.jobs = jobs
         self.selection = selection
         self.seed = seed
+        self.includePerformance = includePerformance
         self.keepDirectories = keepDirectories
         self.junitPath = junitPath
         self.tapToStandardOutput = tapToStandardOutput

@@ -16,9 +16,7 @@ public struct ConformanceRunner: Sendable {
     /// Runs a suite's selected cases (in parallel when `jobs > 1`) and reports them in order.
     public func run(_ suite: ConformanceSuite, selection: CaseSelection = CaseSelection(), seed: UInt64 = 0) -> RunReport {
         let start = Date()
-        var runner = self
-        runner.options.includePerformance = selection.includePerformance || options.includePerformance
-        let results = runner.run(selection.apply(to: suite.cases))
+        let results = run(selection.apply(to: suite.cases))
         return RunReport(engine: engine.name, seed: seed, start: start, stop: Date(), results: results)
     }
 
@@ -96,10 +94,10 @@ public struct ConformanceRunner: Sendable {
                 message: "the engine could not start the case", location: testCase.location,
                 actual: "error \(CaseExecution.engineError(error))"))
         }
-        let execution = CaseExecution(session: session, scenario: scenario, directory: directory)
+        let execution = CaseExecution(session: session, scenario: scenario, directory: directory, location: testCase.location)
         var result = CaseResult(testCase: testCase, status: .passed)
         do {
-            try execution.run(includePerformance: options.includePerformance)
+            try execution.run()
         } catch let stop as CaseExecution.Stop {
             result.status = stop.status
             result.failure = stop.failure
