@@ -10,9 +10,10 @@ public enum EngineRegistry {
 
     private static let state = Locked(State())
 
+    /// The in-process Quire engine is registered, as the default, from the start.
     private struct State {
-        var factories: [String: Factory] = [:]
-        var defaultName: String?
+        var factories: [String: Factory] = ["quire": { QuireEngine() }]
+        var defaultName: String? = "quire"
     }
 
     /// Registers (or replaces) an engine under `name`.
@@ -71,6 +72,6 @@ public struct RegistryError: Error, Sendable, CustomStringConvertible {
         if let requested {
             return "no conformance engine named '\(requested)' (\(available))\(Suggestion.didYouMean(requested, in: registered))"
         }
-        return "no conformance engine is registered as the default (\(available)); the Quire engine is not built into this tool yet, so name another one with --engine"
+        return "no conformance engine is registered as the default (\(available)); name one with --engine"
     }
 }
