@@ -52,14 +52,22 @@ extension Database {
 
     /// Runs SQLite's integrity check and checks every blob file a document refers to.
     private func checkIntegrity() throws {
-        let (report, references) = try read { connection in
-            let report = try connection.query("PRAGMA integrity_check") { $0.text(at: 0) ?? "" }
-            return (report, try BlobReferences.scan(connection))
-        }
         var problems: [String] = []
-        if report != ["ok"] {
-            problems += report.prefix(20).map { "SQLite: \($0)" }
-            if report.count > 20 { problems.append("SQLite: \(report.count - 20) more") }
+        let references: BlobReferences
+        do {
+            references = try read { connection in
+                let report = try connection.query("PRAGMA integrity_check") { $0.text(at: 0) ?? "" }
+                if report != ["ok"] {
+                    problems += report.prefix(20).map { "SQLite: \($0)" }
+                    if report.count > 20 { problems.append("SQLite: \(report.count - 20) more problems") }
+                }
+                return try BlobReferences.scan(connection)
+            }
+        } catch let error as QuireError where error.code == .corruptData || error.code == .corruptRevisionData {
+            // Damage SQLite reported above can also stop the documents from being read.
+            problems.append("the documents cannot be read to find their blobs: \(error.message)")
+            throw QuireError(
+                .corruptData, "integrity check of database '\(name)' failed: " + problems.joined(separator: "; "))
         }
         let store = blobStore
         var damaged: [(digest: String, problem: String)] = []
