@@ -63,7 +63,9 @@ final class QuireSession: EngineSession {
     }
 
     func isBlobStored(digest: String) throws -> Bool {
-        throw EngineError.unsupported("blob checks")
+        try QuireSession.engineCall {
+            try current.getBlob(properties: ["@type": "blob", "digest": digest]) != nil
+        }
     }
 
     func runBaseline(named name: String, iterations: Int, in context: StepContext) throws {
@@ -173,6 +175,25 @@ final class QuireSession: EngineSession {
             return nil
         case .databaseExists(let name):
             return .bool(Database.exists(withName: name, inDirectory: directory.path))
+        case .saveBlob(let content, let contentType):
+            let blob = Blob(contentType: contentType, data: Data(content.utf8))
+            try current.saveBlob(blob: blob)
+            return SpecValue(json: try JSONReader.parse(JSONWriter.bytes(JSONValue(any: blob.properties) ?? .null)))
+        case .blobContent(let properties):
+            guard let blob = try current.getBlob(properties: properties.mapValues { $0.jsonValue.anyValue }) else {
+                return .null
+            }
+            return .string(String(decoding: try blob.readContent(), as: UTF8.self))
+        case .maintenance(let type):
+            let kinds: [String: MaintenanceType] = [
+                "compact": .compact, "reindex": .reindex, "integrityCheck": .integrityCheck,
+                "optimize": .optimize, "fullOptimize": .fullOptimize,
+            ]
+            guard let kind = kinds[type] else {
+                throw QuireError(.invalidParameter, "unknown maintenance type '\(type)'")
+            }
+            try current.performMaintenance(type: kind)
+            return nil
         case .deleteDatabase(let name):
             if let database = open[name], !database.isClosedForSpecs {
                 try database.delete()

@@ -268,6 +268,32 @@ public enum SpecSchema {
         },
         "databaseExists": { "$ref": "#/$defs/nameArgument" },
         "deleteDatabase": { "$ref": "#/$defs/nameArgument" },
+        "saveBlob": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "content": { "description": "The blob's content, as UTF-8 text.", "type": "string" },
+            "contentType": { "type": "string", "minLength": 1 }
+          },
+          "required": ["content"],
+          "additionalProperties": false
+        },
+        "blobContent": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "blob": { "$ref": "#/$defs/objectOrVariable" } },
+          "required": ["blob"],
+          "additionalProperties": false
+        },
+        "maintenance": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "type": { "enum": ["compact", "reindex", "integrityCheck", "optimize", "fullOptimize"] }
+          },
+          "required": ["type"],
+          "additionalProperties": false
+        },
         "set": {
           "description": "Variables to bind: name: value.",
           "type": "object",
@@ -304,6 +330,9 @@ public enum SpecSchema {
         { "required": ["copyDatabase"] },
         { "required": ["databaseExists"] },
         { "required": ["deleteDatabase"] },
+        { "required": ["saveBlob"] },
+        { "required": ["blobContent"] },
+        { "required": ["maintenance"] },
         { "required": ["set"] },
         { "required": ["inspect"] }
       ],

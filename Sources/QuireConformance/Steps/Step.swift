@@ -57,6 +57,15 @@ public enum Step: Sendable, Hashable {
     case databaseExists(name: String)
     /// Deletes a database from the case directory; returns nothing.
     case deleteDatabase(name: String)
+    /// Stores a blob with this UTF-8 text as content in the current database; returns the
+    /// blob's properties (`{"@type": "blob", digest, length, content_type}`) to put in a body.
+    case saveBlob(content: String, contentType: String)
+    /// Reads a blob by its properties; returns its content as text, or `null` when its
+    /// content is not stored.
+    case blobContent(properties: [String: SpecValue])
+    /// Runs database maintenance (`compact`, `reindex`, `integrityCheck`, `optimize`,
+    /// `fullOptimize`); returns nothing.
+    case maintenance(type: String)
 
     /// The step's name in spec files.
     public var keyword: String {
@@ -85,6 +94,9 @@ public enum Step: Sendable, Hashable {
         case .copyDatabase: return "copyDatabase"
         case .databaseExists: return "databaseExists"
         case .deleteDatabase: return "deleteDatabase"
+        case .saveBlob: return "saveBlob"
+        case .blobContent: return "blobContent"
+        case .maintenance: return "maintenance"
         }
     }
 

@@ -10,6 +10,7 @@ enum StepDecoder {
         "createCollection", "deleteCollection", "collection", "collections", "scope", "scopes", "save", "get",
         "delete", "purge", "count", "setExpiration", "getExpiration", "advanceClock", "query", "createIndex",
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
+        "saveBlob", "blobContent", "maintenance",
     ]
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
@@ -40,6 +41,14 @@ enum StepDecoder {
         case "copyDatabase": return .copyDatabase(try copy(arguments, specDirectory: specDirectory))
         case "databaseExists": return .databaseExists(name: try arguments.string("name"))
         case "deleteDatabase": return .deleteDatabase(name: try arguments.string("name"))
+        case "saveBlob":
+            return .saveBlob(
+                content: try arguments.string("content"),
+                contentType: try arguments.optionalString("contentType") ?? "application/octet-stream")
+        case "blobContent":
+            guard let properties = try arguments.object("blob") else { throw ArgumentError("blobContent needs 'blob'") }
+            return .blobContent(properties: properties)
+        case "maintenance": return .maintenance(type: try arguments.string("type"))
         default:
             let known = engineKeywords.union(runnerKeywords)
             throw ArgumentError("unknown step '\(keyword)'\(Suggestion.didYouMean(keyword, in: known))")
