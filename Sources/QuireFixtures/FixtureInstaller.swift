@@ -18,7 +18,7 @@ import Quire
 ///     name: "travel", config: DatabaseConfiguration(directory: appSupport))
 /// ```
 public enum FixtureInstaller {
-    /// What ``install(archive:name:config:ifAbsent:limits:)`` did.
+    /// What ``install(archive:name:config:ifAbsent:limits:temporaryDirectory:)`` did.
     public enum Outcome: Sendable, Equatable {
         /// The fixture was installed.
         case installed
@@ -28,20 +28,24 @@ public enum FixtureInstaller {
 
     /// Installs `archive` as database `name` in `config.directory`.
     ///
-    /// - Parameter ifAbsent: when a database `name` exists, leave it untouched and return
-    ///   ``Outcome/alreadyPresent`` instead of failing.
+    /// - Parameters:
+    ///   - ifAbsent: when a database `name` exists, leave it untouched and return
+    ///     ``Outcome/alreadyPresent`` instead of failing.
+    ///   - temporaryDirectory: where the archive is extracted before it is checked (a hidden
+    ///     folder there, always removed).
     /// - Throws: a POSIX `EEXIST` error when the database exists (without `ifAbsent`);
     ///   `corruptData` for an unsafe archive or one that does not match its manifest.
     @discardableResult
     public static func install(
         archive: URL, name: String, config: DatabaseConfiguration = DatabaseConfiguration(), ifAbsent: Bool = false,
-        limits: ArchiveLimits = .default
+        limits: ArchiveLimits = .default, temporaryDirectory: URL = FileManager.default.temporaryDirectory
     ) throws -> Outcome {
         if Database.exists(withName: name, inDirectory: config.directory) {
             if ifAbsent { return .alreadyPresent }
             throw QuireError.posix(EEXIST, "cannot install '\(archive.lastPathComponent)': a database named '\(name)' already exists in \(config.directory)")
         }
-        let unpacked = try UnpackedFixture.extract(archive, nextTo: FixtureVerifier.scratchLocation(), limits: limits)
+        let scratch = temporaryDirectory.appendingPathComponent("quire-install-\(UUID().uuidString)")
+        let unpacked = try UnpackedFixture.extract(archive, nextTo: scratch, limits: limits)
         defer { unpacked.remove() }
         let problems = unpacked.checkFiles().filter { !$0.passed }
         guard problems.isEmpty else {
@@ -62,12 +66,14 @@ public enum FixtureInstaller {
     /// Installs `archive` as database `name` unless one exists, then opens it: the one call
     /// an app makes at launch.
     ///
-    /// - Throws: as ``install(archive:name:config:ifAbsent:limits:)``, and whatever opening
-    ///   the database throws.
+    /// - Throws: as ``install(archive:name:config:ifAbsent:limits:temporaryDirectory:)``, and
+    ///   whatever opening the database throws.
     public static func installIfAbsent(
-        archive: URL, name: String, config: DatabaseConfiguration = DatabaseConfiguration(), limits: ArchiveLimits = .default
+        archive: URL, name: String, config: DatabaseConfiguration = DatabaseConfiguration(), limits: ArchiveLimits = .default,
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory
     ) throws -> Database {
-        try install(archive: archive, name: name, config: config, ifAbsent: true, limits: limits)
+        try install(
+            archive: archive, name: name, config: config, ifAbsent: true, limits: limits, temporaryDirectory: temporaryDirectory)
         return try Database(name: name, config: config)
     }
 }
