@@ -6,7 +6,7 @@ import Quire
 /// Small fixtures for the build, verify, inspect and install tests. Everything here uses
 /// libarchive: callers hold ``archiveLock``.
 enum SampleFixture {
-    /// A travel dataset (4 hotels, 4 blobs) in `data/travel` and a recipe for it in
+    /// A travel dataset (4 hotels, 2 blobs) in `data/travel` and a recipe for it in
     /// `recipes/travel.yaml`, with `collectionsYAML` appended; returns the recipe.
     static func travelRecipe(in scratch: ScratchFolder, collectionsYAML: String = "") throws -> FixtureRecipe {
         if !FileManager.default.fileExists(atPath: scratch.file("data/travel").path) {
