@@ -13,9 +13,9 @@ import Quire
 /// always removed.
 ///
 /// ```swift
+/// guard let archive = Bundle.main.url(forResource: "travel-20.quire", withExtension: "zip") else { return }
 /// let database = try FixtureInstaller.installIfAbsent(
-///     archive: Bundle.main.url(forResource: "travel-20.quire", withExtension: "zip")!,
-///     name: "travel", config: DatabaseConfiguration(directory: appSupport))
+///     archive: archive, name: "travel", config: DatabaseConfiguration(directory: appSupport))
 /// ```
 public enum FixtureInstaller {
     /// What ``install(archive:name:config:ifAbsent:limits:temporaryDirectory:)`` did.
