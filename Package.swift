@@ -40,7 +40,11 @@ let package = Package(
         ),
         .target(
             name: "QuireFixtures",
-            dependencies: ["Quire", "CArchive"]
+            dependencies: [
+                "Quire",
+                "CArchive",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .target(
             name: "QuireConformance",
@@ -53,6 +57,7 @@ let package = Package(
         .executableTarget(
             name: "quire",
             dependencies: [
+                "Quire",
                 "QuireConformance",
                 "QuireFixtures",
                 "QuireSync",
