@@ -1,17 +1,13 @@
 import Foundation
 import Quire
 
-/// A child process for crash-consistency tests: it writes batches of documents to a
-/// database until it is killed, printing `committed <batch>` after each batch returns.
-///
-/// Usage: `quire-crash-writer DIRECTORY [--full-sync] [--batch-size N]`
-@main
+/// Writes batches of documents to a database until the process is killed, printing
+/// `committed <batch>` after each batch returns.
 enum CrashWriter {
-    static func main() {
-        var arguments = Array(CommandLine.arguments.dropFirst())
+    static func run(_ arguments: [String]) {
+        var arguments = arguments
         guard let directory = arguments.first else {
-            FileHandle.standardError.write(Data("usage: quire-crash-writer DIRECTORY [--full-sync] [--batch-size N]\n".utf8))
-            exit(2)
+            TestHelper.fail("usage: quire-test-helper crash-writer DIRECTORY [--full-sync] [--batch-size N]", status: 2)
         }
         arguments.removeFirst()
         let fullSync = arguments.contains("--full-sync")
@@ -39,8 +35,7 @@ enum CrashWriter {
                 batch += 1
             }
         } catch {
-            FileHandle.standardError.write(Data("quire-crash-writer: \(error)\n".utf8))
-            exit(1)
+            TestHelper.fail("\(error)")
         }
     }
 }
