@@ -218,6 +218,7 @@ extension QueryCompiler {
     /// Expressions that are true or false (or a number) even over MISSING operands.
     private func isNeverMissing(_ expression: PlanExpression) -> Bool {
         switch expression {
+        case .test(_, .isNull), .test(_, .isNotNull): return false
         case .test, .quantified, .match, .rank, .inArray: return true
         case .binary(.is, _, _), .binary(.isNot, _, _): return true
         case .function(let name, _): return FunctionCatalog.spec(name)?.isAggregate ?? false
