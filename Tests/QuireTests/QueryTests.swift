@@ -70,7 +70,8 @@ import Testing
         #expect(try ids(nick.isNotValued()) == ["a", "b", "c", "d"])
         #expect(try ids(nick.isValued()) == [])
         #expect(try ids(nick.is(Expression.value(nil))) == ["c"])
-        #expect(try ids(nick.isNot(Expression.value(nil))) == ["a", "b", "d"])
+        #expect(try ids(nick.isNot(Expression.value(nil))) == [])
+        #expect(try ids(Expression.property("name").isNot(Expression.value(nil))) == ["a", "b", "c", "d"])
         #expect(try ids(Expression.property("contact.zip").is(Expression.value(nil))) == ["a"])
         #expect(try ids(Expression.property("age").isValued()) == ["a", "b", "c"])
 

@@ -81,6 +81,10 @@ public enum Expression {
         return Expression.value(value)
     }
 
+    /// The MISSING constant: `x.is(Expression.missing)` is true when `x` is absent, and a
+    /// result column holding it is left out of the row.
+    public static var missing: any ExpressionProtocol { QueryExpression(.missing) }
+
     /// The query parameter `name`, set through ``Query/parameters``; MISSING while unset.
     public static func parameter(_ name: String) -> any ExpressionProtocol {
         QueryExpression(.parameter(name))

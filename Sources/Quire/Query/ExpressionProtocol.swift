@@ -99,9 +99,16 @@ extension ExpressionProtocol {
     /// Whether the whole string matches the regular expression `expression`.
     public func regex(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.regex, expression) }
     /// `self IS expression`: equality where NULL equals NULL and MISSING equals MISSING.
-    public func `is`(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.is, expression) }
-    /// `self IS NOT expression`.
-    public func isNot(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.isNot, expression) }
+    /// `is(Expression.value(nil))` is SQL++'s `IS NULL`: true for NULL, MISSING for MISSING.
+    public func `is`(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        if case .literal(.null) = expression.plan { return QueryExpression(.test(plan, .isNull)) }
+        return binary(.is, expression)
+    }
+    /// `self IS NOT expression`; `isNot(Expression.value(nil))` is SQL++'s `IS NOT NULL`.
+    public func isNot(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        if case .literal(.null) = expression.plan { return QueryExpression(.test(plan, .isNotNull)) }
+        return binary(.isNot, expression)
+    }
     /// `self BETWEEN expression1 AND expression2`.
     public func between(_ expression1: any ExpressionProtocol, and expression2: any ExpressionProtocol)
         -> any ExpressionProtocol

@@ -89,8 +89,8 @@ extension QueryCompiler {
         case .is, .isNot:
             let test: String
             switch right {
-            case .literal(.null): test = "(\(try type(left)) IS 'null')"
-            case .missing: test = "(\(try type(left)) IS NULL)"
+            case .literal(.null): return try testValue(left, op == .is ? .isNull : .isNotNull)
+            case .missing: return try testValue(left, op == .is ? .isMissing : .isNotMissing)
             default:
                 let same = "\(try value(left)) IS \(try value(right))"
                 if canBeMissing(left) || canBeMissing(right) {
@@ -105,7 +105,7 @@ extension QueryCompiler {
         }
     }
 
-    private func testValue(_ operand: PlanExpression, _ test: PlanExpression.TypeTest) throws -> String {
+    func testValue(_ operand: PlanExpression, _ test: PlanExpression.TypeTest) throws -> String {
         let type = try self.type(operand)
         switch test {
         case .isNull: return "(\(type) = 'null')"
@@ -220,6 +220,7 @@ extension QueryCompiler {
         switch expression {
         case .test(_, .isNull), .test(_, .isNotNull): return false
         case .test, .quantified, .match, .rank, .inArray: return true
+        case .binary(.is, _, .literal(.null)), .binary(.isNot, _, .literal(.null)): return false
         case .binary(.is, _, _), .binary(.isNot, _, _): return true
         case .function(let name, _): return FunctionCatalog.spec(name)?.isAggregate ?? false
         default: return false
