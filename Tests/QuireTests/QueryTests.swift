@@ -104,6 +104,34 @@ import Testing
         #expect(sums == [#"{"id":"a"}"#, #"{"id":"c","n":null}"#])
     }
 
+    @Test func literalsOfEveryType() throws {
+        let f = try fixture()
+        let date = Date(timeIntervalSince1970: 1_767_225_600.25)
+        let query = QueryBuilder.select(
+            SelectResult.expression(Expression.value(nil)).as("null"),
+            SelectResult.expression(Expression.missing).as("missing"),
+            SelectResult.expression(Expression.boolean(false)).as("bool"),
+            SelectResult.expression(Expression.int(-3)).as("int"),
+            SelectResult.expression(Expression.int64(Int64.min)).as("int64"),
+            SelectResult.expression(Expression.double(0.5)).as("double"),
+            SelectResult.expression(Expression.float(1.25)).as("float"),
+            SelectResult.expression(Expression.number(NSNumber(value: 7))).as("number"),
+            SelectResult.expression(Expression.string("it's")).as("string"),
+            SelectResult.expression(Expression.date(date)).as("date"),
+            SelectResult.expression(Expression.array([1, "two", ["three": 3]])).as("array"),
+            SelectResult.expression(Expression.dictionary(["k": [true, nil] as [Any?]])).as("dictionary"),
+            SelectResult.expression(Expression.value(2.5)).as("value")
+        ).from(DataSource.collection(f.collection)).limit(Expression.int(1))
+        let row = try #require(try query.execute().next())
+        #expect(row.toJSON() == #"{"array":[1,"two",{"three":3}],"bool":false,"date":"2026-01-01T00:00:00.250Z","dictionary":{"k":[true,null]},"double":0.5,"float":1.25,"int":-3,"int64":-9223372036854775808,"null":null,"number":7,"string":"it's","value":2.5}"#)
+        #expect(row.date(forKey: "date") == date)
+        #expect(row.count == 13)
+        // Constants compare with stored values of the same JSON type.
+        let matching = QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(f.collection))
+            .where(Expression.property("tags").equalTo(Expression.array(["x", "y"])))
+        #expect(try matching.rows() == [#"{"id":"a"}"#])
+    }
+
     @Test func operatorsFilterAsExpected() throws {
         let f = try fixture()
         func ids(_ condition: any ExpressionProtocol) throws -> [String] {

@@ -63,6 +63,30 @@ import Testing
         #expect(try text.rows() == [#"{"id":"a","name":"Ann"}"#])
     }
 
+    @Test func builderQueriesPrintAsSQLPPThatParsesBackToTheSameSQL() throws {
+        let f = try fixture()
+        let tag = ArrayExpression.variable("t")
+        let built = QueryBuilder.selectDistinct(
+            SelectResult.expression(Meta.id.from("p")).as("id"), SelectResult.property("p.address.city"),
+            SelectResult.expression(Function.upper(Expression.property("name")).collate(Collation.unicode().ignoreCase(true))),
+            SelectResult.expression(Function.count(Expression.all())).as("select")
+        ).from(DataSource.collection(f.collection).as("p"))
+            .where(
+                Expression.property("age").between(Expression.int(1), and: Expression.double(99.5))
+                    .and(Expression.property("name").regex(Expression.string("^[A-Z]")).or(Expression.property("name").is(Expression.missing)))
+                    .and(ArrayExpression.any(tag).in(Expression.property("tags")).satisfies(tag.in([Expression.string("x"), Expression.boolean(true)])))
+                    .and(Expression.not(Expression.property("odd key").isValued()))
+                    .and(Expression.property("age").notEqualTo(Expression.parameter("skip"))))
+            .groupBy(Meta.id.from("p"), Expression.property("name"), Expression.property("p.address.city"))
+            .having(Function.count(Expression.all()).greaterThan(Expression.int(0)))
+            .orderBy(Ordering.property("name").descending()).limit(Expression.int(5), offset: Expression.int(0))
+        let parsed = try f.database.createQuery(built.description)
+        let builtSQL = try f.database.read { try built.compile($0).sql }
+        let parsedSQL = try f.database.read { try parsed.compile($0).sql }
+        #expect(builtSQL == parsedSQL, "\(built.description)")
+        #expect(try parsed.rows() == built.rows())
+    }
+
     @Test func acceptsTheSupportedSyntax() throws {
         let f = try fixture()
         func rows(_ text: String) throws -> [String] { try f.database.createQuery(text).rows() }

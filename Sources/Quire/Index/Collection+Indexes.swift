@@ -30,16 +30,16 @@ extension Collection {
 
     /// The names of the collection's indexes, sorted.
     public func indexes() throws -> [String] {
-        try reading { connection in
-            try checkExists()
-            return try IndexCatalog.names(connection, collectionID: id)
+        try checkExists()
+        return try reading { connection in
+            try IndexCatalog.names(connection, collectionID: id)
         }
     }
 
     /// The index `name`, or nil when there is none.
     public func index(withName name: String) throws -> QueryIndex? {
-        try reading { connection in
-            try checkExists()
+        try checkExists()
+        return try reading { connection in
             guard let definition = try IndexCatalog.definition(connection, collectionID: id, name: name) else {
                 return nil
             }

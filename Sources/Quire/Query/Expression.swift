@@ -24,14 +24,12 @@ public enum Expression {
     /// `Date` (as ISO-8601 text), arrays and dictionaries of these, or another
     /// ``ExpressionProtocol``. Anything else makes the query fail with invalidQuery.
     public static func value(_ value: Any?) -> any ExpressionProtocol {
-        guard let value else { return QueryExpression(.literal(.null)) }
         if let expression = value as? any ExpressionProtocol { return expression }
-        if let instant = value as? Date { return Expression.date(instant) }
-        if let json = JSONValue(any: value) { return QueryExpression(.literal(json)) }
-        if let dictionary = value as? DictionaryObject { return QueryExpression(.literal(.object(dictionary.jsonObject))) }
-        if let array = value as? ArrayObject { return QueryExpression(.literal(.array(array.jsonArray))) }
+        if let json = QueryValue.json(value) { return QueryExpression(.literal(json)) }
         return QueryExpression(
-            .function(FunctionCatalog.invalid, [.literal(.string("a value of type \(type(of: value)) cannot be a query constant"))]))
+            .function(
+                FunctionCatalog.invalid,
+                [.literal(.string("a value of type \(value.map { "\(type(of: $0))" } ?? "nil") cannot be a query constant"))]))
     }
 
     /// A string constant; nil is NULL.

@@ -90,11 +90,9 @@ public final class Parameters: @unchecked Sendable {
     }
 
     static func json(_ value: Any?) throws -> JSONValue {
-        guard let value else { return .null }
-        if let date = value as? Date { return .string(ISO8601.string(from: date)) }
-        if let array = value as? ArrayObject { return .array(array.jsonArray) }
-        if let dictionary = value as? DictionaryObject { return .object(dictionary.jsonObject) }
-        if let json = JSONValue(any: value) { return json }
-        throw QuireError(.invalidParameter, "a query parameter cannot hold a value of type \(type(of: value))")
+        guard let json = QueryValue.json(value) else {
+            throw QuireError(.invalidParameter, "a query parameter cannot hold a value of type \(value.map { "\(type(of: $0))" } ?? "nil")")
+        }
+        return json
     }
 }

@@ -66,7 +66,8 @@ struct PropertyPath: Sendable, Hashable, CustomStringConvertible {
             switch component {
             case .key(let key):
                 if !text.isEmpty { text += "." }
-                text += PropertyPath.isPlainKey(key) ? key : "`\(key)`"
+                let plain = PropertyPath.isPlainKey(key) && !SQLPPToken.keywords.contains(key.uppercased())
+                text += plain ? key : "`\(key.replacingOccurrences(of: "`", with: "``"))`"
             case .index(let index):
                 text += "[\(index)]"
             }

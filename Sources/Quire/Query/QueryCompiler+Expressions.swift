@@ -152,8 +152,21 @@ extension QueryCompiler {
         return Location(root: variable.root, path: path.isEmpty ? base : "\(base) || \(QueryCompiler.quoted(path.suffix))")
     }
 
+    /// The variable an expression is, when it is one with no path (the builder writes it as
+    /// a variable, SQL++ as a one-key property).
+    private func bareVariable(_ expression: PlanExpression) -> VariableRef? {
+        switch expression {
+        case .variable(let name, let path) where path.isEmpty:
+            return variables[name]
+        case .property(let path, nil) where path.components.count == 1:
+            return path.firstKey.flatMap { variables[$0] }
+        default:
+            return nil
+        }
+    }
+
     private func locationValue(_ expression: PlanExpression) throws -> String {
-        if case .variable(let name, let path) = expression, path.isEmpty, let variable = variables[name] {
+        if let variable = bareVariable(expression) {
             return "\(variable.sqlAlias).value"
         }
         guard let location = try location(expression) else { return "NULL" }
@@ -166,7 +179,7 @@ extension QueryCompiler {
     func type(_ expression: PlanExpression) throws -> String {
         switch expression {
         case .property, .variable:
-            if case .variable(let name, let path) = expression, path.isEmpty, let variable = variables[name] {
+            if let variable = bareVariable(expression) {
                 return "\(variable.sqlAlias).type"
             }
             guard let location = try location(expression) else { return "NULL" }

@@ -34,7 +34,7 @@ enum SQLPPPrinter {
     }
 
     static func identifier(_ name: String) -> String {
-        PropertyPath.isPlainKey(name) && !SQLPPToken.keywords.contains(name.uppercased()) ? name : "`\(name)`"
+        PropertyPath([.key(name)]).description
     }
 
     static func text(_ expression: PlanExpression) -> String {
@@ -54,14 +54,19 @@ enum SQLPPPrinter {
         case .parameter(let name):
             return "$\(name)"
         case .variable(let name, let path):
-            return path.isEmpty ? identifier(name) : identifier(name) + (path.suffix.hasPrefix("[") ? "" : ".")
-                + PropertyPath(path.components).description
+            return PropertyPath([.key(name)] + path.components).description
         case .unary(.not, let operand):
             return "NOT \(text(operand))"
         case .unary(.negate, let operand):
             return "-\(text(operand))"
+        case .binary(.regex, let left, let right):
+            return "REGEXP_LIKE(\(text(left)), \(text(right)))"
+        case .binary(.is, let left, .missing):
+            return "(\(text(left)) IS MISSING)"
+        case .binary(.isNot, let left, .missing):
+            return "(\(text(left)) IS NOT MISSING)"
         case .binary(let op, let left, let right):
-            return "(\(text(left)) \(op == .regex ? "REGEXP" : op.rawValue) \(text(right)))"
+            return "(\(text(left)) \(op.rawValue) \(text(right)))"
         case .test(let operand, let test):
             return "(\(text(operand)) \(test.rawValue))"
         case .between(let operand, let low, let high, let negated):
