@@ -272,5 +272,8 @@ import Testing
         let badMatch = QueryBuilder.select(SelectResult.all()).from(DataSource.collection(f.collection))
             .where(FullTextFunction.match("none", query: "x"))
         #expect { try badMatch.execute() } throws: { ($0 as? QuireError)?.code == .missingIndex }
+        let unsetLimit = QueryBuilder.select(SelectResult.all()).from(DataSource.collection(f.collection))
+            .limit(Expression.parameter("n"))
+        #expect { try unsetLimit.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }
     }
 }

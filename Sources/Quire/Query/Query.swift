@@ -129,12 +129,14 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Runs `body` in a read; a SQLite error there is a problem of the query (a bad full-text
-    /// query string, a type SQLite rejects), so it becomes invalidQuery.
+    /// Runs `body` in a read; a SQLite error or type mismatch there is a problem of the query
+    /// (a bad full-text query string, a LIMIT that is not a number), so it becomes invalidQuery.
     private func run<T>(_ body: (Connection) throws -> T) throws -> T {
         do {
             return try plan.database.read(body)
-        } catch let error as QuireError where error.domain == .sqlite && error.underlyingCode == SQLITE_ERROR {
+        } catch let error as QuireError
+            where error.domain == .sqlite && (error.underlyingCode == SQLITE_ERROR || error.underlyingCode == SQLITE_MISMATCH)
+        {
             throw QuireError(.invalidQuery, "query failed: \(error.message)", statement: error.statement)
         }
     }

@@ -175,8 +175,14 @@ final class QueryCompiler {
             sql += " HAVING " + (try value(substitutingResultAliases(having)))
         }
         if !plan.orderBy.isEmpty {
-            let terms = try plan.orderBy.map { term in
-                try value(substitutingResultAliases(term.expression)) + (term.descending ? " DESC" : "")
+            let terms = try plan.orderBy.map { term -> String in
+                let expression = substitutingResultAliases(term.expression)
+                if case .rank(let index, let alias) = expression {
+                    // FTS5 sorts by its own rank column (lower is better) without a sort step.
+                    let join = try fullTextJoin(index: index, sourceAlias: alias, function: "RANK")
+                    return "\(join.sqlAlias).rank" + (term.descending ? "" : " DESC")
+                }
+                return try value(expression) + (term.descending ? " DESC" : "")
             }
             sql += " ORDER BY " + terms.joined(separator: ", ")
         }
