@@ -101,6 +101,9 @@ public final class Connection {
         try execute("PRAGMA synchronous=\(options.fullSync ? "FULL" : "NORMAL")")
         try execute("PRAGMA foreign_keys=OFF")
         try execute("PRAGMA temp_store=MEMORY")
+        // Queries, indexes and full-text triggers call these; every connection needs them,
+        // writers included, because index expressions run on every write.
+        try SQLFunctions.register(on: self)
     }
 
     // MARK: Statements
