@@ -10,22 +10,22 @@ public protocol FixtureIndexer: Sendable {
     func createIndex(_ index: FixtureRecipe.Index, in collection: Quire.Collection) throws
 }
 
-/// The indexer builds use unless told otherwise: Quire's own index creation.
-///
-/// This Quire does not create indexes yet (`Collection.createIndex(withName:config:)` with
-/// `ValueIndexConfiguration` and `FullTextIndexConfiguration` is on its way), so it refuses
-/// with `unsupported`, naming the index: a recipe with indexes fails loudly instead of
-/// producing a fixture without them. Wiring it is this one method.
+/// The indexer builds use unless told otherwise: Quire's own index creation, with value
+/// indexes as ``ValueIndexConfiguration`` and full-text ones as ``FullTextIndexConfiguration``.
 public struct StoreFixtureIndexer: FixtureIndexer {
     /// Makes the indexer.
     public init() {}
 
-    /// Refuses with `unsupported`, naming the index and its collection.
+    /// Creates the index in the collection.
     public func createIndex(_ index: FixtureRecipe.Index, in collection: Quire.Collection) throws {
-        let kind = index.kind == .value ? "value" : "full-text"
-        throw QuireError(
-            .unsupported,
-            "cannot create the \(kind) index '\(index.name)' on \(collection.fullName): this Quire cannot create indexes "
-                + "yet (Collection.createIndex); build without indexes, or with a FixtureIndexer that can")
+        switch index.kind {
+        case .value:
+            try collection.createIndex(withName: index.name, config: ValueIndexConfiguration(index.expressions))
+        case .fullText:
+            try collection.createIndex(
+                withName: index.name,
+                config: FullTextIndexConfiguration(
+                    index.expressions, ignoreAccents: index.ignoreAccents ?? false, language: index.language ?? "en"))
+        }
     }
 }

@@ -147,11 +147,7 @@ import Testing
                       - {name: hotel_text, fullText: [description], ignoreAccents: true}
                 """)
         try withArchiveLock {
-            expectQuireError(.unsupported, containing: ["value index 'hotel_city' on inventory.hotel", "createIndex"]) {
-                try FixtureBuilder(recipe: recipe).build(into: scratch.file("refused"))
-            }
-            #expect(contents(of: scratch.file("refused")).isEmpty)
-            let result = try FixtureBuilder(recipe: recipe, indexer: CatalogIndexer()).build(into: scratch.file("out"))
+            let result = try FixtureBuilder(recipe: recipe).build(into: scratch.file("out"))
             #expect(
                 result.manifest.indexes == [
                     .init(collection: "inventory.hotel", name: "hotel_city", kind: .value, expressions: ["city"]),
@@ -161,6 +157,16 @@ import Testing
                 ])
             #expect(result.manifest.collections.map(\.name) == ["_default._default", "inventory.hotel"])
             #expect(FixtureVerifier(archiveURL: result.archiveURL).verify().isValid)
+
+            // The indexes are real: installed, the database answers with them.
+            let apps = scratch.file("apps").path
+            try FixtureInstaller.install(archive: result.archiveURL, name: "t", config: DatabaseConfiguration(directory: apps))
+            let database = try Database(name: "t", config: DatabaseConfiguration(directory: apps))
+            defer { try? database.close() }
+            let hotels = try #require(try database.collection(name: "hotel", scope: "inventory"))
+            #expect(try hotels.indexes() == ["hotel_city", "hotel_text"])
+            let plan = try database.createQuery("SELECT meta().id FROM inventory.hotel WHERE city = 'Paris'").explain()
+            #expect(plan.contains("hotel_city"))
         }
     }
 

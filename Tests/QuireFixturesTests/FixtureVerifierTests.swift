@@ -116,7 +116,7 @@ import Testing
             in: scratch, collectionsYAML: "collections:\n  - {name: inventory.hotel, indexes: [{name: by_city, value: [city]}]}\n")
         let edited = scratch.file("edited.quire.zip")
         try withArchiveLock {
-            let built = try FixtureBuilder(recipe: recipe, indexer: CatalogIndexer()).build(into: scratch.file("out"))
+            let built = try FixtureBuilder(recipe: recipe).build(into: scratch.file("out"))
             try SampleFixture.repack(built.archiveURL, to: edited) { folder in
                 try Data("note".utf8).write(to: folder.appendingPathComponent("travel.quire/notes.txt"))
                 try SampleFixture.editManifest(in: folder) { manifest in

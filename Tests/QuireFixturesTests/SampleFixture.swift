@@ -38,23 +38,3 @@ enum SampleFixture {
         try manifest.encoded().write(to: url)
     }
 }
-
-/// Records indexes in the store's catalog and creates a plain SQLite index for value
-/// indexes: enough for the manifest and the verifier until Quire creates indexes itself.
-struct CatalogIndexer: FixtureIndexer {
-    func createIndex(_ index: FixtureRecipe.Index, in collection: Quire.Collection) throws {
-        try collection.database.write { connection in
-            let id =
-                try connection.scalarInt(
-                    "SELECT id FROM quire_collections WHERE scope = ? AND name = ?",
-                    [.text(collection.scope.name), .text(collection.name)]) ?? 0
-            try connection.run(
-                "INSERT INTO quire_indexes (collection_id, name, kind, definition) VALUES (?, ?, ?, ?)",
-                [.integer(id), .text(index.name), .text(index.kind.rawValue), .text(index.expressions.joined(separator: ","))])
-            if index.kind == .value {
-                let columns = index.expressions.map { "json_extract(body, '$.\($0)')" }.joined(separator: ", ")
-                try connection.execute("CREATE INDEX \"idx_\(id)_\(index.name)\" ON docs_\(id) (\(columns))")
-            }
-        }
-    }
-}

@@ -92,7 +92,7 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
             let rows = try compiled.run(connection, parameters: parameters, now: now)
             let names = compiled.columns.map(\.name)
             return ResultSet(
-                columnNames: names, rows: rows.map { Result(columnNames: names, values: $0, blobStore: blobStore) })
+                columnNames: names, rows: rows.map { QueryResult(columnNames: names, values: $0, blobStore: blobStore) })
         }
     }
 

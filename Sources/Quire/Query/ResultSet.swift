@@ -7,17 +7,17 @@ import Foundation
 public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     /// The keys of the result columns, in order.
     public let columnNames: [String]
-    private let rows: [Result]
+    private let rows: [QueryResult]
     private let lock = NSLock()
     private var position = 0
 
-    init(columnNames: [String], rows: [Result]) {
+    init(columnNames: [String], rows: [QueryResult]) {
         self.columnNames = columnNames
         self.rows = rows
     }
 
     /// The next row, or nil after the last.
-    public func next() -> Result? {
+    public func next() -> QueryResult? {
         lock.withLock {
             guard position < rows.count else { return nil }
             defer { position += 1 }
@@ -26,7 +26,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
     }
 
     /// The rows not read yet.
-    public func allResults() -> [Result] {
+    public func allResults() -> [QueryResult] {
         lock.withLock {
             defer { position = rows.count }
             return Array(rows[position...])

@@ -3,9 +3,12 @@ import Foundation
 /// One row of a query's results: its columns by position (``ArrayProtocol``) and by key
 /// (``DictionaryProtocol``).
 ///
+/// Couchbase Lite calls this type `Result`; Quire names it `QueryResult` so that importing
+/// Quire does not hide Swift's own `Result` type from the importing module.
+///
 /// A column whose value is MISSING has no value: `value(at:)` is nil, its key is absent from
 /// ``keys`` and ``toDictionary()``. A NULL value is present, as `NSNull`.
-public final class Result: ArrayProtocol, DictionaryProtocol, Sendable, CustomStringConvertible {
+public final class QueryResult: ArrayProtocol, DictionaryProtocol, Sendable, CustomStringConvertible {
     private let columnNames: [String]
     private let values: [JSONValue?]
     private let blobStore: BlobStore?
