@@ -25,7 +25,7 @@ import Testing
         let helper = try #require(Self.helperURL, "the quire-test-helper executable is built beside the tests")
         let runs = Int(ProcessInfo.processInfo.environment["QUIRE_CRASH_RUNS"] ?? "") ?? 50
         let directory = TemporaryDirectory("quire-crash")
-        var random = SplitMix(seed: 0x5EED)
+        var random = SeededGenerator(seed: 0x5EED)
         var lastSequence: UInt64 = 0
         var reported = Set<Int>()
         for run in 0..<runs {
@@ -73,20 +73,5 @@ import Testing
             try database.close()
         }
         #expect(reported.count >= runs)
-    }
-}
-
-/// A small deterministic generator, so every run of the suite kills at the same points.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
