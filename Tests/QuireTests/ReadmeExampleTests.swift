@@ -49,3 +49,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 }
+
+@Suite struct ReadmeQueryExampleTests {
+    @Test func theQueryExampleWorks() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "app", config: DatabaseConfiguration(directory: directory.path))
+        let people = try database.createCollection(name: "people", scope: "crm")
+        for (id, state) in [("a", "WA"), ("b", "OR"), ("c", "WA")] {
+            try people.save(document: MutableDocument(id: id, data: ["name": id.uppercased(), "contact": ["address": ["state": state]]]))
+        }
+        let query = QueryBuilder
+            .select(SelectResult.expression(Meta.id), SelectResult.property("name"))
+            .from(DataSource.collection(people))
+            .where(Expression.property("contact.address.state").equalTo(Expression.string("WA")))
+            .orderBy(Ordering.property("name").ascending())
+        try people.createIndex(withName: "byState", config: ValueIndexConfiguration(["contact.address.state"]))
+        #expect(try query.explain().contains("byState"))
+        let same = try database.createQuery(
+            "SELECT meta().id, name FROM crm.people WHERE contact.address.state = 'WA' ORDER BY name")
+        let built = try query.execute().map { $0.toJSON() }
+        let parsed = try same.execute().map { $0.toJSON() }
+        #expect(built == parsed)
+        #expect(built.count == 2)
+    }
+}
