@@ -40,7 +40,11 @@ let package = Package(
         ),
         .target(
             name: "QuireFixtures",
-            dependencies: ["Quire", "CArchive"]
+            dependencies: [
+                "Quire",
+                "CArchive",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .target(
             name: "QuireConformance",
@@ -53,13 +57,19 @@ let package = Package(
         .executableTarget(
             name: "quire",
             dependencies: [
+                "Quire",
                 "QuireConformance",
                 "QuireFixtures",
                 "QuireSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "QuireTests", dependencies: ["Quire"]),
+        .executableTarget(
+            name: "quire-test-helper",
+            dependencies: ["Quire"],
+            path: "Sources/quire-test-helper"
+        ),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-test-helper"]),
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire"]),
         .testTarget(
             name: "QuireFixturesTests",

@@ -75,6 +75,7 @@ import Testing
         let log = EventLog()
         collection.addChangeListener(queue: queue) { log.record($0.documentIDs.joined()) }
         try secondCollection.save(document: MutableDocument(id: "before"))
+        queue.sync {}
         // Hold the queue so a notification is pending while the database closes.
         let hold = DispatchSemaphore(value: 0)
         queue.async { hold.wait() }

@@ -34,7 +34,7 @@ import Testing
         let stored = try #require(try database.getBlob(properties: properties))
         #expect(try stored.readContent() == Data("hello".utf8))
         #expect(try database.getBlob(properties: ["@type": "blob", "digest": "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA="]) == nil)
-        #expect(try database.getBlob(properties: ["not": "a blob"]) == nil)
+        #expect(throws: QuireError.self) { try database.getBlob(properties: ["not": "a blob"]) }
 
         let body = try #require(JSONValue(any: ["photo": properties])?.objectValue)
         let document = collection.document(

@@ -183,7 +183,10 @@ extension Collection {
         if deleting && document.revisionID == nil {
             throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be deleted")
         }
-        var bodyBytes = deleting ? Array("{}".utf8) : try prepareBody(of: document)
+        // Pins the blobs this save installs until it has committed, so compaction keeps them.
+        let lease = BlobLease(store: database.blobStore)
+        defer { lease.release() }
+        var bodyBytes = deleting ? Array("{}".utf8) : try prepareBody(of: document, lease: lease)
         let depth = database.config.maxRevTreeDepth
 
         let outcome: (String, UInt64)? = try writing { connection in
@@ -197,7 +200,7 @@ extension Collection {
                 if let conflictHandler {
                     let current = stored.isDeleted ? nil : try storedDocument(connection, id: document.id)
                     guard try conflictHandler(document, current) else { return nil }
-                    bodyBytes = try prepareBody(of: document)
+                    bodyBytes = try prepareBody(of: document, lease: lease)
                 } else if control == .failOnConflict {
                     return nil
                 }
@@ -255,11 +258,18 @@ extension Collection {
             collection: self, content: DictionaryObject(members, blobStore: database.blobStore))
     }
 
-    private func prepareBody(of document: MutableDocument) throws -> [UInt8] {
-        let body = try document.body()
+    private func prepareBody(of document: MutableDocument, lease: BlobLease) throws -> [UInt8] {
+        var body = try document.body()
         try DocumentRules.checkReservedKeys(body, id: document.id)
-        let store = database.blobStore
-        for blob in document.blobs() { try blob.install(into: store) }
+        let blobs = document.blobs()
+        if !blobs.isEmpty {
+            // A blob made from a stream or a file learns its digest and length as it is
+            // installed; the body then has to be made again to carry them.
+            let staged = blobs.contains { $0.digest == nil }
+            let store = database.blobStore
+            for blob in blobs { try blob.install(into: store, lease: lease) }
+            if staged { body = try document.body() }
+        }
         return try JSONWriter.bytes(.object(body))
     }
 

@@ -1,24 +1,47 @@
 import Foundation
 
 extension Database {
-    /// Stores the blob's content in this database's blob store, without a document referring
-    /// to it yet (Couchbase Lite's `saveBlob`). The replicator uses it to keep a pulled
-    /// revision's blobs before the revision itself.
+    /// Stores `blob`'s content in this database without a document referring to it, so that
+    /// a document can refer to it later by its properties (see ``getBlob(properties:)``).
+    ///
+    /// Content no document refers to is deleted by the next ``performMaintenance(type:)``
+    /// with `.compact`, as in Couchbase Lite.
     public func saveBlob(blob: Blob) throws {
         try checkOpen()
         try blob.install(into: blobStore)
     }
 
-    /// The blob that `properties` (a blob reference, `{"@type":"blob","digest":…}`) names,
-    /// bound to this database's blob store; nil when the properties are not a blob reference
-    /// or this database does not hold its content.
+    /// The blob that `properties` (a blob's ``Blob/properties``, or the dictionary stored in
+    /// a document) describe, or nil when this database does not hold its content.
+    ///
+    /// Throws invalidParameter when `properties` are not a blob's: `"@type": "blob"` with a
+    /// `sha1-` digest, and a `length` that, if present, is a non-negative integer. Reading
+    /// the blob's content checks it against that length and digest.
     public func getBlob(properties: [String: Any]) throws -> Blob? {
         try checkOpen()
-        guard let json = JSONValue(any: properties)?.objectValue, Blob.isBlob(json: json),
-            let digest = json["digest"]?.stringValue
-        else { return nil }
-        let url = try blobStore.fileURL(forDigest: digest)
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return Blob(json: json, store: blobStore)
+        guard Blob.isBlob(properties: properties) else {
+            throw QuireError(
+                .invalidParameter,
+                "not blob properties: expected \"@type\": \"blob\" and a \"digest\" string, got keys \(properties.keys.sorted())")
+        }
+        var json: [String: JSONValue] = [:]
+        for (key, value) in properties {
+            guard let converted = JSONValue(any: value) else {
+                throw QuireError(.invalidParameter, "blob property '\(key)' has a value with no JSON form: \(value)")
+            }
+            json[key] = converted
+        }
+        let store = blobStore
+        let digest = json["digest"]?.stringValue ?? ""
+        _ = try store.fileURL(forDigest: digest)
+        guard let size = store.fileSize(digest: digest) else { return nil }
+        if let length = json["length"] {
+            guard let value = length.int64Value, value >= 0 else {
+                throw QuireError(.invalidParameter, "blob property 'length' must be a non-negative integer, got \(length)")
+            }
+        } else {
+            json["length"] = .int(Int64(size))
+        }
+        return Blob(json: json, store: store)
     }
 }

@@ -202,6 +202,41 @@ final class DatabaseCore: @unchecked Sendable {
                 throw error
             }
         }
+        let connection = try takeWriterLocked(me)
+        defer { giveBackWriter(me) }
+        do {
+            let value = try connection.transaction { try body(connection) }
+            let committed = pendingChanges
+            pendingChanges = []
+            // Published while this thread still holds the writer, so deliveries are queued in
+            // commit order.
+            changes.publish(committed)
+            return value
+        } catch {
+            pendingChanges = []
+            throw error
+        }
+    }
+
+    /// Runs `body` with the writer outside any transaction, other writers kept waiting: for
+    /// statements SQLite refuses inside one, such as `VACUUM`. Throws transactionNotClosed
+    /// on a thread that is inside a write, whose transaction would be in the way.
+    func writeOutsideTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
+        let me = currentThreadID()
+        condition.lock()
+        if writerOwner == me {
+            condition.unlock()
+            throw QuireError(
+                .transactionNotClosed, "cannot run this on \(path) from inside a write or batch: it needs the writer outside a transaction")
+        }
+        let connection = try takeWriterLocked(me)
+        defer { giveBackWriter(me) }
+        return try body(connection)
+    }
+
+    /// Waits for the writer, opens it if needed and makes the calling thread its owner.
+    /// Called with the lock held; returns (or throws) with it released.
+    private func takeWriterLocked(_ me: ThreadID) throws -> Connection {
         while !mayPass(me) || writerOwner != nil { waitForSignal() }
         do {
             try openWriterLocked()
@@ -216,25 +251,15 @@ final class DatabaseCore: @unchecked Sendable {
         writerOwner = me
         hold(me)
         condition.unlock()
-        defer {
-            condition.lock()
-            writerOwner = nil
-            release(me)
-            condition.broadcast()
-            condition.unlock()
-        }
-        do {
-            let value = try connection.transaction { try body(connection) }
-            let committed = pendingChanges
-            pendingChanges = []
-            // Published while this thread still holds the writer, so deliveries are queued in
-            // commit order.
-            changes.publish(committed)
-            return value
-        } catch {
-            pendingChanges = []
-            throw error
-        }
+        return connection
+    }
+
+    private func giveBackWriter(_ me: ThreadID) {
+        condition.lock()
+        writerOwner = nil
+        release(me)
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Notes a document changed by the current write transaction (writer thread only).

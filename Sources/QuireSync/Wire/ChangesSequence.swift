@@ -22,7 +22,7 @@ struct ChangesSequence: Hashable, Sendable, CustomStringConvertible {
         switch json {
         case .string, .int:
             value = json
-        case .double(let number) where number.rounded() == number && number >= 0:
+        case .double(let number) where number >= 0 && Int64(exactly: number) != nil:
             value = .int(Int64(exactly: number) ?? 0)
         default:
             throw WireError.invalid("sequence", "expected a string or a non-negative integer")

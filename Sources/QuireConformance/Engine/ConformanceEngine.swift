@@ -1,0 +1,86 @@
+import Foundation
+
+/// A document store the runner can drive: the in-process Quire engine by default, or any
+/// other implementation of the same behaviour.
+///
+/// The engine itself is shared by every case and every worker thread; each case gets its own
+/// ``EngineSession``, made in its own empty directory.
+public protocol ConformanceEngine: Sendable {
+    /// A short name for reports (`quire`, `memory`).
+    var name: String { get }
+
+    /// Starts a case.
+    ///
+    /// - Parameters:
+    ///   - directory: an empty directory that belongs to this case alone; databases go here.
+    ///   - given: the case's starting point. The engine installs the fixture and sets up the
+    ///     clock and options; the runner creates the collections and documents afterwards.
+    ///   - seed: a number derived from `--seed` and the case's name, for anything random.
+    /// - Returns: a session the runner uses from one thread and closes at the end of the case.
+    func makeSession(directory: URL, given: Given, seed: UInt64) throws -> any EngineSession
+}
+
+/// One case's connection to an engine. Used from a single thread, then closed.
+///
+/// Errors the store reports are thrown as ``EngineError``; any other error type is shown
+/// as is and can only be matched by an `error:` expectation through its description.
+public protocol EngineSession: AnyObject {
+    /// Performs a step.
+    ///
+    /// - Returns: the step's result as documented on each ``Step`` case, or nil for steps
+    ///   that return nothing.
+    func perform(_ step: Step, in context: StepContext) throws -> SpecValue?
+
+    /// Runs `body` as one transaction on the current database: other connections see all of
+    /// it or nothing; an error thrown by `body` rolls everything back and is rethrown unchanged.
+    func inBatch(_ body: () throws -> Void) throws
+
+    /// What the current database holds for a document; used by document-state expectations.
+    func documentState(of document: DocumentReference) throws -> DocumentState
+
+    /// Whether the content of the blob with this digest (`sha1-...`) is stored.
+    func isBlobStored(digest: String) throws -> Bool
+
+    /// Performs the named baseline workload `iterations` times; the runner times it.
+    ///
+    /// A baseline does the same storage work as a performance case's workload by a route
+    /// with no document-store overhead (for example raw SQLite inserts), measured in the
+    /// same run on the same machine.
+    func runBaseline(named name: String, iterations: Int, in context: StepContext) throws
+
+    /// Ends the session: closes databases and releases everything. The runner removes the
+    /// directory afterwards.
+    func close() throws
+}
+
+extension EngineSession {
+    /// By default an engine stores no blobs.
+    public func isBlobStored(digest: String) throws -> Bool {
+        throw EngineError.unsupported("blob checks")
+    }
+
+    /// By default an engine provides no baselines.
+    public func runBaseline(named name: String, iterations: Int, in context: StepContext) throws {
+        throw EngineError.unsupported("the baseline '\(name)'")
+    }
+}
+
+/// Where a step runs: handed to the engine with each step.
+public struct StepContext: Sendable, Hashable {
+    /// The step's position in its spec file, for messages.
+    public var location: SourceLocation
+    /// The case's own directory.
+    public var directory: URL
+    /// The directory of the spec file, against which relative paths in it resolve.
+    public var specDirectory: URL
+    /// The case's seed.
+    public var seed: UInt64
+
+    /// Makes a context.
+    public init(location: SourceLocation, directory: URL, specDirectory: URL, seed: UInt64) {
+        self.location = location
+        self.directory = directory
+        self.specDirectory = specDirectory
+        self.seed = seed
+    }
+}

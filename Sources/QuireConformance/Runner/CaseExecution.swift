@@ -1,0 +1,346 @@
+import Foundation
+
+/// Runs one scenario's steps against one engine session, keeping its variables.
+final class CaseExecution {
+    /// Ends the case from any depth, including from inside a batch's transaction (engines
+    /// rethrow it unchanged after rolling back).
+    struct Stop: Error {
+        var status: CaseStatus
+        var failure: CaseFailure
+    }
+
+    private let session: any EngineSession
+    private let scenario: Scenario
+    private let directory: URL
+    /// Where the case starts, for problems that belong to no step.
+    private let location: SourceLocation
+    private var variables: [String: SpecValue]
+    /// Measurements and other output for the report.
+    private(set) var notes: [String] = []
+
+    init(session: any EngineSession, scenario: Scenario, directory: URL, location: SourceLocation) {
+        self.session = session
+        self.scenario = scenario
+        self.directory = directory
+        self.location = location
+        var variables = scenario.variables
+        variables["directory"] = .string(directory.path)
+        self.variables = variables
+    }
+
+    /// Runs the whole case, measuring it if it is a performance case; throws ``Stop`` at
+    /// the first broken expectation.
+    func run() throws {
+        try setUp()
+        for step in scenario.steps { try execute(step) }
+        if let performance = scenario.performance {
+            try measure(performance)
+        }
+    }
+
+    private func context(_ location: SourceLocation) -> StepContext {
+        StepContext(location: location, directory: directory, specDirectory: scenario.specDirectory, seed: scenario.seed)
+    }
+
+    // MARK: Given
+
+    /// Creates the given collections and saves the given documents, with ordinary steps.
+    private func setUp() throws {
+        var setup = scenario.given.collections.map(Step.createCollection)
+        setup += scenario.given.documents.map { document in
+            .save(Step.Save(collection: document.reference.collection, id: document.reference.id,
+                            content: .properties(document.properties)))
+        }
+        for step in setup {
+            do {
+                _ = try session.perform(step, in: context(location))
+            } catch {
+                throw Stop(status: .error, failure: CaseFailure(
+                    message: "setting up 'given' failed", location: location, step: "given: \(step.keyword)",
+                    actual: "error \(Self.engineError(error))"))
+            }
+        }
+    }
+
+    // MARK: Steps
+
+    private func execute(_ step: StepTemplate) throws {
+        let arguments = try substitute(step.arguments, in: step)
+        let rendered = step.rendered(arguments: arguments)
+        let expectation: Expectation
+        do {
+            expectation = try Expectation(try substitute(step.expect ?? .null, in: step))
+        } catch let error as ArgumentError {
+            throw specError(error.description, at: step.expectLocation ?? step.location, step: rendered)
+        }
+        var performed: Step?
+        let outcome: Result<SpecValue?, any Error>
+        switch step.keyword {
+        case "set":
+            for (name, value) in arguments.objectValue ?? [:] { variables[name] = value }
+            outcome = .success(nil)
+        case "inspect":
+            outcome = .success(arguments)
+        case "batch":
+            outcome = try runBatch(step, arguments: arguments, rendered: rendered)
+        default:
+            let decoded: Step
+            do {
+                decoded = try StepDecoder.decode(keyword: step.keyword, arguments: arguments, specDirectory: scenario.specDirectory)
+            } catch {
+                throw specError("\(error)", at: step.location, step: rendered)
+            }
+            performed = decoded
+            outcome = Result { try session.perform(decoded, in: context(step.location)) }
+        }
+        if case .failure(let stop as Stop) = outcome { throw stop }
+        try check(expectation, against: outcome, step: step, rendered: rendered, performed: performed)
+        if case .success(let value) = outcome, let name = step.bind {
+            variables[name] = value ?? .null
+        }
+    }
+
+    private func runBatch(_ step: StepTemplate, arguments value: SpecValue, rendered: String) throws -> Result<SpecValue?, any Error> {
+        let arguments: Arguments
+        let limit: Int?
+        let abort: Bool
+        do {
+            arguments = try Arguments(keyword: "batch", value)
+            limit = try arguments.integer("throwAfter")
+            abort = try arguments.bool("throw") ?? false || limit != nil
+        } catch {
+            throw specError("\(error)", at: step.location, step: rendered)
+        }
+        let steps = step.nested.prefix(limit ?? step.nested.count)
+        return Result {
+            try session.inBatch {
+                for nested in steps { try execute(nested) }
+                if abort { throw EngineError.batchAborted }
+            }
+            return nil
+        }
+    }
+
+    private func substitute(_ value: SpecValue, in step: StepTemplate) throws -> SpecValue {
+        do {
+            return try Template.substitute(value, with: variables)
+        } catch let error as Template.Unresolved {
+            throw specError(error.description, at: step.location, step: step.rendered())
+        }
+    }
+
+    // MARK: Expectations
+
+    private func check(
+        _ expectation: Expectation, against outcome: Result<SpecValue?, any Error>, step: StepTemplate,
+        rendered: String, performed: Step?
+    ) throws {
+        func fail(_ message: String, expected: String, actual: String) -> Stop {
+            Stop(status: .failed, failure: CaseFailure(message: message, location: step.location, step: rendered,
+                                                      expected: expected, actual: actual))
+        }
+        switch outcome {
+        case .failure(let thrown):
+            let error = Self.engineError(thrown)
+            guard let pattern = expectation.error else {
+                let stop = fail("\(step.keyword) failed", expected: "success", actual: "error \(error)")
+                // The contract broke (an unsupported step), not the store's behaviour.
+                throw error.domain == EngineError.conformanceDomain ? Stop(status: .error, failure: stop.failure) : stop
+            }
+            guard pattern.matches(error) else {
+                throw fail("\(step.keyword) failed with another error", expected: pattern.description, actual: "error \(error)")
+            }
+        case .success(let result):
+            if let pattern = expectation.error {
+                let returned = result.map { ", returned \(ValueMatcher.render($0))" } ?? ""
+                throw fail("\(step.keyword) succeeded but should have failed", expected: pattern.description, actual: "success\(returned)")
+            }
+            let actual = result ?? .null
+            if let expected = expectation.value {
+                let compared = Self.withoutMeta(actual, unlessIn: expected)
+                if let mismatch = ValueMatcher.mismatch(expected: expected, actual: compared, partial: false) {
+                    throw fail("\(step.keyword) returned another value (\(mismatch.description))",
+                               expected: ValueMatcher.render(expected), actual: ValueMatcher.render(compared))
+                }
+            }
+            if let expected = expectation.partial,
+               let mismatch = ValueMatcher.mismatch(expected: expected, actual: actual, partial: true) {
+                throw fail("\(step.keyword) returned a value that does not match (\(mismatch.description))",
+                           expected: "a value matching \(ValueMatcher.render(expected))", actual: ValueMatcher.render(actual))
+            }
+            if let count = expectation.count {
+                let found: Int?
+                switch actual {
+                case .int(let number): found = number
+                case .array(let elements): found = elements.count
+                case .object(let members): found = members.count
+                default: found = nil
+                }
+                if found != count {
+                    throw fail("\(step.keyword) returned another count", expected: "count \(count)",
+                               actual: found.map { "count \($0): \(ValueMatcher.render(actual))" } ?? ValueMatcher.render(actual))
+                }
+            }
+        }
+        if expectation.needsDocument {
+            try checkDocuments(expectation, step: step, rendered: rendered, performed: performed, outcome: outcome, fail: fail)
+        }
+    }
+
+    private func checkDocuments(
+        _ expectation: Expectation, step: StepTemplate, rendered: String, performed: Step?,
+        outcome: Result<SpecValue?, any Error>, fail: (String, String, String) -> Stop
+    ) throws {
+        func stepDocument() throws -> DocumentReference {
+            if let reference = performed?.document { return reference }
+            // A save without an ID: the engine chose one, and returned it.
+            if case .success(let value?) = outcome, let meta = value[DocumentSnapshot.metaKey],
+               let id = meta["id"]?.stringValue {
+                return DocumentReference(id, in: meta["collection"]?.stringValue.map(CollectionName.init(fullName:)) ?? .default)
+            }
+            throw specError("\(step.keyword) is not about one document; name it in the expectation ({id: ..., collection: ...})",
+                            at: step.expectLocation ?? step.location, step: rendered)
+        }
+        func state(of reference: DocumentReference) throws -> DocumentState {
+            do {
+                return try session.documentState(of: reference)
+            } catch {
+                throw Stop(status: .error, failure: CaseFailure(
+                    message: "could not read the state of document \(reference)", location: step.location, step: rendered,
+                    actual: "error \(Self.engineError(error))"))
+            }
+        }
+        for (check, target) in expectation.documentChecks {
+            let reference = try target ?? stepDocument()
+            let found = try state(of: reference)
+            guard check.accepts(found) else {
+                throw fail("document \(reference) \(Self.failureWording(check)): it is \(Self.describe(found))",
+                           check.expectation, Self.describe(found))
+            }
+        }
+        guard !expectation.unexpectedProperties.isEmpty || expectation.missingBlob != nil else { return }
+        let reference = try stepDocument()
+        guard case .live(let snapshot) = try state(of: reference) else {
+            throw fail("document \(reference) was not found", "a live document", "not found")
+        }
+        let body = SpecValue.object(snapshot.properties)
+        for key in expectation.unexpectedProperties {
+            if let value = body.value(at: key.split(separator: ".").map(String.init)) {
+                throw fail("document \(reference) had an unexpected property at key '\(key)'",
+                           "no property at '\(key)'", ValueMatcher.render(value))
+            }
+        }
+        if let key = expectation.missingBlob {
+            guard let blob = body.value(at: key.split(separator: ".").map(String.init)),
+                  blob["@type"] == "blob", let digest = blob["digest"]?.stringValue else {
+                throw fail("document \(reference) has no blob at '\(key)'", "a blob at '\(key)'",
+                           ValueMatcher.render(body.value(at: key.split(separator: ".").map(String.init)) ?? .null))
+            }
+            let stored: Bool
+            do {
+                stored = try session.isBlobStored(digest: digest)
+            } catch {
+                throw Stop(status: .error, failure: CaseFailure(
+                    message: "could not check blob \(digest)", location: step.location, step: rendered,
+                    actual: "error \(Self.engineError(error))"))
+            }
+            if stored {
+                throw fail("the blob at '\(key)' in document \(reference) is stored", "missing blob \(digest)", "stored")
+            }
+        }
+    }
+
+    // MARK: Performance
+
+    private func measure(_ performance: PerformanceTemplate) throws {
+        // Decode every iteration first so the timed loop is engine work only.
+        var planned: [Step] = []
+        planned.reserveCapacity(performance.iterations * performance.workload.count)
+        for iteration in 0..<performance.iterations {
+            variables["i"] = .int(iteration)
+            for step in performance.workload {
+                let arguments = try substitute(step.arguments, in: step)
+                do {
+                    planned.append(try StepDecoder.decode(keyword: step.keyword, arguments: arguments, specDirectory: scenario.specDirectory))
+                } catch {
+                    throw specError("\(error)", at: step.location, step: step.rendered(arguments: arguments))
+                }
+            }
+        }
+        variables["i"] = nil
+        let context = context(performance.location)
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let work = { for step in planned { _ = try self.session.perform(step, in: context) } }
+            if performance.inBatch { try session.inBatch(work) } else { try work() }
+        } catch {
+            let failure = CaseFailure(message: "the workload failed", location: performance.location,
+                                      expected: "success", actual: "error \(Self.engineError(error))")
+            throw Stop(status: Self.engineError(error).domain == EngineError.conformanceDomain ? .error : .failed, failure: failure)
+        }
+        let workload = Self.seconds(clock.now - start)
+        let baselineStart = clock.now
+        do {
+            try session.runBaseline(named: performance.baseline, iterations: performance.iterations, in: context)
+        } catch {
+            throw Stop(status: .error, failure: CaseFailure(
+                message: "the baseline '\(performance.baseline)' failed", location: performance.location,
+                actual: "error \(Self.engineError(error))"))
+        }
+        let baseline = max(Self.seconds(clock.now - baselineStart), 1e-9)
+        let ratio = workload / baseline
+        let measured = String(format: "workload %.3f ms, baseline %@ %.3f ms, ratio %.2f (limit %.2f), %d iterations",
+                              workload * 1000, performance.baseline, baseline * 1000, ratio, performance.maxRatio,
+                              performance.iterations)
+        notes.append(measured)
+        if ratio > performance.maxRatio {
+            throw Stop(status: .failed, failure: CaseFailure(
+                message: "the workload is too slow against its baseline", location: performance.location,
+                expected: String(format: "ratio <= %.2f", performance.maxRatio), actual: measured))
+        }
+    }
+
+    // MARK: Helpers
+
+    private func specError(_ message: String, at location: SourceLocation, step: String?) -> Stop {
+        Stop(status: .error, failure: CaseFailure(message: "spec error: \(message)", location: location, step: step))
+    }
+
+    static func engineError(_ error: any Error) -> EngineError {
+        if let error = error as? EngineError { return error }
+        return EngineError(domain: "Swift", code: String(describing: type(of: error)), message: "\(error)")
+    }
+
+    /// `value:` on a document compares its properties; `_meta` only when the spec lists it.
+    private static func withoutMeta(_ actual: SpecValue, unlessIn expected: SpecValue) -> SpecValue {
+        guard case .object(var members) = actual, members[DocumentSnapshot.metaKey] != nil,
+              expected[DocumentSnapshot.metaKey] == nil else { return actual }
+        members[DocumentSnapshot.metaKey] = nil
+        return .object(members)
+    }
+
+    private static func describe(_ state: DocumentState) -> String {
+        switch state {
+        case .live(let snapshot): return "live (revision \(snapshot.revisionID))"
+        case .deleted(let revisionID): return "a tombstone (revision \(revisionID))"
+        case .absent: return "absent"
+        }
+    }
+
+    /// The test kit's wording for each broken check.
+    private static func failureWording(_ check: Expectation.DocumentCheck) -> String {
+        switch check {
+        case .notFound: return "was found"
+        case .deleted: return "was not deleted"
+        case .notDeleted: return "was deleted or not found"
+        case .purged: return "was not purged"
+        case .notPurged: return "was purged"
+        case .shouldNotExist: return "should not exist"
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// What `quire conform` does once its arguments are parsed: load, select, run, report.
+public enum ConformanceDriver {
+    /// Exit status when every selected case passed (or was skipped).
+    public static let exitSuccess: Int32 = 0
+    /// Exit status when an expectation failed.
+    public static let exitFailures: Int32 = 1
+    /// Exit status when a spec file, the harness or the setup (engine, report path) broke.
+    public static let exitErrors: Int32 = 2
+
+    /// Runs the command.
+    ///
+    /// - Parameters:
+    ///   - engine: the engine to use; nil looks `options.engine` up in ``EngineRegistry``.
+    ///   - output: receives standard output text.
+    ///   - errorOutput: receives standard error text.
+    /// - Returns: the exit status: 0 all passed, 1 failures, 2 spec or harness errors.
+    public static func run(
+        _ options: ConformanceOptions, engine: (any ConformanceEngine)? = nil,
+        output: (String) -> Void, errorOutput: (String) -> Void
+    ) -> Int32 {
+        let suite = ConformanceSuite.load(paths: options.paths, seed: options.seed)
+        let selected = options.selection.apply(to: suite.cases)
+        if options.listOnly {
+            for testCase in selected {
+                let marker = testCase.specErrors.isEmpty ? "" : "  (spec error: \(testCase.specErrors[0]))"
+                output("\(testCase.id)\(marker)\n")
+            }
+            output("\(selected.count) \(selected.count == 1 ? "case" : "cases")\n")
+            return selected.contains { !$0.specErrors.isEmpty } ? exitErrors : exitSuccess
+        }
+        let chosen: any ConformanceEngine
+        do {
+            chosen = try engine ?? EngineRegistry.makeEngine(named: options.engine)
+        } catch {
+            errorOutput("quire conform: \(error)\n")
+            return exitErrors
+        }
+        if selected.isEmpty {
+            errorOutput("quire conform: no case selected under \(options.paths.joined(separator: ", "))\n")
+        }
+        let runner = ConformanceRunner(engine: chosen, options: RunnerOptions(
+            jobs: options.jobs, includePerformance: options.includePerformance,
+            keepDirectories: options.keepDirectories))
+        let start = Date()
+        let results = runner.run(selected)
+        let report = RunReport(engine: chosen.name, seed: options.seed, start: start, stop: Date(), results: results)
+        var status = report.exitCode
+        let files: [(String?, any ConformanceReporter)] = [
+            (options.junitPath, JUnitReporter()), (options.tapPath, TAPReporter()), (options.jsonPath, CTRFReporter()),
+        ]
+        for case (let path?, let reporter) in files {
+            do {
+                try reporter.render(report).write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                errorOutput("quire conform: cannot write \(path): \(error.localizedDescription)\n")
+                status = exitErrors
+            }
+        }
+        if options.tapToStandardOutput {
+            output(TAPReporter().render(report))
+            errorOutput(report.summaryLine + "\n")
+        } else {
+            output(TextReporter(verbose: options.verbose).render(report))
+        }
+        return status
+    }
+}

@@ -1,0 +1,97 @@
+/// What a step must do, decoded from its `expect:` mapping after substitution.
+struct Expectation: Sendable {
+    /// An expected error: every field given must match.
+    struct ErrorPattern: Sendable, CustomStringConvertible {
+        var domain: String?
+        var code: String?
+        var messageContains: String?
+
+        func matches(_ error: EngineError) -> Bool {
+            (domain.map { $0 == error.domain } ?? true)
+                && (code.map { $0 == error.code } ?? true)
+                && (messageContains.map { error.message.contains($0) } ?? true)
+        }
+
+        var description: String {
+            var parts = ["error " + [domain, code].compactMap { $0 }.joined(separator: ".")]
+            if let messageContains { parts.append("with a message containing \(JSONText.quote(messageContains))") }
+            return parts.joined(separator: " ")
+        }
+    }
+
+    /// A check of what the store holds for a document, named like Couchbase's test kit.
+    enum DocumentCheck: String, Sendable, CaseIterable {
+        case notFound, deleted, notDeleted, purged, notPurged, shouldNotExist
+
+        /// Whether the state passes the check.
+        func accepts(_ state: DocumentState) -> Bool {
+            switch (self, state) {
+            case (.notFound, .live), (.notDeleted, .deleted), (.notDeleted, .absent), (.deleted, .live),
+                 (.deleted, .absent), (.purged, .live), (.purged, .deleted), (.shouldNotExist, .live),
+                 (.shouldNotExist, .deleted), (.notPurged, .absent):
+                return false
+            default:
+                return true
+            }
+        }
+
+        /// What the check expects, for messages.
+        var expectation: String {
+            switch self {
+            case .notFound: return "not found (absent or deleted)"
+            case .deleted: return "deleted (a tombstone)"
+            case .notDeleted: return "live"
+            case .purged: return "purged (no trace)"
+            case .notPurged: return "present (live or a tombstone)"
+            case .shouldNotExist: return "not to exist (no trace)"
+            }
+        }
+    }
+
+    var error: ErrorPattern?
+    var value: SpecValue?
+    var partial: SpecValue?
+    var count: Int?
+    /// Checks with their target; a nil target means the step's own document.
+    var documentChecks: [(check: DocumentCheck, target: DocumentReference?)] = []
+    var unexpectedProperties: [String] = []
+    var missingBlob: String?
+
+    /// Whether anything needs the store's view of a document.
+    var needsDocument: Bool { !documentChecks.isEmpty || !unexpectedProperties.isEmpty || missingBlob != nil }
+
+    init(_ value: SpecValue?) throws {
+        guard let value, value != .null else { return }
+        let members = try Arguments(keyword: "expect", value)
+        switch members.values["error"] {
+        case .string(let code)?: error = ErrorPattern(code: code)
+        case .object?:
+            let pattern = try Arguments(keyword: "expect.error", members.values["error"] ?? .null)
+            error = ErrorPattern(domain: try pattern.optionalString("domain"), code: try pattern.optionalString("code"),
+                                 messageContains: try pattern.optionalString("messageContains"))
+        case nil: break
+        case let other?: throw ArgumentError("expect: 'error' must be a code name or a mapping, not \(other)")
+        }
+        self.value = members.values["value"]
+        partial = members.values["matches"]
+        if members.values["count"] != nil {
+            guard let number = try members.integer("count") else { throw ArgumentError("expect: 'count' must be an integer") }
+            count = number
+        }
+        for check in DocumentCheck.allCases {
+            guard let target = members.values[check.rawValue] else { continue }
+            if target == .bool(true) {
+                documentChecks.append((check, nil))
+            } else {
+                let reference = try Arguments(keyword: "expect.\(check.rawValue)", target)
+                documentChecks.append((check, DocumentReference(try reference.string("id"), in: try reference.collection())))
+            }
+        }
+        switch members.values["unexpectedPropertyAt"] {
+        case .string(let key)?: unexpectedProperties = [key]
+        case .array?: unexpectedProperties = try members.strings("unexpectedPropertyAt") ?? []
+        default: break
+        }
+        missingBlob = try members.optionalString("missingBlob")
+    }
+}

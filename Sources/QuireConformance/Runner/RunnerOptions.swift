@@ -1,0 +1,21 @@
+import Foundation
+
+/// How a ``ConformanceRunner`` runs cases.
+public struct RunnerOptions: Sendable, Hashable {
+    /// How many cases run at once.
+    public var jobs: Int
+    /// Whether performance cases run (otherwise they are reported as skipped).
+    public var includePerformance: Bool
+    /// Keep each case's directory instead of removing it.
+    public var keepDirectories: Bool
+    /// Where case directories go; the system's temporary directory by default.
+    public var workDirectory: URL?
+
+    /// Makes options; the defaults run one case at a time, skip performance cases and clean up.
+    public init(jobs: Int = 1, includePerformance: Bool = false, keepDirectories: Bool = false, workDirectory: URL? = nil) {
+        self.jobs = jobs
+        self.includePerformance = includePerformance
+        self.keepDirectories = keepDirectories
+        self.workDirectory = workDirectory
+    }
+}

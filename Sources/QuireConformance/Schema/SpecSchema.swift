@@ -1,0 +1,533 @@
+/// The JSON Schema of spec files: the one source of truth for their structure.
+///
+/// The runner validates every file against it, and `quire conform --print-schema` writes it
+/// out; `Specs/schema.json` is that output, checked in for editors (a test keeps them equal).
+public enum SpecSchema {
+    /// The schema as JSON text (draft 2020-12).
+    public static let json = #"""
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "top-level key",
+  "description": "A Quire conformance spec file: one area of behaviour, as a list of cases. See Specs/README.md.",
+  "type": "object",
+  "properties": {
+    "about": {
+      "description": "What the file pins down, in a sentence.",
+      "type": "string",
+      "minLength": 1
+    },
+    "tags": { "$ref": "#/$defs/tags" },
+    "given": { "$ref": "#/$defs/given" },
+    "cases": {
+      "description": "The cases, run in this order.",
+      "type": "array",
+      "minItems": 1,
+      "items": { "$ref": "#/$defs/case" }
+    }
+  },
+  "required": ["about", "cases"],
+  "additionalProperties": false,
+  "$defs": {
+    "variable": {
+      "description": "a ${variable} reference",
+      "type": "string",
+      "pattern": "^\\$\\{[A-Za-z_][A-Za-z0-9_-]*(\\.[A-Za-z0-9_-]+)*\\}$"
+    },
+    "variableName": {
+      "description": "a variable name (a letter or '_', then letters, digits, '_' or '-')",
+      "type": "string",
+      "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"
+    },
+    "integerOrVariable": {
+      "description": "an integer or a ${variable}",
+      "anyOf": [{ "type": "integer" }, { "$ref": "#/$defs/variable" }]
+    },
+    "numberOrVariable": {
+      "description": "a number or a ${variable}",
+      "anyOf": [{ "type": "number" }, { "$ref": "#/$defs/variable" }]
+    },
+    "objectOrVariable": {
+      "description": "a mapping or a ${variable}",
+      "anyOf": [{ "type": "object" }, { "$ref": "#/$defs/variable" }]
+    },
+    "tags": {
+      "description": "Tags for --filter tag:NAME.",
+      "type": "array",
+      "items": {
+        "description": "a tag (a letter or digit, then letters, digits, '.', '_' or '-')",
+        "type": "string",
+        "pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$"
+      }
+    },
+    "noArguments": {
+      "description": "nothing, or an empty mapping",
+      "type": ["null", "object"],
+      "maxProperties": 0
+    },
+    "given": {
+      "title": "given key",
+      "description": "What a case starts from. A file-level given applies to every case; a case's own keys replace the file's.",
+      "type": "object",
+      "properties": {
+        "database": { "description": "The first database's name (default db).", "type": "string", "minLength": 1 },
+        "collections": {
+          "description": "Collections to create first, as scope.collection or collection.",
+          "type": "array",
+          "items": { "type": "string", "minLength": 1 }
+        },
+        "documents": {
+          "description": "Documents to save first, in order.",
+          "type": "array",
+          "items": { "$ref": "#/$defs/seedDocument" }
+        },
+        "fixture": { "description": "A fixture to install, relative to the spec file.", "type": "string", "minLength": 1 },
+        "clock": { "$ref": "#/$defs/clock" },
+        "options": { "description": "Engine-specific configuration.", "type": "object" }
+      },
+      "additionalProperties": false
+    },
+    "seedDocument": {
+      "title": "document key",
+      "type": "object",
+      "properties": {
+        "collection": { "type": "string", "minLength": 1 },
+        "id": { "type": "string", "minLength": 1 },
+        "body": { "type": "object" }
+      },
+      "required": ["id", "body"],
+      "additionalProperties": false
+    },
+    "clock": {
+      "description": "system, manual, or {manual: ISO-8601 start}",
+      "anyOf": [
+        { "enum": ["system", "manual"] },
+        {
+          "title": "clock key",
+          "type": "object",
+          "properties": { "manual": { "type": "string", "minLength": 1 } },
+          "required": ["manual"],
+          "additionalProperties": false
+        }
+      ]
+    },
+    "case": {
+      "title": "case key",
+      "type": "object",
+      "properties": {
+        "name": { "description": "Unique in the file; vectors append their values.", "type": "string", "minLength": 1 },
+        "tags": { "$ref": "#/$defs/tags" },
+        "skip": { "description": "Report the case as skipped, with this reason.", "type": "string", "minLength": 1 },
+        "given": { "$ref": "#/$defs/given" },
+        "vectors": { "$ref": "#/$defs/vectors" },
+        "steps": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } },
+        "perf": { "$ref": "#/$defs/perf" }
+      },
+      "required": ["name"],
+      "anyOf": [{ "required": ["steps"] }, { "required": ["perf"] }],
+      "additionalProperties": false
+    },
+    "vectors": {
+      "description": "a mapping of variables to lists of values, or a list of rows",
+      "oneOf": [
+        {
+          "type": "object",
+          "propertyNames": { "$ref": "#/$defs/variableName" },
+          "minProperties": 1,
+          "additionalProperties": {
+            "type": "array",
+            "minItems": 1,
+            "items": { "$ref": "#/$defs/vectorValue" }
+          }
+        },
+        {
+          "type": "array",
+          "minItems": 1,
+          "items": {
+            "type": "object",
+            "propertyNames": { "$ref": "#/$defs/variableName" },
+            "minProperties": 1,
+            "additionalProperties": { "$ref": "#/$defs/vectorValue" }
+          }
+        }
+      ]
+    },
+    "vectorValue": {
+      "anyOf": [
+        { "type": ["null", "boolean", "number", "string", "array"] },
+        { "$ref": "#/$defs/generator" }
+      ]
+    },
+    "generator": {
+      "title": "generator",
+      "description": "a generator",
+      "type": "object",
+      "properties": {
+        "repeat": { "description": "Text to repeat count times.", "type": "string", "minLength": 1 },
+        "count": { "type": "integer", "minimum": 0 },
+        "random": { "description": "Random text from this alphabet, length characters long.", "enum": ["alnum", "alpha", "lower", "upper", "digits", "hex", "printable"] },
+        "length": { "type": "integer", "minimum": 0 },
+        "characters": { "description": "One value per character; a-z style ranges allowed.", "type": "string", "minLength": 1 },
+        "except": { "description": "Characters to leave out, in the same syntax.", "type": "string", "minLength": 1 },
+        "range": {
+          "description": "One value per integer from the first through the second.",
+          "type": "array",
+          "minItems": 2,
+          "maxItems": 2,
+          "items": { "type": "integer" }
+        },
+        "literal": { "description": "The value as written (for a mapping value)." }
+      },
+      "oneOf": [
+        { "required": ["repeat"] },
+        { "required": ["random"] },
+        { "required": ["characters"] },
+        { "required": ["range"] },
+        { "required": ["literal"] }
+      ],
+      "dependentRequired": { "repeat": ["count"], "random": ["length"], "except": ["characters"] },
+      "additionalProperties": false
+    },
+    "perf": {
+      "title": "perf key",
+      "description": "A performance case: run with --perf only.",
+      "type": "object",
+      "properties": {
+        "workload": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } },
+        "baseline": { "description": "A baseline the engine provides (rawSQLiteInsert ...).", "type": "string", "minLength": 1 },
+        "iterations": { "type": "integer", "minimum": 1 },
+        "maxRatio": { "type": "number", "exclusiveMinimum": 0 },
+        "inBatch": { "description": "Run all iterations in one batch (one transaction).", "type": "boolean" }
+      },
+      "required": ["workload", "baseline", "iterations", "maxRatio"],
+      "additionalProperties": false
+    },
+    "step": {
+      "title": "step",
+      "description": "One action, with an optional expectation and result binding.",
+      "type": "object",
+      "properties": {
+        "createCollection": { "$ref": "#/$defs/collectionArguments" },
+        "deleteCollection": { "$ref": "#/$defs/collectionArguments" },
+        "collection": { "$ref": "#/$defs/collectionArguments" },
+        "collections": {
+          "title": "argument",
+          "type": ["null", "object"],
+          "properties": { "scope": { "type": "string" } },
+          "additionalProperties": false
+        },
+        "scope": { "$ref": "#/$defs/nameArgument" },
+        "scopes": { "$ref": "#/$defs/noArguments" },
+        "save": { "$ref": "#/$defs/saveArguments" },
+        "get": { "$ref": "#/$defs/documentArguments" },
+        "delete": { "$ref": "#/$defs/deleteArguments" },
+        "purge": { "$ref": "#/$defs/documentArguments" },
+        "count": { "$ref": "#/$defs/collectionOnly" },
+        "batch": { "$ref": "#/$defs/batchArguments" },
+        "setExpiration": { "$ref": "#/$defs/setExpirationArguments" },
+        "getExpiration": { "$ref": "#/$defs/documentArguments" },
+        "advanceClock": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "seconds": { "$ref": "#/$defs/numberOrVariable" } },
+          "required": ["seconds"],
+          "additionalProperties": false
+        },
+        "query": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "sql": { "type": "string", "minLength": 1 },
+            "parameters": { "$ref": "#/$defs/objectOrVariable" }
+          },
+          "required": ["sql"],
+          "additionalProperties": false
+        },
+        "createIndex": { "$ref": "#/$defs/indexArguments" },
+        "deleteIndex": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "collection": { "type": "string" }, "name": { "type": "string" } },
+          "required": ["name"],
+          "additionalProperties": false
+        },
+        "indexes": { "$ref": "#/$defs/collectionOnly" },
+        "open": { "$ref": "#/$defs/nameArgument" },
+        "close": { "$ref": "#/$defs/noArguments" },
+        "reopen": { "$ref": "#/$defs/noArguments" },
+        "copyDatabase": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "from": { "description": "A database in the case directory.", "type": "string", "minLength": 1 },
+            "fromPath": { "description": "A database directory, relative to the spec file.", "type": "string", "minLength": 1 },
+            "to": { "type": "string", "minLength": 1 }
+          },
+          "required": ["to"],
+          "oneOf": [{ "required": ["from"] }, { "required": ["fromPath"] }],
+          "additionalProperties": false
+        },
+        "databaseExists": { "$ref": "#/$defs/nameArgument" },
+        "deleteDatabase": { "$ref": "#/$defs/nameArgument" },
+        "saveBlob": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "content": { "description": "The blob's content, as UTF-8 text.", "type": "string" },
+            "contentType": { "type": "string", "minLength": 1 }
+          },
+          "required": ["content"],
+          "additionalProperties": false
+        },
+        "blobContent": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "blob": { "$ref": "#/$defs/objectOrVariable" } },
+          "required": ["blob"],
+          "additionalProperties": false
+        },
+        "maintenance": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "type": { "enum": ["compact", "reindex", "integrityCheck", "optimize", "fullOptimize"] }
+          },
+          "required": ["type"],
+          "additionalProperties": false
+        },
+        "buildFixture": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "recipe": { "description": "A recipe file, relative to the spec file.", "type": "string", "minLength": 1 } },
+          "required": ["recipe"],
+          "additionalProperties": false
+        },
+        "verifyFixture": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "archive": { "description": "A fixture archive, relative to the spec file.", "type": "string", "minLength": 1 } },
+          "required": ["archive"],
+          "additionalProperties": false
+        },
+        "installFixture": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "archive": { "description": "A fixture archive, relative to the spec file.", "type": "string", "minLength": 1 },
+            "name": { "type": "string", "minLength": 1 },
+            "ifAbsent": { "type": "boolean" }
+          },
+          "required": ["archive", "name"],
+          "additionalProperties": false
+        },
+        "set": {
+          "description": "Variables to bind: name: value.",
+          "type": "object",
+          "minProperties": 1,
+          "propertyNames": { "$ref": "#/$defs/variableName" }
+        },
+        "inspect": { "description": "A value to check with expect (usually a ${variable})." },
+        "expect": { "$ref": "#/$defs/expectation" },
+        "as": { "$ref": "#/$defs/variableName" }
+      },
+      "oneOf": [
+        { "required": ["createCollection"] },
+        { "required": ["deleteCollection"] },
+        { "required": ["collection"] },
+        { "required": ["collections"] },
+        { "required": ["scope"] },
+        { "required": ["scopes"] },
+        { "required": ["save"] },
+        { "required": ["get"] },
+        { "required": ["delete"] },
+        { "required": ["purge"] },
+        { "required": ["count"] },
+        { "required": ["batch"] },
+        { "required": ["setExpiration"] },
+        { "required": ["getExpiration"] },
+        { "required": ["advanceClock"] },
+        { "required": ["query"] },
+        { "required": ["createIndex"] },
+        { "required": ["deleteIndex"] },
+        { "required": ["indexes"] },
+        { "required": ["open"] },
+        { "required": ["close"] },
+        { "required": ["reopen"] },
+        { "required": ["copyDatabase"] },
+        { "required": ["databaseExists"] },
+        { "required": ["deleteDatabase"] },
+        { "required": ["saveBlob"] },
+        { "required": ["blobContent"] },
+        { "required": ["maintenance"] },
+        { "required": ["buildFixture"] },
+        { "required": ["verifyFixture"] },
+        { "required": ["installFixture"] },
+        { "required": ["set"] },
+        { "required": ["inspect"] }
+      ],
+      "additionalProperties": false
+    },
+    "collectionArguments": {
+      "title": "argument",
+      "type": "object",
+      "properties": { "name": { "type": "string" }, "scope": { "type": "string" } },
+      "required": ["name"],
+      "additionalProperties": false
+    },
+    "nameArgument": {
+      "title": "argument",
+      "type": "object",
+      "properties": { "name": { "type": "string" } },
+      "required": ["name"],
+      "additionalProperties": false
+    },
+    "collectionOnly": {
+      "title": "argument",
+      "type": ["null", "object"],
+      "properties": { "collection": { "type": "string" } },
+      "additionalProperties": false
+    },
+    "documentArguments": {
+      "title": "argument",
+      "type": "object",
+      "properties": { "collection": { "type": "string" }, "id": { "type": "string" } },
+      "required": ["id"],
+      "additionalProperties": false
+    },
+    "concurrency": {
+      "description": "lastWriteWins or failOnConflict",
+      "anyOf": [{ "enum": ["lastWriteWins", "failOnConflict"] }, { "$ref": "#/$defs/variable" }]
+    },
+    "saveArguments": {
+      "title": "argument",
+      "type": "object",
+      "properties": {
+        "collection": { "type": "string" },
+        "id": { "type": "string" },
+        "body": { "$ref": "#/$defs/objectOrVariable" },
+        "json": { "description": "The body as JSON text, for the engine's own parser.", "type": "string" },
+        "from": { "$ref": "#/$defs/objectOrVariable" },
+        "merge": { "$ref": "#/$defs/objectOrVariable" },
+        "unset": { "type": "array", "items": { "type": "string" } },
+        "concurrency": { "$ref": "#/$defs/concurrency" }
+      },
+      "oneOf": [{ "required": ["body"] }, { "required": ["json"] }, { "required": ["from"] }],
+      "additionalProperties": false
+    },
+    "deleteArguments": {
+      "title": "argument",
+      "type": "object",
+      "properties": {
+        "collection": { "type": "string" },
+        "id": { "type": "string" },
+        "from": { "$ref": "#/$defs/objectOrVariable" },
+        "concurrency": { "$ref": "#/$defs/concurrency" }
+      },
+      "oneOf": [{ "required": ["id"] }, { "required": ["from"] }],
+      "additionalProperties": false
+    },
+    "batchArguments": {
+      "title": "argument",
+      "type": "object",
+      "properties": {
+        "steps": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } },
+        "throw": { "description": "Abort the batch after its steps.", "type": "boolean" },
+        "throwAfter": { "description": "Abort the batch after this many of its steps.", "type": "integer", "minimum": 0 }
+      },
+      "required": ["steps"],
+      "additionalProperties": false
+    },
+    "setExpirationArguments": {
+      "title": "argument",
+      "type": "object",
+      "properties": {
+        "collection": { "type": "string" },
+        "id": { "type": "string" },
+        "at": {
+          "description": "an ISO-8601 time, milliseconds since 1970, or null to clear",
+          "type": ["string", "integer", "null"]
+        },
+        "in": { "$ref": "#/$defs/numberOrVariable" }
+      },
+      "required": ["id"],
+      "oneOf": [{ "required": ["at"] }, { "required": ["in"] }],
+      "additionalProperties": false
+    },
+    "indexArguments": {
+      "title": "argument",
+      "type": "object",
+      "properties": {
+        "collection": { "type": "string" },
+        "name": { "type": "string" },
+        "kind": { "enum": ["value", "fullText"] },
+        "expressions": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } },
+        "where": { "type": "string", "minLength": 1 },
+        "language": { "type": "string", "minLength": 1 },
+        "ignoreAccents": { "type": "boolean" }
+      },
+      "required": ["name", "expressions"],
+      "additionalProperties": false
+    },
+    "documentTarget": {
+      "description": "true (the step's document) or {id, collection}",
+      "anyOf": [
+        { "const": true },
+        {
+          "title": "document key",
+          "type": "object",
+          "properties": { "collection": { "type": "string" }, "id": { "type": "string" } },
+          "required": ["id"],
+          "additionalProperties": false
+        }
+      ]
+    },
+    "expectation": {
+      "title": "expectation",
+      "description": "What the step must do; without it, the step must simply succeed.",
+      "type": "object",
+      "properties": {
+        "ok": { "description": "The step succeeds.", "const": true },
+        "error": {
+          "description": "an error code name, or {domain, code, messageContains}",
+          "anyOf": [
+            { "type": "string", "minLength": 1 },
+            {
+              "title": "error key",
+              "type": "object",
+              "properties": {
+                "domain": { "type": "string", "minLength": 1 },
+                "code": { "type": "string", "minLength": 1 },
+                "messageContains": { "type": "string", "minLength": 1 }
+              },
+              "minProperties": 1,
+              "additionalProperties": false
+            }
+          ]
+        },
+        "value": { "description": "The result equals this value." },
+        "matches": { "description": "The result has these keys and elements (partial match)." },
+        "count": { "$ref": "#/$defs/integerOrVariable" },
+        "notFound": { "$ref": "#/$defs/documentTarget" },
+        "deleted": { "$ref": "#/$defs/documentTarget" },
+        "notDeleted": { "$ref": "#/$defs/documentTarget" },
+        "purged": { "$ref": "#/$defs/documentTarget" },
+        "notPurged": { "$ref": "#/$defs/documentTarget" },
+        "shouldNotExist": { "$ref": "#/$defs/documentTarget" },
+        "unexpectedPropertyAt": {
+          "description": "a key path, or a list of key paths",
+          "anyOf": [
+            { "type": "string", "minLength": 1 },
+            { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }
+          ]
+        },
+        "missingBlob": { "description": "The key path of a blob whose content is not stored.", "type": "string", "minLength": 1 }
+      },
+      "minProperties": 1,
+      "additionalProperties": false
+    }
+  }
+}
+"""#
+
+    /// The parsed, checked schema.
+    static let validator: Result<JSONSchema, any Error> = Result { try JSONSchema(json: json) }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// One expanded case, ready to run: a plain case, one row of a vector table, or the stand-in
+/// for a file or case that could not be read (running it reports the spec error).
+///
+/// Cases are values: a parameterized test can take the list from
+/// ``ConformanceSuite/cases`` and hand each to ``ConformanceRunner/run(_:)``.
+public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
+    /// `path :: name`: unique in a suite and stable from run to run.
+    public let id: String
+    /// The spec file's path as discovered.
+    public let file: String
+    /// The case name, with vector values for an expanded row (`... [name=_a]`).
+    public let name: String
+    /// The name as written in the file, before expansion.
+    public let baseName: String
+    /// The file's tags followed by the case's own.
+    public let tags: [String]
+    /// Where the case starts.
+    public let location: SourceLocation
+    /// The vector variables of this row, in the order they were declared.
+    public let bindings: [(name: String, value: SpecValue)]
+    let content: Content
+
+    enum Content: Sendable {
+        case scenario(Scenario)
+        case invalid([SpecError])
+    }
+
+    init(
+        file: String, name: String, baseName: String, tags: [String], location: SourceLocation,
+        bindings: [(name: String, value: SpecValue)], content: Content
+    ) {
+        self.id = "\(file) :: \(name)"
+        self.file = file
+        self.name = name
+        self.baseName = baseName
+        self.tags = tags
+        self.location = location
+        self.bindings = bindings
+        self.content = content
+    }
+
+    /// The problems that keep the case from running, if any.
+    public var specErrors: [SpecError] {
+        if case .invalid(let errors) = content { return errors }
+        return []
+    }
+
+    /// Whether the case is a performance case (run only with `--perf`).
+    public var isPerformance: Bool {
+        if case .scenario(let scenario) = content { return scenario.performance != nil }
+        return false
+    }
+
+    /// The id.
+    public var description: String { id }
+}
+
+/// What a runnable case does.
+struct Scenario: Sendable {
+    var given: Given
+    var steps: [StepTemplate]
+    var performance: PerformanceTemplate?
+    /// Vector bindings plus built-in variables.
+    var variables: [String: SpecValue]
+    var specDirectory: URL
+    var seed: UInt64
+    var skipReason: String?
+}

@@ -1,0 +1,38 @@
+/// A step as written: its keyword and arguments with `${...}` references still in place.
+/// The runner substitutes the variables when the step's turn comes, then decodes a ``Step``.
+struct StepTemplate: Sendable {
+    /// The action keyword (`save`, `batch`, `set` ...).
+    var keyword: String
+    /// The action's arguments; for a batch, without its `steps`.
+    var arguments: SpecValue
+    /// The `expect:` mapping, if any.
+    var expect: SpecValue?
+    /// Where `expect:` is written.
+    var expectLocation: SourceLocation?
+    /// The variable named by `as:`, bound to the step's result when it succeeds.
+    var bind: String?
+    /// Where the step starts.
+    var location: SourceLocation
+    /// A batch's steps.
+    var nested: [StepTemplate] = []
+
+    /// `save {"body":{"a":1},"id":"doc"}`: how reports show the step.
+    func rendered(arguments shown: SpecValue? = nil) -> String {
+        let value = shown ?? arguments
+        switch value {
+        case .null, .object([:]): return keyword
+        default: return "\(keyword) \(ValueMatcher.render(value, limit: 200))"
+        }
+    }
+}
+
+/// A performance case's workload, baseline and limit.
+struct PerformanceTemplate: Sendable {
+    var workload: [StepTemplate]
+    var baseline: String
+    var iterations: Int
+    var maxRatio: Double
+    /// Whether all iterations run inside one batch.
+    var inBatch: Bool
+    var location: SourceLocation
+}

@@ -1,0 +1,271 @@
+import Foundation
+
+/// One operation of the closed step vocabulary, with its arguments decoded and its variables
+/// already substituted. Engines receive these through ``EngineSession/perform(_:in:)``.
+///
+/// The runner handles `set`, `inspect` and `batch` itself (a batch calls
+/// ``EngineSession/inBatch(_:)`` and performs its steps inside); every other step reaches the
+/// engine as one of these cases. The YAML keyword of each case is ``keyword``.
+public enum Step: Sendable, Hashable {
+    /// Creates a collection (and its scope); returns `{name, scope, fullName}`. Returns the
+    /// existing collection when it is already there.
+    case createCollection(CollectionName)
+    /// Deletes a collection; returns nothing.
+    case deleteCollection(CollectionName)
+    /// Looks a collection up; returns `{name, scope, fullName}` or `null`.
+    case collection(CollectionName)
+    /// Lists the collection names of a scope, sorted.
+    case collections(scope: String)
+    /// Looks a scope up; returns `{name}` or `null`.
+    case scope(name: String)
+    /// Lists the scope names, sorted.
+    case scopes
+    /// Saves a document; returns it as ``DocumentSnapshot/specValue``.
+    case save(Save)
+    /// Reads a document; returns it as ``DocumentSnapshot/specValue``, or `null` when it is
+    /// absent or deleted.
+    case get(DocumentReference)
+    /// Deletes a document (writes a tombstone); returns nothing.
+    case delete(Delete)
+    /// Purges a document (no trace left); returns nothing.
+    case purge(DocumentReference)
+    /// Counts the live documents of a collection; returns an integer.
+    case count(CollectionName)
+    /// Sets (or, with nil, clears) a document's expiration; returns nothing.
+    case setExpiration(DocumentReference, Expiration?)
+    /// Reads a document's expiration; returns milliseconds since 1970 or `null`.
+    case getExpiration(DocumentReference)
+    /// Moves the manual clock forward (and lets due housekeeping run); returns nothing.
+    case advanceClock(seconds: Double)
+    /// Runs a SQL++ query; returns the rows as an array of objects.
+    case query(Query)
+    /// Creates an index; returns nothing.
+    case createIndex(Index)
+    /// Deletes an index by name; returns nothing.
+    case deleteIndex(name: String, collection: CollectionName)
+    /// Lists the index names of a collection, sorted.
+    case indexes(CollectionName)
+    /// Opens (lazily creating) the named database in the case directory and makes it current.
+    case open(name: String)
+    /// Closes the current database; later steps on it fail with `notOpen` until `reopen`.
+    case close
+    /// Closes the current database if it is open and opens it again.
+    case reopen
+    /// Copies a database; returns nothing.
+    case copyDatabase(Copy)
+    /// Tells whether a database of that name exists in the case directory; returns a boolean.
+    case databaseExists(name: String)
+    /// Deletes a database from the case directory; returns nothing.
+    case deleteDatabase(name: String)
+    /// Stores a blob with this UTF-8 text as content in the current database; returns the
+    /// blob's properties (`{"@type": "blob", digest, length, content_type}`) to put in a body.
+    case saveBlob(content: String, contentType: String)
+    /// Reads a blob by its properties; returns its content as text, or `null` when its
+    /// content is not stored.
+    case blobContent(properties: [String: SpecValue])
+    /// Runs database maintenance (`compact`, `reindex`, `integrityCheck`, `optimize`,
+    /// `fullOptimize`); returns nothing.
+    case maintenance(type: String)
+    /// Builds a fixture from a recipe (`quire fixture build`); returns
+    /// `{archive, name, collections: {fullName: count}}`.
+    case buildFixture(recipe: URL)
+    /// Checks a fixture archive (`quire fixture verify`); returns `{valid, failures}`.
+    case verifyFixture(archive: URL)
+    /// Installs a fixture archive as a database in the case directory (`quire fixture
+    /// install`); returns `{installed}` (false when `ifAbsent` found one already).
+    case installFixture(archive: URL, name: String, ifAbsent: Bool)
+
+    /// The step's name in spec files.
+    public var keyword: String {
+        switch self {
+        case .createCollection: return "createCollection"
+        case .deleteCollection: return "deleteCollection"
+        case .collection: return "collection"
+        case .collections: return "collections"
+        case .scope: return "scope"
+        case .scopes: return "scopes"
+        case .save: return "save"
+        case .get: return "get"
+        case .delete: return "delete"
+        case .purge: return "purge"
+        case .count: return "count"
+        case .setExpiration: return "setExpiration"
+        case .getExpiration: return "getExpiration"
+        case .advanceClock: return "advanceClock"
+        case .query: return "query"
+        case .createIndex: return "createIndex"
+        case .deleteIndex: return "deleteIndex"
+        case .indexes: return "indexes"
+        case .open: return "open"
+        case .close: return "close"
+        case .reopen: return "reopen"
+        case .copyDatabase: return "copyDatabase"
+        case .databaseExists: return "databaseExists"
+        case .deleteDatabase: return "deleteDatabase"
+        case .saveBlob: return "saveBlob"
+        case .blobContent: return "blobContent"
+        case .maintenance: return "maintenance"
+        case .buildFixture: return "buildFixture"
+        case .verifyFixture: return "verifyFixture"
+        case .installFixture: return "installFixture"
+        }
+    }
+
+    /// The document the step is about, if it is about one; document-state checks use it.
+    public var document: DocumentReference? {
+        switch self {
+        case .save(let save): return save.id.map { DocumentReference($0, in: save.collection) }
+        case .get(let reference), .purge(let reference), .getExpiration(let reference),
+             .setExpiration(let reference, _):
+            return reference
+        case .delete(let delete): return delete.document
+        default: return nil
+        }
+    }
+}
+
+extension Step {
+    /// How a save or delete treats a newer revision than the one it started from.
+    public enum ConcurrencyControl: String, Sendable, Hashable, CaseIterable {
+        /// Overwrite whatever is there.
+        case lastWriteWins
+        /// Fail with `conflict` when the document changed since ``Save/baseRevisionID``.
+        case failOnConflict
+    }
+
+    /// A document body: properties, or raw JSON text for the engine's own parser.
+    public enum Content: Sendable, Hashable {
+        /// Properties, as a mapping.
+        case properties([String: SpecValue])
+        /// JSON text, passed to the engine unparsed (to test its JSON handling).
+        case json(String)
+    }
+
+    /// The arguments of `save`.
+    public struct Save: Sendable, Hashable {
+        /// The collection.
+        public var collection: CollectionName
+        /// The document ID; nil lets the engine generate one.
+        public var id: String?
+        /// The new body.
+        public var content: Content
+        /// The concurrency control.
+        public var concurrency: ConcurrencyControl
+        /// The revision the new body was derived from (the document was read at it); nil for a
+        /// document made from scratch.
+        public var baseRevisionID: String?
+
+        /// Makes save arguments.
+        public init(
+            collection: CollectionName = .default, id: String?, content: Content,
+            concurrency: ConcurrencyControl = .lastWriteWins, baseRevisionID: String? = nil
+        ) {
+            self.collection = collection
+            self.id = id
+            self.content = content
+            self.concurrency = concurrency
+            self.baseRevisionID = baseRevisionID
+        }
+    }
+
+    /// The arguments of `delete`.
+    public struct Delete: Sendable, Hashable {
+        /// The document.
+        public var document: DocumentReference
+        /// The concurrency control.
+        public var concurrency: ConcurrencyControl
+        /// The revision the caller last read, when it came from a read document.
+        public var baseRevisionID: String?
+
+        /// Makes delete arguments.
+        public init(document: DocumentReference, concurrency: ConcurrencyControl = .lastWriteWins, baseRevisionID: String? = nil) {
+            self.document = document
+            self.concurrency = concurrency
+            self.baseRevisionID = baseRevisionID
+        }
+    }
+
+    /// When a document expires.
+    public enum Expiration: Sendable, Hashable {
+        /// At a point in time.
+        case at(Date)
+        /// This many seconds after the database clock's current time.
+        case after(seconds: Double)
+    }
+
+    /// The arguments of `query`.
+    public struct Query: Sendable, Hashable {
+        /// The SQL++ text.
+        public var sql: String
+        /// Named parameters (`$name` in the text).
+        public var parameters: [String: SpecValue]
+
+        /// Makes query arguments.
+        public init(sql: String, parameters: [String: SpecValue] = [:]) {
+            self.sql = sql
+            self.parameters = parameters
+        }
+    }
+
+    /// The kind of an index.
+    public enum IndexKind: String, Sendable, Hashable, CaseIterable {
+        /// A value index on expressions.
+        case value
+        /// A full-text index.
+        case fullText
+    }
+
+    /// The arguments of `createIndex`.
+    public struct Index: Sendable, Hashable {
+        /// The collection.
+        public var collection: CollectionName
+        /// The index name.
+        public var name: String
+        /// Value or full-text.
+        public var kind: IndexKind
+        /// The indexed expressions (SQL++).
+        public var expressions: [String]
+        /// A partial index's condition (SQL++), if any.
+        public var whereClause: String?
+        /// A full-text index's language (`en`), if any.
+        public var language: String?
+        /// Whether a full-text index ignores accents.
+        public var ignoreAccents: Bool
+
+        /// Makes index arguments.
+        public init(
+            collection: CollectionName = .default, name: String, kind: IndexKind = .value, expressions: [String],
+            whereClause: String? = nil, language: String? = nil, ignoreAccents: Bool = false
+        ) {
+            self.collection = collection
+            self.name = name
+            self.kind = kind
+            self.expressions = expressions
+            self.whereClause = whereClause
+            self.language = language
+            self.ignoreAccents = ignoreAccents
+        }
+    }
+
+    /// The arguments of `copyDatabase`.
+    public struct Copy: Sendable, Hashable {
+        /// Where a copy comes from.
+        public enum Source: Sendable, Hashable {
+            /// A database of that name in the case directory.
+            case database(String)
+            /// A database directory at that path (for example a fixture next to the spec file).
+            case path(URL)
+        }
+
+        /// The source.
+        public var source: Source
+        /// The name of the new database in the case directory.
+        public var destination: String
+
+        /// Makes copy arguments.
+        public init(source: Source, destination: String) {
+            self.source = source
+            self.destination = destination
+        }
+    }
+}

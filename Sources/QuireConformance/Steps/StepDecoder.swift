@@ -1,0 +1,157 @@
+import Foundation
+
+/// Turns a step's keyword and substituted arguments into a typed ``Step``.
+enum StepDecoder {
+    /// Keywords the runner handles itself.
+    static let runnerKeywords: Set<String> = ["set", "inspect", "batch"]
+
+    /// Keywords that become a ``Step`` for the engine.
+    static let engineKeywords: Set<String> = [
+        "createCollection", "deleteCollection", "collection", "collections", "scope", "scopes", "save", "get",
+        "delete", "purge", "count", "setExpiration", "getExpiration", "advanceClock", "query", "createIndex",
+        "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
+        "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
+    ]
+
+    static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
+        let arguments = try Arguments(keyword: keyword, value)
+        switch keyword {
+        case "createCollection": return .createCollection(try collectionName(arguments))
+        case "deleteCollection": return .deleteCollection(try collectionName(arguments))
+        case "collection": return .collection(try collectionName(arguments))
+        case "collections": return .collections(scope: try arguments.optionalString("scope") ?? CollectionName.defaultName)
+        case "scope": return .scope(name: try arguments.string("name"))
+        case "scopes": return .scopes
+        case "save": return .save(try save(arguments))
+        case "get": return .get(try document(arguments))
+        case "delete": return .delete(try delete(arguments))
+        case "purge": return .purge(try document(arguments))
+        case "count": return .count(try arguments.collection())
+        case "setExpiration": return .setExpiration(try document(arguments), try expiration(arguments))
+        case "getExpiration": return .getExpiration(try document(arguments))
+        case "advanceClock": return .advanceClock(seconds: try arguments.number("seconds"))
+        case "query":
+            return .query(Step.Query(sql: try arguments.string("sql"), parameters: try arguments.object("parameters") ?? [:]))
+        case "createIndex": return .createIndex(try index(arguments))
+        case "deleteIndex": return .deleteIndex(name: try arguments.string("name"), collection: try arguments.collection())
+        case "indexes": return .indexes(try arguments.collection())
+        case "open": return .open(name: try arguments.string("name"))
+        case "close": return .close
+        case "reopen": return .reopen
+        case "copyDatabase": return .copyDatabase(try copy(arguments, specDirectory: specDirectory))
+        case "databaseExists": return .databaseExists(name: try arguments.string("name"))
+        case "deleteDatabase": return .deleteDatabase(name: try arguments.string("name"))
+        case "saveBlob":
+            return .saveBlob(
+                content: try arguments.string("content"),
+                contentType: try arguments.optionalString("contentType") ?? "application/octet-stream")
+        case "blobContent":
+            guard let properties = try arguments.object("blob") else { throw ArgumentError("blobContent needs 'blob'") }
+            return .blobContent(properties: properties)
+        case "maintenance": return .maintenance(type: try arguments.string("type"))
+        case "buildFixture": return .buildFixture(recipe: try path(arguments, "recipe", specDirectory: specDirectory))
+        case "verifyFixture": return .verifyFixture(archive: try path(arguments, "archive", specDirectory: specDirectory))
+        case "installFixture":
+            return .installFixture(
+                archive: try path(arguments, "archive", specDirectory: specDirectory), name: try arguments.string("name"),
+                ifAbsent: try arguments.bool("ifAbsent") ?? false)
+        default:
+            let known = engineKeywords.union(runnerKeywords)
+            throw ArgumentError("unknown step '\(keyword)'\(Suggestion.didYouMean(keyword, in: known))")
+        }
+    }
+
+    private static func collectionName(_ arguments: Arguments) throws -> CollectionName {
+        CollectionName(try arguments.string("name"), scope: try arguments.optionalString("scope") ?? CollectionName.defaultName)
+    }
+
+    private static func document(_ arguments: Arguments) throws -> DocumentReference {
+        DocumentReference(try arguments.string("id"), in: try arguments.collection())
+    }
+
+    /// A document read earlier (`from: ${doc}`): its properties and its `_meta`.
+    private static func readDocument(_ arguments: Arguments) throws -> (properties: [String: SpecValue], meta: [String: SpecValue])? {
+        guard let from = try arguments.object("from") else { return nil }
+        guard let meta = from[DocumentSnapshot.metaKey]?.objectValue else {
+            throw ArgumentError("\(arguments.keyword): 'from' must be a document read by an earlier step (it has no _meta)")
+        }
+        var properties = from
+        properties[DocumentSnapshot.metaKey] = nil
+        return (properties, meta)
+    }
+
+    private static func save(_ arguments: Arguments) throws -> Step.Save {
+        let read = try readDocument(arguments)
+        let collection = try arguments.optionalString("collection").map(CollectionName.init(fullName:))
+            ?? read?.meta["collection"]?.stringValue.map(CollectionName.init(fullName:)) ?? .default
+        let id = try arguments.optionalString("id") ?? read?.meta["id"]?.stringValue
+        var content: Step.Content
+        if let json = try arguments.optionalString("json") {
+            guard arguments["merge"] == nil, arguments["unset"] == nil else {
+                throw ArgumentError("save: 'merge' and 'unset' cannot change a 'json' body")
+            }
+            content = .json(json)
+        } else {
+            var properties = try arguments.object("body") ?? read?.properties ?? [:]
+            for (key, value) in try arguments.object("merge") ?? [:] { properties[key] = value }
+            for key in try arguments.strings("unset") ?? [] { properties[key] = nil }
+            content = .properties(properties)
+        }
+        return Step.Save(collection: collection, id: id, content: content, concurrency: try arguments.concurrency(),
+                         baseRevisionID: read?.meta["revisionID"]?.stringValue)
+    }
+
+    private static func delete(_ arguments: Arguments) throws -> Step.Delete {
+        let read = try readDocument(arguments)
+        guard let id = try arguments.optionalString("id") ?? read?.meta["id"]?.stringValue else {
+            throw ArgumentError("delete needs 'id' or 'from'")
+        }
+        let collection = try arguments.optionalString("collection").map(CollectionName.init(fullName:))
+            ?? read?.meta["collection"]?.stringValue.map(CollectionName.init(fullName:)) ?? .default
+        return Step.Delete(document: DocumentReference(id, in: collection), concurrency: try arguments.concurrency(),
+                           baseRevisionID: read?.meta["revisionID"]?.stringValue)
+    }
+
+    private static func expiration(_ arguments: Arguments) throws -> Step.Expiration? {
+        if arguments.values["in"] != nil {
+            return .after(seconds: try arguments.number("in"))
+        }
+        switch arguments.values["at"] {
+        case nil, .null?: return nil
+        case .int(let milliseconds)?: return .at(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        case .string(let text)?:
+            guard let date = ISO8601.date(from: text) else {
+                throw ArgumentError("setExpiration: 'at' \(JSONText.quote(text)) is not an ISO-8601 time such as 2025-01-01T00:00:00Z")
+            }
+            return .at(date)
+        case let other?:
+            throw ArgumentError("setExpiration: 'at' must be an ISO-8601 time, milliseconds or null, not \(other)")
+        }
+    }
+
+    private static func index(_ arguments: Arguments) throws -> Step.Index {
+        let kindName = try arguments.optionalString("kind") ?? Step.IndexKind.value.rawValue
+        guard let kind = Step.IndexKind(rawValue: kindName) else {
+            throw ArgumentError("createIndex: unknown kind \(JSONText.quote(kindName))\(Suggestion.didYouMean(kindName, in: Step.IndexKind.allCases.map(\.rawValue)))")
+        }
+        return Step.Index(
+            collection: try arguments.collection(), name: try arguments.string("name"), kind: kind,
+            expressions: try arguments.strings("expressions") ?? [], whereClause: try arguments.optionalString("where"),
+            language: try arguments.optionalString("language"), ignoreAccents: try arguments.bool("ignoreAccents") ?? false)
+    }
+
+    /// A path argument; relative paths are relative to the spec file.
+    private static func path(_ arguments: Arguments, _ key: String, specDirectory: URL) throws -> URL {
+        URL(fileURLWithPath: try arguments.string(key), relativeTo: specDirectory).standardizedFileURL
+    }
+
+    private static func copy(_ arguments: Arguments, specDirectory: URL) throws -> Step.Copy {
+        let source: Step.Copy.Source
+        if let path = try arguments.optionalString("fromPath") {
+            source = .path(URL(fileURLWithPath: path, relativeTo: specDirectory).standardizedFileURL)
+        } else {
+            source = .database(try arguments.string("from"))
+        }
+        return Step.Copy(source: source, destination: try arguments.string("to"))
+    }
+}

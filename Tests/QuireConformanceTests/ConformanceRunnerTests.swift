@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import QuireConformance
+
+@Suite struct ConformanceRunnerTests {
+    private let runner = ConformanceRunner(engine: MemoryEngine())
+
+    private func run(_ yaml: String, options: RunnerOptions = RunnerOptions()) -> CaseResult {
+        let file = ConformanceSuite.parse(yaml, path: "inline.yaml", directory: TestResources.root)
+        return ConformanceRunner(engine: MemoryEngine(), options: options).run(file.cases[0])
+    }
+
+    /// The API a parameterized test uses: every expanded case of a directory, one at a time.
+    @Test(arguments: ConformanceSuite.load(paths: [TestResources.path("passing")]).cases)
+    func passingFixture(_ testCase: ConformanceCase) {
+        let result = runner.run(testCase)
+        #expect(result.status == .passed || result.status == .skipped, "\(result.summary)")
+    }
+
+    @Test func passingFixturesPassAndSkipWhatTheyShould() {
+        let report = TestResources.run([TestResources.path("passing")])
+        #expect(report.count(.failed) == 0 && report.count(.error) == 0, "\(TextReporter().render(report))")
+        #expect(report.results.filter { $0.status == .skipped }.map(\.testCase.baseName).sorted()
+                == ["a case can be skipped", "saving documents keeps up with plain inserts"])
+        #expect(report.count(.passed) > 40)
+        #expect(report.exitCode == 0)
+    }
+
+    @Test func deliberateFailuresSayWhatWasExpectedAndWhatHappened() throws {
+        let report = TestResources.run([TestResources.path("failing")])
+        let byName = Dictionary(uniqueKeysWithValues: report.results.map { ($0.testCase.name, $0) })
+        #expect(byName["passes"]?.status == .passed)
+
+        let noError = try #require(byName["expects an error that does not come"]?.failure)
+        #expect(noError.message == "createCollection succeeded but should have failed")
+        #expect(noError.location.line == 10 && noError.location.column == 9)
+        #expect(noError.step == #"createCollection {"name":"valid","scope":"s"}"#)
+        #expect(noError.expected == "error invalidParameter")
+        #expect(noError.actual == #"success, returned {"fullName":"s.valid","name":"valid","scope":"s"}"#)
+
+        let value = try #require(byName["expects another value"]?.failure)
+        #expect(value.message == "get returned another value (at v: expected 2, found 1)")
+        #expect(value.expected == #"{"v":2}"#)
+        #expect(value.actual == #"{"v":1}"#)
+
+        let thrown = try #require(byName["a step fails unexpectedly"]?.failure)
+        #expect(thrown.message == "createCollection failed")
+        #expect(thrown.expected == "success")
+        #expect(thrown.actual == #"error Quire.invalidParameter: invalid name "_bad""#)
+
+        let state = try #require(byName["document was not deleted"]?.failure)
+        #expect(state.message.hasPrefix("document 'd' in _default._default was not deleted: it is live (revision 1-"))
+        #expect(state.expected == "deleted (a tombstone)")
+
+        #expect(report.count(.failed) == 4)
+        #expect(report.exitCode == 1)
+    }
+
+    @Test func resultsComeBackInOrderWhateverTheJobs() {
+        let paths = [TestResources.path("passing"), TestResources.path("failing"), TestResources.path("malformed")]
+        let serial = TestResources.run(paths, jobs: 1)
+        let parallel = TestResources.run(paths, jobs: 4)
+        #expect(serial.results.map(\.testCase.id) == parallel.results.map(\.testCase.id))
+        #expect(serial.results.map(\.status) == parallel.results.map(\.status))
+        #expect(serial.exitCode == 2)
+    }
+
+    @Test func everyCaseGetsItsOwnDirectoryRemovedAfterwards() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("runner-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let yaml = "about: x\ncases:\n  - name: dir\n    steps:\n      - inspect: \"${directory}\"\n        as: d\n"
+        let kept = run(yaml, options: RunnerOptions(keepDirectories: true, workDirectory: work))
+        let keptAgain = run(yaml, options: RunnerOptions(keepDirectories: true, workDirectory: work))
+        #expect(kept.status == .passed)
+        let directories = try FileManager.default.contentsOfDirectory(atPath: work.path)
+        #expect(directories.count == 2)
+        #expect(kept.notes.first != keptAgain.notes.first)
+        _ = run(yaml, options: RunnerOptions(workDirectory: work))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).count == 2)
+    }
+
+    @Test func performanceCasesRunOnlyWhenAsked() {
+        let yaml = """
+            about: x
+            cases:
+              - name: perf
+                perf:
+                  workload: [{save: {id: "d${i}", body: {}}}]
+                  baseline: nothing
+                  iterations: 50
+                  maxRatio: 1
+            """
+        #expect(run(yaml).status == .skipped)
+        let measured = run(yaml, options: RunnerOptions(includePerformance: true))
+        #expect(measured.status == .failed)
+        #expect(measured.failure?.message == "the workload is too slow against its baseline")
+        #expect(measured.notes.first?.contains("baseline nothing") == true)
+        let unknown = run(yaml.replacingOccurrences(of: "nothing", with: "rawSQLiteInsert"), options: RunnerOptions(includePerformance: true))
+        #expect(unknown.status == .error)
+        #expect(unknown.failure?.actual == "error Conformance.unsupported: the engine does not support the baseline 'rawSQLiteInsert'")
+    }
+
+    @Test func unsupportedStepsAreErrorsNotFailures() {
+        let result = run("about: x\ncases:\n  - name: q\n    steps:\n      - query: {sql: SELECT 1}\n")
+        #expect(result.status == .error)
+        #expect(result.failure?.actual == "error Conformance.unsupported: the engine does not support the step 'query'")
+    }
+
+    @Test func argumentsThatBreakAfterSubstitutionAreSpecErrors() {
+        let result = run("about: x\ncases:\n  - name: t\n    steps:\n      - set: {n: soon}\n      - advanceClock: {seconds: \"${n}\"}\n")
+        #expect(result.status == .error)
+        #expect(result.failure?.message == "spec error: advanceClock: 'seconds' must be a number, not string \"soon\"")
+        #expect(result.failure?.location.line == 6)
+    }
+
+    @Test func aFailureInsideABatchStopsTheCaseAndRollsBack() {
+        let result = run("""
+            about: x
+            cases:
+              - name: b
+                steps:
+                  - batch:
+                      steps:
+                        - save: {id: a, body: {}}
+                        - get: {id: a}
+                          expect: {value: {wrong: true}}
+            """)
+        #expect(result.status == .failed)
+        #expect(result.failure?.location.line == 8)
+    }
+
+    @Test func documentChecksNeedADocument() {
+        let result = run("about: x\ncases:\n  - name: n\n    steps:\n      - scopes:\n        expect: {deleted: true}\n")
+        #expect(result.status == .error)
+        #expect(result.failure?.message.hasPrefix("spec error: scopes is not about one document") == true)
+    }
+
+    @Test func invalidStandInsReportEveryError() {
+        let result = runner.run(ConformanceSuite.load(paths: [TestResources.path("malformed/wrong-types.yaml")]).cases[0])
+        #expect(result.status == .error)
+        #expect(result.failure?.message.hasPrefix("4 spec errors:\n") == true)
+    }
+}

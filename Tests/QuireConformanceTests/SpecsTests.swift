@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+@testable import QuireConformance
+
+/// Runs every expanded case of `Specs/` against the Quire engine, so a failing scenario
+/// fails the test command as it fails `quire conform`. Performance cases run only with
+/// `quire conform --perf`.
+@Suite struct SpecsTests {
+    static let specsDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Specs")
+
+    static let cases: [ConformanceCase] = ConformanceSuite.load(paths: [specsDirectory.path]).cases
+
+    @Test func theSuiteIsNotEmpty() {
+        #expect(Self.cases.count > 50)
+    }
+
+    @Test(arguments: cases)
+    func specCase(_ testCase: ConformanceCase) {
+        let result = ConformanceRunner(engine: QuireEngine()).run(testCase)
+        switch result.status {
+        case .passed, .skipped:
+            break
+        default:
+            Issue.record(Comment(rawValue: result.summary + "\n" + (result.failure.map { "\($0)" } ?? "")))
+        }
+    }
+}
