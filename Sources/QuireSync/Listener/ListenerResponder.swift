@@ -10,6 +10,7 @@ struct ListenerResponder: Sendable {
     let feeds: FeedRegistry
 
     func respond(to request: Request) async -> Response {
+        var request = request
         do {
             try authenticate(request.headers)
             let route = try ListenerRoute(path: request.uri.path)
@@ -18,7 +19,7 @@ struct ListenerResponder: Sendable {
             }
             let method: HTTPRequest.Method = request.method == .head ? .get : request.method
             if configuration.readOnly, route.isDocumentWrite(method) { throw HTTPFailure.readOnly }
-            let body = try await readBody(request)
+            let body = try await readBody(&request)
             let listenerRequest = ListenerRequest(
                 method: method, query: try QueryParameters(request.uri.query), headers: request.headers, body: body,
                 raw: request)
@@ -69,14 +70,24 @@ struct ListenerResponder: Sendable {
 
     /// The body, at most `maxRequestBodySize` bytes (413 beyond, before reading when
     /// `Content-Length` already says so).
-    private func readBody(_ request: Request) async throws -> [UInt8] {
+    ///
+    /// `request.body` is replaced by the bytes read (an empty body when there is none to
+    /// read), as Hummingbird's `collectBody` does. A streamed feed then watches the client
+    /// with `consumeWithCancellationOnInboundClose`, which sees the request's end in memory
+    /// and so always finishes its inner stream; on a body already read from the connection it
+    /// could wait for an end that never comes and leave that stream unfinished, which stops
+    /// the process.
+    private func readBody(_ request: inout Request) async throws -> [UInt8] {
         let limit = configuration.maxRequestBodySize
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw HTTPFailure.tooLarge(limit: limit)
         }
         guard request.method == .post || request.method == .put || request.headers[.contentLength] != nil
             || request.headers[.transferEncoding] != nil
-        else { return [] }
+        else {
+            request.body = RequestBody(buffer: ByteBuffer())
+            return []
+        }
         var bytes: [UInt8] = []
         do {
             for try await buffer in request.body {
@@ -89,6 +100,7 @@ struct ListenerResponder: Sendable {
             // Broken framing (a bad chunk size, a connection closed mid-body) is the client's fault.
             throw HTTPFailure.badRequest("The request body could not be read: \(error)")
         }
+        request.body = RequestBody(buffer: ByteBuffer(bytes: bytes))
         return bytes
     }
 }
