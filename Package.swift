@@ -40,7 +40,11 @@ let package = Package(
         ),
         .target(
             name: "QuireFixtures",
-            dependencies: ["Quire", "CArchive"]
+            dependencies: [
+                "Quire",
+                "CArchive",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .target(
             name: "QuireConformance",
@@ -53,6 +57,7 @@ let package = Package(
         .executableTarget(
             name: "quire",
             dependencies: [
+                "Quire",
                 "QuireConformance",
                 "QuireFixtures",
                 "QuireSync",
@@ -60,11 +65,11 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "quire-crash-writer",
+            name: "quire-test-helper",
             dependencies: ["Quire"],
-            path: "Sources/quire-crash-writer"
+            path: "Sources/quire-test-helper"
         ),
-        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-crash-writer"]),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-test-helper"]),
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire"]),
         .testTarget(
             name: "QuireFixturesTests",

@@ -14,6 +14,11 @@ public enum DatasetBlobName {
     /// The file extension of blob files.
     public static let fileExtension = "blob"
 
+    /// The digest of `bytes`: `sha1-` followed by the standard base64 of their SHA-1.
+    public static func digest(of bytes: some DataProtocol) -> String {
+        "sha1-" + Digest.base64(SHA1.hash(data: bytes))
+    }
+
     /// Whether `digest` is `sha1-` followed by the base64 of 20 bytes.
     public static func isValidDigest(_ digest: String) -> Bool {
         guard digest.hasPrefix("sha1-") else { return false }

@@ -5,8 +5,9 @@ import Quire
 /// (`quire fixture generate KIND --count N --seed S -o DIR`).
 ///
 /// Output is fixed by kind, count and seed: the generator uses its own seeded PRNG
-/// (xoshiro256**) and its own JSON serialiser (sorted keys, no spaces), never the system's
-/// random numbers, so the same inputs give the same bytes on every machine.
+/// (xoshiro256**), never the system's random numbers, and writes each document with Quire's
+/// canonical ``JSONWriter`` (sorted keys, no spaces), so the same inputs give the same bytes
+/// on every machine.
 public struct DatasetGenerator: Sendable {
     /// Most documents a kind's count may ask for.
     public static let maximumCount = 10_000_000
@@ -53,7 +54,7 @@ public struct DatasetGenerator: Sendable {
             "name": .string(index.name), "collections": .array(index.collections.map(JSONValue.string)),
         ])
         let writer = try BufferedFileWriter(path: folder.appendingPathComponent(DatasetIndex.fileName).path)
-        try writer.append(indexJSON.bytes + [0x0a])
+        try writer.append(try JSONWriter.bytes(indexJSON) + [0x0a])
         try writer.close()
         return index
     }
@@ -88,7 +89,7 @@ public struct DatasetGenerator: Sendable {
     ) throws {
         let writer = try BufferedFileWriter(path: DatasetReader.documentsURL(in: folder, collection: fullName).path)
         for number in 0..<count {
-            var line = try document(number).bytes
+            var line = try JSONWriter.bytes(try document(number))
             line.append(0x0a)
             try writer.append(line)
         }

@@ -45,39 +45,18 @@ public struct DatasetReader: Sendable {
     /// - Throws: `QuireError.corruptData` naming the file and line; `.invalidParameter` for a
     ///   collection the index does not list; whatever `body` throws.
     public func forEachDocument(in collection: String, _ body: (DatasetDocument) throws -> Void) throws {
+        try documentReader(for: collection).forEachDocument { document, _ in try body(document) }
+    }
+
+    /// The line reader of a listed collection, with IDs taken from `idField`.
+    func documentReader(
+        for collection: String, idField: String = JSONLinesDocumentReader.defaultIDField
+    ) throws -> JSONLinesDocumentReader {
         let fullName = DatasetIndex.fullName(of: collection)
         guard index.fullCollectionNames.contains(fullName) else {
             throw QuireError(.invalidParameter, "dataset '\(index.name)' has no collection '\(collection)'")
         }
-        let url = Self.documentsURL(in: folder, collection: fullName)
-        let reader = try JSONLinesReader(path: url.path)
-        var firstLineByID: [String: Int] = [:]
-        while let line = try reader.nextLine() {
-            let number = reader.lineNumber
-            func refuse(_ problem: String) -> QuireError {
-                QuireError(.corruptData, "line \(number) of '\(url.lastPathComponent)' \(problem)")
-            }
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            let parsed: Any
-            do {
-                parsed = try JSONSerialization.jsonObject(with: Data(line), options: [])
-            } catch {
-                throw refuse("is not valid JSON")
-            }
-            guard var properties = parsed as? [String: Any] else { throw refuse("is not a JSON object") }
-            guard let id = properties.removeValue(forKey: "_id") as? String, !id.isEmpty else {
-                throw refuse("has no string \"_id\"")
-            }
-            if let first = firstLineByID[id] { throw refuse("repeats _id '\(id)' (first on line \(first))") }
-            firstLineByID[id] = number
-            let references: [DatasetBlobReference]
-            do {
-                references = try Self.blobReferences(in: properties)
-            } catch let error as QuireError {
-                throw refuse("document '\(id)': \(error.message)")
-            }
-            try body(DatasetDocument(id: id, line: number, properties: properties, blobReferences: references))
-        }
+        return JSONLinesDocumentReader(url: Self.documentsURL(in: folder, collection: fullName), idField: idField)
     }
 
     /// The file holding blob `digest`.
@@ -113,46 +92,12 @@ public struct DatasetReader: Sendable {
     @discardableResult
     public func verifyBlob(digest: String) throws -> Int64 {
         let url = try blobURL(forDigest: digest)
-        let file = try PosixFile.openForReading(url.path)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        defer { buffer.deallocate() }
-        var hasher = FixtureSHA1()
-        var length: Int64 = 0
-        while true {
-            let count = try file.read(into: buffer)
-            if count == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            length += Int64(count)
-        }
-        let actual = "sha1-" + Data(hasher.finalize()).base64EncodedString()
+        var hasher = SHA1()
+        let length = try PosixFile.stream(url.path) { hasher.update($0) }
+        let actual = "sha1-" + Digest.base64(hasher.finalize())
         guard actual == digest else {
             throw QuireError(.corruptData, "blob file '\(url.lastPathComponent)' hashes to '\(actual)', not '\(digest)'")
         }
         return length
-    }
-
-    /// Every `{"@type": "blob", "digest": ...}` object inside `value`, depth first.
-    static func blobReferences(in value: Any) throws -> [DatasetBlobReference] {
-        var found: [DatasetBlobReference] = []
-        func visit(_ value: Any) throws {
-            if let dictionary = value as? [String: Any] {
-                if dictionary["@type"] as? String == "blob" {
-                    guard let digest = dictionary["digest"] as? String, DatasetBlobName.isValidDigest(digest) else {
-                        throw QuireError(.corruptData, "has a blob without a valid 'sha1-' digest")
-                    }
-                    let length = (dictionary["length"] as? NSNumber).map { $0.int64Value }
-                    found.append(
-                        DatasetBlobReference(digest: digest, length: length, contentType: dictionary["content_type"] as? String))
-                    return
-                }
-                for key in dictionary.keys.sorted() {
-                    if let child = dictionary[key] { try visit(child) }
-                }
-            } else if let array = value as? [Any] {
-                for child in array { try visit(child) }
-            }
-        }
-        try visit(value)
-        return found
     }
 }

@@ -41,13 +41,22 @@ public struct FixtureManifest: Codable, Sendable, Equatable {
         public var kind: Kind
         /// The indexed expressions, as written in the configuration.
         public var expressions: [String]
+        /// Full-text only, when set: whether accents are ignored.
+        public var ignoreAccents: Bool?
+        /// Full-text only, when set: the language for stemming and stop words.
+        public var language: String?
 
         /// Makes a description.
-        public init(collection: String, name: String, kind: Kind, expressions: [String]) {
+        public init(
+            collection: String, name: String, kind: Kind, expressions: [String], ignoreAccents: Bool? = nil,
+            language: String? = nil
+        ) {
             self.collection = collection
             self.name = name
             self.kind = kind
             self.expressions = expressions
+            self.ignoreAccents = ignoreAccents
+            self.language = language
         }
     }
 

@@ -45,6 +45,11 @@ struct FixtureManifestValidator {
             guard !index.expressions.isEmpty, index.expressions.allSatisfy({ !$0.isEmpty }) else {
                 throw refuse("\(field).expressions", "must list at least one non-empty expression")
             }
+            if index.kind != .fullText {
+                if index.ignoreAccents != nil { throw refuse("\(field).ignoreAccents", "is only for full-text indexes") }
+                if index.language != nil { throw refuse("\(field).language", "is only for full-text indexes") }
+            }
+            if let language = index.language, language.isEmpty { throw refuse("\(field).language", "is empty") }
         }
 
         var blobs: Set<String> = []

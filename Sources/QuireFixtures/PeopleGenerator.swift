@@ -1,3 +1,5 @@
+import Quire
+
 /// Generates the `names` dataset's people.
 enum PeopleGenerator {
     private static let washingtonPlaces = GeneratorWords.usPlaces.filter { $0.state == "WA" }

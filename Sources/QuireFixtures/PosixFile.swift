@@ -53,6 +53,23 @@ final class PosixFile {
         return file
     }
 
+    /// Reads the regular file at `path` from start to end in 64 KiB pieces, handing each to
+    /// `sink` (to hash it, say), and returns its length.
+    static func stream(_ path: String, _ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
+        let file = try openForReading(path)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        var length: Int64 = 0
+        while true {
+            let count = try file.read(into: buffer)
+            if count == 0 { break }
+            try sink(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            length += Int64(count)
+        }
+        try file.close()
+        return length
+    }
+
     func isRegularFile() throws -> Bool {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw QuireError.posix(errno, "cannot stat '\(path)'") }

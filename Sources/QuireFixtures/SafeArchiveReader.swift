@@ -46,9 +46,9 @@ public struct SafeArchiveReader: Sendable {
         try forEachEntry { entry, read in
             var described = entry
             if entry.kind == .file {
-                var hasher = FixtureSHA256()
+                var hasher = SHA256()
                 described.size = try read { hasher.update($0) }
-                described.sha256 = hexString(hasher.finalize())
+                described.sha256 = Digest.hex(hasher.finalize())
             }
             entries.append(described)
         }

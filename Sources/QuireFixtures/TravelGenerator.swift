@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 
 /// Generates the `travel` dataset's collections and blobs.
 ///
@@ -16,7 +17,7 @@ struct TravelGenerator {
         let blobCount = min(4, (count + 1) / 2)
         blobs = (0..<blobCount).map { index in
             let bytes = Self.blob(index, seed: seed)
-            return (bytes, blobDigest(of: Data(bytes)))
+            return (bytes, DatasetBlobName.digest(of: bytes))
         }
     }
 
@@ -54,7 +55,7 @@ struct TravelGenerator {
         let place = random.pick(GeneratorWords.travelPlaces)
         let name = "\(random.pick(GeneratorWords.airlineWords)) \(random.pick(GeneratorWords.airlineKinds))"
         return .object([
-            "_id": .string("airline_\(index + 1)"), "type": .string("airline"), "id": .int(index + 1),
+            "_id": .string("airline_\(index + 1)"), "type": .string("airline"), "id": .int(Int64(index + 1)),
             "name": .string(name), "iata": .string(Self.airlineCode(index)),
             "icao": .string(IdentifierFormat.letters(index, width: 3)),
             "callsign": .string(name.uppercased().replacingOccurrences(of: " ", with: "")), "country": .string(place.country),
@@ -64,7 +65,7 @@ struct TravelGenerator {
     func airport(_ index: Int, random: inout SeededGenerator) -> JSONValue {
         let place = random.pick(GeneratorWords.travelPlaces)
         return .object([
-            "_id": .string("airport_\(index + 1)"), "type": .string("airport"), "id": .int(index + 1),
+            "_id": .string("airport_\(index + 1)"), "type": .string("airport"), "id": .int(Int64(index + 1)),
             "airportname": .string("\(place.city) \(random.pick(["International", "Regional", "Municipal", "City"]))"),
             "city": .string(place.city), "country": .string(place.country), "tz": .string(place.zone),
             "faa": .string(Self.airportCode(index)), "icao": .string("X" + IdentifierFormat.letters(index, width: 3)),
@@ -83,7 +84,7 @@ struct TravelGenerator {
         }
         let low = random.int(in: 6...30) * 10
         var members: [String: JSONValue] = [
-            "_id": .string("hotel_\(index + 1)"), "type": .string("hotel"), "id": .int(index + 1),
+            "_id": .string("hotel_\(index + 1)"), "type": .string("hotel"), "id": .int(Int64(index + 1)),
             "name": .string(name), "title": .string(place.city),
             "address": .string("\(random.int(in: 1...200)) \(random.pick(GeneratorWords.streetNames)) \(random.pick(GeneratorWords.streetSuffixes))"),
             "city": .string(place.city), "country": .string(place.country),
@@ -98,7 +99,7 @@ struct TravelGenerator {
         if index % 2 == 0, !blobs.isEmpty {
             let blob = blobs[index / 2 % blobs.count]
             members["image"] = .object([
-                "@type": .string("blob"), "digest": .string(blob.digest), "length": .int(blob.bytes.count),
+                "@type": .string("blob"), "digest": .string(blob.digest), "length": .int(Int64(blob.bytes.count)),
                 "content_type": .string("image/png"),
             ])
         }
@@ -109,7 +110,7 @@ struct TravelGenerator {
         let place = random.pick(GeneratorWords.travelPlaces)
         let kind = random.pick(GeneratorWords.landmarkKinds)
         return .object([
-            "_id": .string("landmark_\(index + 1)"), "type": .string("landmark"), "id": .int(index + 1),
+            "_id": .string("landmark_\(index + 1)"), "type": .string("landmark"), "id": .int(Int64(index + 1)),
             "name": .string("\(random.pick(GeneratorWords.hotelAdjectives)) \(kind)"), "title": .string(place.city),
             "city": .string(place.city), "country": .string(place.country),
             "activity": .string(random.pick(GeneratorWords.activities)),
@@ -126,7 +127,7 @@ struct TravelGenerator {
         let flights = random.int(in: 2...6)
         let schedule = (0..<flights).map { _ in
             JSONValue.object([
-                "day": .int(random.below(7)),
+                "day": .int(Int64(random.below(7))),
                 "flight": .string(Self.airlineCode(airline) + IdentifierFormat.padded(random.int(in: 1...999), 3)),
                 "utc": .string(IdentifierFormat.time(hour: random.below(24), minute: random.below(60), second: 0)),
             ])
@@ -134,7 +135,7 @@ struct TravelGenerator {
         let equipmentCount = random.int(in: 1...2)
         let equipment = random.pick(equipmentCount, distinctFrom: GeneratorWords.aircraft).joined(separator: " ")
         return .object([
-            "_id": .string("route_\(index + 1)"), "type": .string("route"), "id": .int(index + 1),
+            "_id": .string("route_\(index + 1)"), "type": .string("route"), "id": .int(Int64(index + 1)),
             "airline": .string(Self.airlineCode(airline)), "airlineid": .string("airline_\(airline + 1)"),
             "sourceairport": .string(Self.airportCode(source)), "destinationairport": .string(Self.airportCode(destination)),
             "stops": .int(random.chance(1, in: 8) ? 1 : 0), "equipment": .string(equipment),
@@ -145,7 +146,7 @@ struct TravelGenerator {
     private func review(_ random: inout SeededGenerator) -> JSONValue {
         let ratings = ["Cleanliness", "Location", "Overall", "Rooms", "Service", "Value"]
         var scores: [String: JSONValue] = [:]
-        for rating in ratings { scores[rating] = .int(random.int(in: 1...5)) }
+        for rating in ratings { scores[rating] = .int(Int64(random.int(in: 1...5))) }
         let author = "\(random.pick(GeneratorWords.femaleFirstNames + GeneratorWords.maleFirstNames)) \(random.pick(GeneratorWords.lastNames))"
         let date = IdentifierFormat.date(year: random.int(in: 2012...2024), month: random.int(in: 1...12), day: random.int(in: 1...28))
             + " " + IdentifierFormat.time(hour: random.below(24), minute: random.below(60), second: random.below(60))
@@ -163,7 +164,7 @@ struct TravelGenerator {
         let latitude = (place.latitude * 1_000_000).rounded() + Double(random.int(in: -50_000...50_000))
         let longitude = (place.longitude * 1_000_000).rounded() + Double(random.int(in: -50_000...50_000))
         var members: [String: JSONValue] = ["lat": .double(latitude / 1_000_000), "lon": .double(longitude / 1_000_000)]
-        if altitude { members["alt"] = .int(random.int(in: 0...2000)) } else { members["accuracy"] = .string("ROOFTOP") }
+        if altitude { members["alt"] = .int(Int64(random.int(in: 0...2000))) } else { members["accuracy"] = .string("ROOFTOP") }
         return .object(members)
     }
 

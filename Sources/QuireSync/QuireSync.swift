@@ -3,4 +3,6 @@
 public enum QuireSync {
     /// The `replication_id_version` written into checkpoint documents.
     public static let replicationIDVersion = 1
+    /// The version the listener reports as its vendor version.
+    public static let version = "0.1.0"
 }

@@ -5,6 +5,9 @@ struct FixtureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fixture",
         abstract: "Build, pack, verify and install prebuilt Quire databases.",
-        subcommands: [FixtureGenerateCommand.self]
+        subcommands: [
+            FixtureGenerateCommand.self, FixtureBuildCommand.self, FixtureVerifyCommand.self, FixtureInspectCommand.self,
+            FixtureInstallCommand.self,
+        ]
     )
 }

@@ -7,6 +7,6 @@ struct QuireCommand: ParsableCommand {
         commandName: "quire",
         abstract: "Quire: an embedded document store, its conformance runner and fixture packager.",
         version: "0.1.0",
-        subcommands: [ConformCommand.self, FixtureCommand.self]
+        subcommands: [ConformCommand.self, FixtureCommand.self, ServeCommand.self]
     )
 }

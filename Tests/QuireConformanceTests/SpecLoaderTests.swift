@@ -61,7 +61,9 @@ import Testing
         let none = parse("about: x\ncases:\n  - name: a\n    steps:\n      - expect: {ok: true}\n")
         #expect(none.errors.first?.message.hasPrefix("a step needs one of: createCollection, deleteCollection") == true)
         let two = parse("about: x\ncases:\n  - name: a\n    steps:\n      - scopes:\n        close:\n")
-        #expect(two.errors.first?.message == "a step needs exactly one of: createCollection, deleteCollection, collection, collections, scope, scopes, save, get, delete, purge, count, batch, setExpiration, getExpiration, advanceClock, query, createIndex, deleteIndex, indexes, open, close, reopen, copyDatabase, databaseExists, deleteDatabase, saveBlob, blobContent, maintenance, set, inspect; found scopes and close")
+        let message = two.errors.first?.message ?? ""
+        #expect(message.hasPrefix("a step needs exactly one of: createCollection, deleteCollection, collection"))
+        #expect(message.hasSuffix("set, inspect; found scopes and close"))
     }
 
     @Test func missingRequiredKeysAndEmptyFiles() {

@@ -110,6 +110,7 @@ import Testing
 
     @Test func blobFileNamesAreFilesystemSafe() throws {
         let digest = "sha1-qZk+NkcGgWq6PiVxeFDCbJzQ2J0="
+        #expect(DatasetBlobName.digest(of: Data("abc".utf8)) == digest)
         #expect(try DatasetBlobName.fileName(forDigest: digest) == "qZk-NkcGgWq6PiVxeFDCbJzQ2J0=.blob")
         #expect(DatasetBlobName.digest(forFileName: "qZk-NkcGgWq6PiVxeFDCbJzQ2J0=.blob") == digest)
         #expect(DatasetBlobName.digest(forFileName: "qZk+NkcGgWq6PiVxeFDCbJzQ2J0=.blob") == digest)

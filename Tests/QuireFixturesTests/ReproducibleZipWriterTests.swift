@@ -163,8 +163,8 @@ import Testing
             return try SafeArchiveReader(archiveURL: archive).listing()
         }
         #expect(listing == [
-            ArchiveEntry(path: "big.bin", kind: .file, size: Int64(bytes.count), sha256: sha256Hex(of: Data(bytes))),
-            ArchiveEntry(path: "small", kind: .file, size: 1, sha256: sha256Hex(of: Data("s".utf8))),
+            ArchiveEntry(path: "big.bin", kind: .file, size: Int64(bytes.count), sha256: Digest.hex(SHA256.hash(data: bytes))),
+            ArchiveEntry(path: "small", kind: .file, size: 1, sha256: Digest.hex(SHA256.hash(data: Data("s".utf8)))),
         ])
     }
 }

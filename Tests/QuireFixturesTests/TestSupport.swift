@@ -11,6 +11,7 @@ import Testing
 let archiveLock = NSLock()
 
 /// Runs `body` holding ``archiveLock``.
+@discardableResult
 func withArchiveLock<T>(_ body: () throws -> T) rethrows -> T {
     archiveLock.lock()
     defer { archiveLock.unlock() }

@@ -8,31 +8,31 @@ import Testing
 ///
 /// `QUIRE_CRASH_RUNS` sets the number of kills (50 by default; more for a longer run).
 @Suite struct CrashConsistencyTests {
-    static var writerURL: URL? {
+    static var helperURL: URL? {
         let candidates = [
             Bundle.main.executableURL?.deletingLastPathComponent(),
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL.deletingLastPathComponent(),
         ].compactMap { $0 }
         for directory in candidates {
-            let url = directory.appendingPathComponent("quire-crash-writer")
+            let url = directory.appendingPathComponent("quire-test-helper")
             if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         return nil
     }
 
     @Test func killedWritersLoseNoCommittedBatch() throws {
-        let writer = try #require(Self.writerURL, "the quire-crash-writer executable is built beside the tests")
+        let helper = try #require(Self.helperURL, "the quire-test-helper executable is built beside the tests")
         let runs = Int(ProcessInfo.processInfo.environment["QUIRE_CRASH_RUNS"] ?? "") ?? 50
         let directory = TemporaryDirectory("quire-crash")
-        var random = SplitMix(seed: 0x5EED)
+        var random = SeededGenerator(seed: 0x5EED)
         var lastSequence: UInt64 = 0
         var reported = Set<Int>()
         for run in 0..<runs {
             let fullSync = run % 2 == 1
             let process = Process()
-            process.executableURL = writer
-            process.arguments = [directory.path] + (fullSync ? ["--full-sync"] : [])
+            process.executableURL = helper
+            process.arguments = ["crash-writer", directory.path] + (fullSync ? ["--full-sync"] : [])
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
@@ -73,20 +73,5 @@ import Testing
             try database.close()
         }
         #expect(reported.count >= runs)
-    }
-}
-
-/// A small deterministic generator, so every run of the suite kills at the same points.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

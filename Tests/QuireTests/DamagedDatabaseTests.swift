@@ -76,7 +76,7 @@ import Testing
     @Test func overwrittenPagesAreReportedNotCrashedOn() throws {
         let directory = TemporaryDirectory()
         let file = try makeDatabase(directory)
-        var random = SplitMix(seed: 7)
+        var random = SeededGenerator(seed: 7)
         let garbage = (0..<16_384).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         try damage(file, at: 8_192, with: garbage)
         let error = openAndReadAll(directory)

@@ -55,27 +55,33 @@ struct ChangeRecord: Sendable {
 /// notification already queued is dropped rather than delivered after removal.
 final class ChangeHub: @unchecked Sendable {
     private final class Entry: @unchecked Sendable {
-        let collectionID: Int64
+        let collectionIDs: Set<Int64>
         let documentID: String?
         let owner: ObjectIdentifier
         let queue: DispatchQueue
         let deliver: @Sendable ([String]) -> Void
+        let onRemove: (@Sendable () -> Void)?
         private let lock = NSLock()
         private var active = true
 
         init(
-            collectionID: Int64, documentID: String?, owner: ObjectIdentifier, queue: DispatchQueue,
-            deliver: @escaping @Sendable ([String]) -> Void
+            collectionIDs: Set<Int64>, documentID: String?, owner: ObjectIdentifier, queue: DispatchQueue,
+            deliver: @escaping @Sendable ([String]) -> Void, onRemove: (@Sendable () -> Void)?
         ) {
-            self.collectionID = collectionID
+            self.collectionIDs = collectionIDs
             self.documentID = documentID
             self.owner = owner
             self.queue = queue
             self.deliver = deliver
+            self.onRemove = onRemove
         }
 
         var isActive: Bool { lock.withLock { active } }
-        func deactivate() { lock.withLock { active = false } }
+
+        func deactivate() {
+            lock.withLock { active = false }
+            onRemove?()
+        }
     }
 
     private let lock = NSLock()
@@ -87,10 +93,20 @@ final class ChangeHub: @unchecked Sendable {
         collectionID: Int64, documentID: String?, owner: ObjectIdentifier, queue: DispatchQueue?,
         deliver: @escaping @Sendable ([String]) -> Void
     ) -> ListenerToken {
+        add(collectionIDs: [collectionID], documentID: documentID, owner: owner, queue: queue, deliver: deliver)
+    }
+
+    /// Adds a listener for changes to any of `collectionIDs` (live queries read several);
+    /// `onRemove` runs once the listener is removed, by its token or by closing its database.
+    func add(
+        collectionIDs: Set<Int64>, documentID: String?, owner: ObjectIdentifier, queue: DispatchQueue?,
+        deliver: @escaping @Sendable ([String]) -> Void, onRemove: (@Sendable () -> Void)? = nil
+    ) -> ListenerToken {
         let id = UUID()
         let entry = Entry(
-            collectionID: collectionID, documentID: documentID, owner: owner,
-            queue: queue ?? DispatchQueue(label: "quire.listener.\(id.uuidString.prefix(8))"), deliver: deliver)
+            collectionIDs: collectionIDs, documentID: documentID, owner: owner,
+            queue: queue ?? DispatchQueue(label: "quire.listener.\(id.uuidString.prefix(8))"), deliver: deliver,
+            onRemove: onRemove)
         lock.withLock { entries[id] = entry }
         return ListenerToken(id: id, hub: self)
     }
@@ -120,7 +136,8 @@ final class ChangeHub: @unchecked Sendable {
             byCollection[record.collectionID, default: []].append(record.documentID)
         }
         for entry in listeners {
-            guard let ids = byCollection[entry.collectionID] else { continue }
+            let ids = entry.collectionIDs.sorted().flatMap { byCollection[$0] ?? [] }
+            guard !ids.isEmpty else { continue }
             let delivered: [String]
             if let documentID = entry.documentID {
                 guard ids.contains(documentID) else { continue }

@@ -95,9 +95,11 @@ extension Database {
         }
     }
 
-    /// Drops a collection's table; its indexes and triggers go with it.
+    /// Drops a collection's table (its value indexes and full-text triggers go with it) and
+    /// its full-text tables.
     static func dropCollectionObjects(_ connection: Connection, id: Int64) throws {
         try connection.execute("DROP TABLE IF EXISTS \(StoreSchema.tableName(id))")
+        try IndexCatalog.dropFullTextTables(connection, collectionID: id)
     }
 
     static func catalogEntry(_ connection: Connection, scope: String, name: String) throws -> CatalogEntry? {

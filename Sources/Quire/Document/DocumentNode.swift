@@ -52,6 +52,28 @@ enum DocumentNode {
         }
     }
 
+    /// What a mutable container's getter returns for this node, and the node to store back
+    /// when a nested container was made live (so later changes reach the parent).
+    func presented(blobStore: BlobStore?) -> (value: Any?, live: DocumentNode?) {
+        switch self {
+        case .dictionary(let dictionary): return (dictionary, nil)
+        case .array(let array): return (array, nil)
+        case .blob(let blob): return (blob, nil)
+        case .unsupported: return (nil, nil)
+        case .value(let value):
+            switch value {
+            case .object(let members) where !Blob.isBlob(json: members):
+                let live = MutableDictionaryObject(members, blobStore: blobStore)
+                return (live, .dictionary(live))
+            case .array(let elements):
+                let live = MutableArrayObject(elements, blobStore: blobStore)
+                return (live, .array(live))
+            default:
+                return (DictionaryObject.present(value, blobStore: blobStore), nil)
+            }
+        }
+    }
+
     /// Blobs referenced anywhere below this node.
     func collectBlobs(into blobs: inout [Blob]) {
         switch self {

@@ -51,25 +51,9 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     /// The element at `index`; nested containers come back mutable and live.
     public override func value(at index: Int) -> Any? {
         guard nodes.indices.contains(index) else { return nil }
-        switch nodes[index] {
-        case .dictionary(let dictionary): return dictionary
-        case .array(let array): return array
-        case .blob(let blob): return blob
-        case .unsupported: return nil
-        case .value(let value):
-            switch value {
-            case .object(let members) where !Blob.isBlob(json: members):
-                let live = MutableDictionaryObject(members, blobStore: blobStore)
-                nodes[index] = .dictionary(live)
-                return live
-            case .array(let elements):
-                let live = MutableArrayObject(elements, blobStore: blobStore)
-                nodes[index] = .array(live)
-                return live
-            default:
-                return DictionaryObject.present(value, blobStore: blobStore)
-            }
-        }
+        let (value, live) = nodes[index].presented(blobStore: blobStore)
+        if let live { nodes[index] = live }
+        return value
     }
 
     /// Replaces the whole content.

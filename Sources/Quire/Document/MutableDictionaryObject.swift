@@ -54,25 +54,9 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     /// The value at `key`; nested dictionaries and arrays come back mutable and live.
     public override func value(forKey key: String) -> Any? {
         guard let node = nodes[key] else { return nil }
-        switch node {
-        case .dictionary(let dictionary): return dictionary
-        case .array(let array): return array
-        case .blob(let blob): return blob
-        case .unsupported: return nil
-        case .value(let value):
-            switch value {
-            case .object(let members) where !Blob.isBlob(json: members):
-                let live = MutableDictionaryObject(members, blobStore: blobStore)
-                nodes[key] = .dictionary(live)
-                return live
-            case .array(let elements):
-                let live = MutableArrayObject(elements, blobStore: blobStore)
-                nodes[key] = .array(live)
-                return live
-            default:
-                return DictionaryObject.present(value, blobStore: blobStore)
-            }
-        }
+        let (value, live) = node.presented(blobStore: blobStore)
+        if let live { nodes[key] = live }
+        return value
     }
 
     /// Sets `value` at `key`.

@@ -20,11 +20,15 @@ public final class Connection {
         public var fullSync: Bool = false
         /// How long SQLite waits for another process's lock before giving up, in milliseconds.
         public var busyTimeoutMilliseconds: Int32 = 10_000
+        /// Open the file with `SQLITE_OPEN_READONLY` and `query_only`: nothing is created,
+        /// and neither the journal mode nor the file changes.
+        public var readOnly: Bool = false
 
-        /// Default options: WAL, `synchronous=NORMAL`, a ten-second busy timeout.
-        public init(fullSync: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000) {
+        /// Default options: WAL, `synchronous=NORMAL`, a ten-second busy timeout, read-write.
+        public init(fullSync: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000, readOnly: Bool = false) {
             self.fullSync = fullSync
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.readOnly = readOnly
         }
     }
 
@@ -39,8 +43,8 @@ public final class Connection {
     /// Opens a connection. Writers may create the file; readers require it to exist.
     init(path: String, role: Role, options: Options) throws {
         var opened: OpaquePointer?
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
-        if role == .writer { flags |= SQLITE_OPEN_CREATE }
+        var flags = (options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+        if role == .writer && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
         let result = sqlite3_open_v2(path, &opened, flags, nil)
         guard result == SQLITE_OK, let opened else {
             let error = QuireError.sqlite(result, connection: opened, statement: nil)
@@ -80,6 +84,10 @@ public final class Connection {
 
     private func configure(_ options: Options) throws {
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        if options.readOnly {
+            try execute("PRAGMA query_only=1")
+            return
+        }
         if role == .writer {
             // Reading the journal mode touches the header, so a file that is not a database
             // fails here rather than later in the middle of a caller's work.
@@ -93,6 +101,9 @@ public final class Connection {
         try execute("PRAGMA synchronous=\(options.fullSync ? "FULL" : "NORMAL")")
         try execute("PRAGMA foreign_keys=OFF")
         try execute("PRAGMA temp_store=MEMORY")
+        // Queries, indexes and full-text triggers call these; every connection needs them,
+        // writers included, because index expressions run on every write.
+        try SQLFunctions.register(on: self)
     }
 
     // MARK: Statements

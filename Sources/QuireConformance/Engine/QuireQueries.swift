@@ -2,19 +2,39 @@ import Quire
 
 /// The query and index steps on the Quire engine.
 enum QuireQueries {
+    /// Runs SQL++ text with named parameters; returns the rows as objects (MISSING columns
+    /// left out, NULL ones present).
     static func run(_ query: Step.Query, on database: Database) throws -> SpecValue {
-        throw EngineError.unsupported("queries")
+        let compiled = try database.createQuery(query.sql)
+        if !query.parameters.isEmpty {
+            let parameters = Parameters()
+            for (name, value) in query.parameters {
+                parameters.setJSONValue(value.jsonValue, forName: name)
+            }
+            compiled.parameters = parameters
+        }
+        return .array(try compiled.execute().allResults().map { SpecValue(json: $0.toJSONValue()) })
     }
 
     static func createIndex(_ index: Step.Index, in collection: Collection) throws {
-        throw EngineError.unsupported("indexes")
+        switch index.kind {
+        case .value:
+            try collection.createIndex(
+                withName: index.name, config: ValueIndexConfiguration(index.expressions, where: index.whereClause))
+        case .fullText:
+            try collection.createIndex(
+                withName: index.name,
+                config: FullTextIndexConfiguration(
+                    index.expressions, where: index.whereClause, ignoreAccents: index.ignoreAccents,
+                    language: index.language ?? "en"))
+        }
     }
 
     static func deleteIndex(_ name: String, in collection: Collection) throws {
-        throw EngineError.unsupported("indexes")
+        try collection.deleteIndex(forName: name)
     }
 
     static func indexes(in collection: Collection) throws -> [String] {
-        throw EngineError.unsupported("indexes")
+        try collection.indexes()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireFixtures
 
 /// One case's databases on the Quire engine.
 final class QuireSession: EngineSession {
@@ -194,6 +195,24 @@ final class QuireSession: EngineSession {
             }
             try current.performMaintenance(type: kind)
             return nil
+        case .buildFixture(let recipe):
+            let built = try FixtureBuilder(recipe: try FixtureRecipe.load(from: recipe))
+                .build(into: directory.appendingPathComponent("fixtures"))
+            var counts: [String: SpecValue] = [:]
+            for collection in built.manifest.collections { counts[collection.name] = .int(collection.documentCount) }
+            return .object([
+                "archive": .string(built.archiveURL.path), "name": .string(built.manifest.name), "collections": .object(counts),
+            ])
+        case .verifyFixture(let archive):
+            let report = FixtureVerifier(archiveURL: archive).verify()
+            return .object([
+                "valid": .bool(report.isValid),
+                "failures": .array(report.failures.map { .string("\($0.subject): \($0.problem ?? "")") }),
+            ])
+        case .installFixture(let archive, let name, let ifAbsent):
+            let outcome = try FixtureInstaller.install(
+                archive: archive, name: name, config: configuration, ifAbsent: ifAbsent, temporaryDirectory: directory)
+            return .object(["installed": .bool(outcome == .installed)])
         case .deleteDatabase(let name):
             if let database = open[name], !database.isClosedForSpecs {
                 try database.delete()

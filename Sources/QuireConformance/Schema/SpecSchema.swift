@@ -294,6 +294,31 @@ public enum SpecSchema {
           "required": ["type"],
           "additionalProperties": false
         },
+        "buildFixture": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "recipe": { "description": "A recipe file, relative to the spec file.", "type": "string", "minLength": 1 } },
+          "required": ["recipe"],
+          "additionalProperties": false
+        },
+        "verifyFixture": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "archive": { "description": "A fixture archive, relative to the spec file.", "type": "string", "minLength": 1 } },
+          "required": ["archive"],
+          "additionalProperties": false
+        },
+        "installFixture": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "archive": { "description": "A fixture archive, relative to the spec file.", "type": "string", "minLength": 1 },
+            "name": { "type": "string", "minLength": 1 },
+            "ifAbsent": { "type": "boolean" }
+          },
+          "required": ["archive", "name"],
+          "additionalProperties": false
+        },
         "set": {
           "description": "Variables to bind: name: value.",
           "type": "object",
@@ -333,6 +358,9 @@ public enum SpecSchema {
         { "required": ["saveBlob"] },
         { "required": ["blobContent"] },
         { "required": ["maintenance"] },
+        { "required": ["buildFixture"] },
+        { "required": ["verifyFixture"] },
+        { "required": ["installFixture"] },
         { "required": ["set"] },
         { "required": ["inspect"] }
       ],

@@ -66,6 +66,14 @@ public enum Step: Sendable, Hashable {
     /// Runs database maintenance (`compact`, `reindex`, `integrityCheck`, `optimize`,
     /// `fullOptimize`); returns nothing.
     case maintenance(type: String)
+    /// Builds a fixture from a recipe (`quire fixture build`); returns
+    /// `{archive, name, collections: {fullName: count}}`.
+    case buildFixture(recipe: URL)
+    /// Checks a fixture archive (`quire fixture verify`); returns `{valid, failures}`.
+    case verifyFixture(archive: URL)
+    /// Installs a fixture archive as a database in the case directory (`quire fixture
+    /// install`); returns `{installed}` (false when `ifAbsent` found one already).
+    case installFixture(archive: URL, name: String, ifAbsent: Bool)
 
     /// The step's name in spec files.
     public var keyword: String {
@@ -97,6 +105,9 @@ public enum Step: Sendable, Hashable {
         case .saveBlob: return "saveBlob"
         case .blobContent: return "blobContent"
         case .maintenance: return "maintenance"
+        case .buildFixture: return "buildFixture"
+        case .verifyFixture: return "verifyFixture"
+        case .installFixture: return "installFixture"
         }
     }
 

@@ -10,7 +10,7 @@ enum StepDecoder {
         "createCollection", "deleteCollection", "collection", "collections", "scope", "scopes", "save", "get",
         "delete", "purge", "count", "setExpiration", "getExpiration", "advanceClock", "query", "createIndex",
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
-        "saveBlob", "blobContent", "maintenance",
+        "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
     ]
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
@@ -49,6 +49,12 @@ enum StepDecoder {
             guard let properties = try arguments.object("blob") else { throw ArgumentError("blobContent needs 'blob'") }
             return .blobContent(properties: properties)
         case "maintenance": return .maintenance(type: try arguments.string("type"))
+        case "buildFixture": return .buildFixture(recipe: try path(arguments, "recipe", specDirectory: specDirectory))
+        case "verifyFixture": return .verifyFixture(archive: try path(arguments, "archive", specDirectory: specDirectory))
+        case "installFixture":
+            return .installFixture(
+                archive: try path(arguments, "archive", specDirectory: specDirectory), name: try arguments.string("name"),
+                ifAbsent: try arguments.bool("ifAbsent") ?? false)
         default:
             let known = engineKeywords.union(runnerKeywords)
             throw ArgumentError("unknown step '\(keyword)'\(Suggestion.didYouMean(keyword, in: known))")
@@ -132,6 +138,11 @@ enum StepDecoder {
             collection: try arguments.collection(), name: try arguments.string("name"), kind: kind,
             expressions: try arguments.strings("expressions") ?? [], whereClause: try arguments.optionalString("where"),
             language: try arguments.optionalString("language"), ignoreAccents: try arguments.bool("ignoreAccents") ?? false)
+    }
+
+    /// A path argument; relative paths are relative to the spec file.
+    private static func path(_ arguments: Arguments, _ key: String, specDirectory: URL) throws -> URL {
+        URL(fileURLWithPath: try arguments.string(key), relativeTo: specDirectory).standardizedFileURL
     }
 
     private static func copy(_ arguments: Arguments, specDirectory: URL) throws -> Step.Copy {

@@ -1,0 +1,194 @@
+/// Index definitions in `quire_indexes` and the SQLite objects that realise them.
+///
+/// A value index is `CREATE INDEX <table>_vi_<name>_<hash> ON <table> (<expressions>)
+/// WHERE flags & 1 = 0 [AND <condition>]`, the expressions compiled exactly as the query
+/// compiler compiles them, so SQLite's planner matches them. A full-text index is an FTS5
+/// table `<table>_fts_<name>_<hash>` whose rowid is the document's sequence, filled from the
+/// existing documents and kept current by three triggers on the documents table (insert,
+/// update, delete), so every write — saves, deletes, purges, expirations, other processes —
+/// updates it in the same transaction.
+enum IndexCatalog {
+    /// The kinds of index stored in `quire_indexes.kind`.
+    enum Kind: String {
+        case value
+        case fullText = "fulltext"
+    }
+
+    /// What `quire_indexes.definition` holds, canonical JSON so equal configurations compare equal.
+    struct Definition: Equatable {
+        let kind: Kind
+        let expressions: [String]
+        let whereClause: String?
+        let ignoreAccents: Bool
+        let language: String?
+
+        init(_ configuration: any IndexConfiguration) throws {
+            switch configuration {
+            case let value as ValueIndexConfiguration:
+                kind = .value
+                expressions = value.expressions
+                whereClause = value.whereClause
+                ignoreAccents = false
+                language = nil
+            case let fullText as FullTextIndexConfiguration:
+                kind = .fullText
+                expressions = fullText.expressions
+                whereClause = fullText.whereClause
+                ignoreAccents = fullText.ignoreAccents
+                language = fullText.language
+            default:
+                throw QuireError(.invalidParameter, "unsupported index configuration \(type(of: configuration))")
+            }
+        }
+
+        init(kind: Kind, json: JSONValue) {
+            self.kind = kind
+            expressions = json["expressions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            whereClause = json["where"]?.stringValue
+            ignoreAccents = json["ignoreAccents"]?.boolValue ?? false
+            language = json["language"]?.stringValue
+        }
+
+        var json: String {
+            var members: [String: JSONValue] = ["expressions": .array(expressions.map { .string($0) })]
+            if let whereClause { members["where"] = .string(whereClause) }
+            if kind == .fullText {
+                members["ignoreAccents"] = .bool(ignoreAccents)
+                members["language"] = language.map { .string($0) } ?? .null
+            }
+            return (try? JSONValue.object(members).jsonString()) ?? "{}"
+        }
+    }
+
+    // MARK: Names
+
+    /// A SQL identifier for an index object: readable, and unique by the name's digest.
+    private static func objectName(_ table: String, _ infix: String, _ name: String) -> String {
+        let readable = String(name.unicodeScalars.prefix(32).map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "_"
+        })
+        let digest = Digest.hex(SHA1.hash(data: Array(name.utf8))).prefix(8)
+        return "\(table)_\(infix)_\(readable)_\(digest)"
+    }
+
+    static func valueIndexName(table: String, name: String) -> String { objectName(table, "vi", name) }
+
+    static func fullTextTableName(table: String, name: String) -> String { objectName(table, "fts", name) }
+
+    // MARK: Catalog
+
+    static func definition(_ connection: Connection, collectionID: Int64, name: String) throws -> Definition? {
+        try connection.query(
+            "SELECT kind, definition FROM quire_indexes WHERE collection_id = ? AND name = ?",
+            [.integer(collectionID), .text(name)]
+        ) { row -> Definition? in
+            guard let kind = row.text(at: 0).flatMap(Kind.init(rawValue:)) else { return nil }
+            let json = (try? JSONReader.parse(row.text(at: 1) ?? "{}")) ?? .object([:])
+            return Definition(kind: kind, json: json)
+        }.first ?? nil
+    }
+
+    static func names(_ connection: Connection, collectionID: Int64) throws -> [String] {
+        try connection.query(
+            "SELECT name FROM quire_indexes WHERE collection_id = ? ORDER BY name", [.integer(collectionID)]
+        ) { $0.text(at: 0) ?? "" }
+    }
+
+    /// The FTS table of the full-text index `name` of `collection`, or nil.
+    static func fullTextTable(_ connection: Connection, collection: Collection, name: String) throws -> String? {
+        guard let definition = try definition(connection, collectionID: collection.id, name: name),
+            definition.kind == .fullText
+        else { return nil }
+        return fullTextTableName(table: collection.table, name: name)
+    }
+
+    // MARK: Creating and dropping
+
+    static func create(_ connection: Connection, collection: Collection, name: String, definition: Definition) throws {
+        guard !definition.expressions.isEmpty else {
+            throw QuireError(.invalidParameter, "index '\(name)' needs at least one expression")
+        }
+        let parsed = try definition.expressions.map { try SQLPPParser.parseExpression($0) }
+        let condition = try definition.whereClause.map { try SQLPPParser.parseExpression($0) }
+        let table = collection.table
+        switch definition.kind {
+        case .value:
+            let columns = try parsed.map { try QueryCompiler.indexExpression($0) }
+            let terms = try ["flags & 1 = 0"] + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0) } ?? [])
+            try connection.execute(
+                "CREATE INDEX \(valueIndexName(table: table, name: name)) ON \(table) (\(columns.joined(separator: ", "))) WHERE \(terms.joined(separator: " AND "))"
+            )
+        case .fullText:
+            let tokenizer = try FullTextIndexConfiguration(
+                definition.expressions, ignoreAccents: definition.ignoreAccents, language: definition.language
+            ).tokenizer()
+            try createFullText(
+                connection, table: table, fts: fullTextTableName(table: table, name: name), expressions: parsed,
+                condition: condition, tokenizer: tokenizer)
+        }
+        try connection.run(
+            "INSERT OR REPLACE INTO quire_indexes (collection_id, name, kind, definition) VALUES (?, ?, ?, ?)",
+            [.integer(collection.id), .text(name), .text(definition.kind.rawValue), .text(definition.json)])
+    }
+
+    private static func createFullText(
+        _ connection: Connection, table: String, fts: String, expressions: [PlanExpression], condition: PlanExpression?,
+        tokenizer: String
+    ) throws {
+        let columnNames = expressions.indices.map { "c\($0)" }.joined(separator: ", ")
+        func values(_ prefix: String) throws -> String {
+            try expressions.map { try QueryCompiler.indexExpression($0, prefix: prefix) }.joined(separator: ", ")
+        }
+        func filter(_ prefix: String) throws -> String {
+            let terms = try ["\(prefix)flags & 1 = 0"] + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0, prefix: prefix) } ?? [])
+            return terms.joined(separator: " AND ")
+        }
+        try connection.execute(
+            """
+            CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnNames), tokenize = '\(tokenizer)');
+            CREATE TRIGGER \(fts)_insert AFTER INSERT ON \(table) WHEN \(try filter("new.")) BEGIN
+                INSERT INTO \(fts) (rowid, \(columnNames)) VALUES (new.sequence, \(try values("new.")));
+            END;
+            CREATE TRIGGER \(fts)_delete AFTER DELETE ON \(table) BEGIN
+                DELETE FROM \(fts) WHERE rowid = old.sequence;
+            END;
+            CREATE TRIGGER \(fts)_update AFTER UPDATE OF sequence, flags, body ON \(table) BEGIN
+                DELETE FROM \(fts) WHERE rowid = old.sequence;
+                INSERT INTO \(fts) (rowid, \(columnNames)) SELECT new.sequence, \(try values("new.")) WHERE \(try filter("new."));
+            END;
+            INSERT INTO \(fts) (rowid, \(columnNames)) SELECT sequence, \(try values("")) FROM \(table) WHERE \(try filter(""));
+            """)
+    }
+
+    static func drop(_ connection: Connection, collection: Collection, name: String, kind: Kind) throws {
+        let table = collection.table
+        switch kind {
+        case .value:
+            try connection.execute("DROP INDEX IF EXISTS \(valueIndexName(table: table, name: name))")
+        case .fullText:
+            let fts = fullTextTableName(table: table, name: name)
+            try connection.execute(
+                """
+                DROP TRIGGER IF EXISTS \(fts)_insert;
+                DROP TRIGGER IF EXISTS \(fts)_delete;
+                DROP TRIGGER IF EXISTS \(fts)_update;
+                DROP TABLE IF EXISTS \(fts);
+                """)
+        }
+        try connection.run(
+            "DELETE FROM quire_indexes WHERE collection_id = ? AND name = ?", [.integer(collection.id), .text(name)])
+    }
+
+    /// Drops every FTS table of the collection `id` (the collection's own table, dropped
+    /// separately, takes its triggers and value indexes with it).
+    static func dropFullTextTables(_ connection: Connection, collectionID id: Int64) throws {
+        let prefix = StoreSchema.tableName(id) + "_fts_"
+        let tables = try connection.query(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' AND substr(name, 1, ?) = ?",
+            [.integer(Int64(prefix.count)), .text(prefix)]
+        ) { $0.text(at: 0) ?? "" }
+        for table in tables {
+            try connection.execute("DROP TABLE IF EXISTS \(table)")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A query plan turned into SQLite SQL: the statement text, what its numbered parameters
+/// are bound to, and how each result column is read back.
+struct CompiledQuery: Sendable {
+    /// What one numbered SQL parameter (`?1`, `?2`, ...) is bound to.
+    enum Binding: Sendable, Hashable {
+        /// The database clock's current time in milliseconds, for the expiration filter.
+        case now
+        /// The value of a query parameter.
+        case parameterValue(String)
+        /// The JSON type name of a query parameter (NULL when unset: MISSING).
+        case parameterType(String)
+    }
+
+    /// One result column: its key and the SQL columns holding its value and its JSON type.
+    struct Column: Sendable {
+        let name: String
+        let valueIndex: Int32
+        let typeIndex: Int32
+    }
+
+    let sql: String
+    let bindings: [Binding]
+    let columns: [Column]
+    /// The catalog ids of the collections the query reads.
+    let collectionIDs: Set<Int64>
+
+    /// Binds every parameter of `statement`, which was prepared from ``sql``.
+    func bind(_ statement: Statement, parameters: [String: JSONValue], now: Int64) throws {
+        for (offset, binding) in bindings.enumerated() {
+            let index = Int32(offset + 1)
+            switch binding {
+            case .now:
+                try statement.bind(now, at: index)
+            case .parameterValue(let name):
+                try statement.bind(CompiledQuery.sqliteValue(parameters[name]), at: index)
+            case .parameterType(let name):
+                try statement.bind(SQLiteValue.text(parameters[name].map(CompiledQuery.typeName)), at: index)
+            }
+        }
+    }
+
+    /// Runs the statement and reads every row.
+    func run(_ connection: Connection, parameters: [String: JSONValue], now: Int64) throws -> [[JSONValue?]] {
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try bind(statement, parameters: parameters, now: now)
+        var rows: [[JSONValue?]] = []
+        while try statement.step() {
+            rows.append(columns.map { decode(statement, $0) })
+        }
+        return rows
+    }
+
+    /// Reads one column of the current row: its type column tells MISSING (NULL), JSON null,
+    /// booleans (stored as 0 and 1) and containers (stored as JSON text) apart from plain values.
+    private func decode(_ statement: Statement, _ column: Column) -> JSONValue? {
+        switch statement.text(at: column.typeIndex) {
+        case nil: return nil
+        case "null": return .null
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "array", "object":
+            if let parsed = try? statement.withUnsafeBytes(at: column.valueIndex, { try JSONReader.parse($0) }) {
+                return parsed
+            }
+            return statement.text(at: column.valueIndex).map { .string($0) } ?? .null
+        default:
+            switch statement.value(at: column.valueIndex) {
+            case .null: return .null
+            case .integer(let number): return .int(number)
+            case .real(let number): return number.isFinite ? .double(number) : .null
+            case .text(let text): return .string(text)
+            case .blob(let bytes): return .string(Data(bytes).base64EncodedString())
+            }
+        }
+    }
+
+    /// How a parameter value is bound: booleans as 0 and 1, containers as JSON text.
+    static func sqliteValue(_ value: JSONValue?) -> SQLiteValue {
+        switch value {
+        case nil, .null?: return .null
+        case .bool(let flag)?: return .integer(flag ? 1 : 0)
+        case .int(let number)?: return .integer(number)
+        case .double(let number)?: return .real(number)
+        case .string(let text)?: return .text(text)
+        case .array?, .object?: return .text((try? value?.jsonString()) ?? "null")
+        }
+    }
+
+    /// The name SQLite's `json_type` gives a value of this kind.
+    static func typeName(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int: return "integer"
+        case .double: return "real"
+        case .string: return "text"
+        case .array: return "array"
+        case .object: return "object"
+        }
+    }
+}

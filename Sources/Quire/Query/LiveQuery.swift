@@ -1,0 +1,92 @@
+import Dispatch
+import Foundation
+
+/// One listener of a query: it re-runs the query after commits that touch the query's
+/// collections and reports results that differ from the last ones reported.
+///
+/// Runs happen on a private serial queue. A commit schedules a run a short moment later
+/// unless one is already scheduled, so a burst of commits costs one run. Removal (by the
+/// token or by closing the database) marks it stopped before anything else; a run already
+/// under way then delivers nothing.
+final class LiveQuery: @unchecked Sendable {
+    /// How long a commit waits for the next ones before the query re-runs.
+    static let coalescingDelay: DispatchTimeInterval = .milliseconds(20)
+
+    private let query: Query
+    private let queue: DispatchQueue
+    private let listener: @Sendable (QueryChange) -> Void
+    private let worker = DispatchQueue(label: "quire.livequery")
+    private let lock = NSLock()
+    private var scheduled = false
+    private var stopped = false
+    private var onStop: (@Sendable () -> Void)?
+    /// Touched only on `worker`.
+    private var lastResults: ResultSet?
+
+    init(query: Query, queue: DispatchQueue, listener: @escaping @Sendable (QueryChange) -> Void) {
+        self.query = query
+        self.queue = queue
+        self.listener = listener
+    }
+
+    /// Subscribes to the query's collections and runs the query once at once.
+    func start(onStop: @escaping @Sendable () -> Void) -> ListenerToken {
+        lock.withLock { self.onStop = onStop }
+        let database = query.plan.database
+        let ids = Set(query.plan.sources.map(\.collection.id))
+        let token = database.core.changes.add(
+            collectionIDs: ids, documentID: nil, owner: ObjectIdentifier(database), queue: worker,
+            deliver: { [weak self] _ in self?.scheduleRun() },
+            onRemove: { [weak self] in self?.stop() })
+        if database.isClosedObject { token.remove() }
+        lock.withLock { scheduled = true }
+        worker.async { [self] in run() }
+        return token
+    }
+
+    /// Schedules a run unless one is already waiting.
+    func scheduleRun() {
+        let schedule = lock.withLock {
+            guard !scheduled, !stopped else { return false }
+            scheduled = true
+            return true
+        }
+        if schedule {
+            worker.asyncAfter(deadline: .now() + LiveQuery.coalescingDelay) { [self] in run() }
+        }
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func stop() {
+        let callback = lock.withLock {
+            stopped = true
+            defer { onStop = nil }
+            return onStop
+        }
+        callback?()
+    }
+
+    private func run() {
+        let proceed = lock.withLock {
+            scheduled = false
+            return !stopped
+        }
+        guard proceed else { return }
+        let change: QueryChange
+        do {
+            let results = try query.execute()
+            if let lastResults, lastResults.hasSameRows(as: results) { return }
+            lastResults = results
+            change = QueryChange(query: query, results: results.copy(), error: nil)
+        } catch {
+            if isStopped { return }
+            lastResults = nil
+            change = QueryChange(query: query, results: nil, error: error)
+        }
+        let listener = self.listener
+        queue.async { [self] in
+            if !isStopped { listener(change) }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// Builds queries in Swift, clause by clause, as Couchbase Lite's `QueryBuilder` does:
+///
+/// ```swift
+/// let query = QueryBuilder
+///     .select(SelectResult.expression(Meta.id), SelectResult.property("name"))
+///     .from(DataSource.collection(hotels).as("h"))
+///     .where(Expression.property("city").equalTo(Expression.parameter("city")))
+///     .orderBy(Ordering.property("name").ascending())
+///     .limit(Expression.int(10))
+/// ```
+public enum QueryBuilder {
+    /// Starts a query that returns `results`.
+    public static func select(_ results: SelectResult...) -> Select {
+        Select(results: results, distinct: false)
+    }
+
+    /// Starts a query that returns `results` (an array, for results built at run time).
+    public static func select(_ results: [SelectResult]) -> Select {
+        Select(results: results, distinct: false)
+    }
+
+    /// Starts a query that returns `results`, each distinct row once.
+    public static func selectDistinct(_ results: SelectResult...) -> Select {
+        Select(results: results, distinct: true)
+    }
+
+    /// Starts a query that returns `results`, each distinct row once.
+    public static func selectDistinct(_ results: [SelectResult]) -> Select {
+        Select(results: results, distinct: true)
+    }
+}
+
+/// The SELECT clause, waiting for its data source.
+public struct Select: Sendable {
+    let results: [SelectResult]
+    let distinct: Bool
+
+    /// Names the data source and makes the query.
+    public func from(_ dataSource: DataSource) -> Query {
+        let plan = QueryPlan(
+            distinct: distinct, columns: results.map { QueryPlan.Column(expression: $0.expression, alias: $0.alias) },
+            from: dataSource.plan)
+        return Query(plan: plan, text: nil)
+    }
+}

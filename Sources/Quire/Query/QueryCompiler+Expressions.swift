@@ -1,0 +1,296 @@
+/// Expressions: each node compiles to a value (SQL whose result is the value, with JSON
+/// null and MISSING both SQL NULL, booleans 0 and 1, containers JSON text) and, on demand,
+/// a type (SQL giving `json_type`'s names, NULL for MISSING).
+extension QueryCompiler {
+    /// A place in JSON: `json_extract(root, path)` reads it.
+    struct Location {
+        let root: String
+        let path: String
+    }
+
+    /// What kind of value an expression has, when it is known without looking at the data.
+    enum StaticKind {
+        case json, number, string, bool, scalar
+    }
+
+    // MARK: Values
+
+    func value(_ expression: PlanExpression) throws -> String {
+        switch expression {
+        case .property, .variable:
+            return try locationValue(expression)
+        case .star:
+            throw QuireError(.invalidQuery, "'*' may appear only as a result or in COUNT(*)")
+        case .meta(let property, let alias):
+            try checkQueryOnly("metadata", allowedInIndex: true)
+            let source = try alias.map { try self.source(named: $0) } ?? sources[0]
+            switch property {
+            case .id: return column(source, "key")
+            case .revisionID: return column(source, "revid")
+            case .sequence: return column(source, "sequence")
+            case .isDeleted: return "(\(column(source, "flags")) & 1 != 0)"
+            case .expiration: return column(source, "expiration")
+            }
+        case .literal(let constant):
+            return try QueryCompiler.literal(constant)
+        case .missing:
+            return "NULL"
+        case .parameter(let name):
+            try checkQueryOnly("parameter $\(name)")
+            return placeholder(.parameterValue(name))
+        case .unary(.not, let operand):
+            return "(NOT \(try value(operand)))"
+        case .unary(.negate, let operand):
+            return "(- \(try value(operand)))"
+        case .binary(let op, let left, let right):
+            return try binaryValue(op, left, right)
+        case .test(let operand, let test):
+            return try testValue(operand, test)
+        case .between(let operand, let low, let high, let negated):
+            return "(\(try value(operand)) \(negated ? "NOT " : "")BETWEEN \(try value(low)) AND \(try value(high)))"
+        case .inList(let operand, let list, let negated):
+            let items = try list.map { try value($0) }.joined(separator: ", ")
+            return "(\(try value(operand)) \(negated ? "NOT " : "")IN (\(items)))"
+        case .inArray(let operand, let array, let negated):
+            return try containsValue(array: array, element: operand, negated: negated)
+        case .collate(let operand, let collation):
+            return "(\(try value(operand)) COLLATE \(collation.sqlName))"
+        case .function(let name, let arguments):
+            return try functionValue(name, arguments)
+        case .quantified(let quantifier, let variable, let array, let condition):
+            return try quantifiedValue(quantifier, variable: variable, array: array, condition: condition)
+        case .match(let index, let alias, let query):
+            try checkQueryOnly("MATCH")
+            let join = try fullTextJoin(index: index, sourceAlias: alias, function: "MATCH")
+            return "(\(join.sqlAlias).\(join.table) MATCH \(try value(query)))"
+        case .rank(let index, let alias):
+            try checkQueryOnly("RANK")
+            let join = try fullTextJoin(index: index, sourceAlias: alias, function: "RANK")
+            return "(- \(join.sqlAlias).rank)"
+        }
+    }
+
+    private func binaryValue(_ op: PlanExpression.BinaryOperator, _ left: PlanExpression, _ right: PlanExpression) throws
+        -> String
+    {
+        switch op {
+        case .like, .notLike:
+            let pattern = try value(right)
+            let test: String
+            if case .collate(let operand, let collation) = left {
+                let flags = (collation.ignoresCase ? 1 : 0) | (collation.ignoresAccents ? 2 : 0)
+                test = "quire_like(\(try value(operand)), \(pattern), \(flags))"
+            } else {
+                test = "(\(try value(left)) LIKE \(pattern) ESCAPE '\\')"
+            }
+            return op == .like ? test : "(NOT \(test))"
+        case .regex:
+            return "regexp('\\A(?:' || \(try value(right)) || ')\\z', \(try value(left)))"
+        case .is, .isNot:
+            let test: String
+            switch right {
+            case .literal(.null): return try testValue(left, op == .is ? .isNull : .isNotNull)
+            case .missing: return try testValue(left, op == .is ? .isMissing : .isNotMissing)
+            default:
+                let same = "\(try value(left)) IS \(try value(right))"
+                if canBeMissing(left) || canBeMissing(right) {
+                    test = "(\(same) AND (\(try type(left)) IS NULL) = (\(try type(right)) IS NULL))"
+                } else {
+                    test = "(\(same))"
+                }
+            }
+            return op == .is ? test : "(NOT \(test))"
+        default:
+            return "(\(try value(left)) \(op.rawValue) \(try value(right)))"
+        }
+    }
+
+    func testValue(_ operand: PlanExpression, _ test: PlanExpression.TypeTest) throws -> String {
+        let type = try self.type(operand)
+        switch test {
+        case .isNull: return "(\(type) = 'null')"
+        case .isNotNull: return "(\(type) != 'null')"
+        case .isMissing: return "(\(type) IS NULL)"
+        case .isNotMissing: return "(\(type) IS NOT NULL)"
+        case .isValued: return "(ifnull(\(type), 'null') != 'null')"
+        case .isNotValued: return "(ifnull(\(type), 'null') = 'null')"
+        }
+    }
+
+    // MARK: Locations (properties and variables)
+
+    /// Where a property or variable lives, or nil for other expressions.
+    func location(_ expression: PlanExpression) throws -> Location? {
+        switch expression {
+        case .property(let path, let alias):
+            try path.validate()
+            if alias == nil, let first = path.firstKey, let variable = variables[first] {
+                return variableLocation(variable, path.droppingFirst)
+            }
+            var source = sources[0]
+            var rest = path
+            if let alias {
+                source = try self.source(named: alias)
+            } else if !isIndexMode, let first = path.firstKey, let named = sources.first(where: { $0.alias == first }) {
+                source = named
+                rest = path.droppingFirst
+            }
+            return Location(root: column(source, "body"), path: QueryCompiler.quoted(rest.jsonPath))
+        case .variable(let name, let path):
+            try path.validate()
+            guard let variable = variables[name] else {
+                throw QuireError(.invalidQuery, "the variable '\(name)' is used outside its ANY/EVERY expression")
+            }
+            return variableLocation(variable, path)
+        default:
+            return nil
+        }
+    }
+
+    private func variableLocation(_ variable: VariableRef, _ path: PropertyPath) -> Location {
+        let base = "\(variable.sqlAlias).fullkey"
+        return Location(root: variable.root, path: path.isEmpty ? base : "\(base) || \(QueryCompiler.quoted(path.suffix))")
+    }
+
+    /// The variable an expression is, when it is one with no path (the builder writes it as
+    /// a variable, SQL++ as a one-key property).
+    private func bareVariable(_ expression: PlanExpression) -> VariableRef? {
+        switch expression {
+        case .variable(let name, let path) where path.isEmpty:
+            return variables[name]
+        case .property(let path, nil) where path.components.count == 1:
+            return path.firstKey.flatMap { variables[$0] }
+        default:
+            return nil
+        }
+    }
+
+    private func locationValue(_ expression: PlanExpression) throws -> String {
+        if let variable = bareVariable(expression) {
+            return "\(variable.sqlAlias).value"
+        }
+        guard let location = try location(expression) else { return "NULL" }
+        return "json_extract(\(location.root), \(location.path))"
+    }
+
+    // MARK: Types
+
+    /// SQL giving the JSON type name of the expression's value, NULL when it is MISSING.
+    func type(_ expression: PlanExpression) throws -> String {
+        switch expression {
+        case .property, .variable:
+            if let variable = bareVariable(expression) {
+                return "\(variable.sqlAlias).type"
+            }
+            guard let location = try location(expression) else { return "NULL" }
+            return "json_type(\(location.root), \(location.path))"
+        case .literal(let constant):
+            return QueryCompiler.quoted(CompiledQuery.typeName(constant))
+        case .missing:
+            return "NULL"
+        case .parameter(let name):
+            try checkQueryOnly("parameter $\(name)")
+            return placeholder(.parameterType(name))
+        case .collate(let operand, _):
+            return try type(operand)
+        case .meta(.isDeleted, _):
+            let flag = try value(expression)
+            return "CASE WHEN \(flag) IS NULL THEN NULL WHEN \(flag) THEN 'true' ELSE 'false' END"
+        case .meta:
+            let column = try value(expression)
+            return "CASE WHEN \(column) IS NULL THEN NULL ELSE 'value' END"
+        default:
+            let value = try self.value(expression)
+            var nullType = "'null'"
+            if !isNeverMissing(expression) {
+                let missingTerms = try expression.children.filter(canBeMissing).map { "\(try type($0)) IS NULL" }
+                if !missingTerms.isEmpty {
+                    nullType = "CASE WHEN \(missingTerms.joined(separator: " OR ")) THEN NULL ELSE 'null' END"
+                }
+            }
+            if staticKind(expression) == .bool {
+                return "CASE WHEN \(value) IS NULL THEN \(nullType) WHEN \(value) THEN 'true' ELSE 'false' END"
+            }
+            return "CASE WHEN \(value) IS NULL THEN \(nullType) ELSE 'value' END"
+        }
+    }
+
+    /// Whether the expression's value may be MISSING.
+    func canBeMissing(_ expression: PlanExpression) -> Bool {
+        switch expression {
+        case .literal, .star, .rank: return false
+        case .missing, .parameter, .property, .variable: return true
+        case .meta(_, let alias):
+            let source = alias.flatMap { name in sources.first { $0.alias == name } } ?? sources.first
+            return source?.isLeftJoined ?? false
+        default:
+            return !isNeverMissing(expression) && expression.children.contains(where: canBeMissing)
+        }
+    }
+
+    /// Expressions that are true or false (or a number) even over MISSING operands.
+    private func isNeverMissing(_ expression: PlanExpression) -> Bool {
+        switch expression {
+        case .test(_, .isNull), .test(_, .isNotNull): return false
+        case .test, .quantified, .match, .rank, .inArray: return true
+        case .binary(.is, _, .literal(.null)), .binary(.isNot, _, .literal(.null)): return false
+        case .binary(.is, _, _), .binary(.isNot, _, _): return true
+        case .function(let name, _): return FunctionCatalog.spec(name)?.isAggregate ?? false
+        default: return false
+        }
+    }
+
+    /// The kind of value, when known statically.
+    func staticKind(_ expression: PlanExpression) -> StaticKind {
+        switch expression {
+        case .property, .variable, .parameter, .literal, .missing, .star: return .json
+        case .meta(.isDeleted, _): return .bool
+        case .meta(.id, _), .meta(.revisionID, _): return .string
+        case .meta: return .number
+        case .unary(.not, _): return .bool
+        case .unary(.negate, _): return .number
+        case .binary(let op, _, _):
+            if op.isArithmetic { return .number }
+            return op == .concat ? .string : .bool
+        case .test, .between, .inList, .inArray, .quantified, .match: return .bool
+        case .rank: return .number
+        case .collate(let operand, _): return staticKind(operand)
+        case .function(let name, _):
+            switch FunctionCatalog.spec(name)?.kind {
+            case .bool?: return .bool
+            case .string?: return .string
+            case .number?: return .number
+            case .scalar?, nil: return name == "ARRAY_CONTAINS" ? .bool : (name == "ARRAY_LENGTH" ? .number : .scalar)
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Throws when an index expression uses something only queries can.
+    func checkQueryOnly(_ what: String, allowedInIndex: Bool = false) throws {
+        if isIndexMode && !allowedInIndex {
+            throw QuireError(.invalidQuery, "\(what) cannot be used in an index expression")
+        }
+    }
+
+    /// A SQL literal for a constant: text quoted, booleans 1 and 0, containers as JSON text.
+    static func literal(_ constant: JSONValue) throws -> String {
+        switch constant {
+        case .null: return "NULL"
+        case .bool(let flag): return flag ? "1" : "0"
+        case .int(let number): return number == Int64.min ? "(-9223372036854775807 - 1)" : "\(number)"
+        case .double(let number):
+            guard number.isFinite else { return "NULL" }
+            let text = "\(number)"
+            return text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) ? text : text + ".0"
+        case .string(let text): return quoted(text)
+        case .array, .object: return quoted(try constant.jsonString())
+        }
+    }
+
+    /// `text` as a SQL string literal.
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+}

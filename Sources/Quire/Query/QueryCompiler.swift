@@ -1,0 +1,300 @@
+/// Turns a ``QueryPlan`` into one SQLite statement over the collections' tables.
+///
+/// The SQL reads the stored JSON with `json_extract(body, '<path>')` for values and
+/// `json_type(body, '<path>')` for types, the latter telling MISSING (SQL NULL) from JSON
+/// null (`'null'`). Every result column comes as a pair (value, type), so booleans, nested
+/// containers, NULL and MISSING read back exactly.
+///
+/// Canonical forms, shared with index definitions so the planner can match them:
+/// - a property is `json_extract(body, '$.a.b[0]')`, unqualified when the query has a single
+///   data source (it is qualified by the source's SQL alias, `s1.body`, in joins);
+/// - live documents are `flags & 1 = 0`, the condition of every Quire index;
+/// - constants are SQL literals; only query parameters and the clock are bound.
+final class QueryCompiler {
+    /// A data source as the SQL sees it.
+    struct SourceRef {
+        let alias: String
+        let sqlAlias: String
+        let collection: Collection?
+        let table: String
+        let isLeftJoined: Bool
+    }
+
+    /// A variable of an `ANY`/`EVERY` expression: a `json_each` row.
+    struct VariableRef {
+        let sqlAlias: String
+        /// The JSON text `json_each` iterated over; the row's `fullkey` is a path into it.
+        let root: String
+    }
+
+    /// How expressions are compiled.
+    enum Mode {
+        /// A SELECT statement.
+        case query
+        /// An index expression or a trigger over `<prefix>body` (prefix `""` or `"new."`);
+        /// only deterministic, parameter-free, subquery-free expressions are allowed.
+        case index(prefix: String)
+    }
+
+    let mode: Mode
+    var sources: [SourceRef] = []
+    var variables: [String: VariableRef] = [:]
+    var bindings: [CompiledQuery.Binding] = []
+    private var bindingNumbers: [CompiledQuery.Binding: Int] = [:]
+    private var counter = 0
+    /// Full-text joins, by source alias and index name.
+    var fullTextJoins: [FullTextJoin] = []
+    /// Result aliases, which ORDER BY and HAVING may refer to.
+    var resultAliases: [String: PlanExpression] = [:]
+
+    /// A full-text index joined into the query for a MATCH.
+    struct FullTextJoin {
+        let sourceAlias: String
+        let index: String
+        let table: String
+        let sqlAlias: String
+    }
+
+    init(mode: Mode) {
+        self.mode = mode
+    }
+
+    var isIndexMode: Bool {
+        if case .index = mode { return true }
+        return false
+    }
+
+    /// A fresh SQL alias with `prefix`.
+    func nextAlias(_ prefix: String) -> String {
+        counter += 1
+        return "\(prefix)\(counter)"
+    }
+
+    /// The number of the SQL parameter for `binding` (`?n`), allocating it on first use.
+    func placeholder(_ binding: CompiledQuery.Binding) -> String {
+        if let number = bindingNumbers[binding] { return "?\(number)" }
+        bindings.append(binding)
+        bindingNumbers[binding] = bindings.count
+        return "?\(bindings.count)"
+    }
+
+    /// A column of a data source: unqualified when the query reads one source, so that the
+    /// SQL matches index definitions word for word.
+    func column(_ source: SourceRef, _ name: String) -> String {
+        switch mode {
+        case .index(let prefix): return prefix + name
+        case .query: return sources.count == 1 && name != "key" ? name : "\(source.sqlAlias).\(name)"
+        }
+    }
+
+    // MARK: Queries
+
+    /// Compiles `plan`; `fullTextTable` finds the FTS table of an index (nil when the
+    /// collection has no full-text index of that name).
+    static func compile(
+        _ plan: QueryPlan, fullTextTable: (Collection, String) throws -> String?
+    ) throws -> CompiledQuery {
+        try plan.validate()
+        let compiler = QueryCompiler(mode: .query)
+        return try compiler.compileSelect(plan, fullTextTable: fullTextTable)
+    }
+
+    private func compileSelect(
+        _ plan: QueryPlan, fullTextTable: (Collection, String) throws -> String?
+    ) throws -> CompiledQuery {
+        for (offset, source) in plan.sources.enumerated() {
+            let isLeft = offset > 0 && plan.joins[offset - 1].kind == .leftOuter
+            sources.append(
+                SourceRef(
+                    alias: source.alias, sqlAlias: "s\(offset)", collection: source.collection,
+                    table: source.collection.table, isLeftJoined: isLeft))
+        }
+        for column in plan.columns {
+            if let alias = column.alias { resultAliases[alias] = column.expression }
+        }
+
+        // MATCH may only narrow the whole query: at the top of WHERE or in its top-level AND.
+        let conjuncts = plan.whereClause?.conjuncts ?? []
+        for case .match(let index, let sourceAlias, _) in conjuncts {
+            try addFullTextJoin(index: index, sourceAlias: sourceAlias, fullTextTable: fullTextTable)
+        }
+
+        var selectList: [String] = []
+        var columns: [CompiledQuery.Column] = []
+        for (position, column) in plan.columns.enumerated() {
+            if case .star(let alias) = column.expression {
+                let targets = try alias.map { [try source(named: $0)] } ?? sources
+                for target in targets {
+                    let body = self.column(target, "body")
+                    selectList.append(body)
+                    selectList.append("CASE WHEN \(body) IS NULL THEN NULL ELSE 'object' END")
+                    columns.append(
+                        CompiledQuery.Column(
+                            name: column.alias ?? target.alias, valueIndex: Int32(selectList.count - 2),
+                            typeIndex: Int32(selectList.count - 1)))
+                }
+                continue
+            }
+            selectList.append(try value(column.expression))
+            selectList.append(try type(column.expression))
+            columns.append(
+                CompiledQuery.Column(
+                    name: column.alias ?? defaultName(column.expression, position: position + 1),
+                    valueIndex: Int32(selectList.count - 2), typeIndex: Int32(selectList.count - 1)))
+        }
+
+        let deletedVisible = Set(sourcesTestingDeletion(plan.whereClause))
+        var sql = "SELECT \(plan.distinct ? "DISTINCT " : "")\(selectList.joined(separator: ", "))"
+        sql += " FROM \(sources[0].table) AS \(sources[0].sqlAlias)"
+        var whereTerms = [liveFilter(sources[0], deletedVisible: deletedVisible.contains(sources[0].alias))]
+        for (offset, join) in plan.joins.enumerated() {
+            let ref = sources[offset + 1]
+            let filter = liveFilter(ref, deletedVisible: deletedVisible.contains(ref.alias))
+            switch join.kind {
+            case .cross:
+                sql += " CROSS JOIN \(ref.table) AS \(ref.sqlAlias)"
+                whereTerms.append(filter)
+            case .inner, .leftOuter:
+                let condition = try join.condition.map { try value($0) } ?? "1"
+                sql += " \(join.kind == .inner ? "JOIN" : "LEFT OUTER JOIN") \(ref.table) AS \(ref.sqlAlias)"
+                sql += " ON \(condition) AND \(filter)"
+            }
+        }
+        for join in fullTextJoins {
+            guard let ref = sources.first(where: { $0.alias == join.sourceAlias }) else { continue }
+            sql += " JOIN \(join.table) AS \(join.sqlAlias) ON \(join.sqlAlias).rowid = \(ref.sqlAlias).sequence"
+        }
+        if let whereClause = plan.whereClause {
+            whereTerms.append(contentsOf: try whereClause.conjuncts.map { try value($0) })
+        }
+        sql += " WHERE " + whereTerms.joined(separator: " AND ")
+        if !plan.groupBy.isEmpty {
+            sql += " GROUP BY " + (try plan.groupBy.map { try value($0) }).joined(separator: ", ")
+        }
+        if let having = plan.having {
+            sql += " HAVING " + (try value(substitutingResultAliases(having)))
+        }
+        if !plan.orderBy.isEmpty {
+            let terms = try plan.orderBy.map { term -> String in
+                let expression = substitutingResultAliases(term.expression)
+                if case .rank(let index, let alias) = expression {
+                    // FTS5 sorts by its own rank column (lower is better) without a sort step.
+                    let join = try fullTextJoin(index: index, sourceAlias: alias, function: "RANK")
+                    return "\(join.sqlAlias).rank" + (term.descending ? "" : " DESC")
+                }
+                return try value(expression) + (term.descending ? " DESC" : "")
+            }
+            sql += " ORDER BY " + terms.joined(separator: ", ")
+        }
+        if let limit = plan.limit {
+            sql += " LIMIT \(try value(limit))"
+        } else if plan.offset != nil {
+            sql += " LIMIT -1"
+        }
+        if let offset = plan.offset {
+            sql += " OFFSET \(try value(offset))"
+        }
+        let ids = Set(plan.sources.map(\.collection.id))
+        return CompiledQuery(sql: sql, bindings: bindings, columns: columns, collectionIDs: ids)
+    }
+
+    /// Live, unexpired documents of a source; deleted ones too when the WHERE clause asks
+    /// about `Meta.isDeleted`, as in Couchbase Lite.
+    private func liveFilter(_ source: SourceRef, deletedVisible: Bool) -> String {
+        let expiration = column(source, "expiration")
+        let unexpired = "(\(expiration) IS NULL OR \(expiration) > \(placeholder(.now)))"
+        return deletedVisible ? unexpired : "\(column(source, "flags")) & 1 = 0 AND \(unexpired)"
+    }
+
+    /// The aliases of sources whose deletion flag the WHERE clause reads.
+    private func sourcesTestingDeletion(_ expression: PlanExpression?) -> [String] {
+        var aliases: [String] = []
+        _ = expression?.contains { node in
+            if case .meta(.isDeleted, let alias) = node { aliases.append(alias ?? sources[0].alias) }
+            return false
+        }
+        return aliases
+    }
+
+    private func addFullTextJoin(
+        index: String, sourceAlias: String?, fullTextTable: (Collection, String) throws -> String?
+    ) throws {
+        if fullTextJoins.contains(where: { $0.index == index && (sourceAlias == nil || $0.sourceAlias == sourceAlias) }) {
+            return
+        }
+        let candidates = try sourceAlias.map { [try source(named: $0)] } ?? sources
+        var found: [(SourceRef, String)] = []
+        for candidate in candidates {
+            if let collection = candidate.collection, let table = try fullTextTable(collection, index) {
+                found.append((candidate, table))
+            }
+        }
+        guard let (ref, table) = found.first else {
+            throw QuireError(.missingIndex, "there is no full-text index named '\(index)' on \(candidates.map { $0.alias }.joined(separator: ", "))")
+        }
+        if found.count > 1 {
+            throw QuireError(
+                .invalidQuery,
+                "the full-text index '\(index)' exists on several data sources; qualify it as '<alias>.\(index)'")
+        }
+        fullTextJoins.append(FullTextJoin(sourceAlias: ref.alias, index: index, table: table, sqlAlias: nextAlias("f")))
+    }
+
+    /// The full-text join a MATCH or RANK refers to.
+    func fullTextJoin(index: String, sourceAlias: String?, function: String) throws -> FullTextJoin {
+        guard let join = fullTextJoins.first(where: { $0.index == index && (sourceAlias == nil || $0.sourceAlias == sourceAlias) })
+        else {
+            throw QuireError(
+                .invalidQuery,
+                function == "MATCH"
+                    ? "MATCH(\(index), ...) may appear only at the top level of the WHERE clause or in a top-level AND"
+                    : "RANK(\(index)) needs a MATCH with the same index in the WHERE clause")
+        }
+        return join
+    }
+
+    /// The source with `alias`, or invalidQuery.
+    func source(named alias: String) throws -> SourceRef {
+        guard let found = sources.first(where: { $0.alias == alias }) else {
+            throw QuireError(
+                .invalidQuery,
+                "unknown data source '\(alias)'; the query reads \(sources.map { "'\($0.alias)'" }.joined(separator: ", "))")
+        }
+        return found
+    }
+
+    /// ORDER BY and HAVING may name a result by its alias.
+    private func substitutingResultAliases(_ expression: PlanExpression) -> PlanExpression {
+        expression.rewritten { node in
+            guard case .property(let path, nil) = node, path.components.count == 1, let key = path.firstKey,
+                let aliased = resultAliases[key], !sources.contains(where: { $0.alias == key })
+            else { return nil }
+            return aliased
+        }
+    }
+
+    /// The key of an unaliased result column.
+    private func defaultName(_ expression: PlanExpression, position: Int) -> String {
+        switch expression {
+        case .property(let path, let source):
+            return path.lastKey ?? source ?? sources[0].alias
+        case .meta(let property, _):
+            return property.columnName
+        case .variable(let name, let path):
+            return path.lastKey ?? name
+        case .collate(let inner, _):
+            return defaultName(inner, position: position)
+        default:
+            return "$\(position)"
+        }
+    }
+
+    // MARK: Index expressions
+
+    /// Compiles an index expression or condition over one collection's `<prefix>body`.
+    static func indexExpression(_ expression: PlanExpression, prefix: String = "") throws -> String {
+        let compiler = QueryCompiler(mode: .index(prefix: prefix))
+        compiler.sources = [SourceRef(alias: "", sqlAlias: "", collection: nil, table: "", isLeftJoined: false)]
+        return try compiler.value(expression)
+    }
+}

@@ -1,0 +1,159 @@
+import CSQLite
+import Foundation
+
+/// The SQL functions and collations Quire's queries use beyond SQLite's own, registered on
+/// every connection when it opens (see `Connection.configure`).
+///
+/// - `regexp(pattern, text)`: the function behind SQLite's `REGEXP` operator; true when
+///   `pattern` (ICU syntax, NSRegularExpression) matches somewhere in `text`. Compiled
+///   patterns are cached per connection.
+/// - `quire_like(text, pattern, flags)`: LIKE under a collation (flags: 1 ignore case,
+///   2 ignore accents).
+/// - `quire_lower(text)`, `quire_upper(text)`: Unicode case mapping (SQLite's is ASCII only).
+/// - `quire_str_to_millis`, `quire_str_to_utc`, `quire_millis_to_utc`, `quire_millis_to_str`:
+///   date conversions between ISO-8601 text and milliseconds since the epoch.
+/// - collations `QUIRE_UNICODE`, `QUIRE_UNICODE_NOCASE`, `QUIRE_UNICODE_NODIAC`,
+///   `QUIRE_UNICODE_NOCASE_NODIAC` (see ``UnicodeCollator``).
+///
+/// Everything but `quire_millis_to_str` (which depends on the time zone) is deterministic and
+/// innocuous, so it may appear in index expressions and triggers.
+enum SQLFunctions {
+    /// A Swift function called by SQLite with the call's context and arguments.
+    private final class Box {
+        let body: (OpaquePointer?, [OpaquePointer?]) -> Void
+        init(_ body: @escaping (OpaquePointer?, [OpaquePointer?]) -> Void) { self.body = body }
+    }
+
+    /// The per-connection cache of compiled regular expressions.
+    private final class RegexCache {
+        var patterns: [String: NSRegularExpression] = [:]
+
+        func regex(_ pattern: String) throws -> NSRegularExpression {
+            if let cached = patterns[pattern] { return cached }
+            let compiled = try NSRegularExpression(pattern: pattern)
+            if patterns.count >= 64 { patterns.removeAll() }
+            patterns[pattern] = compiled
+            return compiled
+        }
+    }
+
+    static func register(on connection: Connection) throws {
+        let handle = connection.handle
+        let pure = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        let cache = RegexCache()
+        try function(handle, "regexp", 2, pure) { context, arguments in
+            guard let pattern = text(arguments[0]), let subject = text(arguments[1]) else {
+                return sqlite3_result_null(context)
+            }
+            do {
+                let regex = try cache.regex(pattern)
+                let range = NSRange(subject.startIndex..., in: subject)
+                sqlite3_result_int64(context, regex.firstMatch(in: subject, range: range) == nil ? 0 : 1)
+            } catch {
+                sqlite3_result_error(context, "invalid regular expression '\(pattern)'", -1)
+            }
+        }
+        try function(handle, "quire_like", 3, pure) { context, arguments in
+            guard let subject = text(arguments[0]), let pattern = text(arguments[1]) else {
+                return sqlite3_result_null(context)
+            }
+            let flags = sqlite3_value_int64(arguments[2])
+            let matched = UnicodeCollator.like(subject, pattern, ignoreCase: flags & 1 != 0, ignoreAccents: flags & 2 != 0)
+            sqlite3_result_int64(context, matched ? 1 : 0)
+        }
+        try function(handle, "quire_lower", 1, pure) { context, arguments in
+            result(context, stringArgument(arguments[0])?.lowercased())
+        }
+        try function(handle, "quire_upper", 1, pure) { context, arguments in
+            result(context, stringArgument(arguments[0])?.uppercased())
+        }
+        try function(handle, "quire_str_to_millis", 1, pure) { context, arguments in
+            guard let date = stringArgument(arguments[0]).flatMap(ISO8601.date(from:)) else {
+                return sqlite3_result_null(context)
+            }
+            let milliseconds = date.timeIntervalSince1970 * 1000
+            if let exact = Int64(exactly: milliseconds.rounded()), abs(milliseconds - milliseconds.rounded()) < 1e-6 {
+                sqlite3_result_int64(context, exact)
+            } else {
+                sqlite3_result_double(context, milliseconds)
+            }
+        }
+        try function(handle, "quire_str_to_utc", 1, pure) { context, arguments in
+            result(context, stringArgument(arguments[0]).flatMap(ISO8601.date(from:)).map { QueryDates.format($0, offset: 0) })
+        }
+        try function(handle, "quire_millis_to_utc", 1, pure) { context, arguments in
+            result(context, millisecondsArgument(arguments[0]).map { QueryDates.format($0, offset: 0) })
+        }
+        try function(handle, "quire_millis_to_str", 1, SQLITE_UTF8) { context, arguments in
+            result(
+                context,
+                millisecondsArgument(arguments[0]).map { date in
+                    QueryDates.format(date, offset: TimeZone.current.secondsFromGMT(for: date))
+                })
+        }
+        for variant in UnicodeCollator.variants {
+            let flags = (variant.ignoreCase ? 1 : 0) | (variant.ignoreAccents ? 2 : 0)
+            let result = sqlite3_create_collation_v2(
+                handle, variant.name, SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: flags + 1), compareCallback, nil)
+            guard result == SQLITE_OK else {
+                throw QuireError.sqlite(result, connection: handle, statement: nil)
+            }
+        }
+    }
+
+    private static let compareCallback:
+        @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+            context, leftCount, left, rightCount, right in
+            let flags = Int(bitPattern: context) - 1
+            let leftText = String(decoding: UnsafeRawBufferPointer(start: left, count: Int(leftCount)), as: UTF8.self)
+            let rightText = String(decoding: UnsafeRawBufferPointer(start: right, count: Int(rightCount)), as: UTF8.self)
+            return Int32(
+                UnicodeCollator.compare(leftText, rightText, ignoreCase: flags & 1 != 0, ignoreAccents: flags & 2 != 0))
+        }
+
+    private static let callFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+        context, count, values in
+        guard let data = sqlite3_user_data(context) else { return }
+        let box = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue()
+        box.body(context, (0..<Int(count)).map { values?[$0] })
+    }
+
+    private static let destroyBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
+        guard let data else { return }
+        Unmanaged<Box>.fromOpaque(data).release()
+    }
+
+    private static func function(
+        _ handle: OpaquePointer, _ name: String, _ arity: Int32, _ flags: Int32,
+        _ body: @escaping (OpaquePointer?, [OpaquePointer?]) -> Void
+    ) throws {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        let result = sqlite3_create_function_v2(handle, name, arity, flags, box, callFunction, nil, nil, destroyBox)
+        guard result == SQLITE_OK else {
+            throw QuireError.sqlite(result, connection: handle, statement: nil)
+        }
+    }
+
+    /// Any non-NULL argument as text (SQLite converts numbers).
+    private static func text(_ value: OpaquePointer?) -> String? {
+        guard sqlite3_value_type(value) != SQLITE_NULL, let pointer = sqlite3_value_text(value) else { return nil }
+        let count = Int(sqlite3_value_bytes(value))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// A text argument; other types give nil, so string functions of numbers are NULL.
+    private static func stringArgument(_ value: OpaquePointer?) -> String? {
+        sqlite3_value_type(value) == SQLITE_TEXT ? text(value) : nil
+    }
+
+    private static func millisecondsArgument(_ value: OpaquePointer?) -> Date? {
+        let type = sqlite3_value_type(value)
+        guard type == SQLITE_INTEGER || type == SQLITE_FLOAT else { return nil }
+        return Date(timeIntervalSince1970: sqlite3_value_double(value) / 1000)
+    }
+
+    private static func result(_ context: OpaquePointer?, _ text: String?) {
+        guard let text else { return sqlite3_result_null(context) }
+        sqlite3_result_text(context, text, -1, quire_sqlite_transient())
+    }
+}

@@ -1,0 +1,502 @@
+/// A recursive-descent parser for the SQL++ subset Quire runs: the shape of the queries the
+/// builder makes, written as text.
+///
+/// ```
+/// SELECT [DISTINCT] result, ... FROM [scope.]collection [[AS] alias]
+///     [[INNER] JOIN | LEFT [OUTER] JOIN | CROSS JOIN source [ON condition]] ...
+///     [WHERE condition] [GROUP BY expression, ... [HAVING condition]]
+///     [ORDER BY expression [ASC | DESC], ...] [LIMIT expression] [OFFSET expression]
+/// ```
+///
+/// Expressions follow SQL++ precedence (OR < AND < NOT < comparisons < `||` < `+ -` <
+/// `* / %` < unary minus < paths); see ``parsePrimary()`` for the leaves. Errors are
+/// invalidQuery with the line, column and offset of the token at fault and what was expected.
+struct SQLPPParser {
+    /// A data source named in FROM or JOIN, before it is looked up.
+    struct SourceName {
+        let scope: String?
+        let name: String
+        let alias: String?
+        let offset: Int
+    }
+
+    /// Finds the collection a source names.
+    typealias Resolver = (SourceName) throws -> Collection
+
+    private let text: String
+    private let tokens: [SQLPPToken]
+    private var position = 0
+
+    init(_ text: String) throws {
+        self.text = text
+        tokens = try SQLPPTokenizer.tokenize(text)
+    }
+
+    // MARK: Entry points
+
+    /// Parses a whole query.
+    static func parseQuery(_ text: String, resolve: Resolver) throws -> QueryPlan {
+        var parser = try SQLPPParser(text)
+        return try parser.parseQuery(resolve: resolve)
+    }
+
+    /// Parses one expression (as index definitions give them).
+    static func parseExpression(_ text: String) throws -> PlanExpression {
+        var parser = try SQLPPParser(text)
+        let expression = try parser.parseExpression()
+        try parser.expectEnd("an operator or the end of the expression")
+        return expression
+    }
+
+    // MARK: Tokens
+
+    private var token: SQLPPToken { tokens[position] }
+
+    private mutating func advance() {
+        if position < tokens.count - 1 { position += 1 }
+    }
+
+    private func error(_ expected: String, at token: SQLPPToken? = nil) -> QuireError {
+        let at = token ?? self.token
+        return QuireError(
+            .invalidQuery,
+            "invalid SQL++ at \(SQLPPTokenizer.position(of: at.offset, in: text)): expected \(expected), found \(at.shown)")
+    }
+
+    private mutating func acceptKeyword(_ word: String) -> Bool {
+        guard token.isKeyword(word) else { return false }
+        advance()
+        return true
+    }
+
+    private mutating func expectKeyword(_ word: String, _ expected: String? = nil) throws {
+        guard acceptKeyword(word) else { throw error(expected ?? word) }
+    }
+
+    private mutating func acceptSymbol(_ symbol: String) -> Bool {
+        guard token.isSymbol(symbol) else { return false }
+        advance()
+        return true
+    }
+
+    private mutating func expectSymbol(_ symbol: String, _ expected: String? = nil) throws {
+        guard acceptSymbol(symbol) else { throw error(expected ?? "'\(symbol)'") }
+    }
+
+    private mutating func expectName(_ expected: String) throws -> String {
+        guard let name = token.name else { throw error(expected) }
+        advance()
+        return name
+    }
+
+    private mutating func expectEnd(_ expected: String) throws {
+        _ = acceptSymbol(";")
+        guard token.kind == .end else { throw error(expected) }
+    }
+
+    // MARK: Query
+
+    private mutating func parseQuery(resolve: Resolver) throws -> QueryPlan {
+        try expectKeyword("SELECT")
+        let distinct = acceptKeyword("DISTINCT")
+        if !distinct { _ = acceptKeyword("ALL") }
+        var columns: [QueryPlan.Column] = []
+        repeat {
+            columns.append(try parseResult())
+        } while acceptSymbol(",")
+        try expectKeyword("FROM", "',' or FROM")
+        let from = try parseSource(resolve: resolve)
+        var plan = QueryPlan(distinct: distinct, columns: columns, from: from)
+        while let join = try parseJoin(resolve: resolve) { plan.joins.append(join) }
+        if acceptKeyword("WHERE") { plan.whereClause = try parseExpression() }
+        if acceptKeyword("GROUP") {
+            try expectKeyword("BY")
+            repeat { plan.groupBy.append(try parseExpression()) } while acceptSymbol(",")
+            if acceptKeyword("HAVING") { plan.having = try parseExpression() }
+        }
+        if acceptKeyword("ORDER") {
+            try expectKeyword("BY")
+            repeat {
+                let expression = try parseExpression()
+                let descending = acceptKeyword("DESC")
+                if !descending { _ = acceptKeyword("ASC") }
+                plan.orderBy.append(QueryPlan.OrderTerm(expression: expression, descending: descending))
+            } while acceptSymbol(",")
+        }
+        if acceptKeyword("LIMIT") { plan.limit = try parseExpression() }
+        if acceptKeyword("OFFSET") { plan.offset = try parseExpression() }
+        try expectEnd(expectedAfterQuery(plan))
+        return plan
+    }
+
+    /// What may follow, for the message when a query goes on where it should end.
+    private func expectedAfterQuery(_ plan: QueryPlan) -> String {
+        if plan.offset != nil { return "the end of the query" }
+        if plan.limit != nil { return "OFFSET or the end of the query" }
+        return "an operator, WHERE, GROUP BY, ORDER BY, LIMIT, OFFSET or the end of the query"
+    }
+
+    private mutating func parseResult() throws -> QueryPlan.Column {
+        if acceptSymbol("*") { return QueryPlan.Column(expression: .star(source: nil), alias: nil) }
+        if let name = token.name, tokens[position + 1].isSymbol("."), tokens[min(position + 2, tokens.count - 1)].isSymbol("*") {
+            position += 3
+            return QueryPlan.Column(expression: .star(source: name), alias: nil)
+        }
+        let expression = try parseExpression()
+        var alias: String?
+        if acceptKeyword("AS") {
+            alias = try expectName("a result alias after AS")
+        } else if let name = token.name {
+            alias = name
+            advance()
+        }
+        return QueryPlan.Column(expression: expression, alias: alias)
+    }
+
+    private mutating func parseSource(resolve: Resolver) throws -> QueryPlan.Source {
+        let start = token
+        let first = try expectName("a collection name")
+        var scope: String?
+        var name = first
+        if acceptSymbol(".") {
+            scope = first
+            name = try expectName("a collection name after '\(first).'")
+        }
+        var alias: String?
+        if acceptKeyword("AS") {
+            alias = try expectName("an alias after AS")
+        } else if let word = token.name {
+            alias = word
+            advance()
+        }
+        let collection = try resolve(SourceName(scope: scope, name: name, alias: alias, offset: start.offset))
+        return QueryPlan.Source(collection: collection, alias: alias ?? collection.name)
+    }
+
+    private mutating func parseJoin(resolve: Resolver) throws -> QueryPlan.JoinClause? {
+        let kind: Join.Kind
+        if acceptKeyword("JOIN") {
+            kind = .inner
+        } else if acceptKeyword("INNER") {
+            try expectKeyword("JOIN", "JOIN after INNER")
+            kind = .inner
+        } else if acceptKeyword("LEFT") {
+            _ = acceptKeyword("OUTER")
+            try expectKeyword("JOIN", "JOIN after LEFT")
+            kind = .leftOuter
+        } else if acceptKeyword("CROSS") {
+            try expectKeyword("JOIN", "JOIN after CROSS")
+            kind = .cross
+        } else {
+            return nil
+        }
+        let source = try parseSource(resolve: resolve)
+        var condition: PlanExpression?
+        if kind != .cross {
+            try expectKeyword("ON", "ON and the join condition")
+            condition = try parseExpression()
+        }
+        return QueryPlan.JoinClause(kind: kind, source: source, condition: condition)
+    }
+
+    // MARK: Expressions
+
+    mutating func parseExpression() throws -> PlanExpression {
+        try parseOr()
+    }
+
+    private mutating func parseOr() throws -> PlanExpression {
+        var left = try parseAnd()
+        while acceptKeyword("OR") { left = .binary(.or, left, try parseAnd()) }
+        return left
+    }
+
+    private mutating func parseAnd() throws -> PlanExpression {
+        var left = try parseNot()
+        while acceptKeyword("AND") { left = .binary(.and, left, try parseNot()) }
+        return left
+    }
+
+    private mutating func parseNot() throws -> PlanExpression {
+        if acceptKeyword("NOT") { return .unary(.not, try parseNot()) }
+        return try parseComparison()
+    }
+
+    private static let comparisons: [String: PlanExpression.BinaryOperator] = [
+        "=": .equal, "==": .equal, "!=": .notEqual, "<>": .notEqual, "<": .less, "<=": .lessOrEqual, ">": .greater,
+        ">=": .greaterOrEqual,
+    ]
+
+    private mutating func parseComparison() throws -> PlanExpression {
+        let left = try parseConcat()
+        if case .symbol(let symbol) = token.kind, let op = SQLPPParser.comparisons[symbol] {
+            advance()
+            return .binary(op, left, try parseConcat())
+        }
+        if acceptKeyword("IS") {
+            let negated = acceptKeyword("NOT")
+            if acceptKeyword("NULL") { return .test(left, negated ? .isNotNull : .isNull) }
+            if acceptKeyword("MISSING") { return .test(left, negated ? .isNotMissing : .isMissing) }
+            if acceptKeyword("VALUED") { return .test(left, negated ? .isNotValued : .isValued) }
+            return .binary(negated ? .isNot : .is, left, try parseConcat())
+        }
+        let mark = position
+        let negated = acceptKeyword("NOT")
+        if acceptKeyword("LIKE") { return .binary(negated ? .notLike : .like, left, try parseConcat()) }
+        if acceptKeyword("BETWEEN") {
+            let low = try parseConcat()
+            try expectKeyword("AND", "AND in BETWEEN")
+            return .between(left, low: low, high: try parseConcat(), negated: negated)
+        }
+        if acceptKeyword("IN") {
+            if token.isSymbol("(") || token.isSymbol("[") {
+                let closing = token.isSymbol("(") ? ")" : "]"
+                advance()
+                var items: [PlanExpression] = []
+                if !acceptSymbol(closing) {
+                    repeat { items.append(try parseExpression()) } while acceptSymbol(",")
+                    try expectSymbol(closing, "',' or '\(closing)'")
+                }
+                return .inList(left, items, negated: negated)
+            }
+            return .inArray(left, try parseConcat(), negated: negated)
+        }
+        if negated {
+            position = mark
+            throw error("LIKE, IN or BETWEEN after NOT", at: tokens[mark + 1])
+        }
+        return left
+    }
+
+    private mutating func parseConcat() throws -> PlanExpression {
+        var left = try parseAdditive()
+        while acceptSymbol("||") { left = .binary(.concat, left, try parseAdditive()) }
+        return left
+    }
+
+    private mutating func parseAdditive() throws -> PlanExpression {
+        var left = try parseMultiplicative()
+        while true {
+            if acceptSymbol("+") {
+                left = .binary(.add, left, try parseMultiplicative())
+            } else if acceptSymbol("-") {
+                left = .binary(.subtract, left, try parseMultiplicative())
+            } else {
+                return left
+            }
+        }
+    }
+
+    private mutating func parseMultiplicative() throws -> PlanExpression {
+        var left = try parseUnary()
+        while true {
+            if acceptSymbol("*") {
+                left = .binary(.multiply, left, try parseUnary())
+            } else if acceptSymbol("/") {
+                left = .binary(.divide, left, try parseUnary())
+            } else if acceptSymbol("%") {
+                left = .binary(.modulo, left, try parseUnary())
+            } else {
+                return left
+            }
+        }
+    }
+
+    private mutating func parseUnary() throws -> PlanExpression {
+        if acceptSymbol("-") {
+            let operand = try parseUnary()
+            switch operand {
+            case .literal(.int(let number)) where number != Int64.min: return .literal(.int(-number))
+            case .literal(.double(let number)): return .literal(.double(-number))
+            default: return .unary(.negate, operand)
+            }
+        }
+        if acceptSymbol("+") { return try parseUnary() }
+        return try parsePostfix()
+    }
+
+    /// Paths (`.key`, `[index]`) after a property, and `COLLATE`.
+    private mutating func parsePostfix() throws -> PlanExpression {
+        var expression = try parsePrimary()
+        while true {
+            if token.isSymbol(".") || token.isSymbol("[") {
+                guard case .property(var path, let source) = expression else {
+                    throw error("an operator (only properties have paths)")
+                }
+                if acceptSymbol(".") {
+                    path.components.append(.key(try expectName("a property name after '.'")))
+                } else {
+                    advance()
+                    let indexToken = token
+                    var sign: Int64 = 1
+                    if acceptSymbol("-") { sign = -1 }
+                    guard case .integer(let index) = token.kind else { throw error("an array index", at: indexToken) }
+                    advance()
+                    try expectSymbol("]")
+                    path.components.append(.index(Int(index * sign)))
+                }
+                expression = .property(path, source: source)
+            } else if acceptKeyword("COLLATE") {
+                expression = .collate(expression, try parseCollation())
+            } else {
+                return expression
+            }
+        }
+    }
+
+    /// `COLLATE NOCASE`, `COLLATE UNICODE`, `COLLATE (UNICODE NOCASE NODIAC)`.
+    private mutating func parseCollation() throws -> Collation {
+        var collation = Collation.ascii()
+        let parenthesized = acceptSymbol("(")
+        repeat {
+            guard case .identifier(let word, _) = token.kind else {
+                throw error("a collation (UNICODE, ASCII, NOCASE, CASE, NODIAC, DIAC)")
+            }
+            switch word.uppercased() {
+            case "UNICODE": collation = Collation.unicode().ignoreCase(collation.ignoresCase)
+            case "ASCII": collation = Collation.ascii().ignoreCase(collation.ignoresCase)
+            case "NOCASE": collation = collation.ignoreCase(true)
+            case "CASE": collation = collation.ignoreCase(false)
+            case "NODIAC": collation = collation.ignoreAccents(true)
+            case "DIAC": collation = collation.ignoreAccents(false)
+            default: throw error("a collation (UNICODE, ASCII, NOCASE, CASE, NODIAC, DIAC)")
+            }
+            advance()
+        } while parenthesized && !token.isSymbol(")")
+        if parenthesized { try expectSymbol(")") }
+        return collation
+    }
+
+    /// Literals, parameters, parenthesized expressions, array literals, quantifiers,
+    /// `meta([alias]).property`, function calls and property names.
+    private mutating func parsePrimary() throws -> PlanExpression {
+        let start = token
+        switch start.kind {
+        case .string(let text):
+            advance()
+            return .literal(.string(text))
+        case .integer(let number):
+            advance()
+            return .literal(.int(number))
+        case .double(let number):
+            advance()
+            return .literal(.double(number))
+        case .parameter(let name):
+            advance()
+            return .parameter(name)
+        case .symbol("("):
+            advance()
+            let inner = try parseExpression()
+            try expectSymbol(")", "')'")
+            return inner
+        case .symbol("["):
+            advance()
+            var elements: [JSONValue] = []
+            if !acceptSymbol("]") {
+                repeat {
+                    let elementToken = token
+                    guard case .literal(let value) = try parseExpression() else {
+                        throw error("a constant (array literals hold constants only)", at: elementToken)
+                    }
+                    elements.append(value)
+                } while acceptSymbol(",")
+                try expectSymbol("]", "',' or ']'")
+            }
+            return .literal(.array(elements))
+        case .identifier(let word, let quoted):
+            if !quoted {
+                switch word.uppercased() {
+                case "TRUE": advance(); return .literal(.bool(true))
+                case "FALSE": advance(); return .literal(.bool(false))
+                case "NULL": advance(); return .literal(.null)
+                case "MISSING": advance(); return .missing
+                case "ANY", "SOME", "EVERY": return try parseQuantified()
+                default: break
+                }
+            }
+            if !quoted && tokens[position + 1].isSymbol("(") {
+                return try parseCall()
+            }
+            guard let name = start.name else { throw error("an expression") }
+            advance()
+            return .property(PropertyPath([.key(name)]), source: nil)
+        default:
+            throw error("an expression")
+        }
+    }
+
+    private mutating func parseQuantified() throws -> PlanExpression {
+        var quantifier: PlanExpression.Quantifier = token.isKeyword("EVERY") ? .every : .any
+        advance()
+        if quantifier == .any && acceptKeyword("AND") {
+            try expectKeyword("EVERY", "EVERY after ANY AND")
+            quantifier = .anyAndEvery
+        }
+        let variable = try expectName("a variable name")
+        try expectKeyword("IN", "IN after the variable")
+        let array = try parseConcat()
+        try expectKeyword("SATISFIES")
+        let condition = try parseExpression()
+        try expectKeyword("END", "END after the SATISFIES condition")
+        return .quantified(quantifier, variable: variable, array: array, satisfies: condition)
+    }
+
+    private mutating func parseCall() throws -> PlanExpression {
+        let nameToken = token
+        guard case .identifier(let word, _) = nameToken.kind else { throw error("a function name") }
+        let name = word.uppercased()
+        advance()
+        try expectSymbol("(")
+        if name == "META" {
+            let source = token.isSymbol(")") ? nil : try expectName("a data source alias or ')'")
+            try expectSymbol(")", "')'")
+            try expectSymbol(".", "'.' and a metadata property after meta()")
+            let propertyToken = token
+            let property = try expectName("a metadata property (id, revisionID, sequence, deleted, expiration)")
+            guard let meta = MetaProperty.allCases.first(where: { $0.rawValue.lowercased() == property.lowercased() })
+            else {
+                throw error("a metadata property (id, revisionID, sequence, deleted, expiration)", at: propertyToken)
+            }
+            return .meta(meta, source: source)
+        }
+        if name == "MATCH" || name == "RANK" {
+            let index = try parseIndexName()
+            if name == "RANK" {
+                try expectSymbol(")", "')'")
+                return .rank(index: index.name, source: index.source)
+            }
+            try expectSymbol(",", "',' and the full-text query")
+            let query = try parseExpression()
+            try expectSymbol(")", "')'")
+            return .match(index: index.name, source: index.source, query: query)
+        }
+        guard FunctionCatalog.knownNames.contains(name) else {
+            throw QuireError(
+                .invalidQuery,
+                "invalid SQL++ at \(SQLPPTokenizer.position(of: nameToken.offset, in: text)): unknown function \(word)()")
+        }
+        var arguments: [PlanExpression] = []
+        if name == "COUNT" && token.isSymbol("*") {
+            advance()
+            arguments = [.star(source: nil)]
+        } else if !token.isSymbol(")") {
+            repeat { arguments.append(try parseExpression()) } while acceptSymbol(",")
+        }
+        try expectSymbol(")", "',' or ')'")
+        return .function(name, arguments)
+    }
+
+    /// `index`, `alias.index`, or either as a string.
+    private mutating func parseIndexName() throws -> (source: String?, name: String) {
+        if case .string(let text) = token.kind {
+            advance()
+            let (source, index) = FullTextFunction.split(text)
+            return (source, index)
+        }
+        let first = try expectName("a full-text index name")
+        if acceptSymbol(".") {
+            return (first, try expectName("an index name after '\(first).'"))
+        }
+        return (nil, first)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Quire
+
+/// Builds a fixture from a recipe: a fresh database, loaded, indexed, compacted and packed
+/// as `<name>.quire.zip` with its manifest (`quire fixture build`).
+///
+/// Two builds of the same recipe, sources and ``timestamp`` give byte-identical archives:
+/// - the database starts empty in a new folder, and documents go in in source order, so
+///   sequences, revision IDs and table layout repeat;
+/// - time comes only from ``timestamp``: the database's clock is stopped there, and relative
+///   expirations count from it;
+/// - the UUIDs, random in any other database, are derived from the inputs (``FixtureIdentity``);
+/// - the WAL is checkpointed and the file rebuilt with `VACUUM` after the last change, so no
+///   free pages or page order carry traces of how the load was batched;
+/// - the archive is written by ``ReproducibleZipWriter``.
+public struct FixtureBuilder: Sendable {
+    /// The recipe.
+    public var recipe: FixtureRecipe
+    /// The build's only time: entry times in the archive, the manifest, expirations.
+    public var timestamp: FixtureTimestamp
+    /// Documents per transaction while loading.
+    public var batchSize: Int
+    /// Creates the recipe's indexes.
+    public var indexer: any FixtureIndexer
+    /// Deflate level of the archive, 1...9.
+    public var compressionLevel: Int
+    /// Called as the build advances, on the building thread.
+    public var progress: (@Sendable (FixtureBuildProgress) -> Void)?
+
+    /// Makes a builder.
+    public init(
+        recipe: FixtureRecipe, timestamp: FixtureTimestamp = .fallback, batchSize: Int = 1_000,
+        indexer: any FixtureIndexer = StoreFixtureIndexer(), compressionLevel: Int = 6,
+        progress: (@Sendable (FixtureBuildProgress) -> Void)? = nil
+    ) {
+        self.recipe = recipe
+        self.timestamp = timestamp
+        self.batchSize = batchSize
+        self.indexer = indexer
+        self.compressionLevel = compressionLevel
+        self.progress = progress
+    }
+
+    /// Builds `<name>.quire.zip` in `outputFolder` (created if missing), replacing an archive
+    /// of that name. The database is built in a hidden folder there, removed afterwards
+    /// whatever happens.
+    ///
+    /// - Returns: the archive's location and its manifest.
+    /// - Throws: `QuireError` naming the document (file and line) or the step that failed.
+    @discardableResult
+    public func build(into outputFolder: URL) throws -> FixtureBuildResult {
+        guard batchSize > 0 else { throw QuireError(.invalidParameter, "batch size \(batchSize) is not positive") }
+        do {
+            try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
+        } catch {
+            throw QuireError(.cantOpenFile, "cannot create output folder '\(outputFolder.path)': \(error.localizedDescription)")
+        }
+        let work = outputFolder.appendingPathComponent(".\(recipe.name).build-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        let total = try countDocuments()
+        var manifest = try buildDatabase(in: work, total: total)
+        announce(.packing, total, total)
+        let databaseFolder = work.appendingPathComponent(FixtureLayout.databaseFolder(recipe.name), isDirectory: true)
+        var entries = try ReproducibleZipWriter.entries(
+            forContentsOf: databaseFolder, prefix: FixtureLayout.databaseFolder(recipe.name))
+        for entry in entries {
+            guard case .file(let url) = entry.content else { continue }
+            if let digest = FixtureLayout.blobDigest(atPath: entry.path, name: recipe.name) {
+                manifest.blobs.append(digest)
+                continue
+            }
+            var hasher = SHA256()
+            let size = try PosixFile.stream(url.path) { hasher.update($0) }
+            manifest.entries.append(FixtureManifest.Entry(path: entry.path, sha256: Digest.hex(hasher.finalize()), size: size))
+        }
+        entries.append(.bytes(FixtureManifest.fileName, try manifest.encoded()))
+        let archive = outputFolder.appendingPathComponent(FixtureLayout.archiveFileName(recipe.name))
+        try ReproducibleZipWriter(timestamp: timestamp, compressionLevel: compressionLevel).write(entries, to: archive)
+        announce(.finished, total, total)
+        return FixtureBuildResult(archiveURL: archive, manifest: manifest.canonicalized())
+    }
+
+    /// Loads, indexes, stamps and compacts the database in `work`; returns the manifest
+    /// without entries.
+    private func buildDatabase(in work: URL, total: Int) throws -> FixtureManifest {
+        let config = DatabaseConfiguration(directory: work.path, clock: ManualClock(start: timestamp.date))
+        let database = try Database(name: recipe.name, config: config)
+        let manifest: FixtureManifest
+        do {
+            manifest = try fill(database, total: total)
+            announce(.compacting, total, total)
+            try database.performMaintenance(type: .compact)
+            try database.close()
+        } catch {
+            try? database.close()
+            throw error
+        }
+        let file = URL(fileURLWithPath: database.filePath)
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let path = file.path + suffix
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            // A checkpointed, closed database has nothing there; anything else must not be lost.
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            guard suffix == "-shm" || size == 0 else {
+                throw QuireError(.unexpectedError, "'\(path)' still holds \(size) bytes after the database was checkpointed and closed")
+            }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        return manifest
+    }
+
+    private func fill(_ database: Database, total: Int) throws -> FixtureManifest {
+        let loader = try FixtureDocumentLoader(
+            recipe: recipe, database: database, timestamp: timestamp, batchSize: batchSize
+        ) { [progress] collection, loaded in
+            progress?(FixtureBuildProgress(stage: .loading(collection: collection), documentsLoaded: loaded, documentsTotal: total))
+        }
+        var indexes: [FixtureManifest.IndexDescription] = []
+        var collections: [(Quire.Collection, FixtureRecipe.CollectionSettings)] = []
+        for settings in recipe.collections {
+            announce(.loading(collection: settings.name), loader.loaded, total)
+            let (name, scope) = settings.nameAndScope
+            let collection =
+                settings.name == CollectionName.defaultFullName
+                ? try database.defaultCollection() : try database.createCollection(name: name, scope: scope)
+            try loader.load(settings, into: collection)
+            collections.append((collection, settings))
+        }
+        announce(.indexing, loader.loaded, total)
+        for (collection, settings) in collections {
+            for index in settings.indexes {
+                try indexer.createIndex(index, in: collection)
+                indexes.append(index.manifestDescription(collection: settings.name))
+            }
+        }
+        var inputs = loader.inputs
+        let identity = FixtureIdentity(recipeDigest: recipe.contentDigest, timestamp: timestamp, inputDigest: inputs.finalize())
+        try database.write { connection in
+            for (key, value) in [("privateUUID", identity.privateUUID), ("publicUUID", identity.publicUUID)] {
+                try connection.run("UPDATE quire_info SET value = ? WHERE key = ?", [.text(value), .text(key)])
+                guard connection.changes == 1 else {
+                    throw QuireError(.unexpectedError, "the database has no '\(key)' in quire_info to set")
+                }
+            }
+        }
+        var summaries: [FixtureManifest.CollectionSummary] = []
+        for scope in try database.scopes() {
+            for collection in try scope.collections() {
+                summaries.append(FixtureManifest.CollectionSummary(name: collection.fullName, documentCount: Int(collection.count)))
+            }
+        }
+        return FixtureManifest(name: recipe.name, collections: summaries, indexes: indexes, buildTimestamp: timestamp)
+    }
+
+    /// The non-blank lines of every source file the recipe loads; 0 when nobody watches.
+    private func countDocuments() throws -> Int {
+        guard progress != nil else { return 0 }
+        return try recipe.collections.reduce(0) { $0 + (try recipe.documentReader(for: $1).countDocumentLines()) }
+    }
+
+    private func announce(_ stage: FixtureBuildProgress.Stage, _ loaded: Int, _ total: Int) {
+        progress?(FixtureBuildProgress(stage: stage, documentsLoaded: loaded, documentsTotal: total))
+    }
+}

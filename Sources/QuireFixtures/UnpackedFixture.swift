@@ -1,0 +1,112 @@
+import Foundation
+import Quire
+
+/// A fixture archive extracted by ``SafeArchiveReader`` into a temporary folder, with its
+/// manifest read, ready to be checked entry by entry. ``remove()`` deletes the folder.
+struct UnpackedFixture {
+    /// The temporary folder holding the archive's entries.
+    let folder: URL
+    /// The manifest, read and validated.
+    let manifest: FixtureManifest
+
+    /// Extracts `archive` beside `destination` (in its parent folder, under a hidden
+    /// temporary name) and reads its manifest. On any error nothing is left behind.
+    ///
+    /// - Throws: `corruptData` for an unsafe or damaged archive, a missing or invalid manifest.
+    static func extract(_ archive: URL, nextTo destination: URL, limits: ArchiveLimits) throws -> UnpackedFixture {
+        let folder = try SafeArchiveReader(archiveURL: archive, limits: limits).extract(nextTo: destination)
+        do {
+            let manifestURL = folder.appendingPathComponent(FixtureManifest.fileName)
+            guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
+                throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' has no \(FixtureManifest.fileName)")
+            }
+            return UnpackedFixture(folder: folder, manifest: try FixtureManifest.decoded(from: data))
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    /// The database folder, `<name>.quire`.
+    var databaseFolder: URL {
+        folder.appendingPathComponent(FixtureLayout.databaseFolder(manifest.name), isDirectory: true)
+    }
+
+    /// The SQLite file.
+    var databaseFile: URL {
+        folder.appendingPathComponent(FixtureLayout.databaseFilePath(manifest.name))
+    }
+
+    /// Deletes the temporary folder.
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Checks every file against the manifest: each listed entry present with its size and
+    /// SHA-256, each listed blob present under its name with content of that SHA-1, the
+    /// database file listed, and nothing else.
+    func checkFiles() -> [FixtureVerificationReport.Check] {
+        var checks: [FixtureVerificationReport.Check] = []
+        var files: Set<String> = []
+        if let enumerator = FileManager.default.enumerator(atPath: folder.path) {
+            for case let path as String in enumerator {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory),
+                    !isDirectory.boolValue, path != FixtureManifest.fileName
+                {
+                    files.insert(path)
+                }
+            }
+        }
+        let databasePath = FixtureLayout.databaseFilePath(manifest.name)
+        if !manifest.entries.contains(where: { $0.path == databasePath }) {
+            checks.append(.init(subject: databasePath, problem: "is not listed in the manifest"))
+        }
+        for entry in manifest.entries {
+            let subject = entry.path
+            guard files.remove(entry.path) != nil else {
+                checks.append(.init(subject: subject, problem: "is missing from the archive"))
+                continue
+            }
+            do {
+                var hasher = SHA256()
+                let size = try PosixFile.stream(folder.appendingPathComponent(entry.path).path) { hasher.update($0) }
+                let sha256 = Digest.hex(hasher.finalize())
+                if size != entry.size {
+                    checks.append(.init(subject: subject, problem: "has \(size) bytes; the manifest says \(entry.size)"))
+                } else if sha256 != entry.sha256 {
+                    checks.append(.init(subject: subject, problem: "has SHA-256 \(sha256); the manifest says \(entry.sha256)"))
+                } else {
+                    checks.append(.init(subject: subject, detail: "\(size) bytes, SHA-256 \(sha256.prefix(16))…"))
+                }
+            } catch let error as QuireError {
+                checks.append(.init(subject: subject, problem: "cannot be read: \(error.message)"))
+            } catch {
+                checks.append(.init(subject: subject, problem: "cannot be read: \(error)"))
+            }
+        }
+        for digest in manifest.blobs {
+            let subject = "blob \(digest)"
+            let path = (try? DatasetBlobName.fileName(forDigest: digest)).map { "\(FixtureLayout.attachmentsPath(manifest.name))/\($0)" }
+            guard let path, files.remove(path) != nil else {
+                checks.append(.init(subject: subject, problem: "is missing from the archive"))
+                continue
+            }
+            do {
+                var hasher = SHA1()
+                let size = try PosixFile.stream(folder.appendingPathComponent(path).path) { hasher.update($0) }
+                let actual = "sha1-" + Digest.base64(hasher.finalize())
+                checks.append(
+                    actual == digest
+                        ? .init(subject: subject, detail: "\(size) bytes")
+                        : .init(subject: subject, problem: "holds content with digest \(actual)"))
+            } catch {
+                checks.append(.init(subject: subject, problem: "cannot be read: \(error)"))
+            }
+        }
+        for path in files.sorted() {
+            checks.append(.init(subject: path, problem: "is in the archive but not in the manifest"))
+        }
+        return checks
+    }
+}

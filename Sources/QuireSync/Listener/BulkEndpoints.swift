@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import Quire
+
+/// `POST /{db}/_revs_diff`, `_bulk_get`, `_bulk_docs` and `_ensure_full_commit`.
+struct BulkEndpoints: Sendable {
+    let served: ServedCollection
+
+    /// `{docid: [revs]}` → `{docid: {"missing": [...], "possible_ancestors": [...]}}`.
+    func revsDiff(_ request: ListenerRequest) throws -> Response {
+        let diff = try RevsDiff.Request(json: try request.jsonObjectBody())
+        var entries: [String: RevsDiff.Entry] = [:]
+        for (id, revisions) in diff.revisions {
+            let (missing, ancestors) = try served.collection.missingRevisions(id: id, revisionIDs: revisions)
+            if !missing.isEmpty { entries[id] = RevsDiff.Entry(missing: missing, possibleAncestors: ancestors) }
+        }
+        return JSONResponse.make(.ok, RevsDiff.Response(entries: entries).json)
+    }
+
+    /// Each requested revision (or the current one) with `_revisions` when `revs=true` and
+    /// attachment bytes when `attachments=true`.
+    func bulkGet(_ request: ListenerRequest) throws -> Response {
+        let bulk = try BulkGetRequest(json: try request.jsonObjectBody())
+        let options = RevisionRenderer.Options(
+            revisions: try request.query.bool("revs"), attachmentData: try request.query.bool("attachments"))
+        let renderer = RevisionRenderer(served: served)
+        let results = bulk.items.map { item -> BulkGetResponse.Result in
+            do {
+                let leaves = try renderer.leaves(item.id)
+                let leaf: LeafRevision
+                if let rev = item.revisionID {
+                    guard let found = RevisionRenderer.leaf(rev, in: leaves, latest: false) else {
+                        throw HTTPFailure.notFound("missing")
+                    }
+                    leaf = found
+                } else {
+                    leaf = leaves[0]
+                }
+                return BulkGetResponse.Result(
+                    id: item.id, docs: [.ok(try renderer.json(id: item.id, leaf: leaf, leaves: leaves, options: options))])
+            } catch {
+                let failure = HTTPFailure.from(error)
+                return BulkGetResponse.Result(
+                    id: item.id,
+                    docs: [.error(id: item.id, revisionID: item.revisionID, error: failure.error, reason: failure.reason)])
+            }
+        }
+        return JSONResponse.make(.ok, BulkGetResponse(results: results).json)
+    }
+
+    /// Saves each document on its own; 201 with one result per document, in order.
+    ///
+    /// One transaction carries the whole request (each document in a savepoint of it, so a
+    /// failing one undoes only itself): far fewer commits, and feeds wake once.
+    func bulkDocs(_ request: ListenerRequest) throws -> Response {
+        let bulk = try BulkDocsRequest(json: try request.jsonObjectBody())
+        let writer = RevisionWriter(served: served)
+        var results: [BulkDocsRequest.Result] = []
+        try served.collection.database.inBatch {
+            results = bulk.docs.map { json -> BulkDocsRequest.Result in
+                // A normal edit without an ID creates a document with a generated one, as in CouchDB.
+                let generated = bulk.newEdits && json["_id"] == nil ? UUID().uuidString.lowercased() : nil
+                let id = json["_id"]?.stringValue ?? generated ?? ""
+                do {
+                    let document = try CouchDocument(json: json, id: generated)
+                    let revision = try writer.write(document, newEdits: bulk.newEdits)
+                    return .ok(id: document.id, revisionID: revision)
+                } catch {
+                    let failure = HTTPFailure.from(error)
+                    return .error(id: id, revisionID: json["_rev"]?.stringValue, error: failure.error, reason: failure.reason)
+                }
+            }
+        }
+        return JSONResponse.make(.created, .array(results.map(\.json)))
+    }
+
+    /// Everything is durable at commit already.
+    static func ensureFullCommit() -> Response {
+        JSONResponse.make(.created, ["ok": true, "instance_start_time": "0"])
+    }
+}

@@ -1,0 +1,51 @@
+import Hummingbird
+import Quire
+
+/// `GET|POST /{db}/_changes`: normal, longpoll and continuous feeds.
+struct ChangesEndpoint: Sendable {
+    let served: ServedCollection
+    let feeds: FeedRegistry
+    let maxTimeout: Duration
+
+    func respond(_ request: ListenerRequest) async throws -> Response {
+        // Spelled out: JSONValue is nil-literal-expressible, so a ternary would turn nil into `.null`.
+        var body: JSONValue?
+        if request.method == .post, !request.body.isEmpty { body = try request.jsonBody() }
+        let options = try ChangesOptions(query: request.query, body: body, maxTimeout: maxTimeout)
+        let scanner = ChangesScanner(served: served, options: options)
+        let since = try options.since ?? served.collection.lastSequence()
+
+        guard options.feed != .normal else {
+            let (entries, last) = try scanner.scan(after: since, limit: options.limit)
+            return JSONResponse.make(.ok, ChangesResponse(results: entries, lastSequence: ChangesSequence(last)).json)
+        }
+        // Registered before the first scan, so a commit between scan and wait is not missed.
+        let signal = ChangeSignal(collection: served.collection)
+        feeds.add(signal)
+        let first: (entries: [ChangesResponse.Entry], last: UInt64)
+        do {
+            first = try scanner.scan(after: since, limit: options.limit)
+        } catch {
+            feeds.remove(signal)
+            throw error
+        }
+        if options.feed == .longpoll, !first.entries.isEmpty {
+            feeds.remove(signal)
+            return JSONResponse.make(
+                .ok, ChangesResponse(results: first.entries, lastSequence: ChangesSequence(first.last)).json)
+        }
+        let feed = ChangesFeed(scanner: scanner, options: options, signal: signal)
+        let feeds = self.feeds
+        let raw = request.raw
+        return Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody { writer in
+                defer { feeds.remove(signal) }
+                // The client going away cancels the feed (and its wait).
+                try await raw.body.consumeWithCancellationOnInboundClose { _ in
+                    try await feed.run(first: first, writer: &writer)
+                }
+                try await writer.finish(nil)
+            })
+    }
+}

@@ -1,0 +1,33 @@
+import Hummingbird
+import Quire
+
+/// A request as the endpoints see it: routed, with its query decoded and its body read.
+struct ListenerRequest: Sendable {
+    /// The method (HEAD already answered as GET).
+    let method: HTTPRequest.Method
+    /// The query parameters.
+    let query: QueryParameters
+    /// The request headers.
+    let headers: HTTPFields
+    /// The body bytes (empty when there was none).
+    let body: [UInt8]
+    /// The framework's request, for feeds that watch the connection.
+    let raw: Request
+
+    /// The body as JSON: 400 when empty or malformed, naming the byte offset.
+    func jsonBody() throws -> JSONValue {
+        guard !body.isEmpty else { throw HTTPFailure.badRequest("The request needs a JSON body") }
+        do {
+            return try JSONReader.parse(body)
+        } catch let error as QuireError {
+            throw HTTPFailure.badRequest(error.message)
+        }
+    }
+
+    /// The body as a JSON object.
+    func jsonObjectBody() throws -> JSONValue {
+        let json = try jsonBody()
+        guard json.objectValue != nil else { throw HTTPFailure.badRequest("The request body must be a JSON object") }
+        return json
+    }
+}

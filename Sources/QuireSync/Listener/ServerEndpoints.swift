@@ -1,0 +1,41 @@
+import Hummingbird
+import Quire
+
+/// `GET /` and `GET /{db}`.
+enum ServerEndpoints {
+    /// CouchDB's welcome object; `uuid` is the first served database's public UUID.
+    static func welcome(keyspaces: Keyspaces) throws -> Response {
+        let database = keyspaces.canonical.first?.collection.database
+        let uuid = try database?.publicUUID().replacingOccurrences(of: "-", with: "").lowercased() ?? ""
+        return JSONResponse.make(
+            .ok,
+            [
+                "couchdb": "Welcome",
+                "vendor": ["name": "Quire", "version": .string(QuireSync.version)],
+                "version": "3.3.0",
+                "uuid": .string(uuid),
+            ])
+    }
+
+    /// The database information of one keyspace.
+    static func database(_ served: ServedCollection) throws -> Response {
+        let collection = served.collection
+        let sequence = try collection.lastSequence()
+        let live = collection.count
+        // Every document has one row in the changes feed, live or deleted.
+        let all = UInt64(try collection.changes(since: 0).count)
+        let updateSequence = ChangesSequence(sequence).value
+        return JSONResponse.make(
+            .ok,
+            [
+                "db_name": .string(served.keyspace),
+                "update_seq": updateSequence,
+                "committed_update_seq": updateSequence,
+                "purge_seq": "0",
+                "doc_count": .int(Int64(live)),
+                "doc_del_count": .int(Int64(all >= live ? all - live : 0)),
+                "instance_start_time": "0",
+                "compact_running": false,
+            ])
+    }
+}

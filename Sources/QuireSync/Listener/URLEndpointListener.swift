@@ -1,0 +1,139 @@
+import Foundation
+import Hummingbird
+import Quire
+
+/// Serves collections to peers over HTTP with the CouchDB replication protocol, so CouchDB
+/// replicators, PouchDB and Quire's own replicator can push to and pull from them.
+///
+/// ```swift
+/// let listener = URLEndpointListener(config: URLEndpointListenerConfiguration(
+///     collections: [try database.defaultCollection()], port: 4984, networkInterface: "127.0.0.1"))
+/// try await listener.start()
+/// print(listener.urls ?? [])      // [http://127.0.0.1:4984/mydb]
+/// await listener.stop()
+/// ```
+///
+/// Each collection is at a keyspace path: `/<database name>` for the default collection,
+/// `/<database name>.<scope>.<collection>` for the others. Besides the replication endpoints
+/// (`_changes`, `_revs_diff`, `_bulk_get`, `_bulk_docs`, `_local`, `_ensure_full_commit`), it
+/// answers what clients ask around replication: `GET /`, `GET /<db>`, `_all_docs`, and single
+/// documents and attachments. Failures are CouchDB error objects with a 4xx or 5xx status;
+/// no request can crash the server.
+public final class URLEndpointListener: @unchecked Sendable {
+    private struct Running {
+        let task: Task<Void, Never>
+        let port: UInt16
+        let feeds: FeedRegistry
+    }
+
+    /// The configuration the listener was made with.
+    public let config: URLEndpointListenerConfiguration
+    private let lock = NSLock()
+    private var running: Running?
+    private var starting = false
+
+    /// A listener for `config`; nothing listens until ``start()``.
+    public init(config: URLEndpointListenerConfiguration) {
+        self.config = config
+    }
+
+    /// The port being listened on; nil while stopped.
+    public var port: UInt16? {
+        lock.withLock { running?.port }
+    }
+
+    /// The number of longpoll and continuous `_changes` feeds in progress.
+    var activeFeedCount: Int {
+        lock.withLock { running?.feeds.count ?? 0 }
+    }
+
+    /// The URLs of the first served database, one per address the listener can be reached
+    /// at (the configured interface, or every IPv4 address of the machine); nil while stopped.
+    public var urls: [URL]? {
+        guard let port, let first = config.collections.first else { return nil }
+        let hosts: [String]
+        if let interface = config.networkInterface, interface != "0.0.0.0" {
+            hosts = [interface]
+        } else {
+            hosts = NetworkAddresses.ipv4()
+        }
+        let name = first.database.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? first.database.name
+        return hosts.compactMap { URL(string: "http://\($0.contains(":") ? "[\($0)]" : $0):\(port)/\(name)") }
+    }
+
+    /// Starts listening; returns once the port is bound. Throws invalidParameter for a bad
+    /// configuration (no collections, two collections at one keyspace, already started) and
+    /// a network error when the address cannot be bound.
+    public func start() async throws {
+        try lock.withLock {
+            guard running == nil, !starting else {
+                throw QuireError(.invalidParameter, "the listener is already started")
+            }
+            starting = true
+        }
+        do {
+            let started = try await launch()
+            lock.withLock {
+                running = started
+                starting = false
+            }
+        } catch {
+            lock.withLock { starting = false }
+            throw error
+        }
+    }
+
+    /// Stops listening: open changes feeds end (continuous ones with their `last_seq` line),
+    /// then every connection closes. Does nothing when not running.
+    public func stop() async {
+        guard let current = lock.withLock({ () -> Running? in
+            defer { running = nil }
+            return running
+        }) else { return }
+        current.feeds.endAll()
+        // Give ended feeds a moment to write their last line before connections close.
+        for _ in 0..<100 where current.feeds.count > 0 {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        current.task.cancel()
+        await current.task.value
+    }
+
+    private func launch() async throws -> Running {
+        let keyspaces = try Keyspaces(collections: config.collections)
+        let feeds = FeedRegistry()
+        let responder = ListenerResponder(configuration: config, keyspaces: keyspaces, feeds: feeds)
+        let host = config.networkInterface ?? "0.0.0.0"
+        let requestedPort = Int(config.port ?? 0)
+        let startup = StartupSignal()
+        var application = Application(
+            responder: CallbackResponder<BasicRequestContext> { request, _ in await responder.respond(to: request) },
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: requestedPort), serverName: "Quire/\(QuireSync.version)"),
+            onServerRunning: { channel in
+                startup.succeed(port: UInt16(clamping: channel.localAddress?.port ?? requestedPort))
+            })
+        // Cancelling the server at stop() logs as an error; failures reach clients as responses.
+        application.logger.logLevel = .critical
+        let server = application
+        let task = Task {
+            let problem: String
+            do {
+                try await server.run()
+                problem = "the listener on \(host):\(requestedPort) ended before it started"
+            } catch {
+                problem = "cannot listen on \(host):\(requestedPort): \(error)"
+            }
+            // Ignored once the server has started: the signal settles once.
+            startup.fail(QuireError(.networkError, problem, domain: .network))
+        }
+        do {
+            let port = try await startup.value()
+            return Running(task: task, port: port, feeds: feeds)
+        } catch {
+            task.cancel()
+            await task.value
+            throw error
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Quire
+
+/// CouchDB's `_revisions` member: a revision's ancestry as the generation of the newest
+/// revision and the digests of it and its ancestors, newest first.
+///
+/// `{"start": 3, "ids": ["c3", "b2", "a1"]}` stands for `3-c3`, `2-b2`, `1-a1`.
+struct RevisionsField: Equatable, Sendable {
+    /// The generation of the first (newest) ID.
+    var start: Int
+    /// Digests, newest first, one per generation going down from ``start``.
+    var ids: [String]
+
+    /// A field from its parts.
+    init(start: Int, ids: [String]) {
+        self.start = start
+        self.ids = ids
+    }
+
+    /// The field for `revisionID` and its ancestors (newest first). Ancestors stop at the
+    /// first one whose generation does not follow on, since `_revisions` cannot express a gap.
+    init(revisionID: String, ancestors: [String]) throws {
+        guard let (generation, digest) = RevisionsField.split(revisionID) else {
+            throw QuireError(.badRevisionID, "invalid revision ID '\(revisionID)': expected '<generation>-<digest>'")
+        }
+        var ids = [digest]
+        for ancestor in ancestors {
+            guard let (ancestorGeneration, ancestorDigest) = RevisionsField.split(ancestor),
+                ancestorGeneration == generation - ids.count
+            else { break }
+            ids.append(ancestorDigest)
+        }
+        self.init(start: generation, ids: ids)
+    }
+
+    /// Reads `{"start": N, "ids": [...]}`.
+    init(json: JSONValue) throws {
+        guard let start = json["start"]?.intValue, start > 0 else {
+            throw WireError.invalid("_revisions", "'start' must be a positive integer")
+        }
+        guard let list = json["ids"]?.arrayValue, !list.isEmpty else {
+            throw WireError.invalid("_revisions", "'ids' must be a non-empty array of strings")
+        }
+        guard list.count <= start else {
+            throw WireError.invalid("_revisions", "\(list.count) ids cannot go down from generation \(start)")
+        }
+        var ids: [String] = []
+        ids.reserveCapacity(list.count)
+        for item in list {
+            guard let id = item.stringValue, !id.isEmpty else {
+                throw WireError.invalid("_revisions", "'ids' must hold non-empty strings")
+            }
+            ids.append(id)
+        }
+        self.init(start: start, ids: ids)
+    }
+
+    /// The JSON form.
+    var json: JSONValue {
+        .object(["start": .int(Int64(start)), "ids": .array(ids.map { .string($0) })])
+    }
+
+    /// Full revision IDs, newest first: the revision itself, then its ancestors.
+    var revisionIDs: [String] {
+        ids.enumerated().map { offset, digest in "\(start - offset)-\(digest)" }
+    }
+
+    /// The newest revision ID.
+    var revisionID: String { "\(start)-\(ids.first ?? "")" }
+
+    /// The ancestors' revision IDs, newest first.
+    var ancestors: [String] { Array(revisionIDs.dropFirst()) }
+
+    /// A revision ID's generation and digest, or nil when it is not `<positive integer>-<digest>`.
+    static func split(_ revisionID: String) -> (generation: Int, digest: String)? {
+        guard let dash = revisionID.firstIndex(of: "-"),
+            let generation = Int(revisionID[..<dash]), generation > 0
+        else { return nil }
+        let digest = revisionID[revisionID.index(after: dash)...]
+        guard !digest.isEmpty else { return nil }
+        return (generation, String(digest))
+    }
+}

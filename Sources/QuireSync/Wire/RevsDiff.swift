@@ -1,0 +1,96 @@
+import Quire
+
+/// `POST /{db}/_revs_diff`: which of the given revisions the target lacks.
+///
+/// Request `{"docid": ["2-b", "3-c"]}`; response
+/// `{"docid": {"missing": ["3-c"], "possible_ancestors": ["2-b"]}}`, listing only documents
+/// with something missing.
+enum RevsDiff {
+    /// The request: document ID to revision IDs.
+    struct Request: Equatable, Sendable {
+        /// Revision IDs the source has, per document.
+        var revisions: [String: [String]]
+
+        /// A request from its parts.
+        init(revisions: [String: [String]]) {
+            self.revisions = revisions
+        }
+
+        /// Reads the request object.
+        init(json: JSONValue) throws {
+            guard case .object(let members) = json else { throw WireError.invalid("_revs_diff", "expected a JSON object") }
+            var revisions: [String: [String]] = [:]
+            for (id, list) in members {
+                guard let items = list.arrayValue else {
+                    throw WireError.invalid("_revs_diff", "the value for '\(id)' must be an array of revision IDs")
+                }
+                revisions[id] = try items.map { item in
+                    guard let rev = item.stringValue else {
+                        throw WireError.invalid("_revs_diff", "the revisions of '\(id)' must be strings")
+                    }
+                    return rev
+                }
+            }
+            self.init(revisions: revisions)
+        }
+
+        /// The JSON form.
+        var json: JSONValue {
+            .object(revisions.mapValues { .array($0.map { .string($0) }) })
+        }
+    }
+
+    /// What the target lacks of one document.
+    struct Entry: Equatable, Sendable {
+        /// The revisions the target does not have.
+        var missing: [String]
+        /// Leaves the target has that could be ancestors of the missing ones.
+        var possibleAncestors: [String]
+
+        /// An entry from its parts.
+        init(missing: [String], possibleAncestors: [String] = []) {
+            self.missing = missing
+            self.possibleAncestors = possibleAncestors
+        }
+    }
+
+    /// The response: document ID to what is missing.
+    struct Response: Equatable, Sendable {
+        /// Only documents with missing revisions.
+        var entries: [String: Entry]
+
+        /// A response from its parts.
+        init(entries: [String: Entry]) {
+            self.entries = entries
+        }
+
+        /// Reads the response object.
+        init(json: JSONValue) throws {
+            guard case .object(let members) = json else {
+                throw WireError.invalid("_revs_diff response", "expected a JSON object")
+            }
+            var entries: [String: Entry] = [:]
+            for (id, value) in members {
+                guard let missing = value["missing"]?.arrayValue else {
+                    throw WireError.invalid("_revs_diff response", "'\(id)' has no 'missing' array")
+                }
+                entries[id] = Entry(
+                    missing: missing.compactMap(\.stringValue),
+                    possibleAncestors: value["possible_ancestors"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+            }
+            self.init(entries: entries)
+        }
+
+        /// The JSON form; `possible_ancestors` only when there are some.
+        var json: JSONValue {
+            .object(
+                entries.mapValues { entry in
+                    var members: [String: JSONValue] = ["missing": .array(entry.missing.map { .string($0) })]
+                    if !entry.possibleAncestors.isEmpty {
+                        members["possible_ancestors"] = .array(entry.possibleAncestors.map { .string($0) })
+                    }
+                    return .object(members)
+                })
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A child process for tests that must run apart from the test runner's other threads:
+///
+/// - `quire-test-helper crash-writer DIRECTORY [--full-sync] [--batch-size N]` writes batches
+///   until killed (crash-consistency tests);
+/// - `quire-test-helper blob-memory DIRECTORY SIZE` stores a blob of SIZE bytes from a stream
+///   and reads it back through a stream, then prints the growth of peak resident memory
+///   (memory tests need a process where nothing else allocates).
+@main
+enum TestHelper {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case "crash-writer":
+            CrashWriter.run(Array(arguments.dropFirst()))
+        case "blob-memory":
+            BlobMemory.run(Array(arguments.dropFirst()))
+        default:
+            fail("usage: quire-test-helper crash-writer|blob-memory ...", status: 2)
+        }
+    }
+
+    static func fail(_ message: String, status: Int32 = 1) -> Never {
+        FileHandle.standardError.write(Data("quire-test-helper: \(message)\n".utf8))
+        exit(status)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Quire
+
+@testable import QuireFixtures
+
+/// Small fixtures for the build, verify, inspect and install tests. Everything here uses
+/// libarchive: callers hold ``archiveLock``.
+enum SampleFixture {
+    /// A travel dataset (4 hotels, 2 blobs) in `data/travel` and a recipe for it in
+    /// `recipes/travel.yaml`, with `collectionsYAML` appended; returns the recipe.
+    static func travelRecipe(in scratch: ScratchFolder, collectionsYAML: String = "") throws -> FixtureRecipe {
+        if !FileManager.default.fileExists(atPath: scratch.file("data/travel").path) {
+            try DatasetGenerator(kind: .travel, count: 4, seed: 3).write(to: scratch.file("data/travel"))
+        }
+        let url = try scratch.write("name: travel\nsource:\n  dataset: ../data/travel\n" + collectionsYAML, to: "recipes/travel.yaml")
+        return try FixtureRecipe.load(from: url)
+    }
+
+    /// Builds the travel recipe into `folder` (default: `out`) and returns the archive.
+    static func buildTravel(in scratch: ScratchFolder, folder: String = "out") throws -> URL {
+        try FixtureBuilder(recipe: try travelRecipe(in: scratch)).build(into: scratch.file(folder)).archiveURL
+    }
+
+    /// Extracts `archive` into a folder, lets `modify` change it, and packs the folder again
+    /// as `destination` (sorted, fixed times, like a real build).
+    static func repack(_ archive: URL, to destination: URL, _ modify: (URL) throws -> Void) throws {
+        let folder = try SafeArchiveReader(archiveURL: archive).extract(nextTo: destination)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try modify(folder)
+        try ReproducibleZipWriter().write(try ReproducibleZipWriter.entries(forContentsOf: folder), to: destination)
+    }
+
+    /// Reads, edits and writes back the manifest in an extracted fixture folder.
+    static func editManifest(in folder: URL, _ edit: (inout FixtureManifest) -> Void) throws {
+        let url = folder.appendingPathComponent(FixtureManifest.fileName)
+        var manifest = try FixtureManifest.decoded(from: Data(contentsOf: url))
+        edit(&manifest)
+        try manifest.encoded().write(to: url)
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Quire
+import Testing
+@testable import QuireSync
+
+@Suite struct AllDocsEndpointTests {
+    private func ids(_ reply: TestHTTPClient.Reply) -> [String] {
+        (reply.json["rows"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+    }
+
+    @Test func listsLiveDocumentsByID() async throws {
+        try await ListenerHarness.with { harness async throws in
+            for id in ["b", "a", "d", "c", "B"] { try harness.save(id, #"{"id":"\#(id)"}"#) }
+            let dead = try harness.save("e", #"{"v":1}"#)
+            try harness.collection.delete(document: dead)
+            let all = try await harness.client.get("/db/_all_docs")
+            #expect(all.status == 200)
+            #expect(all.json["total_rows"] == 5)
+            #expect(ids(all) == ["B", "a", "b", "c", "d"])
+            #expect(all.json["rows"]?[0]?["value"]?["rev"]?.stringValue?.hasPrefix("1-") == true)
+            #expect(all.json["rows"]?[0]?["doc"] == nil)
+
+            let range = try await harness.client.get(#"/db/_all_docs?startkey=%22a%22&endkey=%22c%22&include_docs=true"#)
+            #expect(ids(range) == ["a", "b", "c"])
+            #expect(range.json["rows"]?[1]?["doc"]?["id"] == "b")
+            let exclusive = try await harness.client.get(#"/db/_all_docs?startkey=%22a%22&endkey=%22c%22&inclusive_end=false"#)
+            #expect(ids(exclusive) == ["a", "b"])
+            let limited = try await harness.client.get("/db/_all_docs?limit=2&skip=1")
+            #expect(ids(limited) == ["a", "b"])
+            let descending = try await harness.client.get(#"/db/_all_docs?descending=true&startkey=%22c%22&limit=2"#)
+            #expect(ids(descending) == ["c", "b"])
+        }
+    }
+
+    @Test func keysSelectDocumentsAndReportMissingOnes() async throws {
+        try await ListenerHarness.with { harness async throws in
+            try harness.save("a", #"{"v":1}"#)
+            let dead = try harness.save("d", #"{"v":2}"#)
+            try harness.collection.delete(document: dead)
+            let posted = try await harness.client.post("/db/_all_docs?include_docs=true", ["keys": ["d", "zz", "a"]])
+            let rows = posted.json["rows"]?.arrayValue ?? []
+            #expect(rows.count == 3)
+            #expect(rows[0]["value"]?["deleted"] == true)
+            #expect(rows[0]["doc"] == .null)
+            #expect(rows[1] == ["key": "zz", "error": "not_found"])
+            #expect(rows[2]["doc"]?["v"] == 1)
+            let query = try await harness.client.get(#"/db/_all_docs?keys=%5B%22a%22%5D"#)
+            #expect(ids(query) == ["a"])
+            #expect(try await harness.client.get("/db/_all_docs?keys=notjson").status == 400)
+            #expect(try await harness.client.post("/db/_all_docs", ["keys": [1]]).status == 400)
+            #expect(try await harness.client.get("/db/_all_docs?limit=-1").status == 400)
+            #expect(try await harness.client.get("/db/_all_docs?startkey=5").status == 400)
+        }
+    }
+}

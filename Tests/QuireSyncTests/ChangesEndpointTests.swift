@@ -1,0 +1,213 @@
+import Foundation
+import Quire
+import Testing
+@testable import QuireSync
+
+@Suite struct ChangesEndpointTests {
+    /// Waits (at most 5 s) until the listener has `count` feeds waiting, so a change made next
+    /// happens after the request reached the server.
+    private func waitForFeeds(_ harness: ListenerHarness, count: Int = 1) async throws {
+        for _ in 0..<500 where harness.listener.activeFeedCount != count {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(harness.listener.activeFeedCount == count)
+    }
+
+    /// The lines of a continuous feed body, blank (heartbeat) lines included.
+    private func lines(_ reply: TestHTTPClient.Reply) -> [Substring] {
+        reply.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    }
+
+    @Test func normalFeedListsChangesInSequenceOrder() async throws {
+        try await ListenerHarness.with { harness async throws in
+            try harness.save("a", #"{"v":1}"#)
+            let b = try harness.save("b", #"{"v":2}"#)
+            try harness.collection.delete(document: b)
+            let reply = try await harness.client.get("/db/_changes")
+            #expect(reply.status == 200)
+            let changes = try ChangesResponse(json: reply.json)
+            #expect(changes.results.map(\.id) == ["a", "b"])
+            #expect(changes.results.map(\.sequence) == [ChangesSequence(1), ChangesSequence(3)])
+            #expect(changes.results[1].isDeleted)
+            #expect(changes.lastSequence == ChangesSequence(3))
+            #expect(reply.json["last_seq"] == "3")
+
+            let later = try ChangesResponse(json: try await harness.client.get("/db/_changes?since=1").json)
+            #expect(later.results.map(\.id) == ["b"])
+            let quoted = try ChangesResponse(json: try await harness.client.get("/db/_changes?since=%221%22").json)
+            #expect(quoted.results.map(\.id) == ["b"])
+            let couch = try ChangesResponse(json: try await harness.client.get("/db/_changes?since=1-g1AAAA").json)
+            #expect(couch.results.map(\.id) == ["b"])
+            let limited = try ChangesResponse(json: try await harness.client.get("/db/_changes?limit=1").json)
+            #expect(limited.results.map(\.id) == ["a"])
+            #expect(limited.lastSequence == ChangesSequence(1))
+            let now = try ChangesResponse(json: try await harness.client.get("/db/_changes?since=now").json)
+            #expect(now.results.isEmpty)
+            #expect(now.lastSequence == ChangesSequence(3))
+        }
+    }
+
+    @Test func allDocsStyleListsEveryLeafAndIncludeDocsAddsBodies() async throws {
+        try await ListenerHarness.with { harness async throws in
+            for (rev, ancestors) in [("1-a", [String]()), ("2-b", ["1-a"]), ("2-c", ["1-a"])] {
+                try harness.collection.insert(
+                    ForeignRevision(documentID: "c", revisionID: rev, ancestors: ancestors, isDeleted: false, body: ["rev": .string(rev)]))
+            }
+            let main = try ChangesResponse(json: try await harness.client.get("/db/_changes").json)
+            #expect(main.results.first?.revisionIDs == ["2-c"])
+            let all = try ChangesResponse(json: try await harness.client.get("/db/_changes?style=all_docs&include_docs=true").json)
+            #expect(Set(all.results.first?.revisionIDs ?? []) == ["2-b", "2-c"])
+            #expect(all.results.first?.document?["_rev"] == "2-c")
+            #expect(all.results.first?.document?["rev"] == "2-c")
+            #expect(try await harness.client.get("/db/_changes?style=weird").status == 400)
+        }
+    }
+
+    @Test func documentIDFilter() async throws {
+        try await ListenerHarness.with { harness async throws in
+            for id in ["a", "b", "c"] { try harness.save(id, #"{"v":1}"#) }
+            let query = try await harness.client.get(#"/db/_changes?filter=_doc_ids&doc_ids=%5B%22a%22,%22c%22%5D"#)
+            #expect(try ChangesResponse(json: query.json).results.map(\.id) == ["a", "c"])
+            let posted = try await harness.client.post("/db/_changes?filter=_doc_ids", ["doc_ids": ["b"]])
+            let changes = try ChangesResponse(json: posted.json)
+            #expect(changes.results.map(\.id) == ["b"])
+            // Filtered-out changes are not scanned again.
+            #expect(changes.lastSequence == ChangesSequence(3))
+            #expect(try await harness.client.get("/db/_changes?filter=_doc_ids").status == 400)
+            #expect(try await harness.client.post("/db/_changes?filter=_doc_ids", ["doc_ids": "b"]).status == 400)
+        }
+    }
+
+    @Test func channelFilterReadsTopLevelChannels() async throws {
+        try await ListenerHarness.with { harness async throws in
+            try harness.save("one", #"{"channels":"news"}"#)
+            try harness.save("many", #"{"channels":["sport","weather"]}"#)
+            try harness.save("none", #"{"title":"x"}"#)
+            try harness.save("nested", #"{"meta":{"channels":["news"]}}"#)
+            let dead = try harness.save("dead", #"{"channels":"other"}"#)
+            try harness.collection.delete(document: dead)
+            let news = try await harness.client.get("/db/_changes?filter=sync_gateway/bychannel&channels=news,weather")
+            // Tombstones keep no channels, so they reach every channel feed.
+            #expect(try ChangesResponse(json: news.json).results.map(\.id) == ["one", "many", "dead"])
+            let posted = try await harness.client.post(
+                "/db/_changes", ["filter": "sync_gateway/bychannel", "channels": ["sport"]])
+            #expect(try ChangesResponse(json: posted.json).results.map(\.id) == ["many", "dead"])
+            let star = try await harness.client.get("/db/_changes?filter=sync_gateway/bychannel&channels=*")
+            #expect(try ChangesResponse(json: star.json).results.count == 5)
+            #expect(try await harness.client.get("/db/_changes?filter=sync_gateway/bychannel").status == 400)
+        }
+    }
+
+    @Test func badParametersAre400() async throws {
+        try await ListenerHarness.with { harness async throws in
+            for query in [
+                "since=abc", "since=-1", "limit=x", "feed=eventsource", "filter=app/by_type", "include_docs=maybe",
+                "timeout=soon", "heartbeat=-5",
+            ] {
+                let reply = try await harness.client.get("/db/_changes?\(query)")
+                #expect(reply.status == 400, "\(query)")
+                #expect(reply.json["error"] == "bad_request")
+            }
+            #expect(try await harness.client.send("POST", "/db/_changes", bytes: Data("[".utf8)).status == 400)
+            #expect(try await harness.client.post("/db/_changes", [1, 2]).status == 400)
+        }
+    }
+
+    @Test func longpollWaitsForTheNextChange() async throws {
+        try await ListenerHarness.with { harness async throws in
+            try harness.save("before", #"{"v":1}"#)
+            let client = harness.client
+            let started = ContinuousClock.now
+            let request = Task { try await client.get("/db/_changes?feed=longpoll&since=now&timeout=10000") }
+            try await waitForFeeds(harness)
+            try harness.save("after", #"{"v":2}"#)
+            let reply = try await request.value
+            #expect(reply.status == 200)
+            let changes = try ChangesResponse(json: reply.json)
+            #expect(changes.results.map(\.id) == ["after"])
+            #expect(changes.lastSequence == ChangesSequence(2))
+            #expect(ContinuousClock.now - started < .seconds(8))
+        }
+    }
+
+    @Test func longpollReturnsAtOnceWhenThereAreChangesAndEmptyAtTheTimeout() async throws {
+        try await ListenerHarness.with { harness async throws in
+            try harness.save("a", #"{"v":1}"#)
+            let ready = try await harness.client.get("/db/_changes?feed=longpoll&since=0&timeout=10000", timeout: 5)
+            #expect(try ChangesResponse(json: ready.json).results.map(\.id) == ["a"])
+            let started = ContinuousClock.now
+            let empty = try await harness.client.get("/db/_changes?feed=longpoll&since=now&timeout=200")
+            #expect(ContinuousClock.now - started >= .milliseconds(190))
+            let changes = try ChangesResponse(json: empty.json)
+            #expect(changes.results.isEmpty)
+            #expect(changes.lastSequence == ChangesSequence(1))
+            #expect(harness.listener.activeFeedCount == 0)
+        }
+    }
+
+    @Test func continuousFeedStreamsChangesMadeAfterTheRequest() async throws {
+        try await ListenerHarness.with { harness async throws in
+            try harness.save("old", #"{"v":0}"#)
+            let client = harness.client
+            let request = Task { try await client.get("/db/_changes?feed=continuous&since=0&timeout=1000") }
+            try await waitForFeeds(harness)
+            try harness.save("new", #"{"v":1}"#)
+            let reply = try await request.value
+            #expect(reply.status == 200)
+            let parsed = try lines(reply).compactMap { try ChangesResponse.parseContinuousLine($0) }
+            guard parsed.count == 3, case .change(let first) = parsed[0], case .change(let second) = parsed[1] else {
+                Issue.record("unexpected feed: \(reply.text)")
+                return
+            }
+            #expect(first.id == "old")
+            #expect(second.id == "new")
+            #expect(parsed[2] == .end(lastSequence: ChangesSequence(2)))
+        }
+    }
+
+    @Test func continuousFeedSendsHeartbeatsAndEndsAtItsLimit() async throws {
+        try await ListenerHarness.with { harness async throws in
+            let client = harness.client
+            let request = Task { try await client.get("/db/_changes?feed=continuous&since=now&heartbeat=50&limit=1") }
+            try await waitForFeeds(harness)
+            try await Task.sleep(for: .milliseconds(400))
+            try harness.save("late", #"{"v":1}"#)
+            let reply = try await request.value
+            let all = lines(reply)
+            #expect(all.filter(\.isEmpty).count >= 2)
+            let parsed = try all.compactMap { try ChangesResponse.parseContinuousLine($0) }
+            #expect(parsed.count == 2)
+            if case .change(let entry) = parsed.first { #expect(entry.id == "late") } else { Issue.record("no change line") }
+            #expect(parsed.last == .end(lastSequence: ChangesSequence(1)))
+        }
+    }
+
+    @Test func stoppingTheListenerEndsContinuousFeeds() async throws {
+        let harness = try await ListenerHarness()
+        let client = harness.client
+        let request = Task { try await client.get("/db/_changes?feed=continuous&heartbeat=100", timeout: 10) }
+        try await waitForFeeds(harness)
+        let started = ContinuousClock.now
+        await harness.listener.stop()
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let reply = try await request.value
+        #expect(reply.text.hasSuffix("{\"last_seq\":\"0\"}\n"))
+        await harness.shutdown()
+    }
+
+    @Test func aClientGoingAwayEndsItsFeed() async throws {
+        try await ListenerHarness.with { harness async throws in
+            let client = harness.client
+            let request = Task { try await client.get("/db/_changes?feed=continuous&timeout=60000", timeout: 30) }
+            try await waitForFeeds(harness)
+            request.cancel()
+            _ = try? await request.value
+            var waited = 0
+            while harness.listener.activeFeedCount > 0, waited < 100 {
+                try await Task.sleep(for: .milliseconds(50))
+                waited += 1
+            }
+            #expect(harness.listener.activeFeedCount == 0)
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import Quire
+
+@Suite struct FullTextIndexTests {
+    private func fixture() throws -> QueryFixture {
+        let f = try QueryFixture()
+        try f.save([
+            "a": #"{"title":"Running shoes","body":"The café near the park","kind":"post"}"#,
+            "b": #"{"title":"A runner's diary","body":"Cafe culture, run run run","kind":"post"}"#,
+            "c": #"{"title":"Gardening","body":"Roses and tulips","kind":"draft"}"#,
+        ])
+        return f
+    }
+
+    private func matches(_ f: QueryFixture, _ index: String, _ text: String) throws -> [String] {
+        try QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(f.collection))
+            .where(FullTextFunction.match(index, query: text)).orderBy(Ordering.expression(Meta.id))
+            .execute().allResults().compactMap { $0.string(at: 0) }
+    }
+
+    /// Rows in the FTS table itself, to show that the triggers (not only the query's join)
+    /// keep it current.
+    private func indexedRows(_ f: QueryFixture, _ index: String) throws -> Int64? {
+        try f.database.read { connection in
+            try connection.scalarInt(
+                "SELECT count(*) FROM \(IndexCatalog.fullTextTableName(table: f.collection.table, name: index))")
+        }
+    }
+
+    @Test func englishStemmingMatchesWordForms() throws {
+        let f = try fixture()
+        try f.collection.createIndex(withName: "stemmed", config: FullTextIndexConfiguration(["title", "body"]))
+        try f.collection.createIndex(withName: "plain", config: FullTextIndexConfiguration(["title", "body"], language: nil))
+        #expect(try matches(f, "stemmed", "run") == ["a", "b"])
+        #expect(try matches(f, "plain", "run") == ["b"])
+        #expect(try matches(f, "plain", "running") == ["a"])
+        #expect(try matches(f, "stemmed", "gardens") == ["c"])
+        #expect(try matches(f, "plain", "run*") == ["a", "b"])
+        #expect(try matches(f, "stemmed", "roses AND tulips") == ["c"])
+        #expect(try matches(f, "stemmed", "\"near the park\"") == ["a"])
+        try f.collection.createIndex(withName: "none", config: FullTextIndexConfiguration(["title"], language: ""))
+        #expect(try matches(f, "none", "run") == [])
+    }
+
+    @Test func accentsMatterUnlessIgnored() throws {
+        let f = try fixture()
+        try f.collection.createIndex(withName: "exact", config: FullTextIndexConfiguration(["body"]))
+        try f.collection.createIndex(withName: "folded", config: FullTextIndexConfiguration(["body"], ignoreAccents: true))
+        #expect(try matches(f, "exact", "café") == ["a"])
+        #expect(try matches(f, "exact", "cafe") == ["b"])
+        #expect(try matches(f, "folded", "cafe") == ["a", "b"])
+        #expect(try matches(f, "folded", "CAFÉ") == ["a", "b"])
+    }
+
+    @Test func unsupportedLanguagesAreRejectedWithTheSupportedOnes() throws {
+        let f = try fixture()
+        #expect { try f.collection.createIndex(withName: "fr", config: FullTextIndexConfiguration(["body"], language: "fr")) } throws: {
+            guard let error = $0 as? QuireError else { return false }
+            return error.code == .invalidParameter && error.message.contains("'fr'") && error.message.contains("'en' (English)")
+        }
+        #expect(try f.collection.indexes() == [])
+    }
+
+    @Test func theIndexFollowsSavesDeletesPurgesAndExpirations() throws {
+        let f = try fixture()
+        try f.collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["title", "body"]))
+        #expect(try indexedRows(f, "text") == 3)
+        try f.save(["d": #"{"title":"Run club","body":""}"#])
+        #expect(try matches(f, "text", "club") == ["d"])
+        let d = try #require(try f.collection.document(id: "d")).toMutable()
+        d.setString("Chess club", forKey: "title")
+        try f.collection.save(document: d)
+        #expect(try matches(f, "text", "run") == ["a", "b"])
+        #expect(try matches(f, "text", "chess") == ["d"])
+        #expect(try indexedRows(f, "text") == 4)
+        try f.collection.delete(document: try #require(try f.collection.document(id: "d")))
+        #expect(try matches(f, "text", "chess") == [])
+        #expect(try indexedRows(f, "text") == 3)
+        try f.collection.purge(id: "c")
+        #expect(try matches(f, "text", "roses") == [])
+        #expect(try indexedRows(f, "text") == 2)
+        try f.collection.setDocumentExpiration(id: "a", expiration: f.clock.now.addingTimeInterval(10))
+        f.clock.advance(by: 11)
+        #expect(try f.collection.document(id: "a") == nil)
+        #expect(try indexedRows(f, "text") == 1)
+        #expect(try matches(f, "text", "run") == ["b"])
+    }
+
+    @Test func writesFromAnotherProcessKeepTheIndexCurrent() throws {
+        let sqlite = "/usr/bin/sqlite3"
+        guard FileManager.default.isExecutableFile(atPath: sqlite) else { return }
+        let f = try fixture()
+        try f.collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["title"]))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: sqlite)
+        process.arguments = [
+            f.database.filePath,
+            "UPDATE \(f.collection.table) SET body = json_set(body, '$.title', 'Knitting') WHERE key = 'c';"
+                + " DELETE FROM \(f.collection.table) WHERE key = 'a';",
+        ]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try matches(f, "text", "knitting") == ["c"])
+        #expect(try matches(f, "text", "gardening") == [])
+        #expect(try matches(f, "text", "running") == [])
+    }
+
+    @Test func partialIndexesRankingAndSQLPP() throws {
+        let f = try fixture()
+        try f.collection.createIndex(withName: "posts", config: FullTextIndexConfiguration(["body"], where: "kind = 'post'"))
+        #expect(try matches(f, "posts", "roses") == [])
+        #expect(try matches(f, "posts", "park OR run") == ["a", "b"])
+        let ranked = QueryBuilder.select(SelectResult.expression(Meta.id), SelectResult.expression(FullTextFunction.rank("posts")).as("r"))
+            .from(DataSource.collection(f.collection).as("p"))
+            .where(FullTextFunction.match("p.posts", query: "run OR park").and(Expression.property("kind").equalTo(Expression.string("post"))))
+            .orderBy(Ordering.expression(FullTextFunction.rank("posts")).descending())
+        let rows = try ranked.execute().allResults()
+        #expect(rows.map { $0.string(at: 0) } == ["b", "a"])
+        #expect(rows[0].double(forKey: "r") > rows[1].double(forKey: "r"))
+        let sqlpp = try f.database.createQuery(
+            "SELECT meta().id FROM store.items WHERE MATCH(posts, 'run OR park') ORDER BY RANK(posts) DESC")
+        #expect(try sqlpp.rows() == [#"{"id":"b"}"#, #"{"id":"a"}"#])
+        #expect(try sqlpp.explain().contains("VIRTUAL TABLE INDEX"))
+    }
+
+    @Test func matchOutsideTheTopLevelIsInvalid() throws {
+        let f = try fixture()
+        try f.collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["body"]))
+        let query = try f.database.createQuery("SELECT meta().id FROM store.items WHERE MATCH(text, 'run') OR kind = 'draft'")
+        #expect { try query.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }
+        let rankOnly = try f.database.createQuery("SELECT RANK(text) FROM store.items")
+        #expect { try rankOnly.execute() } throws: { ($0 as? QuireError)?.message.contains("needs a MATCH") == true }
+        let badSyntax = try f.database.createQuery("SELECT meta().id FROM store.items WHERE MATCH(text, 'AND AND')")
+        #expect { try badSyntax.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }
+    }
+
+    @Test func fullTextIndexesSurviveReopenAndReplacement() throws {
+        let f = try fixture()
+        try f.collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["title"]))
+        try f.collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["body"], ignoreAccents: true))
+        #expect(try matches(f, "text", "cafe") == ["a", "b"])
+        try f.database.close()
+        let reopened = try Database(name: "q", config: DatabaseConfiguration(directory: f.directory.path, clock: f.clock))
+        let collection = try #require(try reopened.collection(name: "items", scope: "store"))
+        #expect(try collection.index(withName: "text")?.isFullText == true)
+        try collection.save(document: MutableDocument(id: "e", data: ["body": "Café au lait"]))
+        let query = try reopened.createQuery("SELECT meta().id FROM store.items WHERE MATCH(text, 'cafe') ORDER BY meta().id")
+        #expect(try query.rows() == [#"{"id":"a"}"#, #"{"id":"b"}"#, #"{"id":"e"}"#])
+    }
+}
