@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire"]),
         .testTarget(
             name: "QuireFixturesTests",
-            dependencies: ["QuireFixtures", "Quire", "CArchive"]
+            dependencies: ["QuireFixtures", "Quire", "CArchive", "quire"]
         ),
         .testTarget(
             name: "QuireConformanceTests",
