@@ -21,6 +21,10 @@ let package = Package(
             dependencies: ["FuzzDriver", .product(name: "QuireConformance", package: "Quire")]
         ),
         .executableTarget(
+            name: "fuzz-query",
+            dependencies: ["FuzzDriver", .product(name: "Quire", package: "Quire")]
+        ),
+        .executableTarget(
             name: "fuzz-archive",
             dependencies: [
                 "FuzzDriver",

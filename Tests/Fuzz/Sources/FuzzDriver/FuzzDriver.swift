@@ -68,3 +68,37 @@ public struct FuzzBytes {
         return Array(bytes[offset..<offset + count])
     }
 }
+
+/// A thread with a chosen stack size that runs one piece of work at a time for the caller,
+/// which waits: for targets whose input must also be handled on a small stack (Apple
+/// platforms give secondary threads 512 KiB).
+public final class SmallStackThread: @unchecked Sendable {
+    private let start = DispatchSemaphore(value: 0)
+    private let finish = DispatchSemaphore(value: 0)
+    /// Set by the caller before `start` is signalled, cleared after `finish`; the semaphores
+    /// order every access.
+    private var work: (() -> Void)?
+
+    /// Starts the thread with `stackSize` bytes of stack.
+    public init(stackSize: Int) {
+        let thread = Thread { [self] in
+            while true {
+                start.wait()
+                work?()
+                finish.signal()
+            }
+        }
+        thread.stackSize = stackSize
+        thread.start()
+    }
+
+    /// Runs `body` on the thread and returns when it is done.
+    public func run(_ body: () -> Void) {
+        withoutActuallyEscaping(body) { escaping in
+            work = escaping
+            start.signal()
+            finish.wait()
+            work = nil
+        }
+    }
+}
