@@ -25,6 +25,14 @@ let package = Package(
             dependencies: ["FuzzDriver", .product(name: "Quire", package: "Quire")]
         ),
         .executableTarget(
+            name: "fuzz-listener",
+            dependencies: [
+                "FuzzDriver",
+                .product(name: "Quire", package: "Quire"),
+                .product(name: "QuireSync", package: "Quire"),
+            ]
+        ),
+        .executableTarget(
             name: "fuzz-archive",
             dependencies: [
                 "FuzzDriver",
