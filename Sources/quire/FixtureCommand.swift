@@ -7,7 +7,7 @@ struct FixtureCommand: ParsableCommand {
         abstract: "Build, pack, verify and install prebuilt Quire databases.",
         subcommands: [
             FixtureGenerateCommand.self, FixtureBuildCommand.self, FixtureVerifyCommand.self, FixtureInspectCommand.self,
-            FixtureInstallCommand.self,
+            FixtureInstallCommand.self, FixtureDoctorCommand.self,
         ]
     )
 }

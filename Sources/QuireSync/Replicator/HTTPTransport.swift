@@ -1,0 +1,208 @@
+import Foundation
+import Quire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends HTTP requests through one `URLSession`, with two guards a replicator needs against
+/// its peer: a response larger than ``maximumResponseBytes`` is cut off with an error rather
+/// than buffered, and a cancelled Swift task cancels its request.
+///
+/// Transport failures become ``QuireError``s in the network domain; whether one is worth a
+/// retry is ``isTransient(_:)``.
+final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private final class Exchange {
+        var data = Data()
+        var response: HTTPURLResponse?
+        var continuation: CheckedContinuation<RemoteResponse, Error>?
+        var failure: QuireError?
+    }
+
+    /// The largest response body accepted.
+    let maximumResponseBytes: Int
+    private let lock = NSLock()
+    private var exchanges: [Int: Exchange] = [:]
+    private var session: URLSession?
+    private var invalidated = false
+
+    init(requestTimeout: TimeInterval, maximumResponseBytes: Int) {
+        self.maximumResponseBytes = maximumResponseBytes
+        super.init()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeout
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+    }
+
+    /// Sends `request` and collects the whole response.
+    func send(_ request: URLRequest) async throws -> RemoteResponse {
+        let exchange = Exchange()
+        let taskBox = TaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RemoteResponse, Error>) in
+                let task: URLSessionDataTask? = lock.withLock {
+                    guard !invalidated, let session else { return nil }
+                    let task = session.dataTask(with: request)
+                    exchange.continuation = continuation
+                    exchanges[task.taskIdentifier] = exchange
+                    return task
+                }
+                guard let task else {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                task.resume()
+                taskBox.set(task)
+            }
+        } onCancel: {
+            taskBox.cancel()
+        }
+    }
+
+    /// Cancels every request and releases the session; later sends fail as cancelled.
+    func invalidate() {
+        let session = lock.withLock {
+            invalidated = true
+            defer { self.session = nil }
+            return self.session
+        }
+        session?.invalidateAndCancel()
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        lock.withLock { exchanges[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+        completionHandler(.allow)
+    }
+
+    // Credentials go in headers, so a challenge (a 401 with WWW-Authenticate) means they
+    // were refused or missing. Foundation on Linux waits forever after default handling, so
+    // the challenge is cancelled and the exchange fails with the 401 it stands for.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let target = task.originalRequest?.url?.absoluteString ?? "the remote"
+        let sent = task.originalRequest?.value(forHTTPHeaderField: "Authorization") != nil
+        lock.withLock {
+            exchanges[task.taskIdentifier]?.failure = QuireError(
+                .httpAuthRequired,
+                sent ? "\(target) refused the credentials (HTTP 401)" : "\(target) needs credentials (HTTP 401)",
+                domain: .network, underlyingCode: 401)
+        }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let overflow: Bool = lock.withLock {
+            guard let exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return false }
+            if exchange.data.count + data.count > maximumResponseBytes {
+                exchange.failure = QuireError(
+                    .remoteError,
+                    "the response to \(dataTask.originalRequest?.httpMethod ?? "GET") \(dataTask.originalRequest?.url?.absoluteString ?? "?") exceeds \(maximumResponseBytes) bytes"
+                )
+                exchange.data = Data()
+                return true
+            }
+            exchange.data.append(data)
+            return false
+        }
+        if overflow { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let exchange = lock.withLock({ exchanges.removeValue(forKey: task.taskIdentifier) }),
+            let continuation = exchange.continuation
+        else { return }
+        if let failure = exchange.failure {
+            continuation.resume(throwing: failure)
+        } else if let error {
+            continuation.resume(throwing: HTTPTransport.map(error, url: task.originalRequest?.url))
+        } else if let response = exchange.response {
+            var headers: [String: String] = [:]
+            for (key, value) in response.allHeaderFields {
+                if let key = key as? String, let value = value as? String { headers[key] = value }
+            }
+            continuation.resume(returning: RemoteResponse(status: response.statusCode, headers: headers, body: exchange.data))
+        } else {
+            continuation.resume(
+                throwing: QuireError(
+                    .networkError, "no HTTP response from \(task.originalRequest?.url?.absoluteString ?? "?")",
+                    domain: .network))
+        }
+    }
+
+    // MARK: Errors
+
+    static func map(_ error: Error, url: URL?) -> Error {
+        let target = url?.absoluteString ?? "the remote"
+        guard let urlError = error as? URLError else {
+            return QuireError(.networkError, "request to \(target) failed: \(error.localizedDescription)", domain: .network)
+        }
+        switch urlError.code {
+        case .cancelled:
+            return CancellationError()
+        case .timedOut:
+            return QuireError(.timeout, "request to \(target) timed out", domain: .network)
+        case .cannotFindHost:
+            return QuireError(.unknownHost, "cannot find host of \(target)", domain: .network)
+        case .dnsLookupFailed:
+            return QuireError(.dnsFailure, "DNS lookup failed for \(target)", domain: .network)
+        case .badURL, .unsupportedURL:
+            return QuireError(.invalidURL, "cannot send a request to \(target): invalid URL", domain: .network)
+        default:
+            return QuireError(
+                .networkError, "request to \(target) failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))",
+                domain: .network)
+        }
+    }
+
+    /// Whether `error` may go away by itself (the peer is unreachable, slow or briefly
+    /// overloaded), so the replicator goes offline and retries.
+    static func isTransient(_ error: Error) -> Bool {
+        guard let error = error as? QuireError else { return false }
+        switch error.code {
+        case .networkError, .timeout, .unknownHost, .dnsFailure: return error.domain == .network
+        case .httpServiceUnavailable, .httpInternalServerError: return true
+        default:
+            // 408, 429 and 5xx other than 501 may pass; other HTTP statuses will not.
+            if let status = error.underlyingCode, error.domain == .network {
+                return status == 408 || status == 429 || (status >= 500 && status != 501)
+            }
+            return false
+        }
+    }
+}
+
+/// The data task of one request, or the fact that it was cancelled before it existed.
+private final class TaskBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    /// Records the running task, and cancels it when cancellation came first.
+    func set(_ task: URLSessionDataTask) {
+        let cancelled = lock.withLock {
+            self.task = task
+            return self.cancelled
+        }
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            cancelled = true
+            return self.task
+        }
+        task?.cancel()
+    }
+}

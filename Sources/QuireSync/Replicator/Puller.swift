@@ -1,0 +1,92 @@
+import Foundation
+import Quire
+
+/// Pulls one collection: reads the remote changes feed from the checkpoint, asks the local
+/// revision tree which revisions are missing, fetches those, and stores each one whole
+/// (blobs first), resolving the conflicts it creates. The checkpoint moves after each batch.
+struct Puller: Sendable {
+    /// Changes asked for per request.
+    static let changesLimit = 200
+    /// Revisions fetched per `_bulk_get`.
+    static let fetchLimit = 50
+
+    let job: CollectionReplication
+    private var worker: String { "pull \(job.collection.fullName)" }
+
+    func run() async throws {
+        defer { job.wakeup?.pullDidFinish() }
+        var since = await job.checkpointer.startRemoteSequence
+        var caughtUp = false
+        while true {
+            try Task.checkCancellation()
+            let waiting = job.continuous && caughtUp
+            if waiting { job.monitor.idle(worker) } else { job.monitor.busy(worker) }
+            var request = ChangesRequest(since: since, limit: Puller.changesLimit)
+            request.feed = waiting ? .longpoll : .normal
+            request.timeout = job.heartbeat
+            // Newlines well within the request timeout, so a quiet feed never looks idle.
+            request.heartbeat = min(job.heartbeat, job.requestTimeout / 2)
+            request.channels = job.config.channels ?? []
+            request.filter = job.config.filter
+            request.filterParameters = job.config.filterParameters ?? [:]
+            request.documentIDs = job.config.documentIDs ?? []
+            let batch = try await job.remote.changes(request)
+            job.monitor.busy(worker)
+            if !batch.results.isEmpty {
+                job.monitor.found(batch.results.count)
+                try await apply(batch.results)
+                job.monitor.processed(batch.results.count)
+            }
+            if batch.lastSequence != since {
+                since = batch.lastSequence
+                await job.checkpointer.recordPull(since)
+                try await job.checkpointer.save()
+                job.monitor.savedCheckpoint()
+            }
+            if batch.results.count < Puller.changesLimit {
+                guard job.continuous else {
+                    job.monitor.idle(worker)
+                    return
+                }
+                caughtUp = true
+            }
+        }
+    }
+
+    /// Fetches and stores the revisions of `changes` this collection lacks.
+    private func apply(_ changes: [ChangesResponse.Entry]) async throws {
+        let collection = job.collection
+        let allowed = job.documentIDs
+        var wanted: [(id: String, revisions: [String])] = []
+        var seen = Set<String>()
+        for change in changes where allowed?.contains(change.id) ?? true {
+            guard !change.id.hasPrefix("_design/"), seen.insert(change.id).inserted else { continue }
+            if change.removedFrom != nil, try collection.revisionInfo(id: change.id) == nil { continue }
+            let missing = try collection.missingRevisions(id: change.id, revisionIDs: change.revisionIDs).missing
+            if !missing.isEmpty { wanted.append((change.id, missing)) }
+        }
+        var start = 0
+        while start < wanted.count {
+            try Task.checkCancellation()
+            var end = start
+            var count = 0
+            while end < wanted.count, count == 0 || count + wanted[end].revisions.count <= Puller.fetchLimit {
+                count += wanted[end].revisions.count
+                end += 1
+            }
+            let fetched = try await job.fetcher.fetch(Array(wanted[start..<end]))
+            var documents: [ReplicatedDocument] = []
+            for item in fetched {
+                try Task.checkCancellation()
+                switch item {
+                case .revision(let revision):
+                    if let document = try RevisionApplier(job: job).apply(revision) { documents.append(document) }
+                case .failure(let id, let error):
+                    documents.append(job.replicatedDocument(id, flags: [], error: error))
+                }
+            }
+            job.monitor.replicated(documents, isPush: false)
+            start = end
+        }
+    }
+}

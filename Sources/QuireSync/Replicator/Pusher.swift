@@ -1,0 +1,119 @@
+import Foundation
+import Quire
+
+/// Pushes one collection: reads the local changes feed from the checkpoint, offers each
+/// changed document's leaf revisions to `_revs_diff`, and uploads the missing ones with
+/// `_bulk_docs` (`new_edits: false`), with `_revisions` ancestry and blobs inline. Leaves other
+/// than the current revision are normally the tombstones that close resolved conflicts, so
+/// the remote sees the resolution too. The checkpoint moves after each batch; a continuous
+/// pusher then waits for the collection to change.
+struct Pusher: Sendable {
+    /// Local changes read per batch.
+    static let changesLimit = 200
+    /// Documents per `_bulk_docs` request.
+    static let uploadLimit = 50
+    /// Approximate bytes per `_bulk_docs` request (a single larger document still goes alone).
+    static let uploadBytes = 8 << 20
+
+    let job: CollectionReplication
+    private var worker: String { "push \(job.collection.fullName)" }
+
+    func run() async throws {
+        var since = await job.checkpointer.startLocalSequence
+        var wakeups = job.wakeup?.signals.makeAsyncIterator()
+        while true {
+            try Task.checkCancellation()
+            job.monitor.busy(worker)
+            let entries = try job.collection.changes(since: since, limit: Pusher.changesLimit)
+            if entries.isEmpty {
+                job.monitor.idle(worker)
+                if !job.continuous && job.wakeup?.isPullFinished ?? true { return }
+                // Wait for a local change or the end of the pull (nil: cancelled or closed).
+                guard await wakeups?.next() != nil else { throw CancellationError() }
+                continue
+            }
+            job.monitor.found(entries.count)
+            try await push(entries)
+            job.monitor.processed(entries.count)
+            if let last = entries.last?.sequence {
+                since = last
+                await job.checkpointer.recordPush(last)
+                try await job.checkpointer.save()
+                job.monitor.savedCheckpoint()
+            }
+        }
+    }
+
+    private func push(_ entries: [ChangeEntry]) async throws {
+        let collection = job.collection
+        let allowed = job.documentIDs
+        var offered: [String: [String]] = [:]
+        var leavesByID: [String: [LeafRevision]] = [:]
+        for entry in entries where allowed?.contains(entry.documentID) ?? true {
+            if let filter = job.config.pushFilter {
+                guard let document = try collection.document(id: entry.documentID, revisionID: entry.revisionID) else { continue }
+                guard filter(document, document.isDeleted ? .deleted : []) else { continue }
+            }
+            let leaves = try collection.leaves(id: entry.documentID)
+            guard !leaves.isEmpty else { continue }
+            leavesByID[entry.documentID] = leaves
+            offered[entry.documentID] = leaves.map(\.revisionID)
+        }
+        try Task.checkCancellation()
+        let missing = try await job.remote.revsDiff(offered)
+        var uploads: [Upload] = []
+        for (id, revisions) in missing.sorted(by: { $0.key < $1.key }) {
+            for leaf in leavesByID[id] ?? [] where revisions.contains(leaf.revisionID) {
+                do {
+                    let json = try wireDocument(id: id, leaf: leaf)
+                    uploads.append(Upload(id: id, deleted: leaf.isDeleted, json: json, size: try JSONWriter.bytes(json).count))
+                } catch let error as QuireError {
+                    job.monitor.replicated(
+                        [job.replicatedDocument(id, flags: leaf.isDeleted ? .deleted : [], error: error)], isPush: true)
+                }
+            }
+        }
+        var start = 0
+        while start < uploads.count {
+            try Task.checkCancellation()
+            var end = start
+            var bytes = 0
+            while end < uploads.count, end == start || (end - start < Pusher.uploadLimit && bytes + uploads[end].size <= Pusher.uploadBytes) {
+                bytes += uploads[end].size
+                end += 1
+            }
+            job.monitor.replicated(try await upload(uploads[start..<end]), isPush: true)
+            start = end
+        }
+    }
+
+    private struct Upload {
+        let id: String
+        let deleted: Bool
+        let json: JSONValue
+        let size: Int
+    }
+
+    /// Uploads `chunk`; when the remote finds the request too large (413), uploads each half
+    /// alone, down to a single document, which is then reported as failed.
+    private func upload(_ chunk: ArraySlice<Upload>) async throws -> [ReplicatedDocument] {
+        do {
+            let errors = try await job.remote.bulkDocs(chunk.map(\.json))
+            return chunk.map { job.replicatedDocument($0.id, flags: $0.deleted ? .deleted : [], error: errors[$0.id]) }
+        } catch let error as QuireError where error.code == .httpEntityTooLarge {
+            guard chunk.count > 1 else {
+                return chunk.map { job.replicatedDocument($0.id, flags: $0.deleted ? .deleted : [], error: error) }
+            }
+            let middle = chunk.startIndex + chunk.count / 2
+            return try await upload(chunk[chunk.startIndex..<middle]) + upload(chunk[middle..<chunk.endIndex])
+        }
+    }
+
+    /// The document as `_bulk_docs` wants it: body, `_id`, `_rev`, `_revisions`, `_deleted`
+    /// and `_attachments` with blob content inline.
+    private func wireDocument(id: String, leaf: LeafRevision) throws -> JSONValue {
+        var document = try CouchDocument(id: id, leaf: leaf)
+        try AttachmentCodec(database: job.collection.database).encode(&document, includeData: true)
+        return document.json(includeRevisions: true)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Quire
+
+/// What one run of a replicator reports back: its workers' activity, progress, replicated
+/// documents and checkpoint reports. The run's overall activity is busy while any worker is
+/// busy and idle once all are caught up.
+final class ReplicationMonitor: @unchecked Sendable {
+    let generation: Int
+    // Strong: a running replicator stays alive until it stops, as in Couchbase Lite.
+    private let replicator: Replicator
+    private let lock = NSLock()
+    private var busyWorkers: Set<String> = []
+    private var completed: UInt64 = 0
+    private var total: UInt64 = 0
+    private var progressMade = false
+    private var connected = false
+
+    init(replicator: Replicator, generation: Int) {
+        self.replicator = replicator
+        self.generation = generation
+    }
+
+    private func publish(_ activity: Replicator.ActivityLevel? = nil, error: QuireError?) {
+        let (done, all, busy, isConnected) = lock.withLock { (completed, total, !busyWorkers.isEmpty, connected) }
+        let level = activity ?? (isConnected ? (busy ? .busy : .idle) : .connecting)
+        replicator.update(generation: generation) {
+            $0 = Replicator.Status(
+                activity: level, progress: Replicator.Progress(completed: done, total: all), error: error)
+        }
+    }
+
+    func connecting() {
+        lock.withLock {
+            connected = false
+            busyWorkers = []
+        }
+        publish(.connecting, error: nil)
+    }
+
+    func offline(_ error: QuireError) {
+        lock.withLock {
+            connected = false
+            busyWorkers = []
+        }
+        publish(.offline, error: error)
+    }
+
+    func connected(workers: [String]) {
+        lock.withLock {
+            connected = true
+            busyWorkers = Set(workers)
+        }
+        publish(error: nil)
+    }
+
+    func finish(_ error: QuireError?) {
+        publish(.stopped, error: error)
+    }
+
+    func busy(_ worker: String) {
+        let changed = lock.withLock { busyWorkers.insert(worker).inserted }
+        if changed { publish(error: nil) }
+    }
+
+    func idle(_ worker: String) {
+        let changed = lock.withLock { busyWorkers.remove(worker) != nil }
+        if changed { publish(error: nil) }
+    }
+
+    func found(_ count: Int) {
+        guard count > 0 else { return }
+        lock.withLock { total += UInt64(count) }
+        publish(error: nil)
+    }
+
+    func processed(_ count: Int) {
+        guard count > 0 else { return }
+        lock.withLock { completed += UInt64(count) }
+        publish(error: nil)
+    }
+
+    /// A checkpoint was saved: the connection works, so failures start counting afresh.
+    func savedCheckpoint() {
+        lock.withLock { progressMade = true }
+    }
+
+    /// Whether a checkpoint was saved since the last call.
+    func takeProgress() -> Bool {
+        lock.withLock {
+            defer { progressMade = false }
+            return progressMade
+        }
+    }
+
+    func replicated(_ documents: [ReplicatedDocument], isPush: Bool) {
+        replicator.deliver(generation: generation, documents: documents, isPush: isPush)
+    }
+
+    func report(_ report: CheckpointReport, for collection: Collection) {
+        replicator.record(generation: generation, report: report, for: collection)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Quire
+
+/// One start of a replicator: connect, read checkpoints, run the push and pull workers of
+/// every collection, and on a network failure go offline, wait and start over from the
+/// checkpoints saved so far.
+struct ReplicationRun: Sendable {
+    let monitor: ReplicationMonitor
+    let config: ReplicatorConfiguration
+    let url: NormalizedURL
+    let entries: [(collection: Collection, config: CollectionConfiguration)]
+    let reset: Bool
+
+    func execute() async {
+        let schedule = RetrySchedule(maxAttempts: config.effectiveMaxAttempts, maxWait: config.effectiveMaxAttemptWaitTime)
+        let sessionID = UUID().uuidString.lowercased()
+        var failures: UInt = 0
+        var resetting = reset
+        while true {
+            monitor.connecting()
+            do {
+                try await runOnce(sessionID: sessionID, reset: resetting)
+                monitor.finish(nil)
+                return
+            } catch {
+                if monitor.takeProgress() {
+                    failures = 0
+                    resetting = false
+                }
+                if Task.isCancelled || error is CancellationError {
+                    monitor.finish(nil)
+                    return
+                }
+                let failure = ReplicationRun.quireError(error)
+                failures += 1
+                guard HTTPTransport.isTransient(failure), let delay = schedule.delay(afterFailures: failures) else {
+                    monitor.finish(failure)
+                    return
+                }
+                monitor.offline(failure)
+                do {
+                    try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                } catch {
+                    monitor.finish(nil)
+                    return
+                }
+            }
+        }
+    }
+
+    private func runOnce(sessionID: String, reset: Bool) async throws {
+        let transport = HTTPTransport(
+            requestTimeout: config.requestTimeout, maximumResponseBytes: config.maximumResponseBytes)
+        defer { transport.invalidate() }
+        var headers = ["User-Agent": "Quire/\(QuireSync.version)"]
+        for (name, value) in config.headers ?? [:] { headers[name] = value }
+        for (name, value) in config.authenticator?.authorizationHeaders() ?? [:] { headers[name] = value }
+        guard let database = entries.first?.collection.database else { return }
+        let uuid = try database.privateUUID()
+        var jobs: [CollectionReplication] = []
+        // Also when setting up a later collection fails, the earlier ones stop listening.
+        defer { jobs.forEach { $0.wakeup?.close() } }
+        for (collection, collectionConfig) in entries {
+            let remote = RemoteDatabase(
+                url: url.keyspace(scope: collection.scope.name, collection: collection.name), transport: transport,
+                headers: headers, requestTimeout: config.requestTimeout)
+            _ = try await remote.info()
+            let inputs = CheckpointInputs(
+                uuid: uuid, remoteURL: url, collection: collection.fullName, channels: collectionConfig.channels ?? [],
+                filter: collectionConfig.filter, filterParameters: collectionConfig.filterParameters ?? [:],
+                documentIDs: collectionConfig.documentIDs ?? [])
+            let checkpointer = try await Checkpointer.load(
+                inputs: inputs, collection: collection, remote: remote, reset: reset, sessionID: sessionID)
+            monitor.report(checkpointer.report, for: collection)
+            jobs.append(
+                CollectionReplication(
+                    collection: collection, config: collectionConfig, remote: remote,
+                    fetcher: RevisionFetcher(remote: remote), checkpointer: checkpointer, monitor: monitor,
+                    wakeup: config.replicatorType.pushes
+                        ? PushWakeup(collection: collection, pullRunning: config.replicatorType.pulls) : nil,
+                    continuous: config.continuous, heartbeat: config.heartbeat, requestTimeout: config.requestTimeout,
+                    autoPurge: config.enableAutoPurge))
+        }
+        var workers: [String] = []
+        for job in jobs {
+            if config.replicatorType.pushes { workers.append("push \(job.collection.fullName)") }
+            if config.replicatorType.pulls { workers.append("pull \(job.collection.fullName)") }
+        }
+        monitor.connected(workers: workers)
+        let type = config.replicatorType
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for job in jobs {
+                if type.pushes { group.addTask { try await Pusher(job: job).run() } }
+                if type.pulls { group.addTask { try await Puller(job: job).run() } }
+            }
+            // next(), not waitForAll(): the first failure must end the run at once, and leaving
+            // the group cancels the other workers (a waiting pusher would never end by itself).
+            while try await group.next() != nil {}
+        }
+    }
+
+    /// Any error as a ``QuireError``.
+    static func quireError(_ error: Error) -> QuireError {
+        if let error = error as? QuireError { return error }
+        return QuireError(.unexpectedError, "replication failed: \(error)")
+    }
+}

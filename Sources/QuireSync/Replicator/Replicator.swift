@@ -1,0 +1,156 @@
+import Dispatch
+import Foundation
+import Quire
+
+/// Replicates a database's collections with a remote database over the CouchDB replication
+/// protocol: push, pull or both, once or continuously.
+///
+/// ```swift
+/// var config = ReplicatorConfiguration(target: URLEndpoint(url: serverURL))  // http://host:4984/db
+/// config.addCollection(try database.defaultCollection())
+/// config.continuous = true
+/// let replicator = Replicator(config: config)
+/// replicator.addChangeListener { change in print(change.status.activity) }
+/// replicator.start()
+/// ```
+///
+/// A replicator runs in the background; its ``status`` and the listeners tell how it is
+/// doing. Network failures put it offline and it retries with growing waits (see
+/// ``ReplicatorConfiguration/maxAttempts``); a malformed or hostile response from the peer
+/// stops it with an error naming what was wrong, and never leaves a partial document. Where
+/// each collection started is in ``checkpointReport(for:)``.
+///
+/// Listeners are called on the queue given, or on a private serial queue, in order.
+public final class Replicator: @unchecked Sendable {
+    private struct Listener<Value>: @unchecked Sendable {
+        let queue: DispatchQueue
+        let deliver: @Sendable (Value) -> Void
+    }
+
+    /// The configuration, as given.
+    public let config: ReplicatorConfiguration
+    private let lock = NSLock()
+    private var current = Status(activity: .stopped, progress: Progress(completed: 0, total: 0), error: nil)
+    private var runTask: Task<Void, Never>?
+    private var generation = 0
+    private var statusListeners: [UUID: Listener<ReplicatorChange>] = [:]
+    private var documentListeners: [UUID: Listener<DocumentReplication>] = [:]
+    private var reports: [String: CheckpointReport] = [:]
+    private let listenerQueue = DispatchQueue(label: "Quire.Replicator.listeners")
+
+    /// A replicator for `config`; it does nothing until ``start()``.
+    public init(config: ReplicatorConfiguration) {
+        self.config = config
+    }
+
+    /// The current activity, progress and error.
+    public var status: Status { lock.withLock { current } }
+
+    /// Starts replicating from the checkpoints; does nothing when already running.
+    public func start() {
+        start(reset: false)
+    }
+
+    /// Starts replicating; with `reset`, from the beginning, as if no checkpoint existed
+    /// (documents already present are not transferred again).
+    public func start(reset: Bool) {
+        let run: ReplicationRun
+        do {
+            let (url, entries) = try config.validated()
+            let (begun, generation) = lock.withLock { () -> (Bool, Int) in
+                if current.activity != .stopped { return (false, self.generation) }
+                self.generation += 1
+                reports = [:]
+                return (true, self.generation)
+            }
+            guard begun else { return }
+            run = ReplicationRun(
+                monitor: ReplicationMonitor(replicator: self, generation: generation), config: config, url: url,
+                entries: entries, reset: reset)
+        } catch {
+            update(generation: nil) {
+                $0 = Status(activity: .stopped, progress: $0.progress, error: ReplicationRun.quireError(error))
+            }
+            return
+        }
+        update(generation: run.monitor.generation) {
+            $0 = Status(activity: .connecting, progress: Progress(completed: 0, total: 0), error: nil)
+        }
+        let task = Task { await run.execute() }
+        lock.withLock { if generation == run.monitor.generation { runTask = task } }
+    }
+
+    /// Stops replicating. The status turns ``ActivityLevel/stopped`` once in-flight work has
+    /// been abandoned (each document is stored whole or not at all).
+    public func stop() {
+        let task = lock.withLock { runTask }
+        task?.cancel()
+    }
+
+    /// Calls `listener` with every status change.
+    @discardableResult
+    public func addChangeListener(
+        withQueue queue: DispatchQueue? = nil, _ listener: @escaping @Sendable (ReplicatorChange) -> Void
+    ) -> ReplicatorListenerToken {
+        let id = UUID()
+        lock.withLock { statusListeners[id] = Listener(queue: queue ?? listenerQueue, deliver: listener) }
+        return ReplicatorListenerToken(id: id) { [weak self] id in
+            self?.lock.withLock { _ = self?.statusListeners.removeValue(forKey: id) }
+        }
+    }
+
+    /// Calls `listener` with the documents of each pushed or pulled batch.
+    @discardableResult
+    public func addDocumentReplicationListener(
+        withQueue queue: DispatchQueue? = nil, _ listener: @escaping @Sendable (DocumentReplication) -> Void
+    ) -> ReplicatorListenerToken {
+        let id = UUID()
+        lock.withLock { documentListeners[id] = Listener(queue: queue ?? listenerQueue, deliver: listener) }
+        return ReplicatorListenerToken(id: id) { [weak self] id in
+            self?.lock.withLock { _ = self?.documentListeners.removeValue(forKey: id) }
+        }
+    }
+
+    /// Where the current (or last) run started replicating `collection`, and why; nil before
+    /// its checkpoints were read.
+    public func checkpointReport(for collection: Collection) -> CheckpointReport? {
+        lock.withLock { reports[collection.fullName] }
+    }
+
+    // MARK: Run callbacks
+
+    /// Applies `change` to the status of run `generation` (nil: whatever run), and tells the
+    /// listeners when it changed. Updates from a run that was replaced are dropped.
+    func update(generation: Int?, _ change: (inout Status) -> Void) {
+        lock.withLock {
+            if let generation, generation != self.generation { return }
+            var status = current
+            change(&status)
+            guard status != current else { return }
+            current = status
+            if status.activity == .stopped, generation != nil { runTask = nil }
+            let notice = ReplicatorChange(replicator: self, status: status)
+            for listener in statusListeners.values {
+                listener.queue.async { listener.deliver(notice) }
+            }
+        }
+    }
+
+    func deliver(generation: Int, documents: [ReplicatedDocument], isPush: Bool) {
+        guard !documents.isEmpty else { return }
+        lock.withLock {
+            guard generation == self.generation else { return }
+            let notice = DocumentReplication(replicator: self, isPush: isPush, documents: documents)
+            for listener in documentListeners.values {
+                listener.queue.async { listener.deliver(notice) }
+            }
+        }
+    }
+
+    func record(generation: Int, report: CheckpointReport, for collection: Collection) {
+        lock.withLock {
+            guard generation == self.generation else { return }
+            reports[collection.fullName] = report
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Quire
+
+/// What a ``Replicator`` replicates, with whom, and how.
+public struct ReplicatorConfiguration: Sendable {
+    /// The remote database.
+    public let target: Endpoint
+    /// Push, pull, or both (the default).
+    public var replicatorType: ReplicatorType = .pushAndPull
+    /// Whether the replicator keeps running and replicates changes as they happen; a one-shot
+    /// replicator (the default) stops when both sides are caught up.
+    public var continuous = false
+    /// Credentials for the remote, if it wants any.
+    public var authenticator: Authenticator?
+    /// Extra HTTP headers sent with every request.
+    public var headers: [String: String]?
+    /// How long, in seconds, a continuous replicator's long-poll request for remote changes
+    /// may stay open; the server is asked for a newline this often to keep it alive.
+    /// Default 300, as Couchbase Lite's heartbeat.
+    public var heartbeat: TimeInterval = 300
+    /// How many times to try in all before a network failure stops the replicator; 0 (the
+    /// default) means 10 for a one-shot replicator and no limit for a continuous one.
+    public var maxAttempts: UInt = 0
+    /// The longest wait, in seconds, between two attempts; 0 means the default, 300. Waits
+    /// double from one second up to this.
+    public var maxAttemptWaitTime: TimeInterval = 0
+    /// Whether a document the remote says the user lost access to (`_removed`) is purged
+    /// locally. Default true.
+    public var enableAutoPurge = true
+    /// How long, in seconds, one request may go without an answer. Default 60.
+    public var requestTimeout: TimeInterval = 60
+    /// The largest response accepted from the peer; a larger one ends the replication with
+    /// an error instead of filling memory.
+    var maximumResponseBytes = 64 << 20
+    private var entries: [(collection: Collection, config: CollectionConfiguration)] = []
+
+    /// A configuration replicating with `target`; add collections before starting.
+    public init(target: Endpoint) {
+        self.target = target
+    }
+
+    /// The collections to replicate, in the order added.
+    public var collections: [Collection] { entries.map(\.collection) }
+
+    /// Adds `collection` (or replaces its configuration).
+    public mutating func addCollection(_ collection: Collection, config: CollectionConfiguration? = nil) {
+        let config = config ?? CollectionConfiguration()
+        if let index = entries.firstIndex(where: { $0.collection == collection }) {
+            entries[index].config = config
+        } else {
+            entries.append((collection, config))
+        }
+    }
+
+    /// Adds each of `collections` with the same configuration.
+    public mutating func addCollections(_ collections: [Collection], config: CollectionConfiguration? = nil) {
+        for collection in collections { addCollection(collection, config: config) }
+    }
+
+    /// Stops replicating `collection`.
+    public mutating func removeCollection(_ collection: Collection) {
+        entries.removeAll { $0.collection == collection }
+    }
+
+    /// The configuration of `collection`, nil when it is not replicated.
+    public func collectionConfig(_ collection: Collection) -> CollectionConfiguration? {
+        entries.first { $0.collection == collection }?.config
+    }
+
+    /// The attempts allowed, applying the default.
+    var effectiveMaxAttempts: UInt {
+        maxAttempts > 0 ? maxAttempts : (continuous ? UInt.max : 10)
+    }
+
+    /// The wait cap, applying the default.
+    var effectiveMaxAttemptWaitTime: TimeInterval {
+        maxAttemptWaitTime > 0 ? maxAttemptWaitTime : 300
+    }
+
+    /// Checks the configuration before a start.
+    func validated() throws -> (url: NormalizedURL, entries: [(collection: Collection, config: CollectionConfiguration)]) {
+        guard let endpoint = target as? URLEndpoint else {
+            throw QuireError(.invalidParameter, "the replicator's target must be a URLEndpoint")
+        }
+        let url = try NormalizedURL(endpoint.url)
+        guard !entries.isEmpty else {
+            throw QuireError(.invalidParameter, "the replicator configuration has no collection: call addCollection first")
+        }
+        let database = entries[0].collection.database
+        for entry in entries where entry.collection.database.filePath != database.filePath {
+            throw QuireError(
+                .invalidParameter,
+                "collection \(entry.collection.fullName) belongs to database '\(entry.collection.database.name)', not '\(database.name)': one replicator replicates one database"
+            )
+        }
+        guard heartbeat > 0, requestTimeout > 0 else {
+            throw QuireError(.invalidParameter, "heartbeat and requestTimeout must be positive")
+        }
+        return (url, entries)
+    }
+}
