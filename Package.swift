@@ -68,14 +68,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "quire-test-helper",
-            dependencies: ["Quire"],
+            dependencies: ["Quire", "QuireSync"],
             path: "Sources/quire-test-helper"
         ),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-test-helper"]),
-        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire"]),
+        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire", "quire-test-helper"]),
         .testTarget(
             name: "QuireFixturesTests",
-            dependencies: ["QuireFixtures", "Quire", "CArchive"]
+            dependencies: ["QuireFixtures", "Quire", "CArchive", "quire"]
         ),
         .testTarget(
             name: "QuireConformanceTests",

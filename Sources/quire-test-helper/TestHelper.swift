@@ -6,7 +6,10 @@ import Foundation
 ///   until killed (crash-consistency tests);
 /// - `quire-test-helper blob-memory DIRECTORY SIZE` stores a blob of SIZE bytes from a stream
 ///   and reads it back through a stream, then prints the growth of peak resident memory
-///   (memory tests need a process where nothing else allocates).
+///   (memory tests need a process where nothing else allocates);
+/// - `quire-test-helper listener DIRECTORY PASSWORD MAX-BODY-BYTES` serves a database on a
+///   loopback port until its standard input closes (load and bad-peer tests, which read the
+///   server's memory from outside).
 @main
 enum TestHelper {
     static func main() {
@@ -16,8 +19,10 @@ enum TestHelper {
             CrashWriter.run(Array(arguments.dropFirst()))
         case "blob-memory":
             BlobMemory.run(Array(arguments.dropFirst()))
+        case "listener":
+            ListenerServer.run(Array(arguments.dropFirst()))
         default:
-            fail("usage: quire-test-helper crash-writer|blob-memory ...", status: 2)
+            fail("usage: quire-test-helper crash-writer|blob-memory|listener ...", status: 2)
         }
     }
 

@@ -153,6 +153,61 @@ import Testing
         setup.expectRefused("archive entry 'zeros' expands", "ratio limit of 200")
     }
 
+    @Test func refusesASmallZipThatExpandsToGigabytes() throws {
+        let setup = try Setup()
+        defer { setup.scratch.cleanUp() }
+        try ZipBomb.archive().write(to: setup.archive)
+        let size = try FileManager.default.attributesOfItem(atPath: setup.archive.path)[.size] as? Int ?? 0
+        #expect(size < 4_300_000)
+        #expect(ZipBomb.expandedSize > 4 << 30)
+        let declared = try withArchiveLock { try SafeArchiveReader(archiveURL: setup.archive).validate() }
+        #expect(declared == [ArchiveEntry(path: "zeros", kind: .file, size: ZipBomb.expandedSize)])
+
+        // Within the default size limits: the ratio meter stops it after a few megabytes.
+        let clock = ContinuousClock()
+        let start = clock.now
+        setup.expectRefused("archive entry 'zeros' expands", "over the ratio limit of 200 (a decompression bomb?)")
+        #expect(clock.now - start < .seconds(20))
+        expectQuireError(.corruptData, containing: ["ratio limit"]) {
+            _ = try withArchiveLock { try SafeArchiveReader(archiveURL: setup.archive).listing() }
+        }
+        // With a per-entry limit below what it declares, it is refused before any data is read.
+        setup.expectRefused(
+            limits: ArchiveLimits(maximumEntrySize: 1 << 30, maximumCompressionRatio: .infinity),
+            "archive entry 'zeros' declares 4294968313 bytes, over the per-entry limit of 1073741824")
+        // When its headers say 1000 bytes, reading stops at byte 1001 even with no ratio limit.
+        try ZipBomb.archive(declaredSize: 1000).write(to: setup.archive)
+        setup.expectRefused(
+            limits: ArchiveLimits(maximumCompressionRatio: .infinity), "archive entry 'zeros' holds more data than its declared 1000 bytes")
+    }
+
+    @Test func theZipBombIsAValidArchive() throws {
+        // Its CRC is computed, not read from gigabytes of zeros; check the method on small sizes.
+        #expect(ZipBomb.crc32OfZeros(count: 0) == 0)
+        #expect(ZipBomb.crc32OfZeros(count: 1) == 0xD202_EF8D)
+        #expect(ZipBomb.crc32OfZeros(count: 1000) == 0x060B_1780)
+        // The stream is deflate that libarchive inflates: the first megabytes come out as zeros.
+        let setup = try Setup()
+        defer { setup.scratch.cleanUp() }
+        try ZipBomb.archive().write(to: setup.archive)
+        let produced = try withArchiveLock { () throws -> Int in
+            let reader = try LibArchiveReader(path: setup.archive.path)
+            _ = try #require(try reader.nextEntry())
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+            defer { buffer.deallocate() }
+            var total = 0
+            while total < 8 << 20 {
+                let count = try reader.readData(into: buffer, entry: "zeros")
+                #expect(count > 0)
+                if count <= 0 { break }
+                #expect(buffer[0..<count].allSatisfy { $0 == 0 })
+                total += count
+            }
+            return total
+        }
+        #expect(produced >= 8 << 20)
+    }
+
     @Test func countsBytesWhenTheDeclaredSizeLies() throws {
         let setup = try Setup()
         defer { setup.scratch.cleanUp() }

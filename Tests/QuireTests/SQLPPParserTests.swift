@@ -125,3 +125,82 @@ import Testing
         }
     }
 }
+
+/// Deeply nested SQL++ overflowed the stack in the parser and the compiler (found by the
+/// fuzz-query target, Tests/Fuzz): now it is invalidQuery. What the limits allow runs on a
+/// 512 KiB stack in release builds (the fuzz target checks that); debug and sanitizer builds
+/// use far larger frames, so here it runs on an 8 MiB thread.
+@Suite struct SQLPPNestingTests {
+    private func message(_ database: Database, _ text: String) -> String? {
+        do {
+            _ = try database.createQuery(text).execute()
+            return nil
+        } catch let error as QuireError {
+            #expect(error.code == .invalidQuery, "\(error)")
+            return error.message
+        } catch {
+            Issue.record("not a QuireError: \(error)")
+            return nil
+        }
+    }
+
+    @Test func nestingPastTheLimitIsAnError() throws {
+        let f = try QueryFixture()
+        let deep = 20_000
+        let nested = [
+            String(repeating: "(", count: deep) + "1" + String(repeating: ")", count: deep),
+            String(repeating: "NOT ", count: deep) + "TRUE",
+            String(repeating: "- ", count: deep) + "age",
+            String(repeating: "[", count: deep) + String(repeating: "]", count: deep),
+            String(repeating: "upper(", count: deep) + "name" + String(repeating: ")", count: deep),
+            String(repeating: "(", count: 64) + "1" + String(repeating: ")", count: 64),
+        ]
+        for expression in nested {
+            let text = "SELECT \(expression) FROM store.items"
+            #expect(message(f.database, text)?.contains("the expression nests more than 64 levels") == true, "\(text.prefix(40))")
+        }
+        let chain = (0...128).map { "age = \($0)" }.joined(separator: " OR ")
+        #expect(message(f.database, "SELECT name FROM store.items WHERE \(chain)")?.hasSuffix("the expression is more than 128 levels deep") == true)
+        let sum = (0...128).map(String.init).joined(separator: " + ")
+        #expect(message(f.database, "SELECT \(sum) FROM store.items")?.contains("is more than 128 levels deep") == true)
+        #expect(message(f.database, "SELECT name FROM store.items WHERE age IN (\((0..<10_000).map(String.init).joined(separator: ", ")))") == nil)
+    }
+
+    @Test func nestingUpToTheLimitRuns() throws {
+        let f = try QueryFixture()
+        try f.save(["a": #"{"name":"Ann","age":31}"#])
+        let queries = [
+            "SELECT " + String(repeating: "(", count: 63) + "age" + String(repeating: ")", count: 63) + " AS a FROM store.items",
+            "SELECT " + String(repeating: "upper(", count: 63) + "name" + String(repeating: ")", count: 63) + " AS a FROM store.items",
+            "SELECT name AS a FROM store.items WHERE " + String(repeating: "NOT ", count: 62) + "(age = 1)",
+            "SELECT name AS a FROM store.items WHERE " + (0..<128).map { "age = \($0)" }.joined(separator: " OR "),
+        ]
+        let database = f.database
+        // Written by the thread before it signals, read here after the wait.
+        final class Outcomes: @unchecked Sendable { var list: [String] = [] }
+        let outcomes = Outcomes()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for text in queries {
+                do {
+                    let rows = try database.createQuery(text).execute().allResults()
+                    outcomes.list.append(rows.map { $0.toJSON() }.joined(separator: ","))
+                } catch {
+                    outcomes.list.append("error: \(error)")
+                }
+            }
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+        #expect(outcomes.list.count == 4)
+        #expect(outcomes.list.first == #"{"a":31}"#)
+        // SQLite's own parser takes about 100 nested parentheses in the SQL these compile to,
+        // and says so: a clean invalidQuery, never a crash.
+        for (outcome, expected) in zip(outcomes.list.dropFirst(), [#"{"a":"ANN"}"#, #"{"a":"Ann"}"#, #"{"a":"Ann"}"#]) {
+            #expect(outcome == expected || outcome.hasPrefix("error: Quire invalidQuery (23): query failed: parser stack overflow"),
+                    "\(outcome.prefix(200))")
+        }
+    }
+}

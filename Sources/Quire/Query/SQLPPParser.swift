@@ -11,7 +11,24 @@
 /// Expressions follow SQL++ precedence (OR < AND < NOT < comparisons < `||` < `+ -` <
 /// `* / %` < unary minus < paths); see ``parsePrimary()`` for the leaves. Errors are
 /// invalidQuery with the line, column and offset of the token at fault and what was expected.
+///
+/// Expressions nest at most ``maximumNesting`` levels (parentheses, brackets, arguments,
+/// `NOT` and unary minus, each of which recurses here and in the compiler) and at most
+/// ``maximumDepth`` levels counting chains of infix operators too; deeper input is
+/// invalidQuery rather than a stack overflow.
 struct SQLPPParser {
+    /// Deepest recursion of nested expressions (parentheses, function calls, `NOT`, ...).
+    static let maximumNesting = 64
+    /// Deepest expression tree, with `a OR b OR c ...` one level per operator (a long list of
+    /// alternatives is better written `x IN (a, b, c, ...)`, which does not nest).
+    ///
+    /// The parser and the compiler recurse once per level, and a query may run on a thread
+    /// with a 512 KiB stack (Apple platforms' secondary threads). Both limits leave room there:
+    /// the fuzz target runs every query on such a thread, built with AddressSanitizer, whose
+    /// frames are larger than a release build's, and the compiler overflowed it at about 250
+    /// chained operators or 90 nested calls. Nothing runnable is lost: the SQL these compile to
+    /// nests a parenthesis per level, and SQLite's parser refuses about 100 of those.
+    static let maximumDepth = 128
     /// A data source named in FROM or JOIN, before it is looked up.
     struct SourceName {
         let scope: String?
@@ -26,6 +43,8 @@ struct SQLPPParser {
     private let text: String
     private let tokens: [SQLPPToken]
     private var position = 0
+    private var nesting = 0
+    private var depth = 0
 
     init(_ text: String) throws {
         self.text = text
@@ -87,6 +106,30 @@ struct SQLPPParser {
         guard let name = token.name else { throw error(expected) }
         advance()
         return name
+    }
+
+    /// Enters one level of recursion; balanced by ``leave()``.
+    private mutating func enter() throws {
+        nesting += 1
+        depth += 1
+        guard nesting <= Self.maximumNesting else { throw tooDeep("nests more than \(Self.maximumNesting) levels") }
+        guard depth <= Self.maximumDepth else { throw tooDeep("is more than \(Self.maximumDepth) levels deep") }
+    }
+
+    private mutating func leave() {
+        nesting -= 1
+        depth -= 1
+    }
+
+    /// One more operator in a chain, which deepens the tree without recursing; the caller
+    /// restores ``depth`` when the chain ends.
+    private mutating func chain() throws {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw tooDeep("is more than \(Self.maximumDepth) levels deep") }
+    }
+
+    private func tooDeep(_ problem: String) -> QuireError {
+        QuireError(.invalidQuery, "invalid SQL++ at \(SQLPPTokenizer.position(of: token.offset, in: text)): the expression \(problem)")
     }
 
     private mutating func expectEnd(_ expected: String) throws {
@@ -202,23 +245,39 @@ struct SQLPPParser {
     // MARK: Expressions
 
     mutating func parseExpression() throws -> PlanExpression {
-        try parseOr()
+        try enter()
+        defer { leave() }
+        return try parseOr()
     }
 
     private mutating func parseOr() throws -> PlanExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseAnd()
-        while acceptKeyword("OR") { left = .binary(.or, left, try parseAnd()) }
+        while acceptKeyword("OR") {
+            try chain()
+            left = .binary(.or, left, try parseAnd())
+        }
         return left
     }
 
     private mutating func parseAnd() throws -> PlanExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseNot()
-        while acceptKeyword("AND") { left = .binary(.and, left, try parseNot()) }
+        while acceptKeyword("AND") {
+            try chain()
+            left = .binary(.and, left, try parseNot())
+        }
         return left
     }
 
     private mutating func parseNot() throws -> PlanExpression {
-        if acceptKeyword("NOT") { return .unary(.not, try parseNot()) }
+        if acceptKeyword("NOT") {
+            try enter()
+            defer { leave() }
+            return .unary(.not, try parseNot())
+        }
         return try parseComparison()
     }
 
@@ -269,14 +328,22 @@ struct SQLPPParser {
     }
 
     private mutating func parseConcat() throws -> PlanExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseAdditive()
-        while acceptSymbol("||") { left = .binary(.concat, left, try parseAdditive()) }
+        while acceptSymbol("||") {
+            try chain()
+            left = .binary(.concat, left, try parseAdditive())
+        }
         return left
     }
 
     private mutating func parseAdditive() throws -> PlanExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseMultiplicative()
         while true {
+            if token.isSymbol("+") || token.isSymbol("-") { try chain() }
             if acceptSymbol("+") {
                 left = .binary(.add, left, try parseMultiplicative())
             } else if acceptSymbol("-") {
@@ -288,8 +355,11 @@ struct SQLPPParser {
     }
 
     private mutating func parseMultiplicative() throws -> PlanExpression {
+        let level = depth
+        defer { depth = level }
         var left = try parseUnary()
         while true {
+            if token.isSymbol("*") || token.isSymbol("/") || token.isSymbol("%") { try chain() }
             if acceptSymbol("*") {
                 left = .binary(.multiply, left, try parseUnary())
             } else if acceptSymbol("/") {
@@ -303,16 +373,17 @@ struct SQLPPParser {
     }
 
     private mutating func parseUnary() throws -> PlanExpression {
-        if acceptSymbol("-") {
-            let operand = try parseUnary()
-            switch operand {
-            case .literal(.int(let number)) where number != Int64.min: return .literal(.int(-number))
-            case .literal(.double(let number)): return .literal(.double(-number))
-            default: return .unary(.negate, operand)
-            }
-        }
+        guard token.isSymbol("-") || token.isSymbol("+") else { return try parsePostfix() }
+        try enter()
+        defer { leave() }
         if acceptSymbol("+") { return try parseUnary() }
-        return try parsePostfix()
+        advance()
+        let operand = try parseUnary()
+        switch operand {
+        case .literal(.int(let number)) where number != Int64.min: return .literal(.int(-number))
+        case .literal(.double(let number)): return .literal(.double(-number))
+        default: return .unary(.negate, operand)
+        }
     }
 
     /// Paths (`.key`, `[index]`) after a property, and `COLLATE`.

@@ -63,8 +63,14 @@ enum SpecLoader {
                 continue
             }
             seenNames[name] = caseNode.location
-            cases += expand(caseNode, name: name, path: path, fileTags: fileTags, fileGiven: root["given"],
-                            specDirectory: specDirectory, seed: seed)
+            let expanded = expand(caseNode, name: name, path: path, fileTags: fileTags, fileGiven: root["given"],
+                                  specDirectory: specDirectory, seed: seed)
+            guard cases.count + expanded.count <= SpecLimits.maximumCasesPerFile else {
+                let error = SpecError("the file expands to more than \(SpecLimits.maximumCasesPerFile) cases; split it", at: caseNode.location)
+                cases.append(invalidCase(path: path, name: name, tags: fileTags, location: caseNode.location, errors: [error]))
+                continue
+            }
+            cases += expanded
         }
         return SpecFile(path: path, about: root["about"]?.scalar?.stringValue, tags: fileTags, cases: cases, errors: [])
     }
@@ -164,10 +170,15 @@ enum SpecLoader {
         if let step = workload.first(where: { !StepDecoder.engineKeywords.contains($0.keyword) || $0.expect != nil || $0.bind != nil }) {
             throw SpecError("a workload step is timed as a bare engine call: '\(step.keyword)'\(step.expect != nil ? " with expect" : step.bind != nil ? " with as" : "") is not allowed here (use inBatch: true for a batch)", at: step.location)
         }
+        let iterations = node["iterations"]?.scalar?.intValue ?? 1
+        let (steps, overflow) = iterations.multipliedReportingOverflow(by: max(workload.count, 1))
+        guard !overflow, steps <= SpecLimits.maximumPerformanceSteps else {
+            throw SpecError("\(iterations) iterations of \(workload.count) steps is more than the \(SpecLimits.maximumPerformanceSteps) steps a performance case may run", at: node.location)
+        }
         return PerformanceTemplate(
             workload: workload,
             baseline: node["baseline"]?.scalar?.stringValue ?? "",
-            iterations: node["iterations"]?.scalar?.intValue ?? 1,
+            iterations: iterations,
             maxRatio: node["maxRatio"]?.scalar?.doubleValue ?? 1,
             inBatch: node["inBatch"]?.scalar?.boolValue ?? false,
             location: node.location)

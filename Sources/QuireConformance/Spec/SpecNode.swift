@@ -86,16 +86,25 @@ extension SpecNode {
             throw Self.specError(from: error, file: file)
         }
         guard let root else { return nil }
-        return try SpecNode(root, file: file)
+        // Yams shares an aliased node wherever it is used; copying expands every use, so
+        // aliases of aliases (the "billion laughs") would grow without this budget.
+        var budget = SpecLimits.maximumNodes
+        return try SpecNode(root, file: file, budget: &budget)
     }
 
-    private init(_ node: Node, file: String) throws {
+    private init(_ node: Node, file: String, budget: inout Int) throws {
         let location = SourceLocation(file: file, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0)
+        budget -= 1
+        guard budget >= 0 else {
+            throw SpecError("the file holds more than \(SpecLimits.maximumNodes) YAML values once aliases are expanded", at: location)
+        }
         switch node {
         case .scalar(let scalar):
             self.init(kind: .scalar(Self.value(of: node, text: scalar.string)), location: location)
         case .sequence(let sequence):
-            self.init(kind: .sequence(try sequence.map { try SpecNode($0, file: file) }), location: location)
+            var elements: [SpecNode] = []
+            for element in sequence { elements.append(try SpecNode(element, file: file, budget: &budget)) }
+            self.init(kind: .sequence(elements), location: location)
         case .mapping(let mapping):
             var entries: [Entry] = []
             for (key, value) in mapping {
@@ -103,7 +112,7 @@ extension SpecNode {
                 guard case .scalar(let keyScalar) = key else {
                     throw SpecError("a mapping key must be a plain scalar, not a \(key.sequence == nil ? "mapping" : "sequence")", at: keyLocation)
                 }
-                entries.append(Entry(key: keyScalar.string, keyLocation: keyLocation, value: try SpecNode(value, file: file)))
+                entries.append(Entry(key: keyScalar.string, keyLocation: keyLocation, value: try SpecNode(value, file: file, budget: &budget)))
             }
             self.init(kind: .mapping(entries), location: location)
         case .alias:

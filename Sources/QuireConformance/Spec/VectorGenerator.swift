@@ -21,13 +21,23 @@ enum VectorGenerator: Sendable, Equatable {
     /// Reads a generator mapping (already checked by the schema).
     init(_ node: SpecNode) throws {
         let value = node.value
+        let limit = SpecLimits.maximumGeneratedLength
         if let text = value["repeat"]?.stringValue {
-            self = .repeated(text, count: value["count"]?.intValue ?? 0)
+            let count = value["count"]?.intValue ?? 0
+            let (length, overflow) = text.count.multipliedReportingOverflow(by: count)
+            guard count >= 0, !overflow, length <= limit else {
+                throw SpecError("repeat makes \(overflow ? "too many" : String(length)) characters; the most is \(limit)", at: node.location)
+            }
+            self = .repeated(text, count: count)
         } else if let name = value["random"]?.stringValue {
             guard Self.alphabets[name] != nil else {
                 throw SpecError("unknown alphabet '\(name)'\(Suggestion.didYouMean(name, in: Self.alphabets.keys))", at: node.location)
             }
-            self = .random(alphabet: name, length: value["length"]?.intValue ?? 0)
+            let length = value["length"]?.intValue ?? 0
+            guard (0...limit).contains(length) else {
+                throw SpecError("random length \(length) is out of range; the most is \(limit)", at: node.location)
+            }
+            self = .random(alphabet: name, length: length)
         } else if let text = value["characters"]?.stringValue {
             self = .characters(text, except: value["except"]?.stringValue)
         } else if let bounds = value["range"]?.arrayValue, bounds.count == 2,
@@ -76,7 +86,8 @@ enum VectorGenerator: Sendable, Equatable {
     }
 
     /// Expands a character set: `a-z` is a range, `\` escapes the next character, and a `-`
-    /// at either end is itself. Order is kept and duplicates dropped.
+    /// at either end is itself. Order is kept and duplicates dropped. A set that names more
+    /// than ``SpecLimits/maximumGeneratedValues`` characters, repeats included, is an error.
     static func expand(_ set: String) throws -> [Character] {
         var scalars: [Unicode.Scalar] = []
         var escaped: [Bool] = []
@@ -93,6 +104,14 @@ enum VectorGenerator: Sendable, Equatable {
             let character = Character(scalar)
             if seen.insert(character).inserted { result.append(character) }
         }
+        // Counted before the work, so a set of many wide ranges cannot run for long either.
+        var named = 0
+        func name(_ count: Int) throws {
+            named += count
+            if named > SpecLimits.maximumGeneratedValues {
+                throw CharacterSetError(description: "the character set names more than \(SpecLimits.maximumGeneratedValues) characters")
+            }
+        }
         var index = 0
         while index < scalars.count {
             if index + 2 < scalars.count, scalars[index + 1] == "-", !escaped[index + 1] {
@@ -100,9 +119,11 @@ enum VectorGenerator: Sendable, Equatable {
                 guard low <= high else {
                     throw CharacterSetError(description: "character range '\(scalars[index])-\(scalars[index + 2])' goes backwards")
                 }
+                try name(Int(high - low) + 1)
                 for value in low...high { if let scalar = Unicode.Scalar(value) { add(scalar) } }
                 index += 3
             } else {
+                try name(1)
                 add(scalars[index])
                 index += 1
             }

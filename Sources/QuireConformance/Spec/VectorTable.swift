@@ -21,6 +21,10 @@ enum VectorTable {
                     column += try values(of: element, caseName: caseName, variable: entry.key, index: index,
                                          seed: seed, allowMany: true)
                 }
+                let (count, overflow) = rows.count.multipliedReportingOverflow(by: column.count)
+                guard !overflow, count <= SpecLimits.maximumRowsPerCase else {
+                    throw SpecError("the vectors make more than \(SpecLimits.maximumRowsPerCase) combinations; use fewer values or the table form", at: node.location)
+                }
                 rows = rows.flatMap { row in
                     column.map { cell in
                         Row(bindings: row.bindings + [(entry.key, cell.value)], labels: row.labels + ["\(entry.key)=\(cell.label)"])

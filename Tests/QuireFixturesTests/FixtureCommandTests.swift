@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import QuireFixtures
+
+/// The `quire` executable's `fixture verify` and `fixture install` on a corpus of hostile
+/// archives made here: each is refused with an error that says why, exits non-zero without a
+/// crash, and writes nothing outside its temporary folder (which it empties again).
+///
+/// The child gets `TMPDIR` and its working directory inside a scratch folder, so everything it
+/// could write is there to be checked.
+@Suite struct FixtureCommandTests {
+    static var quireURL: URL? {
+        let candidates = [
+            Bundle.main.executableURL?.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+        ].compactMap { $0 }
+        return candidates.map { $0.appendingPathComponent("quire") }.first {
+            FileManager.default.isExecutableFile(atPath: $0.path)
+        }
+    }
+
+    /// Each kind of hostile archive once; `fragment` is what the error must say.
+    static let corpus: [(name: String, fragment: String, make: @Sendable (ScratchFolder, URL) throws -> Void)] = [
+        ("'..' in a path", "escapes the destination ('..' component)", { _, url in
+            try HostileArchive.write(
+                [.init(name: "travel.quire/ok.txt", kind: .file(Data("x".utf8))), .init(name: "travel.quire/../../evil.txt", kind: .file(Data("x".utf8)))],
+                format: .zip, to: url)
+        }),
+        ("absolute path", "is an absolute path", { scratch, url in
+            try HostileArchive.write([.init(name: scratch.file("evil.txt").path, kind: .file(Data("x".utf8)))], format: .tar, to: url)
+        }),
+        ("symlink and a file written through it", "is a symbolic link", { scratch, url in
+            try HostileArchive.write(
+                [
+                    .init(name: "travel.quire/link", kind: .symlink(scratch.url.path)),
+                    .init(name: "travel.quire/link/evil.txt", kind: .file(Data("x".utf8))),
+                ], format: .zip, to: url)
+        }),
+        ("hard link", "is a hard link (to 'a.txt')", { _, url in
+            try HostileArchive.write(
+                [.init(name: "a.txt", kind: .file(Data("x".utf8))), .init(name: "b.txt", kind: .hardlink("a.txt"))], format: .tar, to: url)
+        }),
+        ("character device", "is a device", { _, url in
+            try HostileArchive.write([.init(name: "null", kind: .characterDevice)], format: .tar, to: url)
+        }),
+        ("FIFO", "is a FIFO", { _, url in
+            try HostileArchive.write([.init(name: "pipe", kind: .fifo)], format: .tar, to: url)
+        }),
+        ("duplicate names", "duplicates 'travel.quire/db.sqlite3'", { _, url in
+            try HostileArchive.write(
+                [
+                    .init(name: "travel.quire/db.sqlite3", kind: .file(Data("1".utf8))),
+                    .init(name: "travel.quire/./db.sqlite3", kind: .file(Data("2".utf8))),
+                ], format: .zip, to: url)
+        }),
+        ("4 MB that expands past 4 GiB", "over the ratio limit of 200 (a decompression bomb?)", { _, url in
+            try ZipBomb.archive().write(to: url)
+        }),
+        ("truncated archive", "is not a readable archive", { scratch, url in
+            let good = try Data(contentsOf: try SampleFixture.buildTravel(in: scratch, folder: "good"))
+            try good.prefix(good.count / 2).write(to: url)
+        }),
+        ("corrupt central directory", "fixture.quire.zip", { scratch, url in
+            var bytes = [UInt8](try Data(contentsOf: try SampleFixture.buildTravel(in: scratch, folder: "good")))
+            let directory = Int(ZipInspector.le32(bytes, bytes.count - 22 + 16))
+            for offset in directory + 46..<min(directory + 120, bytes.count - 22) { bytes[offset] = 0xFF }
+            try Data(bytes).write(to: url)
+        }),
+        ("not an archive", "is not a readable archive", { _, url in
+            try Data("This is a plain text file, not an archive.\n".utf8).write(to: url)
+        }),
+    ]
+
+    @Test(arguments: corpus.indices, ["verify", "install"])
+    func refusesAHostileArchive(index: Int, command: String) throws {
+        let quire = try #require(Self.quireURL, "the quire executable is built beside the tests")
+        let (name, fragment, make) = Self.corpus[index]
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let archive = try scratch.folder("in").appendingPathComponent("fixture.quire.zip")
+        try withArchiveLock { try make(scratch, archive) }
+        try? FileManager.default.removeItem(at: scratch.file("good"))
+        let temporary = try scratch.folder("tmp")
+        let workingDirectory = try scratch.folder("cwd")
+        let databases = try scratch.folder("apps")
+        let before = contents(of: scratch.url)
+
+        let arguments = command == "verify"
+            ? ["fixture", "verify", archive.path]
+            : ["fixture", "install", archive.path, "--name", "travel", "--directory", databases.path]
+        let (status, output) = try run(quire, arguments, temporary: temporary, in: workingDirectory)
+
+        #expect(status != 0, "\(name): \(command) accepted it")
+        #expect(output.contains(fragment), "\(name): \(command) said: \(output)")
+        #expect(!output.contains("Fatal error") && !output.contains("crashed"), "\(name): \(output)")
+        #expect(contents(of: temporary).isEmpty, "\(name): \(command) left \(contents(of: temporary)) in TMPDIR")
+        #expect(contents(of: scratch.url) == before, "\(name): \(command) wrote outside its temporary folder")
+    }
+
+    @Test func aGoodFixtureStillVerifiesAndInstalls() throws {
+        let quire = try #require(Self.quireURL, "the quire executable is built beside the tests")
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let archive = try withArchiveLock { try SampleFixture.buildTravel(in: scratch) }
+        let temporary = try scratch.folder("tmp")
+        let databases = try scratch.folder("apps")
+        let verified = try run(quire, ["fixture", "verify", archive.path], temporary: temporary, in: scratch.url)
+        #expect(verified.status == 0, "\(verified.output)")
+        let installed = try run(
+            quire, ["fixture", "install", archive.path, "--name", "travel", "--directory", databases.path],
+            temporary: temporary, in: scratch.url)
+        #expect(installed.status == 0, "\(installed.output)")
+        #expect(contents(of: databases).contains("travel.quire/db.sqlite3"))
+        #expect(contents(of: temporary).isEmpty)
+    }
+
+    /// Runs the executable and returns its exit status and its output and errors together.
+    private func run(_ executable: URL, _ arguments: [String], temporary: URL, in directory: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary.path
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+}
