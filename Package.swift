@@ -42,6 +42,7 @@ let package = Package(
             name: "QuireFixtures",
             dependencies: [
                 "Quire",
+                "QuireSync",
                 "CArchive",
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -51,6 +52,7 @@ let package = Package(
             dependencies: [
                 "Quire",
                 "QuireFixtures",
+                "QuireSync",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -73,7 +75,7 @@ let package = Package(
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire"]),
         .testTarget(
             name: "QuireFixturesTests",
-            dependencies: ["QuireFixtures", "Quire", "CArchive"]
+            dependencies: ["QuireFixtures", "Quire", "QuireSync", "CArchive"]
         ),
         .testTarget(
             name: "QuireConformanceTests",
