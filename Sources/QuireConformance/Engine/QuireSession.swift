@@ -347,6 +347,7 @@ final class QuireSession: EngineSession {
         return .object([
             "pushed": .int(outcome.pushed), "pulled": .int(outcome.pulled),
             "error": outcome.error.map { .string($0.message) } ?? .null,
+            "errorCode": outcome.error.map { .string($0.code.name) } ?? .null,
         ])
     }
 
