@@ -340,12 +340,24 @@ final class QuireSession: EngineSession {
         config.maxAttempts = 3
         config.maxAttemptWaitTime = 2
         let options = CollectionConfiguration(channels: replication.channels, documentIDs: replication.documentIDs)
+        var collections: [Collection] = []
         for name in replication.collections {
-            config.addCollection(try collection(name, in: database), config: options)
+            let collection = try collection(name, in: database)
+            collections.append(collection)
+            config.addCollection(collection, config: options)
         }
-        let outcome = try BlockingReplication.run(Replicator(config: config), reset: replication.reset, timeout: 60)
+        let replicator = Replicator(config: config)
+        let outcome = try BlockingReplication.run(replicator, reset: replication.reset, timeout: 60)
+        var starts: [String: SpecValue] = [:]
+        var resumed = true
+        for collection in collections {
+            let report = replicator.checkpointReport(for: collection)
+            resumed = resumed && report?.isResumed == true
+            starts[collection.fullName] = report.map { .string(QuireSession.name(of: $0.outcome)) } ?? .null
+        }
         return .object([
-            "pushed": .int(outcome.pushed), "pulled": .int(outcome.pulled),
+            "pushed": .int(outcome.pushed), "pulled": .int(outcome.pulled), "resumed": .bool(resumed),
+            "checkpoints": .object(starts),
             "error": outcome.error.map { .string($0.message) } ?? .null,
             "errorCode": outcome.error.map { .string($0.code.name) } ?? .null,
         ])
@@ -377,6 +389,19 @@ final class QuireSession: EngineSession {
         case .filterParameters: return "filterParameters"
         case .documentIDs: return "documentIDs"
         case .uuid: return "uuid"
+        case .uuidNotRegenerated: return "uuidNotRegenerated"
+        }
+    }
+
+    /// Why a replication started where it did, in spec results.
+    private static func name(of outcome: CheckpointReport.Outcome) -> String {
+        switch outcome {
+        case .resumed: return "resumed"
+        case .resumedFromCommonSession: return "resumedFromCommonSession"
+        case .reset: return "reset"
+        case .noLocalCheckpoint: return "noLocalCheckpoint"
+        case .noRemoteCheckpoint: return "noRemoteCheckpoint"
+        case .noCommonSession: return "noCommonSession"
         case .uuidNotRegenerated: return "uuidNotRegenerated"
         }
     }
