@@ -44,6 +44,7 @@ let package = Package(
             name: "QuireFixtures",
             dependencies: [
                 "Quire",
+                "QuireSync",
                 "CArchive",
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -53,6 +54,7 @@ let package = Package(
             dependencies: [
                 "Quire",
                 "QuireFixtures",
+                "QuireSync",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -75,7 +77,7 @@ let package = Package(
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire", "quire-test-helper"]),
         .testTarget(
             name: "QuireFixturesTests",
-            dependencies: ["QuireFixtures", "Quire", "CArchive", "quire"]
+            dependencies: ["QuireFixtures", "Quire", "QuireSync", "CArchive", "quire"]
         ),
         .testTarget(
             name: "QuireConformanceTests",

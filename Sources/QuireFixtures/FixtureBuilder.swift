@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireSync
 
 /// Builds a fixture from a recipe: a fresh database, loaded, indexed, compacted and packed
 /// as `<name>.quire.zip` with its manifest (`quire fixture build`).
@@ -124,8 +125,16 @@ public struct FixtureBuilder: Sendable {
             let collection =
                 settings.name == CollectionName.defaultFullName
                 ? try database.defaultCollection() : try database.createCollection(name: name, scope: scope)
-            try loader.load(settings, into: collection)
+            if case .remote = recipe.source {} else { try loader.load(settings, into: collection) }
             collections.append((collection, settings))
+        }
+        var checkpoints: [FixtureManifest.Checkpoint]?
+        if case .remote(let remote) = recipe.source {
+            // The checkpoint IDs hash the private UUID, so it is set before pulling.
+            let identity = FixtureIdentity(
+                recipeDigest: recipe.contentDigest, timestamp: timestamp, inputDigest: Self.remoteInputDigest(remote))
+            try stamp(database, identity)
+            checkpoints = try pull(remote, into: collections.map(\.0))
         }
         announce(.indexing, loader.loaded, total)
         for (collection, settings) in collections {
@@ -134,8 +143,24 @@ public struct FixtureBuilder: Sendable {
                 indexes.append(index.manifestDescription(collection: settings.name))
             }
         }
-        var inputs = loader.inputs
-        let identity = FixtureIdentity(recipeDigest: recipe.contentDigest, timestamp: timestamp, inputDigest: inputs.finalize())
+        if checkpoints == nil {
+            var inputs = loader.inputs
+            try stamp(
+                database,
+                FixtureIdentity(recipeDigest: recipe.contentDigest, timestamp: timestamp, inputDigest: inputs.finalize()))
+        }
+        var summaries: [FixtureManifest.CollectionSummary] = []
+        for scope in try database.scopes() {
+            for collection in try scope.collections() {
+                summaries.append(FixtureManifest.CollectionSummary(name: collection.fullName, documentCount: Int(collection.count)))
+            }
+        }
+        return FixtureManifest(
+            name: recipe.name, collections: summaries, indexes: indexes, checkpoints: checkpoints, buildTimestamp: timestamp)
+    }
+
+    /// Gives the database the fixture's UUIDs.
+    private func stamp(_ database: Database, _ identity: FixtureIdentity) throws {
         try database.write { connection in
             for (key, value) in [("privateUUID", identity.privateUUID), ("publicUUID", identity.publicUUID)] {
                 try connection.run("UPDATE quire_info SET value = ? WHERE key = ?", [.text(value), .text(key)])
@@ -144,18 +169,48 @@ public struct FixtureBuilder: Sendable {
                 }
             }
         }
-        var summaries: [FixtureManifest.CollectionSummary] = []
-        for scope in try database.scopes() {
-            for collection in try scope.collections() {
-                summaries.append(FixtureManifest.CollectionSummary(name: collection.fullName, documentCount: Int(collection.count)))
-            }
+    }
+
+    /// What a remote source contributes to the identity: the collections and channels, not
+    /// the URL (a test server's port changes from run to run) nor the pulled content (not
+    /// known before the pull, and the checkpoint IDs need the UUID first).
+    static func remoteInputDigest(_ remote: FixtureRecipe.Remote) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(data: Array("remote".utf8) + [0])
+        for name in remote.collections { hasher.update(data: Array(name.utf8) + [0]) }
+        hasher.update(data: [0])
+        for channel in Array(Set(remote.channels)).sorted() { hasher.update(data: Array(channel.utf8) + [0]) }
+        return hasher.finalize()
+    }
+
+    /// Pulls the remote into `collections` with a one-shot replicator; returns each
+    /// collection's checkpoint, which stays in the database as a local document.
+    private func pull(_ remote: FixtureRecipe.Remote, into collections: [Quire.Collection]) throws -> [FixtureManifest.Checkpoint] {
+        var config = ReplicatorConfiguration(target: URLEndpoint(url: remote.url))
+        config.replicatorType = .pull
+        config.maxAttempts = 3
+        config.addCollections(
+            collections, config: CollectionConfiguration(channels: remote.channels.isEmpty ? nil : remote.channels))
+        let replicator = Replicator(config: config)
+        let outcome = try BlockingReplication.run(replicator, timeout: 600)
+        if let error = outcome.error {
+            var located = error
+            located.message = "pulling from \(remote.url.absoluteString): \(error.message)"
+            throw located
         }
-        return FixtureManifest(name: recipe.name, collections: summaries, indexes: indexes, buildTimestamp: timestamp)
+        return try collections.map { collection in
+            guard let report = replicator.checkpointReport(for: collection) else {
+                throw QuireError(.unexpectedError, "the pull from \(remote.url.absoluteString) recorded no checkpoint for \(collection.fullName)")
+            }
+            return FixtureManifest.Checkpoint(
+                collection: collection.fullName, remoteURL: remote.url.absoluteString, checkpointID: report.checkpointID)
+        }
     }
 
     /// The non-blank lines of every source file the recipe loads; 0 when nobody watches.
     private func countDocuments() throws -> Int {
         guard progress != nil else { return 0 }
+        if case .remote = recipe.source { return 0 }
         return try recipe.collections.reduce(0) { $0 + (try recipe.documentReader(for: $1).countDocumentLines()) }
     }
 

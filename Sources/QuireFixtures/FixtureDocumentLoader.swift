@@ -27,7 +27,7 @@ final class FixtureDocumentLoader {
         self.report = report
         switch recipe.source {
         case .dataset(let folder): dataset = try DatasetReader(folder: folder)
-        case .jsonLines: dataset = nil
+        case .jsonLines, .remote: dataset = nil
         }
         attachments = URL(fileURLWithPath: database.path).appendingPathComponent(DatasetBlobName.folderName)
     }

@@ -53,6 +53,10 @@ public struct FixtureInspection: Codable, Sendable, Equatable {
         lines += manifest.indexes.isEmpty ? ["    none"] : manifest.indexes.map { index in
             "    \(index.collection)/\(index.name): \(index.kind.rawValue) on \(index.expressions.joined(separator: ", "))"
         }
+        if let checkpoints = manifest.checkpoints, !checkpoints.isEmpty {
+            lines.append("  replication checkpoints (the first sync of an installed copy resumes from them):")
+            lines += checkpoints.map { "    \($0.collection): \($0.checkpointID) from \($0.remoteURL)" }
+        }
         lines.append("  entries:")
         lines += manifest.entries.map { "    \($0.path)  \($0.size) bytes  sha256 \($0.sha256)" }
         lines += manifest.blobs.map { "    blob \($0)" }

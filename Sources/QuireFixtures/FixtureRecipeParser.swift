@@ -58,10 +58,12 @@ struct FixtureRecipeParser {
     }
 
     private func parseSource(_ node: RecipeNode) throws -> FixtureRecipe.Source {
-        let (kind, value) = try node.mapping(allowed: ["dataset", "jsonl"]).oneOf(["dataset", "jsonl"])
+        let (kind, value) = try node.mapping(allowed: ["dataset", "jsonl", "remote"]).oneOf(["dataset", "jsonl", "remote"])
         switch kind {
         case "dataset":
             return .dataset(try existing(value, directory: true))
+        case "remote":
+            return .remote(try parseRemote(value))
         default:
             var files: [FixtureRecipe.JSONLinesFile] = []
             for (key, path) in try value.pairs() {
@@ -74,6 +76,30 @@ struct FixtureRecipeParser {
             guard !files.isEmpty else { throw value.error("must name at least one collection and its file") }
             return .jsonLines(files)
         }
+    }
+
+    private func parseRemote(_ node: RecipeNode) throws -> FixtureRecipe.Remote {
+        let mapping = try node.mapping(allowed: ["url", "channels", "collections"])
+        let urlNode = try mapping.required("url")
+        let text = try urlNode.string()
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            ["http", "https", "ws", "wss"].contains(scheme), url.host != nil
+        else {
+            throw urlNode.error("'\(text)' is not an http(s) or ws(s) URL of a remote database")
+        }
+        var remote = FixtureRecipe.Remote(url: url)
+        if let channels = mapping["channels"] { remote.channels = try channels.strings() }
+        if let list = mapping["collections"] {
+            var names: [String] = []
+            for entry in try list.sequence() {
+                let name = try collectionName(entry)
+                guard !names.contains(name) else { throw entry.error("names '\(name)' a second time") }
+                names.append(name)
+            }
+            guard !names.isEmpty else { throw list.error("must list at least one collection") }
+            remote.collections = names
+        }
+        return remote
     }
 
     private func parseCollection(_ node: RecipeNode, available: [String]) throws -> FixtureRecipe.CollectionSettings {

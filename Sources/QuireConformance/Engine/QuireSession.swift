@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireFixtures
+import QuireSync
 
 /// One case's databases on the Quire engine.
 final class QuireSession: EngineSession {
@@ -14,6 +15,8 @@ final class QuireSession: EngineSession {
     /// from the last step that created or looked it up, so a deleted collection's object
     /// reports notOpen as in Couchbase Lite.
     private var held: [CollectionName: Collection] = [:]
+    /// Listeners started by `serve`, stopped by ``close()``.
+    private var listeners: [URLEndpointListener] = []
 
     init(directory: URL, given: Given) throws {
         self.directory = directory
@@ -81,6 +84,8 @@ final class QuireSession: EngineSession {
     }
 
     func close() throws {
+        for listener in listeners { QuireSession.waitFor { await listener.stop() } }
+        listeners.removeAll()
         for database in open.values { try? database.close() }
         open.removeAll()
     }
@@ -172,7 +177,12 @@ final class QuireSession: EngineSession {
             case .database(let name): source = directory.appendingPathComponent("\(name).quire").path
             case .path(let url): source = url.path
             }
-            try Database.copy(fromPath: source, toDatabase: copy.destination, withConfig: configuration)
+            if copy.asFiles {
+                try FileManager.default.copyItem(
+                    atPath: source, toPath: directory.appendingPathComponent("\(copy.destination).quire").path)
+            } else {
+                try Database.copy(fromPath: source, toDatabase: copy.destination, withConfig: configuration)
+            }
             return nil
         case .databaseExists(let name):
             return .bool(Database.exists(withName: name, inDirectory: directory.path))
@@ -195,14 +205,8 @@ final class QuireSession: EngineSession {
             }
             try current.performMaintenance(type: kind)
             return nil
-        case .buildFixture(let recipe):
-            let built = try FixtureBuilder(recipe: try FixtureRecipe.load(from: recipe))
-                .build(into: directory.appendingPathComponent("fixtures"))
-            var counts: [String: SpecValue] = [:]
-            for collection in built.manifest.collections { counts[collection.name] = .int(collection.documentCount) }
-            return .object([
-                "archive": .string(built.archiveURL.path), "name": .string(built.manifest.name), "collections": .object(counts),
-            ])
+        case .buildFixture(let build):
+            return try buildFixture(build)
         case .verifyFixture(let archive):
             let report = FixtureVerifier(archiveURL: archive).verify()
             return .object([
@@ -213,6 +217,12 @@ final class QuireSession: EngineSession {
             let outcome = try FixtureInstaller.install(
                 archive: archive, name: name, config: configuration, ifAbsent: ifAbsent, temporaryDirectory: directory)
             return .object(["installed": .bool(outcome == .installed)])
+        case .serve(let name, let readOnly):
+            return try serve(name, readOnly: readOnly)
+        case .replicate(let replication):
+            return try replicate(replication)
+        case .checkpointDoctor(let query):
+            return try checkpointDoctor(query)
         case .deleteDatabase(let name):
             if let database = open[name], !database.isClosedForSpecs {
                 try database.delete()
@@ -267,6 +277,181 @@ final class QuireSession: EngineSession {
                 message: "document '\(reference.id)' in \(collection.fullName) changed since revision \(base)")
         }
         try collection.delete(document: stored)
+    }
+
+    // MARK: Fixtures and replication
+
+    private func buildFixture(_ build: Step.BuildFixture) throws -> SpecValue {
+        var recipe: FixtureRecipe
+        switch build.recipe {
+        case .file(let url): recipe = try FixtureRecipe.load(from: url)
+        case .text(let text, let baseFolder):
+            recipe = try FixtureRecipe.parse(Data(text.utf8), fileName: "recipeText", baseFolder: baseFolder)
+        }
+        if let remoteURL = build.remoteURL {
+            guard case .remote = recipe.source else {
+                throw QuireError(.invalidParameter, "buildFixture: 'remoteURL' needs a recipe with a remote source")
+            }
+            recipe = recipe.withRemoteURL(try url(remoteURL))
+        }
+        let built = try FixtureBuilder(recipe: recipe).build(into: directory.appendingPathComponent("fixtures"))
+        var counts: [String: SpecValue] = [:]
+        for collection in built.manifest.collections { counts[collection.name] = .int(collection.documentCount) }
+        let checkpoints: [SpecValue] = (built.manifest.checkpoints ?? []).map { checkpoint in
+            .object([
+                "collection": .string(checkpoint.collection), "checkpointID": .string(checkpoint.checkpointID),
+                "remoteURL": .string(checkpoint.remoteURL),
+            ])
+        }
+        return .object([
+            "archive": .string(built.archiveURL.path), "name": .string(built.manifest.name), "collections": .object(counts),
+            "checkpoints": .array(checkpoints),
+        ])
+    }
+
+    private func serve(_ name: String, readOnly: Bool) throws -> SpecValue {
+        let database = try database(named: name)
+        var collections: [Collection] = [try database.defaultCollection()]
+        for scope in try database.scopes() {
+            for collection in try scope.collections() where !collections.contains(collection) {
+                collections.append(collection)
+            }
+        }
+        let listener = URLEndpointListener(
+            config: URLEndpointListenerConfiguration(
+                collections: collections, port: 0, networkInterface: "127.0.0.1", readOnly: readOnly))
+        try QuireSession.blocking { try await listener.start() }
+        listeners.append(listener)
+        guard let port = listener.port else {
+            throw QuireError(.unexpectedError, "the listener for '\(name)' started without a port")
+        }
+        let path = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
+        return .object(["url": .string("http://127.0.0.1:\(port)/\(path)")])
+    }
+
+    private func replicate(_ replication: Step.Replication) throws -> SpecValue {
+        let database = try replication.database.map { try self.database(named: $0) } ?? current
+        var config = ReplicatorConfiguration(target: URLEndpoint(url: try url(replication.url)))
+        switch replication.type {
+        case .push: config.replicatorType = .push
+        case .pull: config.replicatorType = .pull
+        case .pushAndPull: config.replicatorType = .pushAndPull
+        }
+        config.maxAttempts = 3
+        config.maxAttemptWaitTime = 2
+        let options = CollectionConfiguration(channels: replication.channels, documentIDs: replication.documentIDs)
+        var collections: [Collection] = []
+        for name in replication.collections {
+            let collection = try collection(name, in: database)
+            collections.append(collection)
+            config.addCollection(collection, config: options)
+        }
+        let replicator = Replicator(config: config)
+        let outcome = try BlockingReplication.run(replicator, reset: replication.reset, timeout: 60)
+        var starts: [String: SpecValue] = [:]
+        var resumed = true
+        for collection in collections {
+            let report = replicator.checkpointReport(for: collection)
+            resumed = resumed && report?.isResumed == true
+            starts[collection.fullName] = report.map { .string(QuireSession.name(of: $0.outcome)) } ?? .null
+        }
+        return .object([
+            "pushed": .int(outcome.pushed), "pulled": .int(outcome.pulled), "resumed": .bool(resumed),
+            "checkpoints": .object(starts),
+            "error": outcome.error.map { .string($0.message) } ?? .null,
+            "errorCode": outcome.error.map { .string($0.code.name) } ?? .null,
+        ])
+    }
+
+    private func checkpointDoctor(_ query: Step.DoctorQuery) throws -> SpecValue {
+        let database = try query.database.map { try self.database(named: $0) } ?? current
+        let diagnosis = try CheckpointDoctor(database: database).diagnose(
+            collection: try collection(query.collection, in: database), url: try url(query.url), channels: query.channels,
+            documentIDs: query.documentIDs)
+        return .object([
+            "resumes": .bool(diagnosis.willResume),
+            "differences": .array(diagnosis.differences.map { .string(QuireSession.name(of: $0)) }),
+            "storedCheckpoints": .int(diagnosis.storedCheckpointCount),
+        ])
+    }
+
+    /// A checkpoint difference's name in spec results: the input that differs.
+    private static func name(of difference: CheckpointDifference) -> String {
+        switch difference {
+        case .noCheckpoint: return "noCheckpoint"
+        case .scheme: return "scheme"
+        case .host: return "host"
+        case .port: return "port"
+        case .path: return "path"
+        case .collection: return "collection"
+        case .channels: return "channels"
+        case .filter: return "filter"
+        case .filterParameters: return "filterParameters"
+        case .documentIDs: return "documentIDs"
+        case .uuid: return "uuid"
+        case .uuidNotRegenerated: return "uuidNotRegenerated"
+        }
+    }
+
+    /// Why a replication started where it did, in spec results.
+    private static func name(of outcome: CheckpointReport.Outcome) -> String {
+        switch outcome {
+        case .resumed: return "resumed"
+        case .resumedFromCommonSession: return "resumedFromCommonSession"
+        case .reset: return "reset"
+        case .noLocalCheckpoint: return "noLocalCheckpoint"
+        case .noRemoteCheckpoint: return "noRemoteCheckpoint"
+        case .noCommonSession: return "noCommonSession"
+        case .uuidNotRegenerated: return "uuidNotRegenerated"
+        }
+    }
+
+    private func url(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            throw QuireError(.invalidParameter, "'\(text)' is not a URL such as http://127.0.0.1:4984/db")
+        }
+        return url
+    }
+
+    /// The named database of the case directory, opened if needed; the current one is unchanged.
+    private func database(named name: String) throws -> Database {
+        if name == currentName, !current.isClosedForSpecs { return current }
+        if let database = open[name], !database.isClosedForSpecs { return database }
+        let database = try Database(name: name, config: configuration)
+        open[name] = database
+        return database
+    }
+
+    private func collection(_ name: CollectionName, in database: Database) throws -> Collection {
+        if database === current { return try collection(name) }
+        guard let collection = try database.collection(name: name.name, scope: name.scope) else {
+            throw QuireError(.notFound, "collection \(name.fullName) does not exist in '\(database.name)'")
+        }
+        return collection
+    }
+
+    /// Runs async work (listener start and stop) to its end from the session's thread, which
+    /// is a runner thread, never one of Swift concurrency's.
+    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let outcome = Locked<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let result: Result<T, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    private static func waitFor(_ body: @escaping @Sendable () async -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await body()
+            done.signal()
+        }
+        done.wait()
     }
 
     // MARK: Helpers

@@ -260,7 +260,8 @@ public enum SpecSchema {
           "properties": {
             "from": { "description": "A database in the case directory.", "type": "string", "minLength": 1 },
             "fromPath": { "description": "A database directory, relative to the spec file.", "type": "string", "minLength": 1 },
-            "to": { "type": "string", "minLength": 1 }
+            "to": { "type": "string", "minLength": 1 },
+            "asFiles": { "description": "Copy the files as they are, keeping the UUIDs.", "type": "boolean" }
           },
           "required": ["to"],
           "oneOf": [{ "required": ["from"] }, { "required": ["fromPath"] }],
@@ -297,8 +298,12 @@ public enum SpecSchema {
         "buildFixture": {
           "title": "argument",
           "type": "object",
-          "properties": { "recipe": { "description": "A recipe file, relative to the spec file.", "type": "string", "minLength": 1 } },
-          "required": ["recipe"],
+          "properties": {
+            "recipe": { "description": "A recipe file, relative to the spec file.", "type": "string", "minLength": 1 },
+            "recipeText": { "description": "Recipe YAML written in the spec.", "type": "string", "minLength": 1 },
+            "remoteURL": { "description": "Replaces the URL of the recipe's remote source.", "type": "string", "minLength": 1 }
+          },
+          "oneOf": [{ "required": ["recipe"] }, { "required": ["recipeText"] }],
           "additionalProperties": false
         },
         "verifyFixture": {
@@ -317,6 +322,44 @@ public enum SpecSchema {
             "ifAbsent": { "type": "boolean" }
           },
           "required": ["archive", "name"],
+          "additionalProperties": false
+        },
+        "serve": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "database": { "description": "A database of the case directory.", "type": "string", "minLength": 1 },
+            "readOnly": { "type": "boolean" }
+          },
+          "required": ["database"],
+          "additionalProperties": false
+        },
+        "replicate": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "url": { "description": "The remote database's URL.", "type": "string", "minLength": 1 },
+            "database": { "description": "The local database (default: the current one).", "type": "string", "minLength": 1 },
+            "type": { "enum": ["push", "pull", "pushAndPull"] },
+            "collections": { "type": "array", "items": { "type": "string" } },
+            "channels": { "type": "array", "items": { "type": "string" } },
+            "documentIDs": { "type": "array", "items": { "type": "string" } },
+            "reset": { "type": "boolean" }
+          },
+          "required": ["url", "type"],
+          "additionalProperties": false
+        },
+        "checkpointDoctor": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "url": { "description": "The remote database's URL.", "type": "string", "minLength": 1 },
+            "database": { "description": "The local database (default: the current one).", "type": "string", "minLength": 1 },
+            "collection": { "type": "string" },
+            "channels": { "type": "array", "items": { "type": "string" } },
+            "documentIDs": { "type": "array", "items": { "type": "string" } }
+          },
+          "required": ["url"],
           "additionalProperties": false
         },
         "set": {
@@ -361,6 +404,9 @@ public enum SpecSchema {
         { "required": ["buildFixture"] },
         { "required": ["verifyFixture"] },
         { "required": ["installFixture"] },
+        { "required": ["serve"] },
+        { "required": ["replicate"] },
+        { "required": ["checkpointDoctor"] },
         { "required": ["set"] },
         { "required": ["inspect"] }
       ],

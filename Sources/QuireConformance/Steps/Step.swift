@@ -67,13 +67,22 @@ public enum Step: Sendable, Hashable {
     /// `fullOptimize`); returns nothing.
     case maintenance(type: String)
     /// Builds a fixture from a recipe (`quire fixture build`); returns
-    /// `{archive, name, collections: {fullName: count}}`.
-    case buildFixture(recipe: URL)
+    /// `{archive, name, collections: {fullName: count}, checkpoints: [...]}`.
+    case buildFixture(BuildFixture)
     /// Checks a fixture archive (`quire fixture verify`); returns `{valid, failures}`.
     case verifyFixture(archive: URL)
     /// Installs a fixture archive as a database in the case directory (`quire fixture
     /// install`); returns `{installed}` (false when `ifAbsent` found one already).
     case installFixture(archive: URL, name: String, ifAbsent: Bool)
+    /// Serves a database of the case directory (every collection) on 127.0.0.1 with an
+    /// ephemeral port until the session closes; returns `{url}`.
+    case serve(database: String, readOnly: Bool)
+    /// Runs a one-shot replicator to its end; returns `{pushed, pulled, error}` (documents
+    /// transferred by this run; `error` is null or the message it stopped with).
+    case replicate(Replication)
+    /// Asks the checkpoint doctor whether a replication would resume; returns
+    /// `{resumes, differences, storedCheckpoints}` per collection.
+    case checkpointDoctor(DoctorQuery)
 
     /// The step's name in spec files.
     public var keyword: String {
@@ -108,6 +117,9 @@ public enum Step: Sendable, Hashable {
         case .buildFixture: return "buildFixture"
         case .verifyFixture: return "verifyFixture"
         case .installFixture: return "installFixture"
+        case .serve: return "serve"
+        case .replicate: return "replicate"
+        case .checkpointDoctor: return "checkpointDoctor"
         }
     }
 
@@ -261,11 +273,107 @@ extension Step {
         public var source: Source
         /// The name of the new database in the case directory.
         public var destination: String
+        /// Copies the files as they are instead of calling `Database.copy`, so the copy keeps
+        /// the source's UUIDs (a backup restored elsewhere, a folder copied by hand).
+        public var asFiles: Bool
 
         /// Makes copy arguments.
-        public init(source: Source, destination: String) {
+        public init(source: Source, destination: String, asFiles: Bool = false) {
             self.source = source
             self.destination = destination
+            self.asFiles = asFiles
+        }
+    }
+
+    /// The arguments of `buildFixture`.
+    public struct BuildFixture: Sendable, Hashable {
+        /// Where the recipe comes from.
+        public enum Recipe: Sendable, Hashable {
+            /// A recipe file.
+            case file(URL)
+            /// Recipe text written in the spec; relative paths in it are taken from
+            /// `baseFolder` (the spec file's folder).
+            case text(String, baseFolder: URL)
+        }
+
+        /// The recipe.
+        public var recipe: Recipe
+        /// Replaces the URL of a `remote` source (a served database's URL is known only at
+        /// run time).
+        public var remoteURL: String?
+
+        /// Makes build arguments.
+        public init(recipe: Recipe, remoteURL: String? = nil) {
+            self.recipe = recipe
+            self.remoteURL = remoteURL
+        }
+    }
+
+    /// Which way a `replicate` step copies changes.
+    public enum ReplicationType: String, Sendable, Hashable, CaseIterable {
+        /// Local changes to the remote.
+        case push
+        /// Remote changes to the local database.
+        case pull
+        /// Both ways.
+        case pushAndPull
+    }
+
+    /// The arguments of `replicate`.
+    public struct Replication: Sendable, Hashable {
+        /// The remote database's URL.
+        public var url: String
+        /// The local database; nil for the current one.
+        public var database: String?
+        /// Push, pull or both.
+        public var type: ReplicationType
+        /// The collections replicated, all with the same options.
+        public var collections: [CollectionName]
+        /// Channels to pull; nil pulls all.
+        public var channels: [String]?
+        /// The only documents replicated; nil replicates all.
+        public var documentIDs: [String]?
+        /// Starts from the beginning instead of the checkpoints.
+        public var reset: Bool
+
+        /// Makes replicate arguments.
+        public init(
+            url: String, database: String? = nil, type: ReplicationType, collections: [CollectionName] = [.default],
+            channels: [String]? = nil, documentIDs: [String]? = nil, reset: Bool = false
+        ) {
+            self.url = url
+            self.database = database
+            self.type = type
+            self.collections = collections
+            self.channels = channels
+            self.documentIDs = documentIDs
+            self.reset = reset
+        }
+    }
+
+    /// The arguments of `checkpointDoctor`.
+    public struct DoctorQuery: Sendable, Hashable {
+        /// The local database; nil for the current one.
+        public var database: String?
+        /// The collection examined.
+        public var collection: CollectionName
+        /// The remote database's URL the replication would use.
+        public var url: String
+        /// Channels the replication would pull.
+        public var channels: [String]
+        /// Document IDs the replication would use.
+        public var documentIDs: [String]
+
+        /// Makes doctor arguments.
+        public init(
+            database: String? = nil, collection: CollectionName = .default, url: String, channels: [String] = [],
+            documentIDs: [String] = []
+        ) {
+            self.database = database
+            self.collection = collection
+            self.url = url
+            self.channels = channels
+            self.documentIDs = documentIDs
         }
     }
 }

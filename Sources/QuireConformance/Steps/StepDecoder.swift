@@ -11,6 +11,7 @@ enum StepDecoder {
         "delete", "purge", "count", "setExpiration", "getExpiration", "advanceClock", "query", "createIndex",
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
         "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
+        "serve", "replicate", "checkpointDoctor",
     ]
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
@@ -49,12 +50,21 @@ enum StepDecoder {
             guard let properties = try arguments.object("blob") else { throw ArgumentError("blobContent needs 'blob'") }
             return .blobContent(properties: properties)
         case "maintenance": return .maintenance(type: try arguments.string("type"))
-        case "buildFixture": return .buildFixture(recipe: try path(arguments, "recipe", specDirectory: specDirectory))
+        case "buildFixture": return .buildFixture(try buildFixture(arguments, specDirectory: specDirectory))
         case "verifyFixture": return .verifyFixture(archive: try path(arguments, "archive", specDirectory: specDirectory))
         case "installFixture":
             return .installFixture(
                 archive: try path(arguments, "archive", specDirectory: specDirectory), name: try arguments.string("name"),
                 ifAbsent: try arguments.bool("ifAbsent") ?? false)
+        case "serve":
+            return .serve(database: try arguments.string("database"), readOnly: try arguments.bool("readOnly") ?? false)
+        case "replicate": return .replicate(try replication(arguments))
+        case "checkpointDoctor":
+            return .checkpointDoctor(
+                Step.DoctorQuery(
+                    database: try arguments.optionalString("database"), collection: try arguments.collection(),
+                    url: try arguments.string("url"), channels: try arguments.strings("channels") ?? [],
+                    documentIDs: try arguments.strings("documentIDs") ?? []))
         default:
             let known = engineKeywords.union(runnerKeywords)
             throw ArgumentError("unknown step '\(keyword)'\(Suggestion.didYouMean(keyword, in: known))")
@@ -145,6 +155,33 @@ enum StepDecoder {
         URL(fileURLWithPath: try arguments.string(key), relativeTo: specDirectory).standardizedFileURL
     }
 
+    private static func buildFixture(_ arguments: Arguments, specDirectory: URL) throws -> Step.BuildFixture {
+        let recipe: Step.BuildFixture.Recipe
+        switch (try arguments.optionalString("recipe"), try arguments.optionalString("recipeText")) {
+        case (let file?, nil):
+            recipe = .file(URL(fileURLWithPath: file, relativeTo: specDirectory).standardizedFileURL)
+        case (nil, let text?):
+            recipe = .text(text, baseFolder: specDirectory)
+        default:
+            throw ArgumentError("buildFixture needs one of 'recipe' (a file) and 'recipeText'")
+        }
+        return Step.BuildFixture(recipe: recipe, remoteURL: try arguments.optionalString("remoteURL"))
+    }
+
+    private static func replication(_ arguments: Arguments) throws -> Step.Replication {
+        let typeName = try arguments.string("type")
+        guard let type = Step.ReplicationType(rawValue: typeName) else {
+            let names = Step.ReplicationType.allCases.map(\.rawValue)
+            throw ArgumentError("replicate: unknown type \(JSONText.quote(typeName))\(Suggestion.didYouMean(typeName, in: names))")
+        }
+        let collections = try arguments.strings("collections")?.map(CollectionName.init(fullName:)) ?? [.default]
+        guard !collections.isEmpty else { throw ArgumentError("replicate: 'collections' must list at least one collection") }
+        return Step.Replication(
+            url: try arguments.string("url"), database: try arguments.optionalString("database"), type: type,
+            collections: collections, channels: try arguments.strings("channels"),
+            documentIDs: try arguments.strings("documentIDs"), reset: try arguments.bool("reset") ?? false)
+    }
+
     private static func copy(_ arguments: Arguments, specDirectory: URL) throws -> Step.Copy {
         let source: Step.Copy.Source
         if let path = try arguments.optionalString("fromPath") {
@@ -152,6 +189,6 @@ enum StepDecoder {
         } else {
             source = .database(try arguments.string("from"))
         }
-        return Step.Copy(source: source, destination: try arguments.string("to"))
+        return Step.Copy(source: source, destination: try arguments.string("to"), asFiles: try arguments.bool("asFiles") ?? false)
     }
 }
