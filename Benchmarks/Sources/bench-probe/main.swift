@@ -1,0 +1,37 @@
+import BenchmarkCatalog
+import BenchmarkWorkloads
+import Foundation
+
+// Runs one benchmark's setup and then its measured part a given number of times, without the
+// harness, so a profiler sees only the workload:
+//
+//   valgrind --tool=callgrind --toggle-collect='*WorkloadRun*measured*' \
+//       .build/release/bench-probe read/Quire 1
+//
+// Prints the checksum and the time of each measured part.
+let arguments = CommandLine.arguments.dropFirst()
+guard let name = arguments.first, let id = BenchmarkID(name: name) else {
+    let names = Workload.allCases.flatMap { workload in workload.engines.map { BenchmarkID(workload, $0).description } }
+    FileHandle.standardError.write(Data("usage: bench-probe <benchmark> [iterations]\nbenchmarks: \(names.joined(separator: " "))\n".utf8))
+    exit(2)
+}
+let iterations = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
+
+do {
+    let run = try makeRun(id)
+    defer {
+        run.tearDown()
+        Scratch.removeAll()
+    }
+    for _ in 0..<iterations {
+        try run.prepareIteration()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let checksum = try run.measured()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        try run.finishIteration()
+        print("\(id): \(String(format: "%.1f", elapsed)) ms (checksum \(checksum))")
+    }
+} catch {
+    FileHandle.standardError.write(Data("\(id) failed: \(error)\n".utf8))
+    exit(1)
+}
