@@ -8,8 +8,18 @@ import Foundation
 //   valgrind --tool=callgrind --toggle-collect='*WorkloadRun*measured*' \
 //       .build/release/bench-probe read/Quire 1
 //
+// `bench-probe sample` prints one document of each dataset.
+//
 // Prints the checksum and the time of each measured part.
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "sample" {
+    // `bench-probe sample`: one person and one hotel as the engines receive them.
+    for document in try SampleData.people(count: 1) + SampleData.hotels(count: 1) {
+        print("\(document.id) (\(document.json.utf8.count) bytes): \(document.json)")
+    }
+    Scratch.removeAll()
+    exit(0)
+}
 guard let name = arguments.first, let id = BenchmarkID(name: name) else {
     let names = Workload.allCases.flatMap { workload in workload.engines.map { BenchmarkID(workload, $0).description } }
     FileHandle.standardError.write(Data("usage: bench-probe <benchmark> [iterations]\nbenchmarks: \(names.joined(separator: " "))\n".utf8))

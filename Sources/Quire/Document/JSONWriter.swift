@@ -131,6 +131,65 @@ struct JSONEmitter {
         }
     }
 
+    /// Writes the value at `index` of a tape whose objects all have plain keys: the bytes
+    /// ``emit(_:depth:)`` writes for `reader.value(at: index)`, without building it. Plain
+    /// keys are unique ASCII, so their byte order is the canonical order and their raw bytes
+    /// need no escaping; a string without escapes is written as it was read, since it cannot
+    /// hold a character the writer would escape.
+    mutating func emit(_ reader: JSONTapeReader, at index: Int) {
+        let entry = reader.tape[index]
+        switch entry.kind {
+        case .null: append("null")
+        case .falseValue: append("false")
+        case .trueValue: append("true")
+        case .int: emitInteger(Int64(bitPattern: entry.payload))
+        case .double:
+            // Finite: the reader rejects numbers too large for a double.
+            var text = Double(bitPattern: entry.payload).description
+            text.withUTF8 { output.append(contentsOf: $0) }
+        case .string:
+            if entry.flags.contains(.escaped) {
+                emitString(reader.string(at: index))
+            } else {
+                output.append(UInt8(ascii: "\""))
+                output.append(contentsOf: reader.rawBytes(at: index))
+                output.append(UInt8(ascii: "\""))
+            }
+        case .array:
+            output.append(UInt8(ascii: "["))
+            var element = index + 1
+            for position in 0..<Int(entry.count) {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                emit(reader, at: element)
+                element = reader.next(after: element)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object:
+            output.append(UInt8(ascii: "{"))
+            if sortedKeys && !entry.flags.contains(.sortedKeys) {
+                for (position, key) in reader.sortedKeys(ofObjectAt: index).enumerated() {
+                    emitRawMember(reader, key: key, first: position == 0)
+                }
+            } else {
+                var key = index + 1
+                for position in 0..<Int(entry.count) {
+                    emitRawMember(reader, key: key, first: position == 0)
+                    key = reader.next(after: key + 1)
+                }
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func emitRawMember(_ reader: JSONTapeReader, key: Int, first: Bool) {
+        if !first { output.append(UInt8(ascii: ",")) }
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: reader.rawBytes(at: key))
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
+        emit(reader, at: key + 1)
+    }
+
     private mutating func emitMember(_ key: String, _ value: JSONValue, first: Bool, depth: Int) throws(Failure) {
         if !first { output.append(UInt8(ascii: ",")) }
         emitString(key)

@@ -189,13 +189,20 @@ final class DatabaseCore: @unchecked Sendable {
     }
 
     /// Runs `body` with the writer inside one transaction.
-    func write<T>(_ body: (Connection) throws -> T) throws -> T {
+    ///
+    /// A nested call (on the thread that already writes) runs in a savepoint, so that its
+    /// failure undoes only its own changes. A body that makes at most one change, in one SQL
+    /// statement, passes `singleStatement`: SQLite already undoes a failed statement's partial
+    /// work, and the savepoint (which copies every page it touches to a sub-journal) would
+    /// cost more than the save itself in a batch.
+    func write<T>(singleStatement: Bool = false, _ body: (Connection) throws -> T) throws -> T {
         let me = currentThreadID()
         condition.lock()
         if writerOwner == me, let writer {
             condition.unlock()
             let mark = pendingChanges.count
             do {
+                if singleStatement { return try body(writer) }
                 return try writer.savepoint { try body(writer) }
             } catch {
                 if mark < pendingChanges.count { pendingChanges.removeSubrange(mark...) }

@@ -135,6 +135,19 @@ public final class Statement {
         while try step() {}
     }
 
+    /// Runs an INSERT to completion; false, instead of an error, when the row's primary key
+    /// is taken (SQLite has then undone the statement and nothing else).
+    func insertUnlessKeyExists() throws -> Bool {
+        defer { sqlite3_reset(handle) }
+        let result = sqlite3_step(handle)
+        switch result {
+        case SQLITE_DONE: return true
+        // SQLITE_CONSTRAINT_PRIMARYKEY, a macro Swift does not import.
+        case SQLITE_CONSTRAINT | (6 << 8): return false
+        default: throw QuireError.sqlite(result, connection: connection.handle, statement: sql)
+        }
+    }
+
     // MARK: Reading columns
 
     /// The number of columns in a result row.
