@@ -16,10 +16,10 @@ rm -rf "$output"
 mkdir -p "$output"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
-swift package --allow-writing-to-package-directory benchmark --format jmh --path "$output" --no-progress "$@"
+swift package --allow-writing-to-package-directory benchmark --format histogramPercentiles --path "$output" \
+    --no-progress "$@"
 
-export_file=$(ls "$output"/*.jmh.json | head -n 1)
-swift run -c release results-page "$export_file" . \
+swift run -c release results-page "$output" . \
     "Swift=$(swift --version 2>&1 | head -n 1)" \
     "SQLite=$(pkg-config --modversion sqlite3 2>/dev/null || echo unknown)" \
     "Commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \

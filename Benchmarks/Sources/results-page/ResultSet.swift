@@ -11,42 +11,48 @@ struct Medians {
     var peakResidentDelta: Double?
     /// Peak resident set of the process, in bytes.
     var peakResident: Double?
-    /// Iterations measured.
-    var iterations: Int
 }
 
-/// Everything one JMH export holds, by benchmark.
+/// Everything one run exported, by benchmark: the harness's `--format histogramPercentiles`
+/// output, one `<run>.<target>.<workload>_<engine>.<metric>.histogram.percentiles.tsv` per
+/// benchmark and metric, each a header line and then `<percentile>\t<value>` for 0...100, in
+/// raw units (the benchmarks ask for nanoseconds and plain counts).
 struct ResultSet {
     private(set) var medians: [BenchmarkID: Medians] = [:]
-    /// Benchmarks in the file that the catalog does not know (reported, not dropped silently).
+    /// Files whose benchmark the catalog does not know (reported, not dropped silently).
     private(set) var unknown: [String] = []
 
-    init(jmhFile: URL) throws {
-        let data = try Data(contentsOf: jmhFile)
-        guard let elements = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
-            throw ResultsError("\(jmhFile.path) is not a JMH export (a JSON array of benchmarks)")
+    init(folder: URL) throws {
+        let suffix = ".histogram.percentiles.tsv"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(suffix) }
+        guard !files.isEmpty else {
+            throw ResultsError("\(folder.path) has no *\(suffix) files (run with --format histogramPercentiles)")
         }
-        for element in elements {
-            guard let name = element["benchmark"] as? String else { continue }
-            guard let id = BenchmarkID(name: name) else {
-                unknown.append(name)
+        var values: [BenchmarkID: [String: Double]] = [:]
+        for file in files {
+            // Benchmark names are `<workload>/<engine>`; the harness writes '/' as '_'.
+            let parts = file.dropLast(suffix.count).split(separator: ".")
+            guard parts.count >= 4, let underscore = parts[parts.count - 2].lastIndex(of: "_") else {
+                unknown.append(file)
                 continue
             }
-            let secondary = element["secondaryMetrics"] as? [String: Any] ?? [:]
-            func median(_ metric: String) -> Double? {
-                guard let entry = secondary[metric] as? [String: Any],
-                    let percentiles = entry["scorePercentiles"] as? [String: Any]
-                else { return nil }
-                return (percentiles["50.0"] as? NSNumber)?.doubleValue
+            let benchmark = parts[parts.count - 2]
+            let name = benchmark[..<underscore] + "/" + benchmark[benchmark.index(after: underscore)...]
+            guard let id = BenchmarkID(name: String(name)) else {
+                unknown.append(file)
+                continue
             }
-            // The export gives times in microseconds.
-            guard let wall = median("Time (wall clock)") else {
-                throw ResultsError("\(name) has no wall-clock time")
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let median = text.split(separator: "\n").first { $0.hasPrefix("50\t") }.flatMap { Double($0.dropFirst(3)) }
+            values[id, default: [:]][String(parts[parts.count - 1])] = median
+        }
+        for (id, metrics) in values {
+            guard let nanoseconds = metrics["wallClock"] else {
+                throw ResultsError("\(id) has no wall-clock time")
             }
             medians[id] = Medians(
-                wallMilliseconds: wall / 1000, mallocs: median("Malloc (total)"),
-                peakResidentDelta: median("Memory Δ (resident peak)"), peakResident: median("Memory (resident peak)"),
-                iterations: element["measurementIterations"] as? Int ?? 0)
+                wallMilliseconds: nanoseconds / 1_000_000, mallocs: metrics["mallocCountTotal"],
+                peakResidentDelta: metrics["peakMemoryResidentDelta"], peakResident: metrics["peakMemoryResident"])
         }
     }
 

@@ -1,22 +1,23 @@
 import BenchmarkCatalog
 import Foundation
 
-// Reads the harness's JMH export (`swift package benchmark --format jmh`) and writes
-// RESULTS.md (one table of medians and ratios, the targets, the machine) and ratios.svg.
+// Reads what `swift package benchmark --format histogramPercentiles --path <folder>` exported
+// and writes RESULTS.md (one table of medians and ratios, the targets, the machine) and
+// ratios.svg.
 //
-//   results-page <Current_run.jmh.json> <output folder> [key=value ...]
+//   results-page <export folder> <output folder> [key=value ...]
 //
 // The key=value pairs describe the run (swift=..., sqlite=..., commit=..., load-before=...)
 // and are printed under "Machine"; `run-all.sh` passes them.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: results-page <jmh.json> <output folder> [key=value ...]\n".utf8))
+    FileHandle.standardError.write(Data("usage: results-page <export folder> <output folder> [key=value ...]\n".utf8))
     exit(2)
 }
 
 do {
-    let results = try ResultSet(jmhFile: URL(fileURLWithPath: arguments[0]))
+    let results = try ResultSet(folder: URL(fileURLWithPath: arguments[0], isDirectory: true))
     let notes = arguments.dropFirst(2).compactMap { pair -> (String, String)? in
         guard let equals = pair.firstIndex(of: "=") else { return nil }
         return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
