@@ -135,6 +135,7 @@ extension Collection {
     /// Removes every trace of the document `id`; notFound when there is none.
     public func purge(id: String) throws {
         try writing { connection in
+            try connection.keepSequence(collectionID: self.id, table: table)
             try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(id)])
             guard connection.changes > 0 else {
                 throw QuireError(.notFound, "document '\(id)' not found in \(fullName)")
@@ -279,7 +280,7 @@ extension Collection {
     }
 
     func nextSequence(_ connection: Connection) throws -> UInt64 {
-        guard let sequence = try connection.nextSequence(collectionID: id) else {
+        guard let sequence = try connection.nextSequence(collectionID: id, table: table) else {
             throw QuireError(.notOpen, "collection \(fullName) has been deleted")
         }
         return sequence

@@ -72,7 +72,7 @@ extension Collection {
     /// The sequence of the latest change in this collection.
     public func lastSequence() throws -> UInt64 {
         try reading { connection in
-            try connection.lastSequence(collectionID: id) ?? 0
+            try connection.lastSequence(collectionID: id, table: table) ?? 0
         }
     }
 

@@ -1,27 +1,34 @@
 extension Connection {
-    /// Hands out the next sequence number of collection `collectionID`, or nil when the
-    /// collection is not in the catalog.
-    ///
-    /// Inside ``transaction(_:)`` (every `write`), the counter is read from `quire_collections`
-    /// once, counted in memory, and written back once just before the commit, in the same
-    /// transaction: a batch of saves costs one catalog update instead of one per save, and a
-    /// rollback discards the counter with everything else. A savepoint rolled back inside the
-    /// transaction leaves its numbers unused, a gap that sequence readers already allow for.
-    /// Outside a managed transaction, each call updates the catalog directly.
-    func nextSequence(collectionID: Int64) throws -> UInt64? {
+    // Collection sequences.
+    //
+    // A collection's last sequence is the larger of `quire_collections.last_sequence` (a floor)
+    // and the highest `sequence` in its table (found at once through the unique index). Saves
+    // therefore write only their own row: the catalog's page stays out of every commit. What
+    // removes rows (purge, expiration) raises the floor first with ``keepSequence(...)``, so a
+    // number handed out is never handed out again.
+    //
+    // Inside ``transaction(_:)`` (every `write`), the counter is read once per collection and
+    // then counted in memory. A savepoint rolled back inside the transaction leaves its numbers
+    // unused, a gap that sequence readers already allow for.
+
+    /// Hands out the next sequence number of collection `collectionID`, whose documents are in
+    /// `table`, or nil when the collection is not in the catalog.
+    func nextSequence(collectionID: Int64, table: String) throws -> UInt64? {
         guard isManagingTransaction else {
+            // Each statement commits on its own: move the floor in the same statement.
             let next = try scalarInt(
-                "UPDATE quire_collections SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence",
-                [.integer(collectionID)])
+                """
+                UPDATE quire_collections
+                SET last_sequence = max(last_sequence, (SELECT coalesce(max(sequence), 0) FROM \(table))) + 1
+                WHERE id = ? RETURNING last_sequence
+                """, [.integer(collectionID)])
             return next.map { UInt64($0) }
         }
         let current: UInt64
         if let pending = pendingSequences[collectionID] {
             current = pending
-        } else if let stored = try scalarInt(
-            "SELECT last_sequence FROM quire_collections WHERE id = ?", [.integer(collectionID)])
-        {
-            current = UInt64(stored)
+        } else if let stored = try lastSequence(collectionID: collectionID, table: table) {
+            current = stored
         } else {
             return nil
         }
@@ -30,20 +37,22 @@ extension Connection {
     }
 
     /// The last sequence handed out for `collectionID`, including numbers of the open
-    /// transaction not yet written back; nil when the collection is not in the catalog.
-    func lastSequence(collectionID: Int64) throws -> UInt64? {
+    /// transaction; nil when the collection is not in the catalog.
+    func lastSequence(collectionID: Int64, table: String) throws -> UInt64? {
         if let pending = pendingSequences[collectionID] { return pending }
-        return try scalarInt("SELECT last_sequence FROM quire_collections WHERE id = ?", [.integer(collectionID)])
-            .map { UInt64($0) }
+        guard let floor = try scalarInt("SELECT last_sequence FROM quire_collections WHERE id = ?", [.integer(collectionID)])
+        else { return nil }
+        // max() on the indexed column is one step to the index's last entry.
+        let highest = try scalarInt("SELECT max(sequence) FROM \(table)") ?? 0
+        return UInt64(max(floor, highest, 0))
     }
 
-    /// Writes the counters of the open transaction back to the catalog (before its commit).
-    func writePendingSequences() throws {
-        for (collectionID, sequence) in pendingSequences {
-            try run(
-                "UPDATE quire_collections SET last_sequence = ? WHERE id = ?",
-                [.integer(Int64(sequence)), .integer(collectionID)])
-        }
-        pendingSequences.removeAll(keepingCapacity: true)
+    /// Raises the floor to the last sequence handed out; call before deleting document rows,
+    /// which may hold the highest sequence.
+    func keepSequence(collectionID: Int64, table: String) throws {
+        guard let last = try lastSequence(collectionID: collectionID, table: table) else { return }
+        try run(
+            "UPDATE quire_collections SET last_sequence = max(last_sequence, ?) WHERE id = ?",
+            [.integer(Int64(last)), .integer(collectionID)])
     }
 }

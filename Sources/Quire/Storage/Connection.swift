@@ -39,10 +39,12 @@ public final class Connection {
     /// identity is never reused while cached.
     private var keyedStatements: [ObjectIdentifier: (key: StatementKey, statement: Statement)] = [:]
     private var savepointDepth = 0
-    /// True inside ``transaction(_:)``, whose commit writes ``pendingSequences`` back.
+    /// The thread that last used this connection, for the core's reader pool.
+    var lastUser: ThreadID?
+    /// True inside ``transaction(_:)``, which keeps ``pendingSequences``.
     private(set) var isManagingTransaction = false
-    /// Collection sequences handed out by the open transaction, by collection id, not yet
-    /// written to the catalog (see `Connection+Sequences.swift`).
+    /// The last collection sequences handed out by the open transaction, by collection id
+    /// (see `Connection+Sequences.swift`).
     var pendingSequences: [Int64: UInt64] = [:]
 
     /// Opens a connection. Writers may create the file; readers require it to exist.
@@ -226,7 +228,6 @@ public final class Connection {
         let value: T
         do {
             value = try body()
-            try writePendingSequences()
         } catch {
             try? execute("ROLLBACK")
             throw error
