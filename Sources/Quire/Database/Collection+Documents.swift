@@ -197,11 +197,21 @@ extension Collection {
                 let sequence = try nextSequence(connection)
                 let revisionID = RevisionID.make(parent: nil, deleted: false, canonicalBody: bodyBytes)
                 let insert = try connection.cachedStatement(sql.insertNew)
-                try insert.bind(document.id, at: 1)
-                try insert.bind(Int64(sequence), at: 2)
-                try insert.bind(revisionID, at: 3)
-                try insert.bind(utf8: bodyBytes, at: 4)
-                if try insert.insertUnlessKeyExists() {
+                var key = document.id
+                var revision = revisionID
+                // The texts are bound in place: they outlive the statement's run just below.
+                let inserted = try key.withUTF8 { key in
+                    try revision.withUTF8 { revision in
+                        try bodyBytes.withUnsafeBytes { body in
+                            try insert.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
+                            try insert.bind(Int64(sequence), at: 2)
+                            try insert.bindTextInPlace(UnsafeRawBufferPointer(revision), at: 3)
+                            try insert.bindTextInPlace(body, at: 4)
+                            return try insert.insertUnlessKeyExists()
+                        }
+                    }
+                }
+                if inserted {
                     database.core.recordChange(collectionID: self.id, documentID: document.id)
                     return (revisionID, sequence)
                 }

@@ -291,15 +291,21 @@ struct JSONParser {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         while end - position >= 8 {
-            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            // The first byte of the run in the lowest bits, whatever the platform's byte order.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
             let quotes = word ^ (ones &* 0x22)
             let backslashes = word ^ (ones &* 0x5C)
             // Per byte, the high bit of each term is set when the byte is below 0x20, a quote,
-            // a backslash, or non-ASCII; borrows can only add false alarms after a real one.
+            // a backslash, or non-ASCII; borrows can only add false alarms after a real one,
+            // so the lowest flag is exact and says how far the plain run goes.
             let control = word &- (ones &* 0x20)
             let quote = (quotes &- ones) & ~quotes
             let backslash = (backslashes &- ones) & ~backslashes
-            if (control | quote | backslash | word) & highs != 0 { break }
+            let flags = (control | quote | backslash | word) & highs
+            if flags != 0 {
+                position += flags.trailingZeroBitCount / 8
+                return
+            }
             position += 8
         }
         while position < end {

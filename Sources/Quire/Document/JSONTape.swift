@@ -396,10 +396,10 @@ extension JSONTape {
     func canonicalBytes(at index: Int) -> [UInt8]? {
         guard hasPlainKeys else { return nil }
         return read { reader in
-            var emitter = JSONEmitter(sortedKeys: true)
-            emitter.output.reserveCapacity(text.count + 16)
+            var emitter = JSONEmitter(sortedKeys: true, capacity: text.count + 16)
+            defer { emitter.output.free() }
             emitter.emit(reader, at: index)
-            return emitter.output
+            return Array(emitter.output.bytes)
         }
     }
 

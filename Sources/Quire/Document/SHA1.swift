@@ -73,24 +73,22 @@ struct SHA1State: DigestCompressor {
 
     /// Processes one 64-byte block (FIPS 180-4 section 6.1.2).
     ///
-    /// The schedule is kept as a ring of 16 words, and rounds go five at a time with the
-    /// roles of `a`...`e` rotating instead of the values moving: about half the work of the
-    /// textbook loop, which is on the path of every save (revision IDs).
+    /// Rounds go five at a time with the roles of `a`...`e` rotating instead of the values
+    /// moving, over a schedule computed up front: this is on the path of every save
+    /// (revision IDs).
     mutating func compress(_ block: UnsafeRawPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { w in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
+            guard let w = schedule.baseAddress else { return }
             for t in 0..<16 {
                 w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t * 4, as: UInt32.self))
             }
+            for t in 16..<80 {
+                w[t] = rotateLeft(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1)
+            }
             var a = h0, b = h1, c = h2, d = h3, e = h4
 
-            /// Word `t` of the schedule, computed in place from the ring for t >= 16.
             @inline(__always)
-            func word(_ t: Int) -> UInt32 {
-                if t < 16 { return w[t] }
-                let next = rotateLeft(w[(t - 3) & 15] ^ w[(t - 8) & 15] ^ w[(t - 14) & 15] ^ w[t & 15], 1)
-                w[t & 15] = next
-                return next
-            }
+            func word(_ t: Int) -> UInt32 { w[t] }
 
             var t = 0
             while t < 20 {
