@@ -71,7 +71,7 @@ import Testing
         let text = #"{"name":{"first":"Ada","last":"Lovelace"},"n":3,"x":1.5,"ok":true,"none":null,"tags":["a","b"],"#
             + #""esc":"a\"b\u00e9","blob":{"@type":"blob","digest":"sha1-x","length":3}}"#
         let tape = try tape(text)
-        let lazy = DictionaryObject(tape: tape, at: 0, blobStore: nil)
+        let lazy = DictionaryObject(tape: tape, at: 0)
         guard case .object(let members) = try JSONReader.parse(text) else {
             Issue.record("not an object")
             return
@@ -97,15 +97,15 @@ import Testing
 
     @Test func lazyLookupsFollowStringEquality() throws {
         // Repeated keys: the last value wins. Canonically equivalent keys are one key.
-        let repeated = DictionaryObject(tape: try tape(#"{"k":1,"k":2}"#), at: 0, blobStore: nil)
+        let repeated = DictionaryObject(tape: try tape(#"{"k":1,"k":2}"#), at: 0)
         #expect(repeated.int(forKey: "k") == 2)
         #expect(repeated.count == 1)
-        let equivalent = DictionaryObject(tape: try tape(#"{"\u00e9":1,"e\u0301":2}"#), at: 0, blobStore: nil)
+        let equivalent = DictionaryObject(tape: try tape(#"{"\u00e9":1,"e\u0301":2}"#), at: 0)
         #expect(equivalent.int(forKey: "é") == 2)
         #expect(equivalent.int(forKey: "e\u{301}") == 2)
         #expect(equivalent.count == 1)
         // The Kelvin sign is canonically equivalent to the letter K.
-        let kelvin = DictionaryObject(tape: try tape(#"{"K":7}"#), at: 0, blobStore: nil)
+        let kelvin = DictionaryObject(tape: try tape(#"{"K":7}"#), at: 0)
         #expect(kelvin.int(forKey: "\u{212A}") == 7)
     }
 }

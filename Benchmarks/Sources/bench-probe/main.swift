@@ -10,7 +10,9 @@ import Foundation
 //
 // `bench-probe sample` prints one document of each dataset.
 //
-// Prints the checksum and the time of each measured part.
+// Prints the wall-clock and CPU time (all threads) of each measured part, and its checksum.
+// On a shared machine the CPU time is the steadier of the two: two threads that contend use
+// more CPU per operation than one, whatever the neighbours do to the wall clock.
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "sample" {
     // `bench-probe sample`: one person and one hotel as the engines receive them.
@@ -36,12 +38,21 @@ do {
     for _ in 0..<iterations {
         try run.prepareIteration()
         let start = DispatchTime.now().uptimeNanoseconds
+        let cpuStart = processCPUTime()
         let checksum = try run.measured()
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        let cpu = (processCPUTime() - cpuStart) * 1e3
         try run.finishIteration()
-        print("\(id): \(String(format: "%.1f", elapsed)) ms (checksum \(checksum))")
+        print("\(id): \(String(format: "%.1f", elapsed)) ms (CPU \(String(format: "%.1f", cpu)) ms, checksum \(checksum))")
     }
 } catch {
     FileHandle.standardError.write(Data("\(id) failed: \(error)\n".utf8))
     exit(1)
+}
+
+/// CPU time of the whole process, in seconds.
+func processCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

@@ -19,13 +19,13 @@ extension Collection {
             try statement.bind(id, at: 1)
             guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
             // Validated in full now, built lazily: a reader of one property builds only its path.
-            let body = try statement.withUnsafeBytes(at: 3) { try JSONTape(copying: $0) }
+            let body = try statement.withUnsafeBytes(at: 3) { try JSONTape(copying: $0, blobStore: database.blobStore) }
             guard body.kind(at: 0) == .object else {
                 throw QuireError(.corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
             }
             return Document(
                 id: id, revisionID: statement.text(at: 2), sequence: UInt64(statement.int64(at: 0)), isDeleted: false,
-                collection: self, content: DictionaryObject(tape: body, at: 0, blobStore: database.blobStore))
+                collection: self, content: DictionaryObject(tape: body, at: 0))
         }
     }
 

@@ -56,7 +56,7 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
     /// Runs `body` on a reader; a SQLite failure on a collection that no longer exists
     /// becomes notOpen.
     func reading<T>(_ body: (Connection) throws -> T) throws -> T {
-        try database.checkOpen()
+        // `read` checks that the database is open (a notOpen error is not remapped below).
         do {
             return try database.read(body)
         } catch let error as QuireError where error.domain == .sqlite {
@@ -69,7 +69,6 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
     /// `singleStatement`: the body changes the database with at most one SQL statement (see
     /// ``Database/writeSingleStatement(_:)``).
     func writing<T>(singleStatement: Bool = false, _ body: (Connection) throws -> T) throws -> T {
-        try database.checkOpen()
         do {
             return singleStatement ? try database.writeSingleStatement(body) : try database.write(body)
         } catch let error as QuireError where error.domain == .sqlite {

@@ -31,7 +31,7 @@ public final class Database: @unchecked Sendable {
     /// The folder of this database's blob files, made once: building a file URL costs more
     /// than reading a small document, and every document read hands it to its content.
     let blobStore: BlobStore
-    private let state = NSLock()
+    private let state = CoreCondition()
     private var closed = false
 
     // MARK: Opening (WCDB style)

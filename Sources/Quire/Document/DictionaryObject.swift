@@ -5,28 +5,36 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
     /// Built members, or a validated body read lazily (see ``JSONTape``): a document read from
     /// the store builds only what its reader asks for.
     private enum Storage {
-        case members([String: JSONValue])
+        case members([String: JSONValue], BlobStore?)
+        /// The tape carries the blob store: the objects of one read share one tape, while the
+        /// store is shared by every reader, and reference counts on an object that several
+        /// threads touch at every read cost those threads their scaling.
         case tape(JSONTape, index: Int)
     }
 
     private let storage: Storage
-    let blobStore: BlobStore?
+
+    /// Where the blobs this object refers to are kept.
+    var blobStore: BlobStore? {
+        switch storage {
+        case .members(_, let store): store
+        case .tape(let tape, _): tape.blobStore
+        }
+    }
 
     init(_ members: [String: JSONValue], blobStore: BlobStore? = nil) {
-        self.storage = .members(members)
-        self.blobStore = blobStore
+        self.storage = .members(members, blobStore)
     }
 
     /// The object at tape position `index` of `tape`, which must be an object.
-    init(tape: JSONTape, at index: Int, blobStore: BlobStore?) {
+    init(tape: JSONTape, at index: Int) {
         self.storage = .tape(tape, index: index)
-        self.blobStore = blobStore
     }
 
     /// The object as JSON values; mutable subclasses build it from their live contents.
     var jsonObject: [String: JSONValue] {
         switch storage {
-        case .members(let members): members
+        case .members(let members, _): members
         case .tape(let tape, let index): tape.read { $0.object(at: index) }
         }
     }
@@ -34,7 +42,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
     /// The number of keys.
     public var count: Int {
         switch storage {
-        case .members(let members): members.count
+        case .members(let members, _): members.count
         case .tape(let tape, let index): tape.read { $0.memberCount(ofObjectAt: index) }
         }
     }
@@ -42,7 +50,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
     /// The keys, sorted.
     public var keys: [String] {
         switch storage {
-        case .members(let members): members.keys.sorted()
+        case .members(let members, _): members.keys.sorted()
         case .tape(let tape, let index): tape.read { $0.keys(ofObjectAt: index) }.sorted()
         }
     }
@@ -50,12 +58,12 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
     /// The value at `key` (see ``DictionaryProtocol/value(forKey:)``).
     public func value(forKey key: String) -> Any? {
         switch storage {
-        case .members(let members):
+        case .members(let members, let blobStore):
             guard let value = members[key] else { return nil }
             return Self.present(value, blobStore: blobStore)
         case .tape(let tape, let index):
             return tape.read { reader in
-                reader.member(key, inObjectAt: index).map { Self.present(tape, reader, at: $0, blobStore: blobStore) }
+                reader.member(key, inObjectAt: index).map { Self.present(tape, reader, at: $0) }
             }
         }
     }
@@ -73,15 +81,15 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
     }
 
     /// ``present(_:blobStore:)`` for a value on a tape: objects stay on the tape.
-    private static func present(_ tape: JSONTape, _ reader: JSONTapeReader, at index: Int, blobStore: BlobStore?) -> Any {
+    private static func present(_ tape: JSONTape, _ reader: JSONTapeReader, at index: Int) -> Any {
         switch tape.kind(at: index) {
         case .object:
-            if reader.isBlob(at: index) { return Blob(json: reader.object(at: index), store: blobStore) }
-            return DictionaryObject(tape: tape, at: index, blobStore: blobStore)
+            if reader.isBlob(at: index) { return Blob(json: reader.object(at: index), store: tape.blobStore) }
+            return DictionaryObject(tape: tape, at: index)
         case .string:
             return reader.string(at: index)
         default:
-            return present(reader.value(at: index), blobStore: blobStore)
+            return present(reader.value(at: index), blobStore: tape.blobStore)
         }
     }
 

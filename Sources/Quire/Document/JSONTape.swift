@@ -336,10 +336,13 @@ final class JSONTape: @unchecked Sendable {
     private let entries: [JSONTapeEntry]
     /// Every object has plain keys (see ``JSONTapeEntry/Flags/plainKeys``).
     let hasPlainKeys: Bool
+    /// The blob store of the database the text was read from, for the objects read off it.
+    let blobStore: BlobStore?
 
     /// Copies and validates `text`; throws ``QuireError/Code/corruptData`` as
     /// ``JSONReader`` does.
-    init(copying text: UnsafeRawBufferPointer) throws {
+    init(copying text: UnsafeRawBufferPointer, blobStore: BlobStore? = nil) throws {
+        self.blobStore = blobStore
         guard let source = text.baseAddress, text.count > 0 else {
             throw JSONParser.error(at: 0, "unexpected end of input, expected a value")
         }

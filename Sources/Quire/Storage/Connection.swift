@@ -49,6 +49,7 @@ public final class Connection {
 
     /// Opens a connection. Writers may create the file; readers require it to exist.
     init(path: String, role: Role, options: Options) throws {
+        _ = Connection.processSettings
         var opened: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if role == .writer { flags |= SQLITE_OPEN_CREATE }
@@ -78,6 +79,17 @@ public final class Connection {
     deinit {
         close()
     }
+
+    /// SQLite settings for the whole process, applied once before its first connection.
+    ///
+    /// Memory statistics off: with them on, every allocation inside SQLite takes one global
+    /// mutex, and threads reading through separate connections queue on it (a waiting thread
+    /// sleeps, and may take hundreds of microseconds to wake). Quire reads none of the
+    /// statistics. When SQLite is already in use in the process (another library opened it
+    /// first), the setting cannot change any more, and SQLite keeps its own.
+    private static let processSettings: Void = {
+        _ = quire_sqlite_config_memstatus(0)
+    }()
 
     private var isClosed = false
 

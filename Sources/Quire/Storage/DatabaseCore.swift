@@ -34,7 +34,7 @@ final class DatabaseCore: @unchecked Sendable {
     /// The canonical path of the SQLite file.
     let path: String
     private let migrator: SchemaMigrator
-    private let condition = NSCondition()
+    private let condition = CoreCondition()
 
     // Everything below is guarded by `condition`.
     private var storedTag: Int?
