@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 @testable import Quire
@@ -306,5 +307,23 @@ import Testing
         let reserved = try MutableDocument(id: "r", json: #"{"_rev":"1-a"}"#)
         let error = #expect(throws: QuireError.self) { try collection.save(document: reserved) }
         #expect(error?.code == .corruptRevisionData)
+    }
+
+    @Test func sequencesCountWhatAnotherConnectionCommitted() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        try collection.save(document: MutableDocument(id: "a"))
+        try collection.save(document: MutableDocument(id: "b"))
+        // Another writer (another process, say) commits a row numbered 3.
+        var other: OpaquePointer?
+        #expect(sqlite3_open_v2(collection.database.filePath, &other, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
+        defer { sqlite3_close_v2(other) }
+        sqlite3_busy_timeout(other, 5_000)
+        let insert = "INSERT INTO \(StoreSchema.tableName(collection.id)) (key, sequence, revid, body) VALUES ('x', 3, '1-x', '{}')"
+        #expect(sqlite3_exec(other, insert, nil, nil, nil) == SQLITE_OK)
+        let c = MutableDocument(id: "c")
+        try collection.save(document: c)
+        #expect(c.sequence == 4)
+        #expect(try collection.lastSequence() == 4)
     }
 }

@@ -212,6 +212,7 @@ extension Collection {
                     }
                 }
                 if inserted {
+                    connection.noteSequenceWritten(collectionID: self.id, sequence: sequence)
                     database.core.recordChange(collectionID: self.id, documentID: document.id)
                     return (revisionID, sequence)
                 }
@@ -249,6 +250,7 @@ extension Collection {
             try statement.bind(utf8: bodyBytes, at: 5)
             try statement.bind(history.prefix(max(0, depth - 1)).joined(separator: ","), at: 6)
             try statement.run()
+            connection.noteSequenceWritten(collectionID: self.id, sequence: sequence)
             database.core.recordChange(collectionID: self.id, documentID: document.id)
             return (revisionID, sequence)
         }

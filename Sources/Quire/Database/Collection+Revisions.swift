@@ -230,6 +230,7 @@ extension Collection {
                 .text(id), .integer(Int64(sequence)), .integer(flags), .text(winner.revisionID), .text(winner.bodyText),
                 .text(winner.history.joined(separator: ",")),
             ])
+        connection.noteSequenceWritten(collectionID: self.id, sequence: sequence)
         try connection.run(
             "DELETE FROM quire_leaves WHERE collection_id = ? AND key = ?", [.integer(self.id), .text(id)])
         for row in others {

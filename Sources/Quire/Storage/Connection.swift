@@ -41,11 +41,19 @@ public final class Connection {
     private var savepointDepth = 0
     /// The thread that last used this connection, for the core's reader pool.
     var lastUser: ThreadID?
-    /// True inside ``transaction(_:)``, which keeps ``pendingSequences``.
+    /// True inside ``transaction(_:)``, where ``knownSequences`` may be used.
     private(set) var isManagingTransaction = false
-    /// The last collection sequences handed out by the open transaction, by collection id
-    /// (see `Connection+Sequences.swift`).
+    /// The last committed collection sequences, by collection id, as of ``knownDataVersion``
+    /// and this connection's own commits since (see `Connection+Sequences.swift`).
+    var knownSequences: [Int64: UInt64] = [:]
+    /// The last sequences handed out by the open transaction.
     var pendingSequences: [Int64: UInt64] = [:]
+    /// The highest sequences the open transaction wrote.
+    var writtenSequences: [Int64: UInt64] = [:]
+    /// `PRAGMA data_version` when ``knownSequences`` was last checked.
+    var knownDataVersion: Int64 = -1
+    /// Whether the open transaction has checked ``knownSequences`` yet.
+    var knownSequencesChecked = false
 
     /// Opens a connection. Writers may create the file; readers require it to exist.
     init(path: String, role: Role, options: Options) throws {
@@ -233,10 +241,10 @@ public final class Connection {
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try runCached(role == .writer ? StatementKey.beginImmediate : StatementKey.beginDeferred)
         isManagingTransaction = true
-        defer {
-            isManagingTransaction = false
-            pendingSequences.removeAll(keepingCapacity: true)
-        }
+        knownSequencesChecked = false
+        pendingSequences.removeAll(keepingCapacity: true)
+        writtenSequences.removeAll(keepingCapacity: true)
+        defer { isManagingTransaction = false }
         let value: T
         do {
             value = try body()
@@ -250,6 +258,7 @@ public final class Connection {
             try? execute("ROLLBACK")
             throw error
         }
+        commitWrittenSequences()
         return value
     }
 
@@ -306,4 +315,5 @@ final class StatementKey: Sendable {
     static let beginImmediate = StatementKey("BEGIN IMMEDIATE")
     static let beginDeferred = StatementKey("BEGIN DEFERRED")
     static let commit = StatementKey("COMMIT")
+    static let dataVersion = StatementKey("PRAGMA data_version")
 }
