@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 #if canImport(Glibc)
@@ -50,6 +51,7 @@ final class DatabaseCore: @unchecked Sendable {
     private var schemaReady = false
     private var closeObservers: [ObjectIdentifier: @Sendable () -> Void] = [:]
     private var waiters = 0
+    private var checkpointScheduled = false
     /// Documents changed by the open write transaction; only the writing thread touches it.
     private var pendingChanges: [ChangeRecord] = []
     /// The listeners of this file.
@@ -140,6 +142,8 @@ final class DatabaseCore: @unchecked Sendable {
             try migrator.migrate(connection)
             schemaReady = true
         }
+        // After the migration: the hook takes the lock, which is held here.
+        installCheckpointHook(on: connection)
         writer = connection
     }
 
@@ -328,6 +332,78 @@ final class DatabaseCore: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         excess?.close()
+    }
+
+    // MARK: Checkpoints off the writer's path
+
+    /// WAL frames after which a commit asks for a checkpoint (SQLite's automatic default).
+    static let checkpointThreshold: Int32 = 1000
+    /// Runs checkpoints, one at a time.
+    private let checkpointQueue = DispatchQueue(label: "quire.checkpoint", qos: .utility)
+
+    /// Replaces SQLite's automatic checkpoint on the writer, which ran inside the COMMIT that
+    /// crossed the threshold (copying pages and syncing two files while the writer waits),
+    /// with one on a background queue, as WCDB does: a commit only notes that one is due.
+    ///
+    /// A checkpoint that runs while the writer goes on writing cannot let the next write start
+    /// the WAL over, so under constant writing the WAL would only grow. Past four times the
+    /// threshold (one very large commit, or checkpoints falling behind), the writer therefore
+    /// checkpoints itself right after its commit, as SQLite would have, which keeps the WAL
+    /// bounded. Both are passive: they never wait for readers.
+    private func installCheckpointHook(on connection: Connection) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // The writer is closed before the core goes away, so the hook never outlives it.
+        sqlite3_wal_hook(
+            connection.handle,
+            { context, handle, name, frames in
+                if frames >= DatabaseCore.checkpointThreshold * 4 {
+                    sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                } else if let context, frames >= DatabaseCore.checkpointThreshold {
+                    Unmanaged<DatabaseCore>.fromOpaque(context).takeUnretainedValue().scheduleCheckpoint()
+                }
+                return SQLITE_OK
+            }, context)
+    }
+
+    /// Called by the writer after a commit that left the WAL over the threshold.
+    private func scheduleCheckpoint() {
+        let schedule: Bool = locked {
+            if checkpointScheduled { return false }
+            checkpointScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        checkpointQueue.async { [self] in runCheckpoint() }
+    }
+
+    /// A passive checkpoint (it never waits for readers or the writer) through a pooled reader,
+    /// which counts as a held handle: a blockade or close waits for it. Skipped while the file
+    /// is blockaded or closed; the next commit over the threshold asks again.
+    private func runCheckpoint() {
+        let me = currentThreadID()
+        condition.lock()
+        guard writer != nil, schemaReady, blockadeOwner == nil else {
+            checkpointScheduled = false
+            condition.unlock()
+            return
+        }
+        let pooled = takeFreeReader(for: me)
+        readersOut += 1
+        hold(me)
+        let options = storedOptions
+        condition.unlock()
+
+        if let reader = pooled ?? (try? Connection(path: path, role: .reader, options: options)) {
+            sqlite3_wal_checkpoint_v2(reader.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            giveBack(reader, thread: me)
+        } else {
+            condition.lock()
+            readersOut -= 1
+            release(me)
+            condition.broadcast()
+            condition.unlock()
+        }
+        locked { checkpointScheduled = false }
     }
 
     // MARK: Blockade and close
