@@ -35,7 +35,7 @@ struct RatioChart {
         )
         parts.append(##"<rect width="100%" height="100%" fill="white"/>"##)
         parts.append(
-            ##"<text x="\##(format(labelWidth))" y="20" font-size="14" font-weight="bold">Quire's median time ÷ baseline's (log scale; left of 1 = Quire faster)</text>"##
+            ##"<text x="10" y="20" font-size="14" font-weight="bold">Quire's median time ÷ baseline's (log scale; left of 1 = Quire faster)</text>"##
         )
         let plotBottom = top + Double(rows.count) * rowHeight
         for tick in [0.01, 0.1, 0.5, 1, 2, 10] {
@@ -71,7 +71,7 @@ struct RatioChart {
             )
         }
         parts.append(
-            ##"<text x="\##(format(labelWidth))" y="\##(format(height - 8))" fill="#555">Dark ticks: targets (batch save 1.5 × SQLite, read 2 × SQLite, GRDB 1 ×, peak memory 1.5 × SQLite)</text>"##
+            ##"<text x="10" y="\##(format(height - 8))" fill="#555">Dark ticks: targets (batch save 1.5 × SQLite, read 2 × SQLite, GRDB 1 ×, peak memory 1.5 × SQLite)</text>"##
         )
         parts.append("</svg>")
         return parts.joined(separator: "\n") + "\n"
