@@ -75,6 +75,8 @@ import Testing
         let log = EventLog()
         collection.addChangeListener(queue: queue) { log.record($0.documentIDs.joined()) }
         try secondCollection.save(document: MutableDocument(id: "before"))
+        // Let "before" arrive first: delivery is asynchronous, and on a busy machine the
+        // queue may not have run it before the close below.
         queue.sync {}
         // Hold the queue so a notification is pending while the database closes.
         let hold = DispatchSemaphore(value: 0)

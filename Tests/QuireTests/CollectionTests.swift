@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 @testable import Quire
@@ -210,5 +211,119 @@ import Testing
             let error = #expect(throws: QuireError.self) { try collection.save(document: MutableDocument(id: id)) }
             #expect(error?.code == .badDocID)
         }
+    }
+
+    // MARK: The save path
+
+    @Test func sequencesAreNeverReusedAfterTheLatestDocumentIsPurged() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        try collection.save(document: MutableDocument(id: "a"))
+        let b = MutableDocument(id: "b")
+        try collection.save(document: b)
+        #expect(b.sequence == 2)
+        try collection.purge(id: "b")
+        #expect(try collection.lastSequence() == 2)
+        let c = MutableDocument(id: "c")
+        try collection.save(document: c)
+        #expect(c.sequence == 3)
+        // Reopened: the floor in the catalog still counts the purged sequence.
+        try collection.purge(id: "c")
+        try collection.database.close()
+        let reopened = try #require(
+            try Database(name: "col", config: DatabaseConfiguration(directory: directory.path))
+                .collection(name: "items", scope: "store"))
+        #expect(try reopened.lastSequence() == 3)
+        let d = MutableDocument(id: "d")
+        try reopened.save(document: d)
+        #expect(d.sequence == 4)
+    }
+
+    @Test func aBatchSeesItsOwnSequencesAndARollbackKeepsNone() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        try collection.save(document: MutableDocument(id: "a"))
+        try collection.database.inBatch {
+            try collection.save(document: MutableDocument(id: "b"))
+            try collection.save(document: MutableDocument(id: "c"))
+            #expect(try collection.lastSequence() == 3)
+        }
+        #expect(try collection.lastSequence() == 3)
+        struct Stop: Error {}
+        #expect(throws: Stop.self) {
+            try collection.database.inBatch {
+                try collection.save(document: MutableDocument(id: "d"))
+                throw Stop()
+            }
+        }
+        #expect(try collection.document(id: "d") == nil)
+        let e = MutableDocument(id: "e")
+        try collection.save(document: e)
+        #expect(e.sequence == 4)
+        #expect(try collection.changes(since: 0).map(\.sequence) == [1, 2, 3, 4])
+    }
+
+    @Test func aNewObjectOverAStoredDocumentIsAConflict() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        let first = MutableDocument(id: "x", data: ["v": 1])
+        try collection.save(document: first)
+        // A second object that never read "x": the insert finds the key taken.
+        let rival = MutableDocument(id: "x", data: ["v": 2])
+        #expect(try collection.save(document: rival, concurrencyControl: .failOnConflict) == false)
+        #expect(rival.revisionID == nil)
+        #expect(try collection.document(id: "x")?.int(forKey: "v") == 1)
+        try collection.save(document: rival)
+        #expect(rival.revisionID?.hasPrefix("2-") == true)
+        #expect(rival.sequence == 2)
+        #expect(try collection.document(id: "x")?.int(forKey: "v") == 2)
+        // Over a tombstone, a new object revives the ID on top of the deleted revision.
+        try collection.delete(document: rival)
+        let revived = MutableDocument(id: "x", data: ["v": 3])
+        #expect(try collection.save(document: revived, concurrencyControl: .failOnConflict))
+        #expect(revived.revisionID?.hasPrefix("4-") == true)
+        #expect(try collection.document(id: "x")?.int(forKey: "v") == 3)
+    }
+
+    @Test func documentsMadeFromJSONSaveAsTheSameDataDoes() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        let json = #"{ "z": [1, 2.5, "\u00e9\/"], "a": {"y": null, "b": true}, "n": -0 }"#
+        let fromJSON = try MutableDocument(id: "j", json: json)
+        try collection.save(document: fromJSON)
+        let fromData = MutableDocument(id: "d", data: ["z": [1, 2.5, "é/"], "a": ["y": NSNull(), "b": true], "n": -0.0])
+        try collection.save(document: fromData)
+        // Same parent (none), same body: the same digest.
+        #expect(fromJSON.revisionID == fromData.revisionID)
+        let read = try #require(try collection.document(id: "j"))
+        #expect(read.toJSON() == #"{"a":{"b":true,"y":null},"n":-0.0,"z":[1,2.5,"é/"]}"#)
+        // A document made from JSON and then changed is saved from its changed content.
+        let changed = try MutableDocument(id: "c", json: json)
+        changed.setValue(1, forKey: "new")
+        try collection.save(document: changed)
+        #expect(try collection.document(id: "c")?.int(forKey: "new") == 1)
+        #expect(try collection.document(id: "c")?.array(forKey: "z")?.count == 3)
+        // Reserved keys are refused on this path too.
+        let reserved = try MutableDocument(id: "r", json: #"{"_rev":"1-a"}"#)
+        let error = #expect(throws: QuireError.self) { try collection.save(document: reserved) }
+        #expect(error?.code == .corruptRevisionData)
+    }
+
+    @Test func sequencesCountWhatAnotherConnectionCommitted() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        try collection.save(document: MutableDocument(id: "a"))
+        try collection.save(document: MutableDocument(id: "b"))
+        // Another writer (another process, say) commits a row numbered 3.
+        var other: OpaquePointer?
+        #expect(sqlite3_open_v2(collection.database.filePath, &other, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
+        defer { sqlite3_close_v2(other) }
+        sqlite3_busy_timeout(other, 5_000)
+        let insert = "INSERT INTO \(StoreSchema.tableName(collection.id)) (key, sequence, revid, body) VALUES ('x', 3, '1-x', '{}')"
+        #expect(sqlite3_exec(other, insert, nil, nil, nil) == SQLITE_OK)
+        let c = MutableDocument(id: "c")
+        try collection.save(document: c)
+        #expect(c.sequence == 4)
+        #expect(try collection.lastSequence() == 4)
     }
 }

@@ -268,4 +268,58 @@ import Testing
         }
         #expect(try rowCount(database) == 0)
     }
+
+    // MARK: Checkpoints
+
+    private func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// Commits no longer checkpoint the WAL themselves: a background checkpoint copies it into
+    /// the database file once it passes SQLite's usual threshold of 1,000 frames, and the WAL
+    /// stays bounded under constant writing (past 4,000 frames the writer checkpoints itself).
+    @Test func theWALIsCheckpointedInTheBackgroundAndStaysBounded() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "wal", config: DatabaseConfiguration(directory: directory.path))
+        let collection = try database.defaultCollection()
+        let filler = String(repeating: "x", count: 4_000)
+        // Over the threshold (two pages a document), under four times it.
+        try database.inBatch {
+            for number in 0..<1_000 {
+                try collection.save(document: MutableDocument(id: "d\(number)", data: ["filler": filler]))
+            }
+        }
+        let file = database.filePath
+        let deadline = Date().addingTimeInterval(60)
+        while fileSize(file) < 2_000_000, Date() < deadline { usleep(1_000) }
+        #expect(fileSize(file) >= 2_000_000, "no checkpoint copied the WAL into the database file")
+        // Ten more rounds of about 1,800 frames each, without a pause: unchecked, the WAL
+        // would pass 70 MB.
+        for round in 0..<10 {
+            try database.inBatch {
+                for number in 0..<400 {
+                    try collection.save(document: MutableDocument(id: "r\(round)-\(number)", data: ["filler": filler]))
+                }
+            }
+        }
+        #expect(fileSize(file + "-wal") < 30_000_000)
+        #expect(collection.count == 1_000 + 10 * 400)
+    }
+
+    @Test func closingRightAfterABigCommitKeepsEverything() throws {
+        let directory = TemporaryDirectory()
+        let config = DatabaseConfiguration(directory: directory.path)
+        var database = try Database(name: "wal", config: config)
+        let filler = String(repeating: "y", count: 4_000)
+        try database.inBatch {
+            let collection = try database.defaultCollection()
+            for number in 0..<1_200 {
+                try collection.save(document: MutableDocument(id: "d\(number)", data: ["filler": filler]))
+            }
+        }
+        try database.close()
+        database = try Database(name: "wal", config: config)
+        #expect(try database.defaultCollection().count == 1_200)
+        #expect(try database.defaultCollection().document(id: "d1199")?.string(forKey: "filler") == filler)
+    }
 }

@@ -139,4 +139,17 @@ import Testing
         #expect(purged.wait(timeout: .now() + 10) == .success)
         #expect(try collection.revisionInfo(id: "soon") == nil)
     }
+
+    @Test func sequencesAreNeverReusedAfterExpiration() throws {
+        let fixture = Fixture()
+        let (_, collection) = try fixture.open()
+        try collection.save(document: MutableDocument(id: "a"))
+        try collection.save(document: MutableDocument(id: "b"))
+        try collection.setDocumentExpiration(id: "b", expiration: fixture.clock.now.addingTimeInterval(1))
+        fixture.clock.advance(by: 2)
+        #expect(try collection.document(id: "b") == nil)
+        let c = MutableDocument(id: "c")
+        try collection.save(document: c)
+        #expect(c.sequence == 3)
+    }
 }

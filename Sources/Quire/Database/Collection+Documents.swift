@@ -14,18 +14,18 @@ extension Collection {
     /// The document with `id`, or nil when it does not exist or is deleted.
     public func document(id: String) throws -> Document? {
         try reading { connection in
-            let statement = try connection.cachedStatement(
-                "SELECT sequence, flags, revid, body FROM \(table) WHERE key = ?")
+            let statement = try connection.cachedStatement(sql.selectDocument)
             defer { statement.reset() }
             try statement.bind(id, at: 1)
             guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
-            let body = try statement.withUnsafeBytes(at: 3) { try JSONReader.parse($0) }
-            guard case .object(let members) = body else {
+            // Validated in full now, built lazily: a reader of one property builds only its path.
+            let body = try statement.withUnsafeBytes(at: 3) { try JSONTape(copying: $0, blobStore: database.blobStore) }
+            guard body.kind(at: 0) == .object else {
                 throw QuireError(.corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
             }
             return Document(
                 id: id, revisionID: statement.text(at: 2), sequence: UInt64(statement.int64(at: 0)), isDeleted: false,
-                collection: self, content: DictionaryObject(members, blobStore: database.blobStore))
+                collection: self, content: DictionaryObject(tape: body, at: 0))
         }
     }
 
@@ -135,6 +135,7 @@ extension Collection {
     /// Removes every trace of the document `id`; notFound when there is none.
     public func purge(id: String) throws {
         try writing { connection in
+            try connection.keepSequence(collectionID: self.id, table: table)
             try connection.run("DELETE FROM \(table) WHERE key = ?", [.text(id)])
             guard connection.changes > 0 else {
                 throw QuireError(.notFound, "document '\(id)' not found in \(fullName)")
@@ -150,8 +151,7 @@ extension Collection {
     // MARK: The write path
 
     private func storedRow(_ connection: Connection, id: String) throws -> StoredRow? {
-        let statement = try connection.cachedStatement(
-            "SELECT sequence, flags, revid, history FROM \(table) WHERE key = ?")
+        let statement = try connection.cachedStatement(sql.selectStoredRow)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         guard try statement.step() else { return nil }
@@ -189,7 +189,38 @@ extension Collection {
         var bodyBytes = deleting ? Array("{}".utf8) : try prepareBody(of: document, lease: lease)
         let depth = database.config.maxRevTreeDepth
 
-        let outcome: (String, UInt64)? = try writing { connection in
+        // Without a conflict handler (app code that may write too), the only change is one
+        // statement, the upsert: the sequence is counted in memory until the commit.
+        let outcome: (String, UInt64)? = try writing(singleStatement: conflictHandler == nil) { connection in
+            // A document never saved from this object is most often new in the store too:
+            // insert it without looking for a stored row first; only a taken key needs the
+            // full path below (which keeps the sequence number taken here).
+            var reservedSequence: UInt64?
+            if !deleting, document.revisionID == nil {
+                let sequence = try nextSequence(connection)
+                let revisionID = RevisionID.make(parent: nil, deleted: false, canonicalBody: bodyBytes)
+                let insert = try connection.cachedStatement(sql.insertNew)
+                var key = document.id
+                var revision = revisionID
+                // The texts are bound in place: they outlive the statement's run just below.
+                let inserted = try key.withUTF8 { key in
+                    try revision.withUTF8 { revision in
+                        try bodyBytes.withUnsafeBytes { body in
+                            try insert.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
+                            try insert.bind(Int64(sequence), at: 2)
+                            try insert.bindTextInPlace(UnsafeRawBufferPointer(revision), at: 3)
+                            try insert.bindTextInPlace(body, at: 4)
+                            return try insert.insertUnlessKeyExists()
+                        }
+                    }
+                }
+                if inserted {
+                    connection.noteSequenceWritten(collectionID: self.id, sequence: sequence)
+                    database.core.recordChange(collectionID: self.id, documentID: document.id)
+                    return (revisionID, sequence)
+                }
+                reservedSequence = sequence
+            }
             let stored = try storedRow(connection, id: document.id)
             if deleting {
                 guard let stored, !(stored.isDeleted && stored.revisionID == document.revisionID) else {
@@ -212,13 +243,8 @@ extension Collection {
                 history.append(Substring(stored.revisionID))
                 if !stored.history.isEmpty { history.append(contentsOf: stored.history.split(separator: ",")) }
             }
-            let sequence = try nextSequence(connection)
-            let statement = try connection.cachedStatement(
-                """
-                INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, flags = excluded.flags,
-                    revid = excluded.revid, body = excluded.body, history = excluded.history
-                """)
+            let sequence = try reservedSequence ?? nextSequence(connection)
+            let statement = try connection.cachedStatement(sql.upsert)
             try statement.bind(document.id, at: 1)
             try statement.bind(Int64(sequence), at: 2)
             let keptFlags = (stored?.flags ?? 0) & DocumentFlags.conflicted
@@ -227,6 +253,7 @@ extension Collection {
             try statement.bind(utf8: bodyBytes, at: 5)
             try statement.bind(history.prefix(max(0, depth - 1)).joined(separator: ","), at: 6)
             try statement.run()
+            connection.noteSequenceWritten(collectionID: self.id, sequence: sequence)
             database.core.recordChange(collectionID: self.id, documentID: document.id)
             return (revisionID, sequence)
         }
@@ -246,7 +273,7 @@ extension Collection {
     }
 
     private func storedDocument(_ connection: Connection, id: String) throws -> Document? {
-        let statement = try connection.cachedStatement("SELECT sequence, flags, revid, body FROM \(table) WHERE key = ?")
+        let statement = try connection.cachedStatement(sql.selectDocument)
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
@@ -259,6 +286,7 @@ extension Collection {
     }
 
     private func prepareBody(of document: MutableDocument, lease: BlobLease) throws -> [UInt8] {
+        if let bytes = try document.bodyFromUntouchedJSON() { return bytes }
         var body = try document.body()
         try DocumentRules.checkReservedKeys(body, id: document.id)
         let blobs = document.blobs()
@@ -274,14 +302,10 @@ extension Collection {
     }
 
     func nextSequence(_ connection: Connection) throws -> UInt64 {
-        let statement = try connection.cachedStatement(
-            "UPDATE quire_collections SET last_sequence = last_sequence + 1 WHERE id = ? RETURNING last_sequence")
-        defer { statement.reset() }
-        try statement.bind(id, at: 1)
-        guard try statement.step() else {
+        guard let sequence = try connection.nextSequence(collectionID: id, table: table) else {
             throw QuireError(.notOpen, "collection \(fullName) has been deleted")
         }
-        return UInt64(statement.int64(at: 0))
+        return sequence
     }
 }
 

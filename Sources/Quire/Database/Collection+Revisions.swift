@@ -72,7 +72,7 @@ extension Collection {
     /// The sequence of the latest change in this collection.
     public func lastSequence() throws -> UInt64 {
         try reading { connection in
-            UInt64(try connection.scalarInt("SELECT last_sequence FROM quire_collections WHERE id = ?", [.integer(id)]) ?? 0)
+            try connection.lastSequence(collectionID: id, table: table) ?? 0
         }
     }
 
@@ -230,6 +230,7 @@ extension Collection {
                 .text(id), .integer(Int64(sequence)), .integer(flags), .text(winner.revisionID), .text(winner.bodyText),
                 .text(winner.history.joined(separator: ",")),
             ])
+        connection.noteSequenceWritten(collectionID: self.id, sequence: sequence)
         try connection.run(
             "DELETE FROM quire_leaves WHERE collection_id = ? AND key = ?", [.integer(self.id), .text(id)])
         for row in others {

@@ -11,12 +11,16 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
     /// The catalog id; the table is `docs_<id>`.
     let id: Int64
     let table: String
+    /// The SQL of the hot paths (read, save), made once: statements are cached by their text,
+    /// and building the text anew for every call cost an allocation and an interpolation.
+    let sql: DocumentSQL
 
     init(id: Int64, name: String, scope: Scope) {
         self.id = id
         self.name = name
         self.scope = scope
         self.table = StoreSchema.tableName(id)
+        self.sql = DocumentSQL(table: table)
     }
 
     /// The database the collection belongs to.
@@ -52,7 +56,7 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
     /// Runs `body` on a reader; a SQLite failure on a collection that no longer exists
     /// becomes notOpen.
     func reading<T>(_ body: (Connection) throws -> T) throws -> T {
-        try database.checkOpen()
+        // `read` checks that the database is open (a notOpen error is not remapped below).
         do {
             return try database.read(body)
         } catch let error as QuireError where error.domain == .sqlite {
@@ -62,10 +66,11 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
     }
 
     /// Runs `body` in a write transaction, with the same mapping as ``reading(_:)``.
-    func writing<T>(_ body: (Connection) throws -> T) throws -> T {
-        try database.checkOpen()
+    /// `singleStatement`: the body changes the database with at most one SQL statement (see
+    /// ``Database/writeSingleStatement(_:)``).
+    func writing<T>(singleStatement: Bool = false, _ body: (Connection) throws -> T) throws -> T {
         do {
-            return try database.write(body)
+            return singleStatement ? try database.writeSingleStatement(body) : try database.write(body)
         } catch let error as QuireError where error.domain == .sqlite {
             try checkExists()
             throw error
@@ -80,5 +85,29 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
         if present == nil {
             throw QuireError(.notOpen, "collection \(fullName) has been deleted")
         }
+    }
+}
+
+/// The statements of one collection's table that every read and save runs.
+struct DocumentSQL: Sendable {
+    /// The live document: sequence, flags, revision ID, body.
+    let selectDocument: StatementKey
+    /// What a save needs of the stored row: sequence, flags, revision ID, history.
+    let selectStoredRow: StatementKey
+    /// Inserts a document's first revision; fails on an existing key.
+    let insertNew: StatementKey
+    /// Inserts or replaces the current revision.
+    let upsert: StatementKey
+
+    init(table: String) {
+        selectDocument = StatementKey("SELECT sequence, flags, revid, body FROM \(table) WHERE key = ?")
+        selectStoredRow = StatementKey("SELECT sequence, flags, revid, history FROM \(table) WHERE key = ?")
+        insertNew = StatementKey("INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, 0, ?, ?, '')")
+        upsert = StatementKey(
+            """
+            INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, flags = excluded.flags,
+                revid = excluded.revid, body = excluded.body, history = excluded.history
+            """)
     }
 }

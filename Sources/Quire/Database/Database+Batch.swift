@@ -6,10 +6,4 @@ extension Database {
     public func inBatch(using body: () throws -> Void) throws {
         try write { _ in try body() }
     }
-
-    /// The folder of this database's blob files.
-    var blobStore: BlobStore {
-        let directory = folder.map { $0 + "/Attachments" } ?? (core.path + "-attachments")
-        return BlobStore(directory: URL(fileURLWithPath: directory, isDirectory: true))
-    }
 }

@@ -28,7 +28,10 @@ public final class Database: @unchecked Sendable {
     public let config: DatabaseConfiguration
     /// The folder of a named database (`<directory>/<name>.quire`), nil for one opened by path.
     let folder: String?
-    private let state = NSLock()
+    /// The folder of this database's blob files, made once: building a file URL costs more
+    /// than reading a small document, and every document read hands it to its content.
+    let blobStore: BlobStore
+    private let state = CoreCondition()
     private var closed = false
 
     // MARK: Opening (WCDB style)
@@ -40,6 +43,7 @@ public final class Database: @unchecked Sendable {
         name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         config = DatabaseConfiguration(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
         folder = nil
+        blobStore = Database.blobStore(folder: nil, filePath: core.path)
         core.attach()
     }
 
@@ -57,6 +61,7 @@ public final class Database: @unchecked Sendable {
         name = URL(fileURLWithPath: core.path).deletingPathExtension().lastPathComponent
         config = DatabaseConfiguration(directory: URL(fileURLWithPath: core.path).deletingLastPathComponent().path)
         folder = nil
+        blobStore = Database.blobStore(folder: nil, filePath: core.path)
         core.attach()
     }
 
@@ -82,6 +87,7 @@ public final class Database: @unchecked Sendable {
         self.config = config
         self.folder = folder
         core = CoreRegistry.shared.core(forPath: folder + "/" + Database.fileName, migrator: StoreSchema.migrator)
+        blobStore = Database.blobStore(folder: folder, filePath: core.path)
         if !core.isOpened {
             core.options = Connection.Options(fullSync: config.fullSync)
         }
@@ -98,6 +104,12 @@ public final class Database: @unchecked Sendable {
 
     deinit {
         if !closed { try? core.detach() }
+    }
+
+    /// `<folder>/Attachments` for a named database, `<file>-attachments` for one opened by path.
+    static func blobStore(folder: String?, filePath: String) -> BlobStore {
+        let directory = folder.map { $0 + "/Attachments" } ?? (filePath + "-attachments")
+        return BlobStore(directory: URL(fileURLWithPath: directory, isDirectory: true))
     }
 
     static func folderPath(name: String, directory: String) -> String {
@@ -168,6 +180,13 @@ public final class Database: @unchecked Sendable {
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try checkOpen()
         return try core.write(body)
+    }
+
+    /// ``write(_:)`` for a body whose only change is one SQL statement: nested in a batch, it
+    /// joins the batch's transaction without a savepoint (see ``DatabaseCore/write(singleStatement:_:)``).
+    func writeSingleStatement<T>(_ body: (Connection) throws -> T) throws -> T {
+        try checkOpen()
+        return try core.write(singleStatement: true, body)
     }
 
     // MARK: Blockade and close (WCDB)

@@ -20,9 +20,20 @@ enum DocumentRules {
 
     static func checkReservedKeys(_ body: [String: JSONValue], id: String) throws {
         for key in body.keys where reservedKeys.contains(key) {
-            throw QuireError(
-                .corruptRevisionData,
-                "document '\(id)' has the reserved top-level key '\(key)'; _id, _rev and _deleted cannot be saved in a body")
+            throw reservedKeyError(key, id: id)
         }
+    }
+
+    /// The same check for a body that answers whether it has a top-level key.
+    static func checkReservedKeys(id: String, hasKey: (String) -> Bool) throws {
+        for key in ["_id", "_rev", "_deleted"] where hasKey(key) {
+            throw reservedKeyError(key, id: id)
+        }
+    }
+
+    private static func reservedKeyError(_ key: String, id: String) -> QuireError {
+        QuireError(
+            .corruptRevisionData,
+            "document '\(id)' has the reserved top-level key '\(key)'; _id, _rev and _deleted cannot be saved in a body")
     }
 }

@@ -30,8 +30,12 @@ public enum JSONReader {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw JSONParser.error(at: 0, "unexpected end of input, expected a value")
         }
-        var parser = JSONParser(base: base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        return try parser.parseDocument()
+        let text = base.assumingMemoryBound(to: UInt8.self)
+        var parser = JSONParser(base: text, count: bytes.count)
+        var tape: [JSONTapeEntry] = []
+        tape.reserveCapacity(bytes.count / 8 + 4)
+        _ = try parser.scan(into: &tape, classifyKeys: false)
+        return tape.withUnsafeBufferPointer { JSONTapeReader(base: text, tape: $0).value(at: 0) }
     }
 
     /// Parses one JSON value from UTF-8 bytes held in contiguous storage
@@ -47,26 +51,17 @@ public enum JSONReader {
     }
 }
 
-/// The parser's state over one input buffer.
+/// The scanner's state over one input buffer: it validates JSON text byte by byte and
+/// records what it finds on a ``JSONTape`` (see `JSONTape.swift`), which values are then
+/// built from, or read lazily.
 ///
-/// It is iterative: open containers live on `frames`, and their finished members on the flat
-/// `values` and `keys` stacks until the closing bracket turns them into one array or
-/// dictionary. This keeps deep input from exhausting the thread's stack (threads other than
-/// the main one may have as little as 512 KiB) and lets every container be allocated once at
-/// its final size.
+/// It is iterative: open containers live on a stack of tape positions, so deep input cannot
+/// exhaust the thread's stack (threads other than the main one may have as little as
+/// 512 KiB).
 struct JSONParser {
-    private struct Frame {
-        var isObject: Bool
-        var valueStart: Int
-        var keyStart: Int
-    }
-
-    private let base: UnsafePointer<UInt8>
-    private let end: Int
-    private var position = 0
-    private var values: [JSONValue] = []
-    private var keys: [String] = []
-    private var frames: [Frame] = []
+    let base: UnsafePointer<UInt8>
+    let end: Int
+    var position = 0
     /// Reused for strings that contain escapes, so they cost one buffer, not one per string.
     private var scratch: [UInt8] = []
 
@@ -81,98 +76,22 @@ struct JSONParser {
 
     // MARK: Structure
 
-    mutating func parseDocument() throws -> JSONValue {
-        var value: JSONValue
-        nextValue: while true {
-            skipWhitespace()
-            guard position < end else { throw endOfInput("expected a value") }
-            switch base[position] {
-            case UInt8(ascii: "{"):
-                try checkDepth()
-                position += 1
-                skipWhitespace()
-                if position < end, base[position] == UInt8(ascii: "}") {
-                    position += 1
-                    value = .object([:])
-                } else {
-                    frames.append(Frame(isObject: true, valueStart: values.count, keyStart: keys.count))
-                    try parseKey(after: "'{'")
-                    continue nextValue
-                }
-            case UInt8(ascii: "["):
-                try checkDepth()
-                position += 1
-                skipWhitespace()
-                if position < end, base[position] == UInt8(ascii: "]") {
-                    position += 1
-                    value = .array([])
-                } else {
-                    frames.append(Frame(isObject: false, valueStart: values.count, keyStart: keys.count))
-                    continue nextValue
-                }
-            case UInt8(ascii: "\""):
-                value = .string(try parseString())
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = try parseNumber()
-            case UInt8(ascii: "t"):
-                try expectLiteral("true")
-                value = .bool(true)
-            case UInt8(ascii: "f"):
-                try expectLiteral("false")
-                value = .bool(false)
-            case UInt8(ascii: "n"):
-                try expectLiteral("null")
-                value = .null
-            case let byte:
-                throw Self.error(at: position, "unexpected \(Self.describe(byte)), expected a value")
-            }
-
-            // A value is complete: hand it to the innermost open container, closing as many
-            // containers as the input closes.
-            while let frame = frames.last {
-                values.append(value)
-                skipWhitespace()
-                let closer = frame.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                let expected = frame.isObject
-                    ? "expected ',' or '}' after object member"
-                    : "expected ',' or ']' after array element"
-                guard position < end else { throw endOfInput(expected) }
-                let byte = base[position]
-                if byte == UInt8(ascii: ",") {
-                    position += 1
-                    if frame.isObject { try parseKey(after: "','") }
-                    continue nextValue
-                }
-                guard byte == closer else {
-                    throw Self.error(at: position, "\(expected), found \(Self.describe(byte))")
-                }
-                position += 1
-                frames.removeLast()
-                value = frame.isObject ? closeObject(frame) : closeArray(frame)
-            }
-
-            skipWhitespace()
-            guard position == end else {
-                throw Self.error(at: position, "unexpected \(Self.describe(base[position])) after the top-level value")
-            }
-            return value
-        }
-    }
-
-    private mutating func checkDepth() throws {
-        if frames.count >= JSONReader.maximumDepth {
+    func checkDepth(_ depth: Int) throws {
+        if depth >= JSONReader.maximumDepth {
             throw Self.error(at: position, "nesting deeper than \(JSONReader.maximumDepth) levels")
         }
     }
 
-    /// Reads `"key" :` and leaves the position at the member's value.
-    private mutating func parseKey(after what: String) throws {
-        skipWhitespace()
+    /// Checks `"` at the position, to start an object key after `what` (`'{'` or `','`).
+    func checkKeyStart(after what: String) throws {
         guard position < end else { throw endOfInput("expected an object key after \(what)") }
         guard base[position] == UInt8(ascii: "\"") else {
             throw Self.error(at: position, "expected '\"' to start an object key after \(what), found \(Self.describe(base[position]))")
         }
-        keys.append(try parseString())
+    }
+
+    /// Reads the `:` after a key and leaves the position at the member's value.
+    mutating func expectColon() throws {
         skipWhitespace()
         guard position < end else { throw endOfInput("expected ':' after object key") }
         guard base[position] == UInt8(ascii: ":") else {
@@ -181,26 +100,8 @@ struct JSONParser {
         position += 1
     }
 
-    private mutating func closeArray(_ frame: Frame) -> JSONValue {
-        let elements = Array(values[frame.valueStart...])
-        values.removeSubrange(frame.valueStart...)
-        return .array(elements)
-    }
-
-    private mutating func closeObject(_ frame: Frame) -> JSONValue {
-        let count = values.count - frame.valueStart
-        var members = [String: JSONValue](minimumCapacity: count)
-        // In input order, so a repeated key keeps its last value.
-        for index in 0..<count {
-            members[keys[frame.keyStart + index]] = values[frame.valueStart + index]
-        }
-        values.removeSubrange(frame.valueStart...)
-        keys.removeSubrange(frame.keyStart...)
-        return .object(members)
-    }
-
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < end {
             switch base[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -209,7 +110,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws {
+    mutating func expectLiteral(_ literal: StaticString) throws {
         let length = literal.utf8CodeUnitCount
         let start = position
         let matches = end - start >= length
@@ -222,8 +123,43 @@ struct JSONParser {
 
     // MARK: Strings
 
+    /// What ``skipString()`` saw in a string.
+    struct StringTraits: OptionSet {
+        let rawValue: UInt8
+        /// The string has at least one escape, so its text differs from its bytes.
+        static let escaped = StringTraits(rawValue: 1)
+        /// The string has bytes above 0x7F.
+        static let nonASCII = StringTraits(rawValue: 2)
+    }
+
+    /// Validates a string starting at its opening quote, without making a Swift string, and
+    /// moves past its closing quote.
+    mutating func skipString() throws -> StringTraits {
+        let quote = position
+        position += 1
+        var traits: StringTraits = []
+        while true {
+            skipPlainASCII()
+            guard position < end else { throw unterminatedString(quote) }
+            let byte = base[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return traits
+            } else if byte == UInt8(ascii: "\\") {
+                traits.insert(.escaped)
+                scratch.removeAll(keepingCapacity: true)
+                try parseEscape()
+            } else if byte < 0x20 {
+                throw controlCharacter(byte)
+            } else {
+                traits.insert(.nonASCII)
+                try skipUTF8Sequence()
+            }
+        }
+    }
+
     /// Parses a string starting at its opening quote.
-    private mutating func parseString() throws -> String {
+    mutating func parseString() throws -> String {
         let quote = position
         position += 1
         let start = position
@@ -355,15 +291,21 @@ struct JSONParser {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         while end - position >= 8 {
-            let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+            // The first byte of the run in the lowest bits, whatever the platform's byte order.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
             let quotes = word ^ (ones &* 0x22)
             let backslashes = word ^ (ones &* 0x5C)
             // Per byte, the high bit of each term is set when the byte is below 0x20, a quote,
-            // a backslash, or non-ASCII; borrows can only add false alarms after a real one.
+            // a backslash, or non-ASCII; borrows can only add false alarms after a real one,
+            // so the lowest flag is exact and says how far the plain run goes.
             let control = word &- (ones &* 0x20)
             let quote = (quotes &- ones) & ~quotes
             let backslash = (backslashes &- ones) & ~backslashes
-            if (control | quote | backslash | word) & highs != 0 { break }
+            let flags = (control | quote | backslash | word) & highs
+            if flags != 0 {
+                position += flags.trailingZeroBitCount / 8
+                return
+            }
             position += 8
         }
         while position < end {
@@ -422,7 +364,7 @@ struct JSONParser {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    private mutating func parseNumber() throws -> JSONValue {
+    mutating func parseNumber() throws -> JSONValue {
         let start = position
         let negative = base[position] == UInt8(ascii: "-")
         if negative { position += 1 }
@@ -537,7 +479,7 @@ struct JSONParser {
 
     // MARK: Errors
 
-    private func endOfInput(_ detail: String) -> QuireError {
+    func endOfInput(_ detail: String) -> QuireError {
         Self.error(at: end, "unexpected end of input, \(detail)")
     }
 
@@ -557,7 +499,7 @@ struct JSONParser {
     }
 
     /// `'x'` for printable ASCII, `byte 0xNN` otherwise.
-    private static func describe(_ byte: UInt8) -> String {
+    static func describe(_ byte: UInt8) -> String {
         (0x21...0x7E).contains(byte) ? "'\(printable(byte))'" : "byte \(hex(byte))"
     }
 

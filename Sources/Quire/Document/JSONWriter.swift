@@ -19,9 +19,14 @@ import Foundation
 public enum JSONWriter {
     /// Returns the JSON text of `value` as UTF-8 bytes.
     public static func bytes(_ value: JSONValue, sortedKeys: Bool = true) throws -> [UInt8] {
-        var output: [UInt8] = []
-        try write(value, into: &output, sortedKeys: sortedKeys)
-        return output
+        var emitter = JSONEmitter(sortedKeys: sortedKeys)
+        defer { emitter.output.free() }
+        do {
+            try emitter.emit(value, depth: 0)
+        } catch {
+            throw QuireError(.invalidParameter, "cannot write JSON: \(error.problem) at \(error.path)")
+        }
+        return Array(emitter.output.bytes)
     }
 
     /// Returns the JSON text of `value`.
@@ -32,17 +37,13 @@ public enum JSONWriter {
     /// Appends the JSON text of `value` to `output`, which is left as it was on error.
     public static func write(_ value: JSONValue, into output: inout [UInt8], sortedKeys: Bool = true) throws {
         var emitter = JSONEmitter(sortedKeys: sortedKeys)
-        swap(&emitter.output, &output)
-        let mark = emitter.output.count
-        emitter.output.reserveCapacity(mark + 256)
+        defer { emitter.output.free() }
         do {
             try emitter.emit(value, depth: 0)
         } catch {
-            emitter.output.removeSubrange(mark...)
-            swap(&emitter.output, &output)
             throw QuireError(.invalidParameter, "cannot write JSON: \(error.problem) at \(error.path)")
         }
-        swap(&emitter.output, &output)
+        output.append(contentsOf: emitter.output.bytes)
     }
 }
 
@@ -60,7 +61,55 @@ extension JSONValue {
     }
 }
 
-/// The writer's state: one growing output buffer.
+/// A growing byte buffer written through a raw pointer: appending a byte or a run is a bounds
+/// check and a store, where `Array.append` also checks uniqueness and goes through generic
+/// growth (about 90 instructions a call, on the path of every save).
+///
+/// Not reference-counted: whoever makes one calls ``free()`` once, and never copies it.
+struct JSONOutput {
+    private var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    /// The bytes written so far, valid until the next write or ``free()``.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        if count == capacity { grow(toHold: 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func put(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let source = run.baseAddress, run.count > 0 else { return }
+        if capacity - count < run.count { grow(toHold: run.count) }
+        (base + count).update(from: source, count: run.count)
+        count += run.count
+    }
+
+    private mutating func grow(toHold extra: Int) {
+        let newCapacity = max(capacity * 2, count + extra)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Releases the buffer.
+    func free() {
+        base.deallocate()
+    }
+}
+
+/// The writer's state: one growing output buffer (freed by whoever made the emitter).
 struct JSONEmitter {
     /// A value that has no JSON form, with the path to it, built innermost first as the
     /// error travels out of the nested calls (so paths cost nothing unless something fails).
@@ -77,10 +126,11 @@ struct JSONEmitter {
     }
 
     let sortedKeys: Bool
-    var output: [UInt8] = []
+    var output: JSONOutput
 
-    init(sortedKeys: Bool) {
+    init(sortedKeys: Bool, capacity: Int = 256) {
         self.sortedKeys = sortedKeys
+        output = JSONOutput(capacity: capacity)
     }
 
     mutating func emit(_ value: JSONValue, depth: Int) throws(Failure) {
@@ -96,14 +146,14 @@ struct JSONEmitter {
             // Swift's description is the shortest round-tripping form and always has a '.'
             // or an exponent for finite values ("2.0", "1e+16", "5e-324").
             var text = number.description
-            text.withUTF8 { output.append(contentsOf: $0) }
+            text.withUTF8 { output.put($0) }
         case .string(let text):
             emitString(text)
         case .array(let elements):
             guard depth < JSONReader.maximumDepth else { throw Self.tooDeep() }
-            output.append(UInt8(ascii: "["))
+            output.put(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
+                if index > 0 { output.put(UInt8(ascii: ",")) }
                 do {
                     try emit(element, depth: depth + 1)
                 } catch var failure {
@@ -111,10 +161,10 @@ struct JSONEmitter {
                     throw failure
                 }
             }
-            output.append(UInt8(ascii: "]"))
+            output.put(UInt8(ascii: "]"))
         case .object(let members):
             guard depth < JSONReader.maximumDepth else { throw Self.tooDeep() }
-            output.append(UInt8(ascii: "{"))
+            output.put(UInt8(ascii: "{"))
             if sortedKeys {
                 let ordered = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
                 for (index, member) in ordered.enumerated() {
@@ -127,14 +177,73 @@ struct JSONEmitter {
                     first = false
                 }
             }
-            output.append(UInt8(ascii: "}"))
+            output.put(UInt8(ascii: "}"))
         }
     }
 
+    /// Writes the value at `index` of a tape whose objects all have plain keys: the bytes
+    /// ``emit(_:depth:)`` writes for `reader.value(at: index)`, without building it. Plain
+    /// keys are unique ASCII, so their byte order is the canonical order and their raw bytes
+    /// need no escaping; a string without escapes is written as it was read, since it cannot
+    /// hold a character the writer would escape.
+    mutating func emit(_ reader: JSONTapeReader, at index: Int) {
+        let entry = reader.tape[index]
+        switch entry.kind {
+        case .null: append("null")
+        case .falseValue: append("false")
+        case .trueValue: append("true")
+        case .int: emitInteger(Int64(bitPattern: entry.payload))
+        case .double:
+            // Finite: the reader rejects numbers too large for a double.
+            var text = Double(bitPattern: entry.payload).description
+            text.withUTF8 { output.put($0) }
+        case .string:
+            if entry.flags.contains(.escaped) {
+                emitString(reader.string(at: index))
+            } else {
+                output.put(UInt8(ascii: "\""))
+                output.put(reader.rawBytes(at: index))
+                output.put(UInt8(ascii: "\""))
+            }
+        case .array:
+            output.put(UInt8(ascii: "["))
+            var element = index + 1
+            for position in 0..<Int(entry.count) {
+                if position > 0 { output.put(UInt8(ascii: ",")) }
+                emit(reader, at: element)
+                element = reader.next(after: element)
+            }
+            output.put(UInt8(ascii: "]"))
+        case .object:
+            output.put(UInt8(ascii: "{"))
+            if sortedKeys && !entry.flags.contains(.sortedKeys) {
+                for (position, key) in reader.sortedKeys(ofObjectAt: index).enumerated() {
+                    emitRawMember(reader, key: key, first: position == 0)
+                }
+            } else {
+                var key = index + 1
+                for position in 0..<Int(entry.count) {
+                    emitRawMember(reader, key: key, first: position == 0)
+                    key = reader.next(after: key + 1)
+                }
+            }
+            output.put(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func emitRawMember(_ reader: JSONTapeReader, key: Int, first: Bool) {
+        if !first { output.put(UInt8(ascii: ",")) }
+        output.put(UInt8(ascii: "\""))
+        output.put(reader.rawBytes(at: key))
+        output.put(UInt8(ascii: "\""))
+        output.put(UInt8(ascii: ":"))
+        emit(reader, at: key + 1)
+    }
+
     private mutating func emitMember(_ key: String, _ value: JSONValue, first: Bool, depth: Int) throws(Failure) {
-        if !first { output.append(UInt8(ascii: ",")) }
+        if !first { output.put(UInt8(ascii: ",")) }
         emitString(key)
-        output.append(UInt8(ascii: ":"))
+        output.put(UInt8(ascii: ":"))
         do {
             try emit(value, depth: depth + 1)
         } catch var failure {
@@ -156,18 +265,19 @@ struct JSONEmitter {
             }
         }
         if plain { return "." + key }
-        var quoted = JSONEmitter(sortedKeys: true)
+        var quoted = JSONEmitter(sortedKeys: true, capacity: key.utf8.count + 8)
+        defer { quoted.output.free() }
         quoted.emitString(key)
-        return "[" + String(decoding: quoted.output, as: UTF8.self) + "]"
+        return "[" + String(decoding: quoted.output.bytes, as: UTF8.self) + "]"
     }
 
     @inline(__always)
     private mutating func append(_ text: StaticString) {
-        output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        output.put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     private mutating func emitInteger(_ number: Int64) {
-        if number < 0 { output.append(UInt8(ascii: "-")) }
+        if number < 0 { output.put(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         // 20 digits hold UInt64.max; written from the right, then copied once.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -177,41 +287,65 @@ struct JSONEmitter {
                 digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            output.put(UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
     private static let hexDigits: StaticString = "0123456789abcdef"
 
     mutating func emitString(_ text: String) {
-        output.append(UInt8(ascii: "\""))
+        output.put(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
-            // Runs that need no escaping are copied in one go.
+            // Runs that need no escaping are found eight bytes at a time and copied in one go.
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
             var run = 0
-            for index in bytes.indices {
+            var index = 0
+            while index < bytes.count {
+                if bytes.count - index >= 8, let base = bytes.baseAddress {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                    let quotes = word ^ (ones &* 0x22)
+                    let backslashes = word ^ (ones &* 0x5C)
+                    // High bit per byte below 0x20 (not above 0x7F), quote or backslash; the
+                    // lowest one is exact (borrows only add flags above a real one).
+                    let control = (word &- (ones &* 0x20)) & ~word
+                    let quote = (quotes &- ones) & ~quotes
+                    let backslash = (backslashes &- ones) & ~backslashes
+                    let flags = (control | quote | backslash) & highs
+                    if flags == 0 {
+                        index += 8
+                        continue
+                    }
+                    index += flags.trailingZeroBitCount / 8
+                }
                 let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+                    index += 1
+                    continue
+                }
+                output.put(UnsafeBufferPointer(rebasing: bytes[run..<index]))
                 run = index + 1
-                output.append(UInt8(ascii: "\\"))
+                output.put(UInt8(ascii: "\\"))
                 switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
-                case 0x08: output.append(UInt8(ascii: "b"))
-                case 0x09: output.append(UInt8(ascii: "t"))
-                case 0x0A: output.append(UInt8(ascii: "n"))
-                case 0x0C: output.append(UInt8(ascii: "f"))
-                case 0x0D: output.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.put(byte)
+                case 0x08: output.put(UInt8(ascii: "b"))
+                case 0x09: output.put(UInt8(ascii: "t"))
+                case 0x0A: output.put(UInt8(ascii: "n"))
+                case 0x0C: output.put(UInt8(ascii: "f"))
+                case 0x0D: output.put(UInt8(ascii: "r"))
                 default:
                     let hex = Self.hexDigits.utf8Start
-                    output.append(contentsOf: [
-                        UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                        hex[Int(byte >> 4)], hex[Int(byte & 0x0F)],
-                    ])
+                    output.put(UInt8(ascii: "u"))
+                    output.put(UInt8(ascii: "0"))
+                    output.put(UInt8(ascii: "0"))
+                    output.put(hex[Int(byte >> 4)])
+                    output.put(hex[Int(byte & 0x0F)])
                 }
+                index += 1
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run...]))
+            output.put(UnsafeBufferPointer(rebasing: bytes[run...]))
         }
-        output.append(UInt8(ascii: "\""))
+        output.put(UInt8(ascii: "\""))
     }
 }

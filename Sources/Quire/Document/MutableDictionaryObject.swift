@@ -3,11 +3,36 @@ import Foundation
 /// A JSON object inside a mutable document. Nested containers read from it are live: a
 /// change to them is a change to this object.
 public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
-    private var nodes: [String: DocumentNode]
+    private var storedNodes: [String: DocumentNode]
+    /// JSON text given to ``setJSON(_:)``, validated but not yet turned into nodes: a
+    /// document made from JSON and saved unchanged is written straight from it.
+    private(set) var untouchedJSON: JSONTape?
+
+    /// The content as nodes, built from ``untouchedJSON`` at the first use.
+    private var nodes: [String: DocumentNode] {
+        get {
+            buildNodes()
+            return storedNodes
+        }
+        _modify {
+            buildNodes()
+            yield &storedNodes
+        }
+        set {
+            untouchedJSON = nil
+            storedNodes = newValue
+        }
+    }
+
+    private func buildNodes() {
+        guard let tape = untouchedJSON else { return }
+        untouchedJSON = nil
+        storedNodes = tape.read { $0.object(at: 0) }.mapValues { .value($0) }
+    }
 
     /// An empty dictionary.
     public init() {
-        nodes = [:]
+        storedNodes = [:]
         super.init([:])
     }
 
@@ -24,7 +49,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     }
 
     override init(_ members: [String: JSONValue], blobStore: BlobStore?) {
-        nodes = members.mapValues { .value($0) }
+        storedNodes = members.mapValues { .value($0) }
         super.init([:], blobStore: blobStore)
     }
 
@@ -84,10 +109,13 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     /// non-object.
     @discardableResult
     public func setJSON(_ json: String) throws -> Self {
-        guard case .object(let members) = try JSONReader.parse(json) else {
+        var text = json
+        let tape = try text.withUTF8 { try JSONTape(copying: UnsafeRawBufferPointer($0)) }
+        guard tape.kind(at: 0) == .object else {
             throw QuireError(.invalidParameter, "the JSON for a dictionary must be an object")
         }
-        nodes = members.mapValues { .value($0) }
+        storedNodes = [:]
+        untouchedJSON = tape
         return self
     }
 }

@@ -51,6 +51,17 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         try mutableContent.jsonObject(path: "")
     }
 
+    /// The canonical body written straight from the JSON text the document was made from,
+    /// when nothing has touched it since and its keys are plain (see ``JSONTape``); nil
+    /// otherwise, and ``body()`` applies. Checks reserved keys as a save does.
+    func bodyFromUntouchedJSON() throws -> [UInt8]? {
+        guard let tape = mutableContent.untouchedJSON, let bytes = tape.canonicalBytes(at: 0) else { return nil }
+        try tape.read { reader in
+            try DocumentRules.checkReservedKeys(id: id) { reader.member($0, inObjectAt: 0) != nil }
+        }
+        return bytes
+    }
+
     func blobs() -> [Blob] {
         var blobs: [Blob] = []
         mutableContent.collectBlobs(into: &blobs)

@@ -36,10 +36,16 @@ public struct SHA1: Sendable {
 
     /// Returns the 20-byte digest of everything fed so far, and starts over.
     public mutating func finalize() -> [UInt8] {
+        let words = finalizeWords()
+        return DigestBlock.bigEndianBytes([words.0, words.1, words.2, words.3, words.4])
+    }
+
+    /// The digest as five big-endian words, without an array; starts over.
+    mutating func finalizeWords() -> (UInt32, UInt32, UInt32, UInt32, UInt32) {
         pending.pad(into: &state)
-        let digest = DigestBlock.bigEndianBytes([state.h0, state.h1, state.h2, state.h3, state.h4])
+        let words = (state.h0, state.h1, state.h2, state.h3, state.h4)
         self = SHA1()
-        return digest
+        return words
     }
 
     /// The digest of `bytes`.
@@ -66,8 +72,13 @@ struct SHA1State: DigestCompressor {
     var h4: UInt32 = 0xC3D2_E1F0
 
     /// Processes one 64-byte block (FIPS 180-4 section 6.1.2).
+    ///
+    /// Rounds go five at a time with the roles of `a`...`e` rotating instead of the values
+    /// moving, over a schedule computed up front: this is on the path of every save
+    /// (revision IDs).
     mutating func compress(_ block: UnsafeRawPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { w in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
+            guard let w = schedule.baseAddress else { return }
             for t in 0..<16 {
                 w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t * 4, as: UInt32.self))
             }
@@ -75,27 +86,42 @@ struct SHA1State: DigestCompressor {
                 w[t] = rotateLeft(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1)
             }
             var a = h0, b = h1, c = h2, d = h3, e = h4
-            // Four loops of twenty rounds rather than one with a switch: the round function
-            // and constant then stay fixed inside each loop.
-            for t in 0..<20 {
-                let f = (b & c) | (~b & d)
-                let temp = rotateLeft(a, 5) &+ f &+ e &+ 0x5A82_7999 &+ w[t]
-                e = d; d = c; c = rotateLeft(b, 30); b = a; a = temp
+
+            @inline(__always)
+            func word(_ t: Int) -> UInt32 { w[t] }
+
+            var t = 0
+            while t < 20 {
+                e &+= rotateLeft(a, 5) &+ ((b & c) | (~b & d)) &+ 0x5A82_7999 &+ word(t); b = rotateLeft(b, 30)
+                d &+= rotateLeft(e, 5) &+ ((a & b) | (~a & c)) &+ 0x5A82_7999 &+ word(t + 1); a = rotateLeft(a, 30)
+                c &+= rotateLeft(d, 5) &+ ((e & a) | (~e & b)) &+ 0x5A82_7999 &+ word(t + 2); e = rotateLeft(e, 30)
+                b &+= rotateLeft(c, 5) &+ ((d & e) | (~d & a)) &+ 0x5A82_7999 &+ word(t + 3); d = rotateLeft(d, 30)
+                a &+= rotateLeft(b, 5) &+ ((c & d) | (~c & e)) &+ 0x5A82_7999 &+ word(t + 4); c = rotateLeft(c, 30)
+                t += 5
             }
-            for t in 20..<40 {
-                let f = b ^ c ^ d
-                let temp = rotateLeft(a, 5) &+ f &+ e &+ 0x6ED9_EBA1 &+ w[t]
-                e = d; d = c; c = rotateLeft(b, 30); b = a; a = temp
+            while t < 40 {
+                e &+= rotateLeft(a, 5) &+ (b ^ c ^ d) &+ 0x6ED9_EBA1 &+ word(t); b = rotateLeft(b, 30)
+                d &+= rotateLeft(e, 5) &+ (a ^ b ^ c) &+ 0x6ED9_EBA1 &+ word(t + 1); a = rotateLeft(a, 30)
+                c &+= rotateLeft(d, 5) &+ (e ^ a ^ b) &+ 0x6ED9_EBA1 &+ word(t + 2); e = rotateLeft(e, 30)
+                b &+= rotateLeft(c, 5) &+ (d ^ e ^ a) &+ 0x6ED9_EBA1 &+ word(t + 3); d = rotateLeft(d, 30)
+                a &+= rotateLeft(b, 5) &+ (c ^ d ^ e) &+ 0x6ED9_EBA1 &+ word(t + 4); c = rotateLeft(c, 30)
+                t += 5
             }
-            for t in 40..<60 {
-                let f = (b & c) | (b & d) | (c & d)
-                let temp = rotateLeft(a, 5) &+ f &+ e &+ 0x8F1B_BCDC &+ w[t]
-                e = d; d = c; c = rotateLeft(b, 30); b = a; a = temp
+            while t < 60 {
+                e &+= rotateLeft(a, 5) &+ ((b & c) | (b & d) | (c & d)) &+ 0x8F1B_BCDC &+ word(t); b = rotateLeft(b, 30)
+                d &+= rotateLeft(e, 5) &+ ((a & b) | (a & c) | (b & c)) &+ 0x8F1B_BCDC &+ word(t + 1); a = rotateLeft(a, 30)
+                c &+= rotateLeft(d, 5) &+ ((e & a) | (e & b) | (a & b)) &+ 0x8F1B_BCDC &+ word(t + 2); e = rotateLeft(e, 30)
+                b &+= rotateLeft(c, 5) &+ ((d & e) | (d & a) | (e & a)) &+ 0x8F1B_BCDC &+ word(t + 3); d = rotateLeft(d, 30)
+                a &+= rotateLeft(b, 5) &+ ((c & d) | (c & e) | (d & e)) &+ 0x8F1B_BCDC &+ word(t + 4); c = rotateLeft(c, 30)
+                t += 5
             }
-            for t in 60..<80 {
-                let f = b ^ c ^ d
-                let temp = rotateLeft(a, 5) &+ f &+ e &+ 0xCA62_C1D6 &+ w[t]
-                e = d; d = c; c = rotateLeft(b, 30); b = a; a = temp
+            while t < 80 {
+                e &+= rotateLeft(a, 5) &+ (b ^ c ^ d) &+ 0xCA62_C1D6 &+ word(t); b = rotateLeft(b, 30)
+                d &+= rotateLeft(e, 5) &+ (a ^ b ^ c) &+ 0xCA62_C1D6 &+ word(t + 1); a = rotateLeft(a, 30)
+                c &+= rotateLeft(d, 5) &+ (e ^ a ^ b) &+ 0xCA62_C1D6 &+ word(t + 2); e = rotateLeft(e, 30)
+                b &+= rotateLeft(c, 5) &+ (d ^ e ^ a) &+ 0xCA62_C1D6 &+ word(t + 3); d = rotateLeft(d, 30)
+                a &+= rotateLeft(b, 5) &+ (c ^ d ^ e) &+ 0xCA62_C1D6 &+ word(t + 4); c = rotateLeft(c, 30)
+                t += 5
             }
             h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e
         }

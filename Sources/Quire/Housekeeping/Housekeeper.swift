@@ -84,6 +84,7 @@ final class Housekeeper: @unchecked Sendable {
             try core.write { connection in
                 for id in try Housekeeper.collectionIDs(connection) {
                     let table = StoreSchema.tableName(id)
+                    try connection.keepSequence(collectionID: id, table: table)
                     let expired = try connection.query(
                         "DELETE FROM \(table) WHERE expiration IS NOT NULL AND expiration <= ? RETURNING key",
                         [.integer(now)]

@@ -38,10 +38,30 @@ public final class Connection {
     /// Whether this is the writer or a reader.
     public let role: Role
     private var statements: [String: Statement] = [:]
+    /// Statements of the hot paths, found by the identity of their key, not by hashing SQL
+    /// text (a few hundred bytes for an upsert). The entry keeps its key alive, so an
+    /// identity is never reused while cached.
+    private var keyedStatements: [ObjectIdentifier: (key: StatementKey, statement: Statement)] = [:]
     private var savepointDepth = 0
+    /// The thread that last used this connection, for the core's reader pool.
+    var lastUser: ThreadID?
+    /// True inside ``transaction(_:)``, where ``knownSequences`` may be used.
+    private(set) var isManagingTransaction = false
+    /// The last committed collection sequences, by collection id, as of ``knownDataVersion``
+    /// and this connection's own commits since (see `Connection+Sequences.swift`).
+    var knownSequences: [Int64: UInt64] = [:]
+    /// The last sequences handed out by the open transaction.
+    var pendingSequences: [Int64: UInt64] = [:]
+    /// The highest sequences the open transaction wrote.
+    var writtenSequences: [Int64: UInt64] = [:]
+    /// `PRAGMA data_version` when ``knownSequences`` was last checked.
+    var knownDataVersion: Int64 = -1
+    /// Whether the open transaction has checked ``knownSequences`` yet.
+    var knownSequencesChecked = false
 
     /// Opens a connection. Writers may create the file; readers require it to exist.
     init(path: String, role: Role, options: Options) throws {
+        _ = Connection.processSettings
         var opened: OpaquePointer?
         var flags = (options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
         if role == .writer && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
@@ -72,6 +92,17 @@ public final class Connection {
         close()
     }
 
+    /// SQLite settings for the whole process, applied once before its first connection.
+    ///
+    /// Memory statistics off: with them on, every allocation inside SQLite takes one global
+    /// mutex, and threads reading through separate connections queue on it (a waiting thread
+    /// sleeps, and may take hundreds of microseconds to wake). Quire reads none of the
+    /// statistics. When SQLite is already in use in the process (another library opened it
+    /// first), the setting cannot change any more, and SQLite keeps its own.
+    private static let processSettings: Void = {
+        _ = quire_sqlite_config_memstatus(0)
+    }()
+
     private var isClosed = false
 
     /// Finalizes cached statements and closes the handle.
@@ -79,6 +110,7 @@ public final class Connection {
         guard !isClosed else { return }
         isClosed = true
         statements.removeAll()
+        keyedStatements.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -138,13 +170,27 @@ public final class Connection {
         return statement
     }
 
+    /// A prepared statement for `key`'s SQL from this connection's cache, reset and ready to
+    /// bind.
+    func cachedStatement(_ key: StatementKey) throws -> Statement {
+        let identity = ObjectIdentifier(key)
+        if let entry = keyedStatements[identity] {
+            entry.statement.reset()
+            return entry.statement
+        }
+        let statement = try Statement(connection: self, sql: key.sql)
+        keyedStatements[identity] = (key, statement)
+        return statement
+    }
+
     /// Forgets cached statements, e.g. after tables they refer to were dropped.
     public func clearStatementCache() {
         statements.removeAll()
+        keyedStatements.removeAll()
     }
 
     /// The number of statements in the cache.
-    public var cachedStatementCount: Int { statements.count }
+    public var cachedStatementCount: Int { statements.count + keyedStatements.count }
 
     /// Runs a cached statement with arguments, ignoring rows.
     public func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
@@ -200,8 +246,16 @@ public final class Connection {
     /// Runs `body` in a transaction: `BEGIN IMMEDIATE` for writers (so the write lock is
     /// taken up front and a busy error cannot come at commit), deferred for readers. Commits
     /// when `body` returns, rolls back and rethrows when it throws.
+    ///
+    /// `BEGIN` and `COMMIT` run as cached prepared statements: every read and every save is a
+    /// transaction, and parsing their SQL again each time cost more than a point read.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute(role == .writer ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        try runCached(role == .writer ? StatementKey.beginImmediate : StatementKey.beginDeferred)
+        isManagingTransaction = true
+        knownSequencesChecked = false
+        pendingSequences.removeAll(keepingCapacity: true)
+        writtenSequences.removeAll(keepingCapacity: true)
+        defer { isManagingTransaction = false }
         let value: T
         do {
             value = try body()
@@ -210,28 +264,67 @@ public final class Connection {
             throw error
         }
         do {
-            try execute("COMMIT")
+            try runCached(StatementKey.commit)
         } catch {
             try? execute("ROLLBACK")
             throw error
         }
+        commitWrittenSequences()
         return value
     }
 
     /// Runs `body` inside a savepoint, so that a failure undoes only its own changes.
     func savepoint<T>(_ body: () throws -> T) throws -> T {
         savepointDepth += 1
-        let name = "quire_sp\(savepointDepth)"
         defer { savepointDepth -= 1 }
-        try execute("SAVEPOINT \(name)")
+        let sql = SavepointSQL.at(depth: savepointDepth)
+        try runCached(sql.begin)
         do {
             let value = try body()
-            try execute("RELEASE \(name)")
+            try runCached(sql.release)
             return value
         } catch {
-            try? execute("ROLLBACK TO \(name)")
-            try? execute("RELEASE \(name)")
+            try? execute(sql.rollback)
             throw error
         }
     }
+
+    /// Runs a cached statement that takes no arguments and returns no rows.
+    private func runCached(_ key: StatementKey) throws {
+        try cachedStatement(key).run()
+    }
+}
+
+/// The SQL of the savepoints nested writes use, `quire_sp<depth>`, made once per depth rather
+/// than once per nested write.
+private struct SavepointSQL {
+    let begin: StatementKey
+    let release: StatementKey
+    let rollback: String
+
+    private init(depth: Int) {
+        begin = StatementKey("SAVEPOINT quire_sp\(depth)")
+        release = StatementKey("RELEASE quire_sp\(depth)")
+        rollback = "ROLLBACK TO quire_sp\(depth); RELEASE quire_sp\(depth)"
+    }
+
+    private static let common = (1...8).map(SavepointSQL.init(depth:))
+
+    static func at(depth: Int) -> SavepointSQL {
+        depth <= common.count ? common[depth - 1] : SavepointSQL(depth: depth)
+    }
+}
+
+/// SQL that hot paths run through ``Connection/cachedStatement(_:)-(StatementKey)``: made
+/// once (a static, or a property of a long-lived object) and found again by identity.
+final class StatementKey: Sendable {
+    /// The statement's SQL.
+    let sql: String
+
+    init(_ sql: String) { self.sql = sql }
+
+    static let beginImmediate = StatementKey("BEGIN IMMEDIATE")
+    static let beginDeferred = StatementKey("BEGIN DEFERRED")
+    static let commit = StatementKey("COMMIT")
+    static let dataVersion = StatementKey("PRAGMA data_version")
 }

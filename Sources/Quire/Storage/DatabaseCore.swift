@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ final class DatabaseCore: @unchecked Sendable {
     /// The canonical path of the SQLite file.
     let path: String
     private let migrator: SchemaMigrator
-    private let condition = NSCondition()
+    private let condition = CoreCondition()
 
     // Everything below is guarded by `condition`.
     private var storedTag: Int?
@@ -50,6 +51,7 @@ final class DatabaseCore: @unchecked Sendable {
     private var schemaReady = false
     private var closeObservers: [ObjectIdentifier: @Sendable () -> Void] = [:]
     private var waiters = 0
+    private var checkpointScheduled = false
     /// Documents changed by the open write transaction; only the writing thread touches it.
     private var pendingChanges: [ChangeRecord] = []
     /// The listeners of this file.
@@ -140,6 +142,8 @@ final class DatabaseCore: @unchecked Sendable {
             try migrator.migrate(connection)
             schemaReady = true
         }
+        // After the migration: the hook takes the lock, which is held here.
+        installCheckpointHook(on: connection)
         writer = connection
     }
 
@@ -189,13 +193,20 @@ final class DatabaseCore: @unchecked Sendable {
     }
 
     /// Runs `body` with the writer inside one transaction.
-    func write<T>(_ body: (Connection) throws -> T) throws -> T {
+    ///
+    /// A nested call (on the thread that already writes) runs in a savepoint, so that its
+    /// failure undoes only its own changes. A body that makes at most one change, in one SQL
+    /// statement, passes `singleStatement`: SQLite already undoes a failed statement's partial
+    /// work, and the savepoint (which copies every page it touches to a sub-journal) would
+    /// cost more than the save itself in a batch.
+    func write<T>(singleStatement: Bool = false, _ body: (Connection) throws -> T) throws -> T {
         let me = currentThreadID()
         condition.lock()
         if writerOwner == me, let writer {
             condition.unlock()
             let mark = pendingChanges.count
             do {
+                if singleStatement { return try body(writer) }
                 return try writer.savepoint { try body(writer) }
             } catch {
                 if mark < pendingChanges.count { pendingChanges.removeSubrange(mark...) }
@@ -301,7 +312,7 @@ final class DatabaseCore: @unchecked Sendable {
                 throw error
             }
         }
-        let pooled = freeReaders.popLast()
+        let pooled = takeFreeReader(for: me)
         readersOut += 1
         hold(me)
         let options = storedOptions
@@ -318,8 +329,19 @@ final class DatabaseCore: @unchecked Sendable {
             condition.unlock()
             throw error
         }
+        reader.lastUser = me
         defer { giveBack(reader, thread: me) }
         return try reader.transaction { try body(reader) }
+    }
+
+    /// A free reader, preferring the one this thread used last (lock held): a reader's page
+    /// cache and statements then stay warm in one CPU's caches instead of moving between
+    /// threads at every read, which is what kept two reading threads from scaling.
+    private func takeFreeReader(for thread: ThreadID) -> Connection? {
+        if let index = freeReaders.lastIndex(where: { $0.lastUser == thread }) {
+            return freeReaders.remove(at: index)
+        }
+        return freeReaders.popLast()
     }
 
     private func giveBack(_ reader: Connection, thread me: ThreadID) {
@@ -335,6 +357,78 @@ final class DatabaseCore: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         excess?.close()
+    }
+
+    // MARK: Checkpoints off the writer's path
+
+    /// WAL frames after which a commit asks for a checkpoint (SQLite's automatic default).
+    static let checkpointThreshold: Int32 = 1000
+    /// Runs checkpoints, one at a time.
+    private let checkpointQueue = DispatchQueue(label: "quire.checkpoint", qos: .utility)
+
+    /// Replaces SQLite's automatic checkpoint on the writer, which ran inside the COMMIT that
+    /// crossed the threshold (copying pages and syncing two files while the writer waits),
+    /// with one on a background queue, as WCDB does: a commit only notes that one is due.
+    ///
+    /// A checkpoint that runs while the writer goes on writing cannot let the next write start
+    /// the WAL over, so under constant writing the WAL would only grow. Past four times the
+    /// threshold (one very large commit, or checkpoints falling behind), the writer therefore
+    /// checkpoints itself right after its commit, as SQLite would have, which keeps the WAL
+    /// bounded. Both are passive: they never wait for readers.
+    private func installCheckpointHook(on connection: Connection) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        // The writer is closed before the core goes away, so the hook never outlives it.
+        sqlite3_wal_hook(
+            connection.handle,
+            { context, handle, name, frames in
+                if frames >= DatabaseCore.checkpointThreshold * 4 {
+                    sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                } else if let context, frames >= DatabaseCore.checkpointThreshold {
+                    Unmanaged<DatabaseCore>.fromOpaque(context).takeUnretainedValue().scheduleCheckpoint()
+                }
+                return SQLITE_OK
+            }, context)
+    }
+
+    /// Called by the writer after a commit that left the WAL over the threshold.
+    private func scheduleCheckpoint() {
+        let schedule: Bool = locked {
+            if checkpointScheduled { return false }
+            checkpointScheduled = true
+            return true
+        }
+        guard schedule else { return }
+        checkpointQueue.async { [self] in runCheckpoint() }
+    }
+
+    /// A passive checkpoint (it never waits for readers or the writer) through a pooled reader,
+    /// which counts as a held handle: a blockade or close waits for it. Skipped while the file
+    /// is blockaded or closed; the next commit over the threshold asks again.
+    private func runCheckpoint() {
+        let me = currentThreadID()
+        condition.lock()
+        guard writer != nil, schemaReady, blockadeOwner == nil else {
+            checkpointScheduled = false
+            condition.unlock()
+            return
+        }
+        let pooled = takeFreeReader(for: me)
+        readersOut += 1
+        hold(me)
+        let options = storedOptions
+        condition.unlock()
+
+        if let reader = pooled ?? (try? Connection(path: path, role: .reader, options: options)) {
+            sqlite3_wal_checkpoint_v2(reader.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            giveBack(reader, thread: me)
+        } else {
+            condition.lock()
+            readersOut -= 1
+            release(me)
+            condition.broadcast()
+            condition.unlock()
+        }
+        locked { checkpointScheduled = false }
     }
 
     // MARK: Blockade and close

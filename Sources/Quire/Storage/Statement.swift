@@ -77,6 +77,16 @@ public final class Statement {
                 quire_sqlite_transient()))
     }
 
+    /// Binds UTF-8 text that SQLite reads in place instead of copying (`SQLITE_STATIC`): the
+    /// memory must stay valid, unchanged, until the statement has run and been reset. For the
+    /// save path, where a document body would otherwise be copied once more per save.
+    func bindTextInPlace(_ text: UnsafeRawBufferPointer, at index: Int32) throws {
+        // A zero-length text still needs a non-null pointer to be '' rather than NULL.
+        let base = text.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+        try check(
+            sqlite3_bind_text(handle, index, base?.assumingMemoryBound(to: CChar.self), Int32(text.count), nil))
+    }
+
     /// Binds bytes as a BLOB.
     public func bind(blob bytes: [UInt8], at index: Int32) throws {
         let result = bytes.withUnsafeBytes { buffer in
@@ -133,6 +143,23 @@ public final class Statement {
     public func run() throws {
         defer { sqlite3_reset(handle) }
         while try step() {}
+    }
+
+    /// Runs an INSERT to completion; false, instead of an error, when the row's primary key
+    /// is taken (SQLite has then undone the statement and nothing else).
+    /// Clears the bindings afterwards, so none is left pointing at memory bound in place.
+    func insertUnlessKeyExists() throws -> Bool {
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        let result = sqlite3_step(handle)
+        switch result {
+        case SQLITE_DONE: return true
+        // SQLITE_CONSTRAINT_PRIMARYKEY, a macro Swift does not import.
+        case SQLITE_CONSTRAINT | (6 << 8): return false
+        default: throw QuireError.sqlite(result, connection: connection.handle, statement: sql)
+        }
     }
 
     // MARK: Reading columns

@@ -3,7 +3,12 @@ import Foundation
 /// The document store's tables and their migrations.
 ///
 /// - `quire_info`: key/value facts about the file (private and public UUIDs, previous UUIDs).
-/// - `quire_collections`: the catalog; `id` names the collection's table `docs_<id>`, because
+/// - `quire_collections`: the catalog; `last_sequence` is a floor under the collection's last
+///   sequence, which is the larger of it and the table's highest `sequence` (saves leave the
+///   catalog alone; deleting rows raises the floor first, and rows are numbered only through
+///   `Connection.nextSequence`, whose counters a connection keeps between transactions; see
+///   `Connection+Sequences.swift`);
+///   `id` names the collection's table `docs_<id>`, because
 ///   SQLite table names are not case-sensitive while collection names are. AUTOINCREMENT
 ///   keeps ids of deleted collections from being reused, so a stale `Collection` object can
 ///   never reach a newer collection's table.

@@ -1,0 +1,142 @@
+/// What the benchmarks measure: one case per workload, each run by several engines.
+///
+/// Adding a workload (query with and without an index, full-text search, fixture build and
+/// install, the conformance suite) is one case here, with its engines, plus one function per
+/// engine in `BenchmarkWorkloads`; the benchmark target and the results page pick it up.
+public enum Workload: String, CaseIterable, Sendable {
+    /// 100,000 documents saved in one `inBatch` (one transaction).
+    case batchSave = "batch-save"
+    /// 5,000 documents saved one transaction each.
+    case transactionSaves = "transaction-saves"
+    /// 100,000 random reads by ID on one thread, each reading `contact.address.state`.
+    case read = "read"
+    /// The same 100,000 reads split over two threads, to measure scaling.
+    case readTwoThreads = "read-2-threads"
+    /// Parsing 100,000 people documents (about 300 bytes each).
+    case parsePeople = "parse-people"
+    /// Writing 100,000 people documents back to JSON text, keys sorted.
+    case writePeople = "write-people"
+    /// Parsing hotel documents (a few KB each, with reviews).
+    case parseHotels = "parse-hotels"
+    /// Writing hotel documents back to JSON text, keys sorted.
+    case writeHotels = "write-hotels"
+
+    /// A short description for tables.
+    public var title: String {
+        switch self {
+        case .batchSave: "Batch save, \(WorkloadSize.batchDocuments.formatted) docs in one transaction"
+        case .transactionSaves: "\(WorkloadSize.transactionSaves.formatted) saves, one transaction each"
+        case .read: "\(WorkloadSize.reads.formatted) random reads of one nested property, 1 thread"
+        case .readTwoThreads: "\(WorkloadSize.reads.formatted) random reads of one nested property, 2 threads"
+        case .parsePeople: "Parse \(WorkloadSize.codecPeople.formatted) people (~300 B)"
+        case .writePeople: "Write \(WorkloadSize.codecPeople.formatted) people (~300 B), sorted keys"
+        case .parseHotels: "Parse \(WorkloadSize.codecHotels.formatted) hotels (a few KB)"
+        case .writeHotels: "Write \(WorkloadSize.codecHotels.formatted) hotels (a few KB), sorted keys"
+        }
+    }
+
+    /// The engines that run it; the first is Quire, the second the baseline ratios refer to.
+    public var engines: [Engine] {
+        switch self {
+        case .batchSave, .transactionSaves, .read, .readTwoThreads: [.quire, .sqlite, .grdb]
+        case .parsePeople, .writePeople, .parseHotels, .writeHotels: [.quire, .foundation]
+        }
+    }
+
+    /// How many documents one iteration handles.
+    public var documentsPerIteration: Int {
+        switch self {
+        case .batchSave: WorkloadSize.batchDocuments
+        case .transactionSaves: WorkloadSize.transactionSaves
+        case .read, .readTwoThreads: WorkloadSize.reads
+        case .parsePeople, .writePeople: WorkloadSize.codecPeople
+        case .parseHotels, .writeHotels: WorkloadSize.codecHotels
+        }
+    }
+
+    /// Whether the workload stores documents (and so compares against SQLite and GRDB).
+    public var isStorage: Bool { engines.contains(.sqlite) }
+}
+
+/// The implementations compared.
+public enum Engine: String, CaseIterable, Sendable {
+    /// Quire itself.
+    case quire = "Quire"
+    /// SQLite's C API: prepared statements, one table of ID and JSON text.
+    case sqlite = "SQLite"
+    /// GRDB's `DatabaseQueue` with a Codable record of ID and JSON text.
+    case grdb = "GRDB"
+    /// Foundation's `JSONSerialization`.
+    case foundation = "Foundation"
+}
+
+/// A benchmark's name, `<workload>/<engine>`, as the harness shows and exports it.
+public struct BenchmarkID: Hashable, Sendable, CustomStringConvertible {
+    /// The workload.
+    public var workload: Workload
+    /// The engine.
+    public var engine: Engine
+
+    /// Makes an ID.
+    public init(_ workload: Workload, _ engine: Engine) {
+        self.workload = workload
+        self.engine = engine
+    }
+
+    /// Reads `<workload>/<engine>`, also with the harness's prefix (`package.benchmark.<target>.`).
+    public init?(name: String) {
+        let last = name.split(separator: ".").last.map(String.init) ?? name
+        let parts = last.split(separator: "/").map(String.init)
+        guard parts.count == 2, let workload = Workload(rawValue: parts[0]), let engine = Engine(rawValue: parts[1]) else {
+            return nil
+        }
+        self.init(workload, engine)
+    }
+
+    /// `<workload>/<engine>`.
+    public var description: String { "\(workload.rawValue)/\(engine.rawValue)" }
+}
+
+/// Document counts per iteration. `QUIRE_BENCH_SCALE` (a fraction such as `0.1`) shrinks them
+/// for a quick smoke run; the committed results use the full sizes.
+public enum WorkloadSize {
+    /// The scale factor from `QUIRE_BENCH_SCALE`, 1 when unset or invalid.
+    public static let scale: Double = {
+        guard let text = getenv("QUIRE_BENCH_SCALE").map({ String(cString: $0) }), let value = Double(text),
+            value > 0, value <= 1
+        else { return 1 }
+        return value
+    }()
+
+    private static func scaled(_ count: Int) -> Int { max(10, Int((Double(count) * scale).rounded())) }
+
+    /// Documents saved by the batch workload, and stored for the read workloads.
+    public static let batchDocuments = scaled(100_000)
+    /// Saves of the one-transaction-each workload.
+    public static let transactionSaves = scaled(5_000)
+    /// Reads per iteration of the read workloads.
+    public static let reads = scaled(100_000)
+    /// People parsed or written per iteration.
+    public static let codecPeople = scaled(20_000)
+    /// Hotels parsed or written per iteration.
+    public static let codecHotels = scaled(2_000)
+}
+
+extension Int {
+    /// `100,000`.
+    var formatted: String {
+        let digits = String(self)
+        var result = ""
+        for (offset, character) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return result
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,55 @@
+import Foundation
+import Quire
+
+/// Quire, used the way an app would: `MutableDocument(id:json:)` and `save(document:)`, reads
+/// with `document(id:)` and typed getters.
+public final class QuireEngine: StorageEngine {
+    private let database: Database
+    private let collection: Quire.Collection
+
+    /// Opens a new database in `directory`.
+    public init(directory: URL) throws {
+        database = try Database(name: "bench", config: DatabaseConfiguration(directory: directory.path))
+        collection = try database.defaultCollection()
+    }
+
+    /// Saves every document inside one `inBatch`.
+    public func saveInOneTransaction(_ documents: [SampleDocument]) throws {
+        try database.inBatch {
+            for document in documents {
+                try collection.save(document: MutableDocument(id: document.id, json: document.json))
+            }
+        }
+    }
+
+    /// Saves each document with its own `save(document:)`, which is one transaction.
+    public func saveEachInItsOwnTransaction(_ documents: [SampleDocument]) throws {
+        for document in documents {
+            try collection.save(document: MutableDocument(id: document.id, json: document.json))
+        }
+    }
+
+    /// Quire's database object is thread-safe: every reader shares it (and its reader pool).
+    public func makeReader() throws -> any PropertyReader {
+        Reader(collection: collection)
+    }
+
+    /// Closes the database.
+    public func close() throws {
+        try database.close()
+    }
+
+    private final class Reader: PropertyReader {
+        let collection: Quire.Collection
+
+        init(collection: Quire.Collection) { self.collection = collection }
+
+        func read(id: String) throws -> Int {
+            guard let document = try collection.document(id: id) else {
+                throw WorkloadFailure("document \(id) not found")
+            }
+            return document.dictionary(forKey: "contact")?.dictionary(forKey: "address")?.string(forKey: "state")?.utf8
+                .count ?? 0
+        }
+    }
+}

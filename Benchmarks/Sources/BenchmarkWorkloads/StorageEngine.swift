@@ -1,0 +1,53 @@
+import BenchmarkCatalog
+import Foundation
+
+/// A document store under test: Quire, SQLite's C API, or GRDB.
+///
+/// Every engine gets the same input (``SampleDocument``: an ID and canonical JSON text), the
+/// same pragmas (WAL, `synchronous=NORMAL`, `foreign_keys=OFF`, `temp_store=MEMORY`), and one
+/// table keyed by ID (`WITHOUT ROWID`, as Quire's own).
+///
+/// A new storage workload (a query, full-text search) is one more requirement here, written
+/// once per engine.
+public protocol StorageEngine: AnyObject {
+    /// Opens a new, empty store in `directory`.
+    init(directory: URL) throws
+
+    /// Saves every document in one transaction.
+    func saveInOneTransaction(_ documents: [SampleDocument]) throws
+
+    /// Saves each document in a transaction of its own.
+    func saveEachInItsOwnTransaction(_ documents: [SampleDocument]) throws
+
+    /// A reader for one thread; engines that pool connections share them.
+    func makeReader() throws -> any PropertyReader
+
+    /// Closes the store.
+    func close() throws
+}
+
+/// Reads documents by ID on one thread.
+public protocol PropertyReader: AnyObject {
+    /// Reads document `id` and returns the UTF-8 length of its `contact.address.state` (the raw
+    /// SQLite baseline, which does not parse, returns the length of the body it fetched).
+    func read(id: String) throws -> Int
+}
+
+/// The engine type behind each storage ``Engine``.
+public func storageEngineType(_ engine: Engine) -> (any StorageEngine.Type)? {
+    switch engine {
+    case .quire: QuireEngine.self
+    case .sqlite: SQLiteEngine.self
+    case .grdb: GRDBEngine.self
+    case .foundation: nil
+    }
+}
+
+/// A storage workload failed in a way the engine did not report as an error.
+public struct WorkloadFailure: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+
+    /// Makes a failure.
+    public init(_ description: String) { self.description = description }
+}

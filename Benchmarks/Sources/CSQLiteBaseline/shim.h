@@ -1,0 +1,6 @@
+#ifndef QUIRE_BENCHMARKS_CSQLITE_BASELINE_H
+#define QUIRE_BENCHMARKS_CSQLITE_BASELINE_H
+
+#include <sqlite3.h>
+
+#endif

@@ -1,0 +1,226 @@
+import BenchmarkCatalog
+import Foundation
+
+/// One target of issue 9, checked against a result set.
+struct Target {
+    var name: String
+    /// The measured value, formatted, or nil when the run lacks the benchmarks.
+    var measured: String?
+    /// Met, missed, or only reported (no bound).
+    var status: Status
+
+    enum Status: String {
+        case met, missed, reported
+        case notRun = "not run"
+    }
+}
+
+/// RESULTS.md: one table of medians and ratios, the targets, the machine, the method.
+struct ResultsPage {
+    let results: ResultSet
+    let machine: [(String, String)]
+
+    /// The baseline engines, in table order.
+    private let baselines: [Engine] = [.sqlite, .grdb, .foundation]
+
+    func markdown() -> String {
+        var lines: [String] = []
+        lines.append("# Quire benchmarks")
+        lines.append("")
+        lines.append("Medians of each benchmark's measured iterations, from `Benchmarks/run-all.sh` (which runs")
+        lines.append("`swift package benchmark` and then this page's generator). Ratios are Quire's median divided by")
+        lines.append("the other engine's, from the same run: below 1 Quire is faster. Timings on a shared 2-core")
+        lines.append("machine are noisy; compare ratios, not absolute times, between runs.")
+        lines.append("")
+        lines.append("![Quire's time divided by each baseline's](ratios.svg)")
+        lines.append("")
+        lines.append("## Medians and ratios")
+        lines.append("")
+        lines.append("| Workload | Quire | SQLite C API | GRDB | JSONSerialization | Quire ÷ SQLite | Quire ÷ GRDB | Quire ÷ JSONSerialization | Quire mallocs / doc |")
+        lines.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+        for workload in Workload.allCases {
+            var cells = [workload.title, time(results[workload, .quire])]
+            cells += baselines.map { time(results[workload, $0]) }
+            cells += baselines.map { ratioText(results.ratio(workload, versus: $0)) }
+            cells.append(perDocument(results[workload, .quire]?.mallocs, workload))
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        // Scaling and memory, in the same table so every number of the run is in one place.
+        var scaling = ["Read scaling, 1 → 2 threads (1-thread time ÷ 2-thread time)"]
+        scaling.append(times(results.readScaling(.quire)))
+        scaling += baselines.map { times(results.readScaling($0)) }
+        scaling += ["", "", "", ""]
+        lines.append("| " + scaling.joined(separator: " | ") + " |")
+        var memory = ["Peak resident memory growth during the batch save"]
+        memory.append(megabytes(results[.batchSave, .quire]?.peakResidentDelta))
+        memory += baselines.map { megabytes(results[.batchSave, $0]?.peakResidentDelta) }
+        memory += baselines.map { engine in
+            ratioText(memoryRatio(versus: engine))
+        }
+        memory.append("")
+        lines.append("| " + memory.joined(separator: " | ") + " |")
+        var mallocs = ["Mallocs per document read (`read`, 1 thread)"]
+        mallocs.append(perDocument(results[.read, .quire]?.mallocs, .read))
+        mallocs += baselines.map { perDocument(results[.read, $0]?.mallocs, .read) }
+        mallocs += ["", "", "", ""]
+        lines.append("| " + mallocs.joined(separator: " | ") + " |")
+        lines.append("")
+
+        lines.append("## Targets")
+        lines.append("")
+        lines.append("| Target | Measured | Status |")
+        lines.append("|---|--:|---|")
+        for target in targets() {
+            lines.append("| \(target.name) | \(target.measured ?? "—") | \(target.status.rawValue) |")
+        }
+        lines.append("")
+
+        lines.append("## Machine")
+        lines.append("")
+        for (key, value) in machine {
+            lines.append("- \(key): \(value)")
+        }
+        lines.append("")
+
+        lines.append("## How the numbers are made")
+        lines.append("")
+        lines.append(contentsOf: method)
+        if !results.unknown.isEmpty {
+            lines.append("")
+            lines.append("Benchmarks in the export that this page does not know: \(results.unknown.joined(separator: ", ")).")
+        }
+        lines.append("")
+        return lines.joined(separator: "\n")
+    }
+
+    func targets() -> [Target] {
+        var targets: [Target] = []
+        func bound(_ name: String, _ value: Double?, atMost limit: Double, unit: String = "×") -> Target {
+            guard let value else { return Target(name: name, measured: nil, status: .notRun) }
+            return Target(name: name, measured: String(format: "%.2f%@", value, unit), status: value <= limit ? .met : .missed)
+        }
+        targets.append(bound("Batch save ≤ 1.5 × SQLite", results.ratio(.batchSave, versus: .sqlite), atMost: 1.5))
+        targets.append(bound("Read of one property ≤ 2 × SQLite's fetch of the bytes", results.ratio(.read, versus: .sqlite), atMost: 2))
+        for workload in Workload.allCases where workload.engines.contains(.grdb) {
+            targets.append(bound("Faster than GRDB: \(workload.rawValue)", results.ratio(workload, versus: .grdb), atMost: 0.9999))
+        }
+        if let scaling = results.readScaling(.quire) {
+            targets.append(
+                Target(
+                    name: "Read scaling 1 → 2 threads ≥ 1.6", measured: String(format: "%.2f×", scaling),
+                    status: scaling >= 1.6 ? .met : .missed))
+        } else {
+            targets.append(Target(name: "Read scaling 1 → 2 threads ≥ 1.6", measured: nil, status: .notRun))
+        }
+        targets.append(bound("Peak memory of the batch save ≤ 1.5 × SQLite's", memoryRatio(versus: .sqlite), atMost: 1.5))
+        let mallocs = results[.read, .quire]?.mallocs.map { $0 / Double(Workload.read.documentsPerIteration) }
+        targets.append(
+            Target(
+                name: "Allocations per document read (reported, kept low)",
+                measured: mallocs.map { String(format: "%.1f", $0) }, status: mallocs == nil ? .notRun : .reported))
+        return targets
+    }
+
+    /// Quire's peak memory growth in the batch save divided by `engine`'s.
+    private func memoryRatio(versus engine: Engine) -> Double? {
+        guard let quire = results[.batchSave, .quire]?.peakResidentDelta,
+            let other = results[.batchSave, engine]?.peakResidentDelta, other > 0
+        else { return nil }
+        return quire / other
+    }
+
+    /// Bars for the chart: every time ratio, and the memory ratio against SQLite.
+    func chartRows() -> [RatioChart.Row] {
+        var rows: [RatioChart.Row] = []
+        for workload in Workload.allCases {
+            for engine in workload.engines.dropFirst() {
+                guard let ratio = results.ratio(workload, versus: engine) else { continue }
+                var target: Double?
+                switch (workload, engine) {
+                case (.batchSave, .sqlite): target = 1.5
+                case (.read, .sqlite): target = 2
+                case (_, .grdb): target = 1
+                default: target = nil
+                }
+                rows.append(RatioChart.Row(label: "\(workload.rawValue) vs \(engine.rawValue)", ratio: ratio, target: target))
+            }
+        }
+        if let memory = memoryRatio(versus: .sqlite) {
+            rows.append(RatioChart.Row(label: "batch-save peak memory vs SQLite", ratio: memory, target: 1.5))
+        }
+        return rows
+    }
+
+    /// One line per target, for the terminal.
+    func summary() -> String {
+        targets().map { "\($0.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \($0.name): \($0.measured ?? "—")" }
+            .joined(separator: "\n")
+    }
+
+    // MARK: Formatting
+
+    private func time(_ medians: Medians?) -> String {
+        guard let milliseconds = medians?.wallMilliseconds else { return "" }
+        if milliseconds >= 1000 { return String(format: "%.2f s", milliseconds / 1000) }
+        if milliseconds >= 10 { return String(format: "%.0f ms", milliseconds) }
+        return String(format: "%.1f ms", milliseconds)
+    }
+
+    private func ratioText(_ ratio: Double?) -> String {
+        guard let ratio else { return "" }
+        return ratio < 0.1 ? String(format: "%.3f", ratio) : String(format: "%.2f", ratio)
+    }
+
+    private func times(_ value: Double?) -> String {
+        value.map { String(format: "%.2f×", $0) } ?? ""
+    }
+
+    private func megabytes(_ bytes: Double?) -> String {
+        bytes.map { String(format: "%.1f MB", $0 / 1_000_000) } ?? ""
+    }
+
+    private func perDocument(_ count: Double?, _ workload: Workload) -> String {
+        count.map { String(format: "%.1f", $0 / Double(workload.documentsPerIteration)) } ?? ""
+    }
+
+    private var method: [String] {
+        [
+            "- Harness: [ordo-one/benchmark](https://github.com/ordo-one/benchmark) 1.38.1 with the",
+            "  `MallocInterposer` trait; every benchmark runs in a process of its own (one warm-up",
+            "  iteration, then up to 9 measured for storage and 15 for the codec, within 20 s and 10 s).",
+            "  Only the work named in the row is measured: stores are created, filled (for reads),",
+            "  closed and deleted outside the measurement.",
+            "- Data: `QuireFixtures.DatasetGenerator` with a fixed seed. People (`names`, about 300",
+            "  bytes, `contact.address.state` in every document) for storage and the people codec rows;",
+            "  hotels (`travel`, a few KB with reviews) for the hotel codec rows. Every engine gets the",
+            "  same ID and the same canonical JSON text (sorted keys, no `_id`).",
+            "- Quire: `MutableDocument(id:json:)` and `save(document:)` (inside `inBatch` for the",
+            "  batch); reads are `document(id:)` then",
+            "  `dictionary(forKey: \"contact\")?.dictionary(forKey: \"address\")?.string(forKey: \"state\")`.",
+            "- SQLite C API: the system libsqlite3, one `WITHOUT ROWID` table of ID and JSON text,",
+            "  prepared statements, text bound without copies; a batch is `BEGIN IMMEDIATE` ... `COMMIT`,",
+            "  a single save is one INSERT in autocommit mode; a read steps a prepared SELECT and touches",
+            "  the bytes (no parsing).",
+            "- GRDB 7.10.0 `DatabaseQueue` (the system SQLite): a Codable record of ID and JSON text,",
+            "  `insert` inside `write`; reads fetch the record through a cached statement and decode",
+            "  `contact.address.state` with `JSONDecoder`. `DatabaseQueue` serializes its readers.",
+            "- All three use WAL, `synchronous=NORMAL`, `foreign_keys=OFF`, `temp_store=MEMORY`.",
+            "  Two differences are Quire's own design, not settings of the run: Quire checkpoints the",
+            "  WAL on a background queue once it passes 1,000 frames (and on the writer only past",
+            "  4,000), where the C API and GRDB let SQLite checkpoint inside the COMMIT that crosses",
+            "  1,000 frames; and Quire turns SQLite's memory statistics off for the process (one",
+            "  global mutex per allocation), where the others keep SQLite's defaults.",
+            "- Reads: random IDs (fixed seed, repeats allowed) from a store of 100,000 people that the",
+            "  engine itself filled, reopened before reading. Two threads split the same number of",
+            "  reads; scaling is the 1-thread median divided by the 2-thread median.",
+            "- Codec: Quire's `JSONReader.parse` / `JSONWriter.bytes` (sorted keys, the stored form)",
+            "  against `JSONSerialization.jsonObject(with:)` / `data(withJSONObject:options: .sortedKeys)`,",
+            "  each on inputs prepared in its own form beforehand (bytes, `Data`, parsed values).",
+            "- Peak memory: the resident set sampled every ~5 ms during the run, minus its level when",
+            "  the run started (after the documents were loaded).",
+            "- Not yet measured (their parts are being built elsewhere): queries with and without an",
+            "  index, full-text search, fixture build and install, the conformance suite. Each is one",
+            "  `Workload` case and one function per engine in `BenchmarkWorkloads`.",
+        ]
+    }
+}
