@@ -14,7 +14,7 @@ import Testing
     }
 
     private func blob(_ data: Data, type: String = "text/plain") -> JSONValue {
-        ["@type": "blob", "digest": .string(BlobFiles.digest(of: data)), "length": .int(Int64(data.count)), "content_type": .string(type)]
+        ["@type": "blob", "digest": .string(AttachmentCodec.sha1Digest(of: data)), "length": .int(Int64(data.count)), "content_type": .string(type)]
     }
 
     @Test func findsBlobsByJSONPointer() {
@@ -33,7 +33,7 @@ import Testing
     @Test func encodesStubsOrData() throws {
         try withCodec { codec in
             let data = Data("bytes".utf8)
-            try codec.blobs.write(data)
+            _ = try codec.save(data, contentType: nil)
             var document = CouchDocument(id: "d", revisionID: "3-c", body: ["photo": blob(data)])
             try codec.encode(&document, includeData: false)
             let stub = try #require(document.attachments?["blob_/photo"])
@@ -59,20 +59,20 @@ import Testing
             let document = CouchDocument(
                 id: "d", revisionID: "1-a", body: ["photo": blob(data)],
                 attachments: [
-                    "blob_/photo": ["data": .string(data.base64EncodedString()), "digest": .string(BlobFiles.digest(of: data))],
+                    "blob_/photo": ["data": .string(data.base64EncodedString()), "digest": .string(AttachmentCodec.sha1Digest(of: data))],
                     "legacy.txt": ["data": .string(data.base64EncodedString()), "content_type": "text/plain"],
                 ])
             let body = try codec.decode(document)
             #expect(body["photo"] == blob(data))
             #expect(body["_attachments"]?.objectValue?.keys.sorted() == ["legacy.txt"])
             #expect(body["_attachments"]?["legacy.txt"]?["stub"] == true)
-            #expect(try codec.blobs.read(digest: BlobFiles.digest(of: data)) == data)
+            #expect(try codec.storedData(digest: AttachmentCodec.sha1Digest(of: data), length: nil) == data)
             // A stub for bytes already here passes, by sha1 digest or by a known attachment.
             let stub = CouchDocument(
                 id: "d", revisionID: "2-b", body: [:],
                 attachments: ["again.txt": ["stub": true, "digest": "md5-whatever", "length": 8]])
-            let known: [String: JSONValue] = ["again.txt": ["digest": .string(BlobFiles.digest(of: data)), "length": 8]]
-            #expect(try codec.decode(stub, known: known)["_attachments"]?["again.txt"]?["digest"] == .string(BlobFiles.digest(of: data)))
+            let known: [String: JSONValue] = ["again.txt": ["digest": .string(AttachmentCodec.sha1Digest(of: data)), "length": 8]]
+            #expect(try codec.decode(stub, known: known)["_attachments"]?["again.txt"]?["digest"] == .string(AttachmentCodec.sha1Digest(of: data)))
             #expect(throws: QuireError.self) { try codec.decode(stub) }
         }
     }
@@ -85,12 +85,12 @@ import Testing
         #expect(!AttachmentCodec.matches(digest: "crc32-abc", data: data))
     }
 
-    @Test func blobFilesRefuseDigestsThatAreNotBase64() throws {
+    @Test func blobStoreRefusesDigestsThatAreNotBase64() throws {
         try withCodec { codec in
-            #expect(!codec.blobs.contains(digest: "sha1-../../etc/passwd"))
-            #expect(throws: QuireError.self) { try codec.blobs.read(digest: "sha1-..%2F..%2Fx") }
-            #expect(throws: QuireError.self) { try codec.blobs.read(digest: "md5-abc") }
-            #expect(throws: QuireError.self) { try codec.blobs.read(digest: "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=") }
+            #expect(!codec.isStored(digest: "sha1-../../etc/passwd"))
+            #expect(throws: QuireError.self) { try codec.storedData(digest: "sha1-..%2F..%2Fx", length: nil) }
+            #expect(throws: QuireError.self) { try codec.storedData(digest: "md5-abc", length: nil) }
+            #expect(throws: QuireError.self) { try codec.storedData(digest: "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=", length: nil) }
         }
     }
 }

@@ -159,7 +159,7 @@ import Testing
     @Test func attachmentsWithDataBecomeBlobs() async throws {
         try await ListenerHarness.with { harness async throws in
             let bytes = Data("hello attachment".utf8)
-            let sha1 = BlobFiles.digest(of: bytes)
+            let sha1 = AttachmentCodec.sha1Digest(of: bytes)
             let body: JSONValue = [
                 "photo": ["@type": "blob", "digest": .string(sha1), "length": .int(Int64(bytes.count)), "content_type": "text/plain"],
                 "_attachments": [

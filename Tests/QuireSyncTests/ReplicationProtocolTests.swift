@@ -11,7 +11,7 @@ import Testing
 
     /// What the client holds before pushing: leaf revisions with their ancestry, CouchDB-style.
     private static var sourceRevisions: [JSONValue] {
-        let blobDigest = BlobFiles.digest(of: blobBytes)
+        let blobDigest = AttachmentCodec.sha1Digest(of: blobBytes)
         return [
             ["_id": "plain", "_rev": "2-b2", "_revisions": ["start": 2, "ids": ["b2", "a1"]], "name": "plain"],
             ["_id": "conflicted", "_rev": "2-x2", "_revisions": ["start": 2, "ids": ["x2", "r1"]], "side": "x"],
@@ -89,7 +89,7 @@ import Testing
             #expect(try withBlob.blob(forKey: "photo")?.readContent() == Self.blobBytes)
             #expect(try collection.leaves(id: "withblob").first?.body["_attachments"] == nil)
             let legacy = try #require(try collection.leaves(id: "legacy").first)
-            #expect(legacy.body["_attachments"]?["notes.txt"]?["digest"] == .string(BlobFiles.digest(of: Self.noteBytes)))
+            #expect(legacy.body["_attachments"]?["notes.txt"]?["digest"] == .string(AttachmentCodec.sha1Digest(of: Self.noteBytes)))
             #expect(try await client.get("/db/legacy/notes.txt").body == Self.noteBytes)
             #expect(try collection.revisionInfo(id: "gone")?.isDeleted == true)
             let saved = try CheckpointDocument(json: .object(try #require(try collection.localDocument(id: "push-rep"))))

@@ -42,10 +42,7 @@ extension EndToEnd {
         @Test func continuousReplicationGoesOfflineAndComesBack() async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
-            // The network between the two fails; the listener itself keeps running.
-            let network = try LoopbackProxy(to: remote.port)
-            let url = try #require(URL(string: "http://127.0.0.1:\(network.port)/\(remote.database.name)"))
-            var config = ReplicatorConfiguration(target: URLEndpoint(url: url))
+            var config = ReplicatorConfiguration(target: URLEndpoint(url: remote.url))
             config.continuous = true
             config.heartbeat = 1
             config.requestTimeout = 2
@@ -56,10 +53,10 @@ extension EndToEnd {
             replicator.start()
             _ = try await recorder.wait { $0.activity == .idle }
 
-            network.cut()
+            await remote.stop()
             let offline = try await recorder.wait(timeout: 20) { $0.activity == .offline }
             #expect(offline.error?.domain == .network)
-            try network.resume()
+            try await remote.restart()
             try remote.save("after", #"{"n": 1}"#)
             try local.save("mine", #"{"n": 2}"#)
             try await eventually("the remote change after the outage") { try local.collection.document(id: "after") != nil }
@@ -117,9 +114,7 @@ extension EndToEnd {
             try remote.database.inBatch {
                 for index in 0..<count { try remote.save(String(format: "doc-%05d", index), #"{"n": \#(index)}"#) }
             }
-            let network = try LoopbackProxy(to: remote.port)
-            let url = try #require(URL(string: "http://127.0.0.1:\(network.port)/\(remote.database.name)"))
-            var config = ReplicatorConfiguration(target: URLEndpoint(url: url))
+            var config = ReplicatorConfiguration(target: URLEndpoint(url: remote.url))
             config.replicatorType = .pull
             config.maxAttemptWaitTime = 0.2
             config.addCollection(local.collection)
@@ -128,10 +123,10 @@ extension EndToEnd {
             let stopping = Task { @Sendable in
                 // Past two checkpoints (200 changes each), well before the end.
                 try await eventually("a few pulled batches") { recorder.pulled.count >= 450 }
-                network.cut()
+                await remote.stop()
                 _ = try await recorder.wait { $0.activity == .offline }
                 #expect(local.collection.count < UInt64(count))
-                try network.resume()
+                try await remote.restart()
             }
             replicator.start()
             try await stopping.value

@@ -41,11 +41,25 @@ struct ChangesEndpoint: Sendable {
             status: .ok, headers: [.contentType: "application/json"],
             body: ResponseBody { writer in
                 defer { feeds.remove(signal) }
-                // The client going away cancels the feed (and its wait).
-                try await raw.body.consumeWithCancellationOnInboundClose { _ in
-                    try await feed.run(first: first, writer: &writer)
+                let outcome: Result<Void, any Error>
+                do {
+                    // The client going away cancels the feed (and its wait).
+                    try await raw.body.consumeWithCancellationOnInboundClose { _ in
+                        try await feed.run(first: first, writer: &writer)
+                    }
+                    outcome = .success(())
+                } catch {
+                    outcome = .failure(error)
                 }
-                try await writer.finish(nil)
+                // Finished on every path, so the response ends however the feed did.
+                do {
+                    try await writer.finish(nil)
+                } catch {
+                    if case .success = outcome { throw error }
+                }
+                // A feed cut short by its client or by the server stopping is not a failure;
+                // any other error closes the connection.
+                if case .failure(let error) = outcome, !(error is CancellationError) { throw error }
             })
     }
 }

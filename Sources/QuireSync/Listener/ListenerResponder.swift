@@ -71,12 +71,12 @@ struct ListenerResponder: Sendable {
     /// The body, at most `maxRequestBodySize` bytes (413 beyond, before reading when
     /// `Content-Length` already says so).
     ///
-    /// What was read is put back into `request` as a buffer. Changes feeds watch for the
-    /// client going away through the body (`consumeWithCancellationOnInboundClose`), which
-    /// needs a body it can replay before it reaches the connection's end: given the consumed
-    /// stream instead, Hummingbird stopped the process on a precondition when a client
-    /// half-closed a feed request that had a `Content-Length` (found by the fuzz-listener
-    /// target).
+    /// `request.body` is replaced by the bytes read (an empty body when there is none to
+    /// read), as Hummingbird's `collectBody` does. A streamed feed then watches the client
+    /// with `consumeWithCancellationOnInboundClose`, which sees the request's end in memory
+    /// and so always finishes its inner stream; on a body already read from the connection it
+    /// could wait for an end that never comes and leave that stream unfinished, which stops
+    /// the process.
     private func readBody(_ request: inout Request) async throws -> [UInt8] {
         let limit = configuration.maxRequestBodySize
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
@@ -84,7 +84,10 @@ struct ListenerResponder: Sendable {
         }
         guard request.method == .post || request.method == .put || request.headers[.contentLength] != nil
             || request.headers[.transferEncoding] != nil
-        else { return [] }
+        else {
+            request.body = RequestBody(buffer: ByteBuffer())
+            return []
+        }
         var bytes: [UInt8] = []
         do {
             for try await buffer in request.body {

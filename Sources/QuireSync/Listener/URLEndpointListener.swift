@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Quire
+import ServiceLifecycle
 
 /// Serves collections to peers over HTTP with the CouchDB replication protocol, so CouchDB
 /// replicators, PouchDB and Quire's own replicator can push to and pull from them.
@@ -21,10 +22,16 @@ import Quire
 /// no request can crash the server.
 public final class URLEndpointListener: @unchecked Sendable {
     private struct Running {
+        /// Runs `services` until it has shut down.
         let task: Task<Void, Never>
+        /// The server, as a service group so it can be shut down gracefully.
+        let services: ServiceGroup
         let port: UInt16
         let feeds: FeedRegistry
     }
+
+    /// How long ``stop()`` lets connections finish before cancelling them.
+    static let shutdownGracePeriod: Duration = .seconds(5)
 
     /// The configuration the listener was made with.
     public let config: URLEndpointListenerConfiguration
@@ -83,19 +90,20 @@ public final class URLEndpointListener: @unchecked Sendable {
         }
     }
 
-    /// Stops listening: open changes feeds end (continuous ones with their `last_seq` line),
-    /// then every connection closes. Does nothing when not running.
+    /// Stops listening: no new connection is accepted, open changes feeds end (continuous
+    /// ones with their `last_seq` line), requests in progress are answered, then every
+    /// connection closes. Returns once the server has shut down. Does nothing when not running.
     public func stop() async {
         guard let current = lock.withLock({ () -> Running? in
             defer { running = nil }
             return running
         }) else { return }
         current.feeds.endAll()
-        // Give ended feeds a moment to write their last line before connections close.
-        for _ in 0..<100 where current.feeds.count > 0 {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        current.task.cancel()
+        // Graceful shutdown closes the listening socket, lets every accepted connection finish
+        // its request and then closes it. Cancelling the server task instead would drop the
+        // connections accepted but not yet handed to a handler, and NIO stops the process when
+        // their writers go away unfinished.
+        await current.services.triggerGracefulShutdown()
         await current.task.value
     }
 
@@ -113,13 +121,17 @@ public final class URLEndpointListener: @unchecked Sendable {
             onServerRunning: { channel in
                 startup.succeed(port: UInt16(clamping: channel.localAddress?.port ?? requestedPort))
             })
-        // Cancelling the server at stop() logs as an error; failures reach clients as responses.
+        // Failures reach clients as responses; connections a shutdown cuts short are expected.
         application.logger.logLevel = .critical
-        let server = application
+        var groupConfiguration = ServiceGroupConfiguration(services: [application], logger: application.logger)
+        // A connection still busy this long after stop() (a request body that never ends) is
+        // cancelled; by then the server no longer accepts, so no connection is left unhandled.
+        groupConfiguration.maximumGracefulShutdownDuration = URLEndpointListener.shutdownGracePeriod
+        let services = ServiceGroup(configuration: groupConfiguration)
         let task = Task {
             let problem: String
             do {
-                try await server.run()
+                try await services.run()
                 problem = "the listener on \(host):\(requestedPort) ended before it started"
             } catch {
                 problem = "cannot listen on \(host):\(requestedPort): \(error)"
@@ -129,7 +141,7 @@ public final class URLEndpointListener: @unchecked Sendable {
         }
         do {
             let port = try await startup.value()
-            return Running(task: task, port: port, feeds: feeds)
+            return Running(task: task, services: services, port: port, feeds: feeds)
         } catch {
             task.cancel()
             await task.value

@@ -16,12 +16,12 @@ struct AttachmentCodec: Sendable {
     /// The prefix of attachment names that mirror blob references.
     static let blobPrefix = "blob_"
 
-    /// Where the bytes live.
-    let blobs: BlobFiles
+    /// The database whose blob store holds the bytes.
+    let database: Database
 
     /// A codec for `database`'s blobs.
     init(database: Database) {
-        blobs = BlobFiles(database: database)
+        self.database = database
     }
 
     // MARK: Going out
@@ -60,7 +60,7 @@ struct AttachmentCodec: Sendable {
         guard let entry = copy.attachments?[name], let digest = entry["digest"]?.stringValue else {
             throw QuireError(.notFound, "document '\(document.id)' has no attachment '\(name)'")
         }
-        let data = try blobs.read(digest: digest, length: entry["length"]?.intValue)
+        let data = try storedData(digest: digest, length: entry["length"]?.intValue)
         return (data, entry["content_type"]?.stringValue ?? "application/octet-stream")
     }
 
@@ -70,7 +70,7 @@ struct AttachmentCodec: Sendable {
             guard let digest = members["digest"]?.stringValue else {
                 throw QuireError(.corruptRevisionData, "an attachment has no digest, so its bytes cannot be found")
             }
-            let data = try blobs.read(digest: digest, length: members["length"]?.intValue)
+            let data = try storedData(digest: digest, length: members["length"]?.intValue)
             members["data"] = .string(data.base64EncodedString())
             members.removeValue(forKey: "stub")
             members["length"] = .int(Int64(data.count))
@@ -112,7 +112,7 @@ struct AttachmentCodec: Sendable {
             kept[name] = .object(stored)
         }
         for (pointer, reference) in references {
-            guard let digest = reference["digest"]?.stringValue, blobs.contains(digest: digest) else {
+            guard let digest = reference["digest"]?.stringValue, isStored(digest: digest) else {
                 let digest = reference["digest"]?.stringValue ?? "no digest"
                 throw QuireError(
                     .invalidParameter,
@@ -145,17 +145,17 @@ struct AttachmentCodec: Sendable {
                     throw AttachmentCodec.failure(documentID, name, "the data does not match its digest \(digest)")
                 }
             }
-            stub["digest"] = .string(try blobs.write(data))
+            stub["digest"] = .string(try save(data, contentType: members["content_type"]?.stringValue))
             stub["length"] = .int(Int64(data.count))
             return stub
         }
         if members["follows"]?.boolValue == true {
             throw AttachmentCodec.failure(documentID, name, "multipart bodies ('follows') are not supported; send 'data'")
         }
-        if let digest = members["digest"]?.stringValue, digest.hasPrefix("sha1-"), blobs.contains(digest: digest) {
+        if let digest = members["digest"]?.stringValue, digest.hasPrefix("sha1-"), isStored(digest: digest) {
             return stub
         }
-        if let known, let digest = known["digest"]?.stringValue, blobs.contains(digest: digest),
+        if let known, let digest = known["digest"]?.stringValue, isStored(digest: digest),
             members["length"] == nil || members["length"]?.int64Value == known["length"]?.int64Value
         {
             stub["digest"] = .string(digest)
@@ -171,9 +171,41 @@ struct AttachmentCodec: Sendable {
 
     /// Whether `data` has `digest`: `sha1-` or CouchDB's `md5-`, both Base64.
     static func matches(digest: String, data: Data) -> Bool {
-        if digest.hasPrefix("sha1-") { return BlobFiles.digest(of: data) == digest }
+        if digest.hasPrefix("sha1-") { return sha1Digest(of: data) == digest }
         if digest.hasPrefix("md5-") { return "md5-" + Digest.base64(MD5.hash(data)) == digest }
         return false
+    }
+
+    /// `sha1-<base64>` of `data`, the digest the blob store names content by.
+    static func sha1Digest(of data: Data) -> String {
+        Blob(contentType: "application/octet-stream", data: data).digest ?? ""
+    }
+
+    // MARK: The blob store
+
+    /// The stored bytes of the blob `digest`, checked against it (and `length` when given).
+    /// Throws notFound when they are not stored, invalidParameter for a digest that is not
+    /// `sha1-`, corruptData when the stored bytes differ.
+    func storedData(digest: String, length: Int?) throws -> Data {
+        var properties: [String: Any] = ["@type": "blob", "digest": digest]
+        if let length { properties["length"] = length }
+        guard let blob = try database.getBlob(properties: properties) else {
+            throw QuireError(.notFound, "the bytes of blob \(digest) are not in this database")
+        }
+        return try blob.readContent()
+    }
+
+    /// Whether the bytes of the blob `digest` are stored.
+    func isStored(digest: String) -> Bool {
+        guard let blob = try? database.getBlob(properties: ["@type": "blob", "digest": digest]) else { return false }
+        return blob.digest == digest
+    }
+
+    /// Stores `data` (already checked against the digest it came with); returns its digest.
+    func save(_ data: Data, contentType: String?) throws -> String {
+        let blob = Blob(contentType: contentType ?? "application/octet-stream", data: data)
+        try database.saveBlob(blob: blob)
+        return blob.digest ?? AttachmentCodec.sha1Digest(of: data)
     }
 
     // MARK: Finding blobs
