@@ -129,10 +129,25 @@ enum ListenerRequestFuzzer {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { FuzzDriver.fail("cannot connect to the listener: \(String(cString: strerror(errno)))") }
+        // libFuzzer's timers interrupt system calls: a connect interrupted goes on in the
+        // background, so wait for it; interrupted sends and receives are retried.
+        if connected != 0 {
+            guard errno == EINTR || errno == EINPROGRESS || errno == EALREADY else {
+                FuzzDriver.fail("cannot connect to the listener: \(String(cString: strerror(errno)))")
+            }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            while poll(&ready, 1, 5_000) < 0 && errno == EINTR {}
+            var problem: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &problem, &length)
+            guard ready.revents & Int16(POLLOUT) != 0, problem == 0 else {
+                FuzzDriver.fail("cannot connect to the listener: \(String(cString: strerror(problem)))")
+            }
+        }
         var offset = 0
         while offset < request.count {
             let sent = request[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
             if sent <= 0 { break }
             offset += sent
         }
@@ -143,6 +158,7 @@ enum ListenerRequestFuzzer {
         var answeredAt: Date?
         while answeredAt.map({ Date().timeIntervalSince($0) < 1 }) ?? true {
             let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             reply += buffer[0..<count]
             if answeredAt == nil { answeredAt = Date() }
