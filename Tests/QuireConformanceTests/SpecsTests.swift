@@ -16,9 +16,23 @@ import Testing
         #expect(Self.cases.count > 50)
     }
 
+    /// Where cases run: threads of their own, as `quire conform` runs them. Replication steps
+    /// block their thread until async work (listeners, replicators) finishes on Swift
+    /// concurrency's threads, so they must not block one of those.
+    static let runners: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "SpecsTests.runners"
+        queue.maxConcurrentOperationCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return queue
+    }()
+
     @Test(arguments: cases)
-    func specCase(_ testCase: ConformanceCase) {
-        let result = ConformanceRunner(engine: QuireEngine()).run(testCase)
+    func specCase(_ testCase: ConformanceCase) async {
+        let result = await withCheckedContinuation { continuation in
+            Self.runners.addOperation {
+                continuation.resume(returning: ConformanceRunner(engine: QuireEngine()).run(testCase))
+            }
+        }
         switch result.status {
         case .passed, .skipped:
             break
