@@ -12,8 +12,8 @@ import Testing
     }
 
     @Test func leafRevisionsReadAsDocuments() throws {
-        let (_, database, collection) = try makeDatabase()
-        defer { try? database.close() }
+        let (directory, database, collection) = try makeDatabase()
+        defer { withExtendedLifetime(directory) { try? database.close() } }
         try collection.insert(ForeignRevision(documentID: "d", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["v": 1]))
         try collection.insert(ForeignRevision(documentID: "d", revisionID: "2-b", ancestors: ["1-a"], isDeleted: false, body: ["v": 2]))
         try collection.insert(ForeignRevision(documentID: "d", revisionID: "2-c", ancestors: ["1-a"], isDeleted: true, body: [:]))
@@ -26,8 +26,8 @@ import Testing
     }
 
     @Test func unsavedRevisionsReadAsDocumentsWithStoredBlobs() throws {
-        let (_, database, collection) = try makeDatabase()
-        defer { try? database.close() }
+        let (directory, database, collection) = try makeDatabase()
+        defer { withExtendedLifetime(directory) { try? database.close() } }
         let blob = Blob(contentType: "text/plain", data: Data("hello".utf8))
         try database.saveBlob(blob: blob)
         let properties = blob.properties
@@ -45,8 +45,8 @@ import Testing
     }
 
     @Test func resolvingWithADocumentStoresItsBlobsAndBody() throws {
-        let (_, database, collection) = try makeDatabase()
-        defer { try? database.close() }
+        let (directory, database, collection) = try makeDatabase()
+        defer { withExtendedLifetime(directory) { try? database.close() } }
         try collection.insert(ForeignRevision(documentID: "d", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["v": 1]))
         try collection.insert(ForeignRevision(documentID: "d", revisionID: "1-b", ancestors: [], isDeleted: false, body: ["v": 2]))
         let merged = MutableDocument(id: "d")
@@ -66,8 +66,8 @@ import Testing
     }
 
     @Test func localDocumentIDsAreListedSorted() throws {
-        let (_, database, collection) = try makeDatabase()
-        defer { try? database.close() }
+        let (directory, database, collection) = try makeDatabase()
+        defer { withExtendedLifetime(directory) { try? database.close() } }
         #expect(try collection.localDocumentIDs().isEmpty)
         try collection.setLocalDocument(id: "b", body: ["x": 1])
         try collection.setLocalDocument(id: "a", body: ["x": 2])
