@@ -153,4 +153,39 @@ import Testing
         #expect(error?.code == .invalidParameter)
         #expect(error?.message.contains("outer.inner") == true)
     }
+
+    @Test func plainSwiftValuesKeepTheirTypesThroughData() throws {
+        // Int, Bool, Double, String, [Any], [String: Any] and typed arrays, as an app builds them.
+        let data: [String: Any] = [
+            "int": 1, "zero": 0, "flag": true, "off": false, "double": 2.5, "whole": 3.0, "text": "t",
+            "list": [1, "two", false] as [Any], "ints": [1, 2], "nested": ["k": ["deep": 7]] as [String: Any],
+            "json": JSONValue.string("from JSONValue"), "nothing": NSNull(), "number": NSNumber(value: 1),
+        ]
+        let document = try roundTrip(MutableDocument(id: "plain-types", data: data))
+        #expect(document.value(forKey: "int") as? Int == 1)
+        #expect(document.value(forKey: "zero") as? Int == 0)
+        #expect(document.value(forKey: "flag") as? Bool == true)
+        #expect(document.value(forKey: "off") as? Bool == false)
+        #expect(document.double(forKey: "double") == 2.5)
+        #expect(document.string(forKey: "text") == "t")
+        #expect(document.string(forKey: "json") == "from JSONValue")
+        #expect(document.array(forKey: "list")?.count == 3)
+        #expect(document.dictionary(forKey: "nested")?.dictionary(forKey: "k")?.int(forKey: "deep") == 7)
+        #expect(document.toJSON().contains(#""flag":true"#))
+        #expect(document.toJSON().contains(#""list":[1,"two",false]"#))
+        #expect(document.toJSON().contains(#""ints":[1,2]"#))
+        #expect(document.toJSON().contains(#""nothing":null"#))
+        #expect(document.toJSON().contains(#""number":1"#))
+    }
+
+    @Test func nonFiniteDoublesAreRefusedWithTheirKeyPath() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "nan", config: DatabaseConfiguration(directory: directory.path))
+        for value in [Double.nan, .infinity, -.infinity] {
+            let document = MutableDocument(id: "nan", data: ["outer": ["value": value] as [String: Any]])
+            let error = #expect(throws: QuireError.self) { try database.defaultCollection().save(document: document) }
+            #expect(error?.code == .invalidParameter)
+            #expect(error?.message.contains("outer.value") == true)
+        }
+    }
 }

@@ -16,6 +16,10 @@ enum DocumentNode {
             self = .value(.null)
             return
         }
+        if let node = DocumentNode(commonSwiftValue: value) {
+            self = node
+            return
+        }
         switch value {
         case let node as MutableDictionaryObject: self = .dictionary(node)
         case let node as MutableArrayObject: self = .array(node)
@@ -36,6 +40,36 @@ enum DocumentNode {
             } else {
                 self = .unsupported(String(describing: type(of: value)))
             }
+        }
+    }
+
+    /// The values apps pass most, recognised by their exact type before any cast is tried.
+    /// On Linux, casting a `String`, an array or a dictionary to a class (as the general
+    /// `switch` does first) bridges it to a Foundation object just to fail; for a document
+    /// built from `[String: Any]` those failed casts cost more than the save itself.
+    private init?(commonSwiftValue value: Any) {
+        let type = ObjectIdentifier(Swift.type(of: value))
+        switch type {
+        case ObjectIdentifier(String.self):
+            self = .value(.string(value as! String))
+        case ObjectIdentifier(Int.self):
+            self = .value(.int(Int64(value as! Int)))
+        case ObjectIdentifier(Bool.self):
+            self = .value(.bool(value as! Bool))
+        case ObjectIdentifier(Double.self):
+            let number = value as! Double
+            self = number.isFinite ? .value(.double(number)) : .unsupported("Double")
+        case ObjectIdentifier(JSONValue.self):
+            self = .value(value as! JSONValue)
+        case ObjectIdentifier([String: Any].self):
+            let dictionary = value as! [String: Any]
+            let mutable = MutableDictionaryObject()
+            for (key, element) in dictionary { mutable.setNode(DocumentNode(any: element), forKey: key) }
+            self = .dictionary(mutable)
+        case ObjectIdentifier([Any].self):
+            self = .array(MutableArrayObject(nodes: (value as! [Any]).map { DocumentNode(any: $0) }))
+        default:
+            return nil
         }
     }
 

@@ -75,6 +75,10 @@ public struct StepContext: Sendable, Hashable {
     public var specDirectory: URL
     /// The case's seed.
     public var seed: UInt64
+    /// True for the steps of a performance workload, whose results nobody reads: an engine
+    /// may then skip building the value it would return (a save's re-read document, say), so
+    /// that the timing is the operation alone.
+    public var discardsResult = false
 
     /// Makes a context.
     public init(location: SourceLocation, directory: URL, specDirectory: URL, seed: UInt64) {

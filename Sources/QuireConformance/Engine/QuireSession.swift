@@ -112,7 +112,7 @@ final class QuireSession: EngineSession {
         case .scopes:
             return .array(try current.scopes().map(\.name).sorted().map(SpecValue.string))
         case .save(let save):
-            return try self.save(save)
+            return try self.save(save, returning: !context.discardsResult)
         case .get(let reference):
             return try snapshot(try collection(reference.collection), id: reference.id)?.specValue ?? .null
         case .delete(let delete):
@@ -234,7 +234,7 @@ final class QuireSession: EngineSession {
         }
     }
 
-    private func save(_ save: Step.Save) throws -> SpecValue {
+    private func save(_ save: Step.Save, returning: Bool = true) throws -> SpecValue? {
         let collection = try collection(save.collection)
         let body: [String: Any]
         switch save.content {
@@ -262,6 +262,7 @@ final class QuireSession: EngineSession {
                 domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.conflict.name,
                 message: "document '\(document.id)' in \(collection.fullName) was changed by another save")
         }
+        guard returning else { return nil }
         return try snapshot(collection, id: document.id)?.specValue ?? .null
     }
 
