@@ -54,6 +54,11 @@ let package = Package(
             name: "bench-probe",
             dependencies: ["BenchmarkCatalog", "BenchmarkWorkloads"]
         ),
+        // Sums callgrind profiles by function group for the results page (`profile.sh`).
+        .executableTarget(
+            name: "profile-summary",
+            dependencies: ["BenchmarkCatalog"]
+        ),
         // Turns the harness's JMH export into RESULTS.md and ratios.svg.
         .executableTarget(
             name: "results-page",

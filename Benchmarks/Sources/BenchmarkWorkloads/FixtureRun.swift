@@ -34,8 +34,17 @@ final class FixtureRun: WorkloadRun {
         source = dataset.appendingPathComponent("_default._default.jsonl")
         recipe = folder.appendingPathComponent("people.yaml")
         try Data("name: \(Self.name)\nsource:\n  dataset: dataset\n".utf8).write(to: recipe)
-        firstID = try SampleData.people(count: 1)[0].id
+        firstID = try Self.firstID(in: source)
         if install { archive = try build(into: folder.appendingPathComponent("archive", isDirectory: true)) }
+    }
+
+    /// The `_id` of the first document of the JSON lines file at `url`.
+    private static func firstID(in url: URL) throws -> String {
+        let data = try Data(contentsOf: url)
+        guard let line = data.split(separator: UInt8(ascii: "\n")).first,
+            case .string(let id)? = try JSONReader.parse(line)["_id"]
+        else { throw WorkloadFailure("\(url.path) does not start with a document with an _id") }
+        return id
     }
 
     /// Builds the fixture into `output`; returns the archive.

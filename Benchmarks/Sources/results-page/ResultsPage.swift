@@ -19,6 +19,8 @@ struct Target {
 struct ResultsPage {
     let results: ResultSet
     let machine: [(String, String)]
+    /// `PROFILE.md` as `profile.sh` wrote it, shown under "Where the time goes".
+    var profile: String?
 
     /// The baseline engines, in table order.
     private let baselines: [Engine] = [.sqlite, .grdb, .foundation]
@@ -82,6 +84,15 @@ struct ResultsPage {
         lines.append("|---|--:|---|")
         for target in targets() {
             lines.append("| \(target.name) | \(target.measured ?? "—") | \(target.status.rawValue) |")
+        }
+        lines.append("")
+
+        lines.append("## Where the time goes")
+        lines.append("")
+        if let profile, !profile.isEmpty {
+            lines.append(profile.trimmingCharacters(in: .whitespacesAndNewlines))
+        } else {
+            lines.append("No profile yet: `Benchmarks/profile.sh` writes `PROFILE.md`, which this section shows.")
         }
         lines.append("")
 
@@ -231,9 +242,43 @@ struct ResultsPage {
             "  each on inputs prepared in its own form beforehand (bytes, `Data`, parsed values).",
             "- Peak memory: the resident set sampled every ~5 ms during the run, minus its level when",
             "  the run started (after the documents were loaded).",
-            "- Not yet measured (their parts are being built elsewhere): queries with and without an",
-            "  index, full-text search, fixture build and install, the conformance suite. Each is one",
-            "  `Workload` case and one function per engine in `BenchmarkWorkloads`.",
+            "- Queries: a store of 100,000 people that the engine filled, reopened. Quire runs",
+            "  `QueryBuilder.select(Meta.id, name.last).where(contact.address.state == \"WA\")` and reads",
+            "  both columns of every row with `string(at:)`; SQLite and GRDB run the same hand-written",
+            "  SQL, `SELECT key, json_extract(body, '$.name.last') FROM docs WHERE",
+            "  json_extract(body, '$.contact.address.state') = ?`, the C API stepping a prepared statement",
+            "  and touching both texts, GRDB iterating a `Row` cursor of a cached statement and reading",
+            "  both as `String`. One person in five lives in WA. The index is Quire's",
+            "  `ValueIndexConfiguration([\"contact.address.state\"])` (a partial SQLite index on the same",
+            "  expression, live documents only) and, for the others, `CREATE INDEX ... ON",
+            "  docs(json_extract(body, '$.contact.address.state'))`; its creation is timed on the",
+            "  filled store, and it is dropped again outside the measurement.",
+            "- Full text: 10,000 hotels. Quire's `FullTextIndexConfiguration([\"description\"])` (English",
+            "  stemming) against an FTS5 table `(key UNINDEXED, description)` with the same tokenizer",
+            "  (`porter unicode61 remove_diacritics 0`), made before the store is reopened. Quire runs",
+            "  `FullTextFunction.match` for `pool breakfast` selecting `Meta.id` and `name`; the others",
+            "  join the FTS5 table's matches to `docs` by key and read the same two values.",
+            "- Fixture build: from a generated `names` dataset of 100,000 people (JSON lines on disk).",
+            "  Quire is `FixtureBuilder` on a one-collection recipe, batches of 1,000, as `quire fixture",
+            "  build` runs it (canonical bodies, revision IDs, compaction, a manifest with SHA-256 of",
+            "  every file, a reproducible zip). The baseline reads the same lines, inserts each with",
+            "  `INSERT INTO docs VALUES (json_extract(?1, '$._id'), json_remove(?1, '$._id'))` in",
+            "  transactions of 1,000, checkpoints and vacuums the file, and zips it with the same zip",
+            "  writer and deflate level (`ReproducibleZipWriter`, level 6). There is no GRDB row: GRDB",
+            "  would run the same SQL.",
+            "- Fixture install: from the archives built above. Quire is",
+            "  `FixtureInstaller.installIfAbsent` (safe extraction, every file checked against the",
+            "  manifest's SHA-256, `Database.copy` into place with new UUIDs, open) and one",
+            "  `document(id:)`; the baseline extracts with the same `SafeArchiveReader`, renames the",
+            "  file into place, opens it and fetches the same document's body. The checks and the copy",
+            "  are Quire's; a plain unzip does neither.",
+            "- Conformance: `ConformanceSuite.load(paths: [\"Specs\"])` and `ConformanceRunner` with the",
+            "  default engine and as many jobs as cores, what `quire conform Specs` does without",
+            "  printing; performance cases are skipped, as there. Its time is mostly waiting (replication",
+            "  steps against a listener, timeouts), not CPU. Cases per second is the median count of",
+            "  cases run (not skipped) over the median time.",
+            "- `QUIRE_BENCH_SCALE` scales every document count above; the table's titles show the",
+            "  counts of this run.",
         ]
     }
 }
