@@ -4,7 +4,7 @@
 # baselines, with the explanations in Benchmarks/profile-notes.md. RESULTS.md includes it
 # under "Where the time goes" the next time results-page runs.
 #
-#   Benchmarks/profile.sh                          # the default list below
+#   Benchmarks/profile.sh                          # the storage workloads (the list below)
 #   Benchmarks/profile.sh query-indexed/Quire query-indexed/SQLite
 #
 # Instruction counts do not depend on the machine's load, so this can run next to other
@@ -17,9 +17,13 @@ benchmarks=("$@")
 if [ ${#benchmarks[@]} -eq 0 ]; then
     benchmarks=(
         batch-save/Quire batch-save/SQLite
-        transaction-saves/Quire transaction-saves/GRDB
-        read/Quire read/SQLite
-        query-indexed/Quire query-indexed/SQLite
+        transaction-saves/Quire transaction-saves/SQLite transaction-saves/GRDB
+        read/Quire read/SQLite read-2-threads/Quire
+        query/Quire query/SQLite query/GRDB
+        create-index/Quire create-index/SQLite create-index/GRDB
+        query-indexed/Quire query-indexed/SQLite query-indexed/GRDB
+        full-text/Quire full-text/SQLite full-text/GRDB
+        fixture-build/Quire fixture-build/SQLite
     )
 fi
 

@@ -5,11 +5,11 @@ enum FunctionGroup: String, CaseIterable {
     case compression = "zlib and libarchive (zip)"
     case allocation = "Allocation (malloc, free, Swift object allocation)"
     case locks = "Locks (mutexes, NSLock, futexes)"
-    case referenceCounting = "Reference counting (retain, release)"
+    case referenceCounting = "Reference counting and exclusivity checks"
     case dynamicCasts = "Dynamic casts (`as?` to protocols and types)"
     case digests = "Digests (SHA-1, SHA-256)"
-    case jsonParsing = "JSON parsing (JSONReader, JSONTape)"
-    case jsonWriting = "JSON writing (JSONWriter)"
+    case jsonParsing = "JSON parsing (JSONParser, JSONTape)"
+    case jsonWriting = "Canonical JSON writing (JSONEmitter, JSONWriter)"
     case resultBuilding = "Query result building (CompiledQuery, QueryResult, ResultSet)"
     case strings = "Swift strings (UTF-8 validation, comparison, bridging)"
     case collections = "Swift arrays, dictionaries and hashing"
@@ -26,16 +26,17 @@ enum FunctionGroup: String, CaseIterable {
         if matches(name, allocationNames) { return .allocation }
         if matches(name, lockNames) { return .locks }
         if matches(name, ["swift_retain", "swift_release", "swift_bridgeObjectRe", "swift_unknownObjectRe",
-                          "swift_nonatomic_re", "_swift_release_dealloc", "swift_isUniquelyReferenced"]) {
+                          "swift_nonatomic_re", "_swift_release_dealloc", "swift_isUniquelyReferenced",
+                          "swift_beginAccess", "swift_endAccess", "AccessSet", "RefCounts"]) {
             return .referenceCounting
         }
         if matches(name, ["tryCast", "swift_dynamicCast", "conformsToProtocol", "swift_conformsTo",
                           "ConformanceCache", "swift_getAssociatedConformanceWitness"]) {
             return .dynamicCasts
         }
-        if matches(name, ["SHA1", "SHA256", "Digest.", "RevisionID.make"]) { return .digests }
-        if matches(name, ["JSONReader", "JSONTape", "JSONLinesReader"]) { return .jsonParsing }
-        if matches(name, ["JSONWriter"]) { return .jsonWriting }
+        if matches(name, ["SHA1", "SHA256", "Digest.", "DigestBlock", "RevisionID.make"]) { return .digests }
+        if matches(name, ["JSONReader", "JSONParser", "JSONTape", "JSONLinesReader"]) { return .jsonParsing }
+        if matches(name, ["JSONWriter", "JSONEmitter"]) { return .jsonWriting }
         if matches(name, ["CompiledQuery", "QueryResult", "ResultSet", "DictionaryObject.present", "TypedValue",
                           "Query.execute"]) {
             return .resultBuilding
