@@ -6,6 +6,8 @@
 #
 #   Benchmarks/profile.sh                          # the storage workloads (the list below)
 #   Benchmarks/profile.sh query-indexed/Quire query-indexed/SQLite
+#   Benchmarks/profile.sh --summary-only           # PROFILE.md again from the last profiles
+#                                                  # (after editing profile-notes.md)
 #
 # Instruction counts do not depend on the machine's load, so this can run next to other
 # work. QUIRE_PROFILE_SCALE (default 0.1) sets the document counts, as QUIRE_BENCH_SCALE does
@@ -13,6 +15,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
+output=.build/profiles
+summary_only=false
+if [ "${1:-}" = "--summary-only" ]; then
+    summary_only=true
+    shift
+fi
 benchmarks=("$@")
 if [ ${#benchmarks[@]} -eq 0 ]; then
     benchmarks=(
@@ -27,28 +35,31 @@ if [ ${#benchmarks[@]} -eq 0 ]; then
     )
 fi
 
-swift build -c release --product bench-probe
-swift build -c release --product profile-summary
-output=.build/profiles
-rm -rf "$output"
-mkdir -p "$output"
-# Valgrind 3.19 cannot read the DWARF 5 debug information Swift emits; symbol names are all
-# the summary needs, so it profiles a copy without debug information.
-strip --strip-debug -o "$output/bench-probe" .build/release/bench-probe
+if ! $summary_only; then
+    swift build -c release --product bench-probe
+    swift build -c release --product profile-summary
+    rm -rf "$output"
+    mkdir -p "$output"
+    # Valgrind 3.19 cannot read the DWARF 5 debug information Swift emits; symbol names are all
+    # the summary needs, so it profiles a copy without debug information.
+    strip --strip-debug -o "$output/bench-probe" .build/release/bench-probe
 
-for benchmark in "${benchmarks[@]}"; do
-    name=${benchmark//\//_}
-    QUIRE_BENCH_SCALE=${QUIRE_PROFILE_SCALE:-0.1} valgrind --tool=callgrind --toggle-collect='*RunC8measured*' \
-        --callgrind-out-file="$output/$name.out" "$output/bench-probe" "$benchmark" 1 2>"$output/$name.log"
-    callgrind_annotate --inclusive=no --threshold=100 "$output/$name.out" | swift demangle --simplified >"$output/$name.txt"
-    echo "profiled $benchmark: $(grep 'PROGRAM TOTALS' "$output/$name.txt")"
-done
+    for benchmark in "${benchmarks[@]}"; do
+        name=${benchmark//\//_}
+        QUIRE_BENCH_SCALE=${QUIRE_PROFILE_SCALE:-0.1} valgrind --tool=callgrind --toggle-collect='*RunC8measured*' \
+            --callgrind-out-file="$output/$name.out" "$output/bench-probe" "$benchmark" 1 >"$output/$name.log" 2>&1
+        callgrind_annotate --inclusive=no --threshold=100 "$output/$name.out" | swift demangle --simplified >"$output/$name.txt"
+        echo "profiled $benchmark: $(grep 'PROGRAM TOTALS' "$output/$name.txt")"
+    done
+    echo "${QUIRE_PROFILE_SCALE:-0.1}" >"$output/scale"
+fi
 
 .build/release/profile-summary "$output" profile-notes.md >PROFILE.md.new
 {
     echo "Instructions counted by \`valgrind --tool=callgrind\` in the measured part of one iteration,"
-    echo "with ${QUIRE_PROFILE_SCALE:-0.1} of the documents (\`Benchmarks/profile.sh\`), summed by function group"
-    echo "(self cost: a function's own instructions, not its callees'). Counts repeat from run to run;"
+    echo "with the document counts scaled by $(cat "$output/scale" 2>/dev/null || echo 0.1) (the titles give the full sizes), summed by"
+    echo "function group (\`Benchmarks/profile.sh\`; self cost: a function's own instructions, not its"
+    echo "callees'). Counts repeat from run to run;"
     echo "time per instruction differs between groups (SQLite's page reads wait on memory more than"
     echo "Swift's string code), so shares explain a gap rather than measure it."
     echo
