@@ -89,6 +89,12 @@ struct ResultsPage {
 
         lines.append("## Where the time goes")
         lines.append("")
+        let missed = targets().filter { $0.status == .missed }.map(\.name)
+        if !missed.isEmpty {
+            lines.append("Missed in this run: \(missed.joined(separator: "; ")). The profiles below cover every")
+            lines.append("storage and fixture workload, so each missed target has its workload's table and notes.")
+            lines.append("")
+        }
         if let profile, !profile.isEmpty {
             lines.append(profile.trimmingCharacters(in: .whitespacesAndNewlines))
         } else {
