@@ -35,6 +35,7 @@ let package = Package(
                 "CSQLiteBaseline",
                 .product(name: "Quire", package: quire),
                 .product(name: "QuireFixtures", package: quire),
+                .product(name: "QuireConformance", package: quire),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -52,6 +53,11 @@ let package = Package(
         .executableTarget(
             name: "bench-probe",
             dependencies: ["BenchmarkCatalog", "BenchmarkWorkloads"]
+        ),
+        // Sums callgrind profiles by function group for the results page (`profile.sh`).
+        .executableTarget(
+            name: "profile-summary",
+            dependencies: ["BenchmarkCatalog"]
         ),
         // Turns the harness's JMH export into RESULTS.md and ratios.svg.
         .executableTarget(

@@ -15,6 +15,7 @@ let benchmarks: @Sendable () -> Void = {
                     benchmark.startMeasurement()
                     blackHole(try run.measured())
                     benchmark.stopMeasurement()
+                    for (name, value) in run.counters { benchmark.measurement(.custom(name), value) }
                     try run.finishIteration()
                 }
             } setup: {
@@ -29,13 +30,15 @@ let benchmarks: @Sendable () -> Void = {
 /// JMH export drops any benchmark whose iterations take over two seconds: its throughput
 /// rounds to zero.)
 private func configuration(for workload: Workload) -> Benchmark.Configuration {
-    let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal, .peakMemoryResident, .peakMemoryResidentDelta]
+    let metrics: [BenchmarkMetric] =
+        [.wallClock, .mallocCountTotal, .peakMemoryResident, .peakMemoryResidentDelta]
+        + workload.counters.map { .custom($0) }
     return Benchmark.Configuration(
         metrics: metrics,
         timeUnits: .nanoseconds,
         units: Dictionary(uniqueKeysWithValues: metrics.map { ($0, BenchmarkUnits.count) }),
         warmupIterations: 1,
-        maxDuration: .seconds(workload.isStorage ? 20 : 10),
-        maxIterations: workload.isStorage ? 9 : 15
+        maxDuration: .seconds(workload.isLong ? 60 : workload.isStorage ? 20 : 10),
+        maxIterations: workload.isLong ? 5 : workload.isStorage ? 9 : 15
     )
 }

@@ -1,8 +1,7 @@
 /// What the benchmarks measure: one case per workload, each run by several engines.
 ///
-/// Adding a workload (query with and without an index, full-text search, fixture build and
-/// install, the conformance suite) is one case here, with its engines, plus one function per
-/// engine in `BenchmarkWorkloads`; the benchmark target and the results page pick it up.
+/// Adding a workload is one case here, with its engines, plus one function per engine in
+/// `BenchmarkWorkloads`; the benchmark target and the results page pick it up.
 public enum Workload: String, CaseIterable, Sendable {
     /// 100,000 documents saved in one `inBatch` (one transaction).
     case batchSave = "batch-save"
@@ -20,6 +19,21 @@ public enum Workload: String, CaseIterable, Sendable {
     case parseHotels = "parse-hotels"
     /// Writing hotel documents back to JSON text, keys sorted.
     case writeHotels = "write-hotels"
+    /// The query `contact.address.state == "WA"` over 100,000 people, without an index,
+    /// iterating every result and reading two values.
+    case query = "query"
+    /// Creating a value index on `contact.address.state` over 100,000 people.
+    case createIndex = "create-index"
+    /// The query of ``query`` with that index.
+    case queryIndexed = "query-indexed"
+    /// A full-text match over the descriptions of 10,000 hotels (a few KB each, with reviews).
+    case fullText = "full-text"
+    /// Building and packing a fixture of 100,000 people from a generated dataset.
+    case fixtureBuild = "fixture-build"
+    /// Installing that fixture from its archive and opening it (reading one document).
+    case fixtureInstall = "fixture-install"
+    /// Every case of the conformance suite (`Specs/`), as `quire conform Specs` runs it.
+    case conformance = "conformance"
 
     /// A short description for tables.
     public var title: String {
@@ -32,6 +46,13 @@ public enum Workload: String, CaseIterable, Sendable {
         case .writePeople: "Write \(WorkloadSize.codecPeople.formatted) people (~300 B), sorted keys"
         case .parseHotels: "Parse \(WorkloadSize.codecHotels.formatted) hotels (a few KB)"
         case .writeHotels: "Write \(WorkloadSize.codecHotels.formatted) hotels (a few KB), sorted keys"
+        case .query: "Query state = 'WA' over \(WorkloadSize.queryDocuments.formatted) people, no index"
+        case .createIndex: "Create a value index on state over \(WorkloadSize.queryDocuments.formatted) people"
+        case .queryIndexed: "Query state = 'WA' over \(WorkloadSize.queryDocuments.formatted) people, indexed"
+        case .fullText: "Full-text match over \(WorkloadSize.fullTextHotels.formatted) hotels"
+        case .fixtureBuild: "Fixture build and pack, \(WorkloadSize.fixtureDocuments.formatted) people"
+        case .fixtureInstall: "Fixture install and open, \(WorkloadSize.fixtureDocuments.formatted) people"
+        case .conformance: "Conformance suite (`Specs/`), every case"
         }
     }
 
@@ -39,7 +60,10 @@ public enum Workload: String, CaseIterable, Sendable {
     public var engines: [Engine] {
         switch self {
         case .batchSave, .transactionSaves, .read, .readTwoThreads: [.quire, .sqlite, .grdb]
+        case .query, .createIndex, .queryIndexed, .fullText: [.quire, .sqlite, .grdb]
         case .parsePeople, .writePeople, .parseHotels, .writeHotels: [.quire, .foundation]
+        case .fixtureBuild, .fixtureInstall: [.quire, .sqlite]
+        case .conformance: [.quire]
         }
     }
 
@@ -51,11 +75,30 @@ public enum Workload: String, CaseIterable, Sendable {
         case .read, .readTwoThreads: WorkloadSize.reads
         case .parsePeople, .writePeople: WorkloadSize.codecPeople
         case .parseHotels, .writeHotels: WorkloadSize.codecHotels
+        case .query, .createIndex, .queryIndexed: WorkloadSize.queryDocuments
+        case .fullText: WorkloadSize.fullTextHotels
+        case .fixtureBuild, .fixtureInstall: WorkloadSize.fixtureDocuments
+        // Cases, not documents: the count is measured (the `cases` metric), not known here.
+        case .conformance: 0
         }
     }
 
     /// Whether the workload stores documents (and so compares against SQLite and GRDB).
     public var isStorage: Bool { engines.contains(.sqlite) }
+
+    /// Counts the workload reports besides time, as custom metrics of these names.
+    public var counters: [String] {
+        self == .conformance ? ["cases", "failedCases"] : []
+    }
+
+    /// Whether one iteration takes seconds rather than milliseconds, so the harness runs
+    /// fewer of them.
+    public var isLong: Bool {
+        switch self {
+        case .fixtureBuild, .conformance: true
+        default: false
+        }
+    }
 }
 
 /// The implementations compared.
@@ -120,6 +163,12 @@ public enum WorkloadSize {
     public static let codecPeople = scaled(20_000)
     /// Hotels parsed or written per iteration.
     public static let codecHotels = scaled(2_000)
+    /// People in the store the query and index workloads run on.
+    public static let queryDocuments = scaled(100_000)
+    /// Hotels in the store the full-text workload runs on.
+    public static let fullTextHotels = scaled(10_000)
+    /// People in the fixture the build and install workloads make.
+    public static let fixtureDocuments = scaled(100_000)
 }
 
 extension Int {

@@ -5,7 +5,7 @@ import GRDB
 /// as a Codable record of ID and JSON text, read back with a cached statement and decoded with
 /// `JSONDecoder` into a Codable type that reaches `contact.address.state`.
 public final class GRDBEngine: StorageEngine {
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
 
     /// Creates the table in a new file in `directory`.
     public init(directory: URL) throws {

@@ -4,8 +4,8 @@ import Quire
 /// Quire, used the way an app would: `MutableDocument(id:json:)` and `save(document:)`, reads
 /// with `document(id:)` and typed getters.
 public final class QuireEngine: StorageEngine {
-    private let database: Database
-    private let collection: Quire.Collection
+    let database: Database
+    let collection: Quire.Collection
 
     /// Opens a new database in `directory`.
     public init(directory: URL) throws {

@@ -4,8 +4,8 @@ import Foundation
 /// The floor: SQLite's C API with prepared statements, one `WITHOUT ROWID` table of ID and
 /// JSON text, text bound without copies (`SQLITE_STATIC`), and nothing parsed.
 public final class SQLiteEngine: StorageEngine {
-    private let path: String
-    private let writer: RawConnection
+    let path: String
+    let writer: RawConnection
 
     /// Creates the table in a new file in `directory`.
     public init(directory: URL) throws {

@@ -7,8 +7,7 @@ import Foundation
 /// same pragmas (WAL, `synchronous=NORMAL`, `foreign_keys=OFF`, `temp_store=MEMORY`), and one
 /// table keyed by ID (`WITHOUT ROWID`, as Quire's own).
 ///
-/// A new storage workload (a query, full-text search) is one more requirement here, written
-/// once per engine.
+/// A new storage workload is one more requirement here, written once per engine.
 public protocol StorageEngine: AnyObject {
     /// Opens a new, empty store in `directory`.
     init(directory: URL) throws
@@ -21,6 +20,25 @@ public protocol StorageEngine: AnyObject {
 
     /// A reader for one thread; engines that pool connections share them.
     func makeReader() throws -> any PropertyReader
+
+    /// Runs the query `contact.address.state == state` over every stored person, iterating
+    /// every result and reading its ID and `name.last`; returns the UTF-8 length of both,
+    /// summed over the results.
+    func queryState(_ state: String) throws -> Int
+
+    /// Creates the value index on `contact.address.state`.
+    func createStateIndex() throws
+
+    /// Drops the index ``createStateIndex()`` made.
+    func dropStateIndex() throws
+
+    /// Creates a full-text index on the `description` of every stored hotel (English
+    /// stemming, accents kept).
+    func createDescriptionIndex() throws
+
+    /// Runs the full-text match of `terms` against that index, iterating every result and
+    /// reading its ID and `name`; returns the UTF-8 length of both, summed over the results.
+    func matchDescription(_ terms: String) throws -> Int
 
     /// Closes the store.
     func close() throws

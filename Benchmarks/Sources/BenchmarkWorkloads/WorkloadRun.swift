@@ -13,6 +13,9 @@ public protocol WorkloadRun: AnyObject {
     func finishIteration() throws
     /// Releases everything (files included).
     func tearDown()
+    /// Counts the last measured part made besides its time, by the names in
+    /// `Workload.counters` (the conformance suite's cases run and failed).
+    var counters: [String: Int] { get }
 }
 
 extension WorkloadRun {
@@ -20,9 +23,11 @@ extension WorkloadRun {
     public func prepareIteration() throws {}
     /// Nothing to finish by default.
     public func finishIteration() throws {}
+    /// No counts by default.
+    public var counters: [String: Int] { [:] }
 }
 
-/// Makes the run of a benchmark: loads its data and, for reads, fills a store.
+/// Makes the run of a benchmark: loads its data and, for reads and queries, fills a store.
 public func makeRun(_ id: BenchmarkID) throws -> any WorkloadRun {
     switch id.workload {
     case .batchSave, .transactionSaves:
@@ -38,6 +43,18 @@ public func makeRun(_ id: BenchmarkID) throws -> any WorkloadRun {
     case .parseHotels, .writeHotels:
         return try CodecRun(
             engine: id.engine, parse: id.workload == .parseHotels, documents: SampleData.hotels(count: WorkloadSize.codecHotels))
+    case .query, .createIndex, .queryIndexed:
+        guard let engine = storageEngineType(id.engine) else { break }
+        let kind: QueryRun.Kind = id.workload == .query ? .scan : id.workload == .createIndex ? .createIndex : .indexed
+        return try QueryRun(engine: engine, kind: kind)
+    case .fullText:
+        guard let engine = storageEngineType(id.engine) else { break }
+        return try FullTextRun(engine: engine)
+    case .fixtureBuild, .fixtureInstall:
+        return try FixtureRun(engine: id.engine, install: id.workload == .fixtureInstall)
+    case .conformance:
+        guard id.engine == .quire else { break }
+        return try ConformanceRun()
     }
     throw WorkloadFailure("\(id) is not a benchmark")
 }

@@ -15,9 +15,11 @@ enum Machine {
         lines.append(("Memory", String(format: "%.1f GB", Double(ProcessInfo.processInfo.physicalMemory) / 1e9)))
         lines.append(("System", [osName(), kernel()].compactMap { $0 }.joined(separator: ", ")))
         lines.append(contentsOf: notes)
-        if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
+        let endLoadKey = "Load average when the run ended (1, 5, 15 min)"
+        // `run-all.sh` passes the load when the benchmarks ended; read it here only without.
+        if !notes.contains(where: { $0.0 == endLoadKey }), let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
             let averages = load.split(separator: " ").prefix(3).joined(separator: " ")
-            lines.append(("Load average when the run ended (1, 5, 15 min)", averages))
+            lines.append((endLoadKey, averages))
         }
         lines.append(("Written", ISO8601DateFormatter().string(from: Date())))
         return lines

@@ -11,6 +11,8 @@ struct Medians {
     var peakResidentDelta: Double?
     /// Peak resident set of the process, in bytes.
     var peakResident: Double?
+    /// The workload's own counts (`Workload.counters`), by name.
+    var counters: [String: Double] = [:]
 }
 
 /// Everything one run exported, by benchmark: the harness's `--format histogramPercentiles`
@@ -52,7 +54,8 @@ struct ResultSet {
             }
             medians[id] = Medians(
                 wallMilliseconds: nanoseconds / 1_000_000, mallocs: metrics["mallocCountTotal"],
-                peakResidentDelta: metrics["peakMemoryResidentDelta"], peakResident: metrics["peakMemoryResident"])
+                peakResidentDelta: metrics["peakMemoryResidentDelta"], peakResident: metrics["peakMemoryResident"],
+                counters: metrics.filter { id.workload.counters.contains($0.key) })
         }
     }
 
@@ -66,6 +69,14 @@ struct ResultSet {
             return nil
         }
         return quire.wallMilliseconds / other.wallMilliseconds
+    }
+
+    /// Conformance cases run per second (median cases over median time).
+    var conformanceCasesPerSecond: Double? {
+        guard let run = self[.conformance, .quire], let cases = run.counters["cases"], run.wallMilliseconds > 0 else {
+            return nil
+        }
+        return cases / (run.wallMilliseconds / 1000)
     }
 
     /// How much faster two threads read than one (the same reads in all), for `engine`.

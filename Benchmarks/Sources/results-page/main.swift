@@ -3,7 +3,8 @@ import Foundation
 
 // Reads what `swift package benchmark --format histogramPercentiles --path <folder>` exported
 // and writes RESULTS.md (one table of medians and ratios, the targets, the machine) and
-// ratios.svg.
+// ratios.svg; `PROFILE.md` in the output folder, when there is one (`profile.sh` writes it),
+// becomes the page's "Where the time goes".
 //
 //   results-page <export folder> <output folder> [key=value ...]
 //
@@ -23,7 +24,8 @@ do {
         return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
     }
     let folder = URL(fileURLWithPath: arguments[1], isDirectory: true)
-    let page = ResultsPage(results: results, machine: Machine.describe(notes: notes))
+    let profile = try? String(contentsOf: folder.appendingPathComponent("PROFILE.md"), encoding: .utf8)
+    let page = ResultsPage(results: results, machine: Machine.describe(notes: notes), profile: profile)
     try page.markdown().write(to: folder.appendingPathComponent("RESULTS.md"), atomically: true, encoding: .utf8)
     try RatioChart(rows: page.chartRows()).svg().write(
         to: folder.appendingPathComponent("ratios.svg"), atomically: true, encoding: .utf8)

@@ -41,32 +41,57 @@ struct CompiledQuery: Sendable {
         }
     }
 
-    /// Runs the statement and reads every row.
-    func run(_ connection: Connection, parameters: [String: JSONValue], now: Int64) throws -> [[JSONValue?]] {
+    /// Runs the statement and reads every row, each value as it is stepped to.
+    func run(_ connection: Connection, parameters: [String: JSONValue], now: Int64, blobStore: BlobStore?) throws -> ResultRows {
         let statement = try connection.cachedStatement(sql)
         defer { statement.reset() }
         try bind(statement, parameters: parameters, now: now)
-        var rows: [[JSONValue?]] = []
+        var values: [JSONValue?] = []
+        var count = 0
         while try statement.step() {
-            rows.append(columns.map { decode(statement, $0) })
+            for column in columns { values.append(decode(statement, column)) }
+            count += 1
         }
-        return rows
+        return ResultRows(columnNames: columns.map(\.name), values: values, count: count, blobStore: blobStore)
     }
 
-    /// Reads one column of the current row: its type column tells MISSING (NULL), JSON null,
-    /// booleans (stored as 0 and 1) and containers (stored as JSON text) apart from plain values.
+    /// What a type column says about its value column: SQL NULL is MISSING, and `json_type`'s
+    /// names tell JSON null, booleans (stored as 0 and 1) and containers (stored as JSON text)
+    /// apart from plain values.
+    private enum Kind {
+        case missing, null, yes, no, container, plain
+    }
+
+    /// Reads the type column's bytes in place rather than as a `String`.
+    private func kind(_ statement: Statement, _ column: Column) -> Kind {
+        if statement.isNull(at: column.typeIndex) { return .missing }
+        return statement.withUnsafeBytes(at: column.typeIndex) { name -> Kind in
+            func equals(_ literal: StaticString) -> Bool {
+                guard let base = name.baseAddress, name.count == literal.utf8CodeUnitCount else { return false }
+                return memcmp(base, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+            }
+            switch name.count {
+            case 4: return equals("null") ? .null : equals("true") ? .yes : .plain
+            case 5: return equals("false") ? .no : equals("array") ? .container : .plain
+            case 6: return equals("object") ? .container : .plain
+            default: return .plain
+            }
+        }
+    }
+
+    /// Reads one column of the current row.
     private func decode(_ statement: Statement, _ column: Column) -> JSONValue? {
-        switch statement.text(at: column.typeIndex) {
-        case nil: return nil
-        case "null": return .null
-        case "true": return .bool(true)
-        case "false": return .bool(false)
-        case "array", "object":
+        switch kind(statement, column) {
+        case .missing: return nil
+        case .null: return .null
+        case .yes: return .bool(true)
+        case .no: return .bool(false)
+        case .container:
             if let parsed = try? statement.withUnsafeBytes(at: column.valueIndex, { try JSONReader.parse($0) }) {
                 return parsed
             }
             return statement.text(at: column.valueIndex).map { .string($0) } ?? .null
-        default:
+        case .plain:
             switch statement.value(at: column.valueIndex) {
             case .null: return .null
             case .integer(let number): return .int(number)

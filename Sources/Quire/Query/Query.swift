@@ -89,10 +89,7 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
         let now = QueryClock.milliseconds(database.config.clock.now)
         return try run { connection in
             let compiled = try compile(connection)
-            let rows = try compiled.run(connection, parameters: parameters, now: now)
-            let names = compiled.columns.map(\.name)
-            return ResultSet(
-                columnNames: names, rows: rows.map { QueryResult(columnNames: names, values: $0, blobStore: blobStore) })
+            return ResultSet(rows: try compiled.run(connection, parameters: parameters, now: now, blobStore: blobStore))
         }
     }
 

@@ -9,15 +9,16 @@ import Foundation
 /// A column whose value is MISSING has no value: `value(at:)` is nil, its key is absent from
 /// ``keys`` and ``toDictionary()``. A NULL value is present, as `NSNull`.
 public final class QueryResult: ArrayProtocol, DictionaryProtocol, Sendable, CustomStringConvertible {
-    private let columnNames: [String]
-    private let values: [JSONValue?]
-    private let blobStore: BlobStore?
+    private let rows: ResultRows
+    private let values: ArraySlice<JSONValue?>
 
-    init(columnNames: [String], values: [JSONValue?], blobStore: BlobStore?) {
-        self.columnNames = columnNames
-        self.values = values
-        self.blobStore = blobStore
+    init(rows: ResultRows, row: Int) {
+        self.rows = rows
+        self.values = rows.row(row)
     }
+
+    private var columnNames: [String] { rows.columnNames }
+    private var blobStore: BlobStore? { rows.blobStore }
 
     /// The number of columns, MISSING ones included.
     public var count: Int { values.count }
@@ -30,8 +31,22 @@ public final class QueryResult: ArrayProtocol, DictionaryProtocol, Sendable, Cus
     /// The value of column `index` (see ``DictionaryProtocol/value(forKey:)``), nil when MISSING
     /// or out of range.
     public func value(at index: Int) -> Any? {
-        guard values.indices.contains(index), let value = values[index] else { return nil }
+        guard let value = jsonValue(at: index) else { return nil }
         return DictionaryObject.present(value, blobStore: blobStore)
+    }
+
+    /// The string of column `index`, nil when it holds something else, is MISSING or out of
+    /// range (the same as `value(at:) as? String`, without the dynamic cast).
+    public func string(at index: Int) -> String? {
+        guard case .string(let text)? = jsonValue(at: index) else { return nil }
+        return text
+    }
+
+    /// The string of the column with key `key`, nil when it holds something else, is MISSING
+    /// or no column has that key.
+    public func string(forKey key: String) -> String? {
+        guard case .string(let text)? = jsonValue(forKey: key) else { return nil }
+        return text
     }
 
     /// The value of the column with key `key`, nil when MISSING or when no column has that key.
@@ -42,7 +57,8 @@ public final class QueryResult: ArrayProtocol, DictionaryProtocol, Sendable, Cus
 
     /// The JSON value of column `index`, nil when MISSING.
     public func jsonValue(at index: Int) -> JSONValue? {
-        values.indices.contains(index) ? values[index] : nil
+        guard index >= 0, index < values.count else { return nil }
+        return values[values.startIndex + index]
     }
 
     /// The JSON value of the column with key `key`, nil when MISSING.
@@ -80,6 +96,4 @@ public final class QueryResult: ArrayProtocol, DictionaryProtocol, Sendable, Cus
 
     /// The row as JSON.
     public var description: String { toJSON() }
-
-    var rawValues: [JSONValue?] { values }
 }

@@ -5,32 +5,35 @@ import Foundation
 /// It is a sequence that is consumed as it is iterated, as Couchbase Lite's is: ``next()``
 /// and iteration move forward, ``allResults()`` returns the rows not yet read.
 public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
+    // @unchecked: `position` is only touched under `lock`; `rows` never changes.
     /// The keys of the result columns, in order.
     public let columnNames: [String]
-    private let rows: [QueryResult]
+    private let rows: ResultRows
     private let lock = NSLock()
     private var position = 0
 
-    init(columnNames: [String], rows: [QueryResult]) {
-        self.columnNames = columnNames
+    init(rows: ResultRows) {
+        self.columnNames = rows.columnNames
         self.rows = rows
     }
 
     /// The next row, or nil after the last.
     public func next() -> QueryResult? {
-        lock.withLock {
+        let row: Int? = lock.withLock {
             guard position < rows.count else { return nil }
             defer { position += 1 }
-            return rows[position]
+            return position
         }
+        return row.map { QueryResult(rows: rows, row: $0) }
     }
 
     /// The rows not read yet.
     public func allResults() -> [QueryResult] {
-        lock.withLock {
+        let unread = lock.withLock {
             defer { position = rows.count }
-            return Array(rows[position...])
+            return position..<rows.count
         }
+        return unread.map { QueryResult(rows: rows, row: $0) }
     }
 
     /// The number of rows in the whole set, read or not.
@@ -38,17 +41,17 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
 
     /// All rows as a JSON array of objects (independent of what has been read).
     public func toJSON() -> String {
-        (try? JSONValue.array(rows.map { $0.toJSONValue() }).jsonString()) ?? "[]"
+        let objects = (0..<rows.count).map { QueryResult(rows: rows, row: $0).toJSONValue() }
+        return (try? JSONValue.array(objects).jsonString()) ?? "[]"
     }
 
     /// Whether two result sets hold the same rows, for live queries to skip unchanged results.
     func hasSameRows(as other: ResultSet) -> Bool {
-        columnNames == other.columnNames && rows.count == other.rows.count
-            && zip(rows, other.rows).allSatisfy { $0.rawValues == $1.rawValues }
+        rows.hasSameValues(as: other.rows)
     }
 
     /// A fresh, unread copy, so each listener call can iterate from the start.
     func copy() -> ResultSet {
-        ResultSet(columnNames: columnNames, rows: rows)
+        ResultSet(rows: rows)
     }
 }

@@ -1,0 +1,101 @@
+import BenchmarkCatalog
+import Foundation
+import Quire
+import QuireFixtures
+
+/// Building a fixture of people from a generated dataset, or installing and opening one:
+/// Quire through `QuireFixtures` (as `quire fixture build` and `quire fixture install` do),
+/// the SQLite baseline through ``PlainFixture``. The dataset (and, for installs, the archive)
+/// is made once, outside the measurement.
+final class FixtureRun: WorkloadRun {
+    /// The fixture's name, and the installed database's.
+    static let name = "people"
+    /// Documents per transaction while loading: `quire fixture build`'s default.
+    static let batchSize = 1_000
+
+    private let engine: Engine
+    private let install: Bool
+    private let folder: URL
+    private let recipe: URL
+    private let source: URL
+    private var archive: URL?
+    /// The first document's ID, read after an install.
+    private let firstID: String
+    private var output: URL?
+    private var installed: (database: Database?, connection: RawConnection?) = (nil, nil)
+
+    init(engine: Engine, install: Bool) throws {
+        guard engine == .quire || engine == .sqlite else { throw WorkloadFailure("\(engine.rawValue) builds no fixtures") }
+        self.engine = engine
+        self.install = install
+        folder = try Scratch.directory(named: "fixture")
+        let dataset = folder.appendingPathComponent("dataset", isDirectory: true)
+        try DatasetGenerator(kind: .names, count: WorkloadSize.fixtureDocuments, seed: SampleData.seed).write(to: dataset)
+        source = dataset.appendingPathComponent("_default._default.jsonl")
+        recipe = folder.appendingPathComponent("people.yaml")
+        try Data("name: \(Self.name)\nsource:\n  dataset: dataset\n".utf8).write(to: recipe)
+        firstID = try Self.firstID(in: source)
+        if install { archive = try build(into: folder.appendingPathComponent("archive", isDirectory: true)) }
+    }
+
+    /// The `_id` of the first document of the JSON lines file at `url`.
+    private static func firstID(in url: URL) throws -> String {
+        let data = try Data(contentsOf: url)
+        guard let line = data.split(separator: UInt8(ascii: "\n")).first,
+            case .string(let id)? = try JSONReader.parse(line)["_id"]
+        else { throw WorkloadFailure("\(url.path) does not start with a document with an _id") }
+        return id
+    }
+
+    /// Builds the fixture into `output`; returns the archive.
+    private func build(into output: URL) throws -> URL {
+        switch engine {
+        case .quire:
+            let builder = FixtureBuilder(recipe: try FixtureRecipe.load(from: recipe), batchSize: Self.batchSize)
+            return try builder.build(into: output).archiveURL
+        default:
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+            return try PlainFixture.build(source: source, into: output, batchSize: Self.batchSize)
+        }
+    }
+
+    func prepareIteration() throws {
+        output = try Scratch.directory(named: install ? "installed" : "built")
+    }
+
+    func measured() throws -> Int {
+        guard let output else { throw WorkloadFailure("no output folder prepared") }
+        guard install, let archive else {
+            let built = try build(into: output)
+            return Int(try FileManager.default.attributesOfItem(atPath: built.path)[.size] as? Int ?? 0)
+        }
+        switch engine {
+        case .quire:
+            let database = try FixtureInstaller.installIfAbsent(
+                archive: archive, name: Self.name, config: DatabaseConfiguration(directory: output.path),
+                temporaryDirectory: output)
+            installed.database = database
+            guard let document = try database.defaultCollection().document(id: firstID) else {
+                throw WorkloadFailure("document \(firstID) not found in the installed fixture")
+            }
+            return document.count
+        default:
+            installed.connection = try PlainFixture.install(
+                archive: archive, at: output.appendingPathComponent(PlainFixture.fileName), readingID: firstID)
+            return 1
+        }
+    }
+
+    func finishIteration() throws {
+        try installed.database?.close()
+        installed.connection?.close()
+        installed = (nil, nil)
+        if let output { try FileManager.default.removeItem(at: output) }
+        output = nil
+    }
+
+    func tearDown() {
+        try? finishIteration()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
