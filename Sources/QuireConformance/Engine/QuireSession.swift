@@ -348,7 +348,12 @@ final class QuireSession: EngineSession {
             config.addCollection(collection, config: options)
         }
         let replicator = Replicator(config: config)
-        let outcome = try BlockingReplication.run(replicator, reset: replication.reset, timeout: 60)
+        // The replicator ends a failing run by itself within seconds (three attempts, waits of
+        // at most 2 s, request timeouts); this guard is only for one that never stops. It is
+        // generous because the replicator runs on Swift concurrency's shared threads, which
+        // other blocking work in the same process (a parallel test run under a sanitizer, with
+        // one such thread per core) can hold for minutes without anything being wrong.
+        let outcome = try BlockingReplication.run(replicator, reset: replication.reset, timeout: 600)
         var starts: [String: SpecValue] = [:]
         var resumed = true
         for collection in collections {
