@@ -146,6 +146,9 @@ import Testing
         #expect(try ids(Expression.property("name").like(Expression.string("%e%"))) == ["d"])
         #expect(try ids(Expression.property("name").regex(Expression.string("[AB].."))) == ["a", "b"])
         #expect(try ids(Expression.property("name").regex(Expression.string("B"))) == [])
+        // A pattern longer than 256 UTF-16 units (Foundation copies those to the heap).
+        let long = "^[AB]" + String(repeating: "(?:x?)", count: 60) + ".."
+        #expect(try ids(Expression.property("name").regex(Expression.string(long))) == ["a", "b"])
         #expect(try ids(Expression.not(Expression.property("active"))) == ["b"])
         #expect(try ids(Expression.property("active").equalTo(Expression.boolean(true)).or(age.lessThan(Expression.int(30)))) == ["a", "b"])
         #expect(try ids(Expression.property("tags[0]").equalTo(Expression.string("y"))) == ["c"])
