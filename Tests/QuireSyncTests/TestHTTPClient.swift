@@ -47,7 +47,7 @@ struct TestHTTPClient: Sendable {
 
     /// Sends `method` to `path` (which may carry a query) with raw body bytes.
     func send(
-        _ method: String, _ path: String, bytes: Data? = nil, headers: [String: String] = [:], timeout: TimeInterval = 15
+        _ method: String, _ path: String, bytes: Data? = nil, headers: [String: String] = [:], timeout: TimeInterval = 60
     ) async throws -> Reply {
         guard let url = URL(string: baseURL.absoluteString + path) else {
             throw QuireError(.invalidURL, "bad test URL path \(path)")
@@ -74,12 +74,12 @@ struct TestHTTPClient: Sendable {
 
     /// Sends a JSON body.
     func send(
-        _ method: String, _ path: String, json: JSONValue, headers: [String: String] = [:], timeout: TimeInterval = 15
+        _ method: String, _ path: String, json: JSONValue, headers: [String: String] = [:], timeout: TimeInterval = 60
     ) async throws -> Reply {
         try await send(method, path, bytes: Data(try JSONWriter.bytes(json)), headers: headers, timeout: timeout)
     }
 
-    func get(_ path: String, timeout: TimeInterval = 15) async throws -> Reply {
+    func get(_ path: String, timeout: TimeInterval = 60) async throws -> Reply {
         try await send("GET", path, timeout: timeout)
     }
 

@@ -25,7 +25,7 @@ final class LiveRecorder: @unchecked Sendable {
     var count: Int { lock.withLock { deliveries.count + errors.count } }
 
     /// Waits for deliveries until `condition` holds for the latest results; false on timeout.
-    func wait(timeout: TimeInterval = 10, until condition: ([String]) -> Bool) -> Bool {
+    func wait(timeout: TimeInterval = 30, until condition: ([String]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let last = all.last, condition(last) { return true }
