@@ -28,7 +28,9 @@ import Testing
                 let started = clock.now
                 await harness.listener.stop()
                 let took = clock.now - started
-                #expect(took < .seconds(8), "stop() took \(took) in round \(round)")
+                // stop() waits at most the grace period for open connections; the bound only
+                // catches a stop that hangs, with room for a loaded or sanitized run.
+                #expect(took < URLEndpointListener.shutdownGracePeriod + .seconds(25), "stop() took \(took) in round \(round)")
                 #expect(harness.listener.port == nil)
                 #expect(harness.listener.activeFeedCount == 0)
                 await clients.stop()
