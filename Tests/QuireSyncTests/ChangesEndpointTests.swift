@@ -4,13 +4,10 @@ import Testing
 @testable import QuireSync
 
 @Suite struct ChangesEndpointTests {
-    /// Waits (at most 5 s) until the listener has `count` feeds waiting, so a change made next
+    /// Waits until the listener has `count` feeds waiting, so a change made next
     /// happens after the request reached the server.
     private func waitForFeeds(_ harness: ListenerHarness, count: Int = 1) async throws {
-        for _ in 0..<500 where harness.listener.activeFeedCount != count {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(harness.listener.activeFeedCount == count)
+        try await eventually(timeout: 120, "\(count) feed(s) open") { harness.listener.activeFeedCount == count }
     }
 
     /// The lines of a continuous feed body, blank (heartbeat) lines included.
@@ -168,13 +165,20 @@ import Testing
 
     @Test func continuousFeedSendsHeartbeatsAndEndsAtItsLimit() async throws {
         try await ListenerHarness.with { harness async throws in
-            let client = harness.client
-            let request = Task { try await client.get("/db/_changes?feed=continuous&since=now&heartbeat=50&limit=1") }
-            try await waitForFeeds(harness)
-            try await Task.sleep(for: .milliseconds(400))
+            let client = RawHTTPClient(port: try #require(harness.listener.port))
+            // Heartbeats are single-newline chunks of the chunked reply; the save waits until
+            // two have arrived, so the outcome does not depend on how fast the machine is.
+            let heartbeats = HeartbeatCounter()
+            let request = Task {
+                try await client.send(
+                    "GET /db/_changes?feed=continuous&since=now&heartbeat=50&limit=1 HTTP/1.1", timeoutSeconds: 120,
+                    onData: { heartbeats.update($0) })
+            }
+            try await eventually(timeout: 120, "two heartbeats") { heartbeats.count >= 2 }
             try harness.save("late", #"{"v":1}"#)
             let reply = try await request.value
-            let all = lines(reply)
+            #expect(reply.status == 200)
+            let all = String(decoding: reply.body, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             #expect(all.filter(\.isEmpty).count >= 2)
             let parsed = try all.compactMap { try ChangesResponse.parseContinuousLine($0) }
             #expect(parsed.count == 2)
@@ -199,16 +203,32 @@ import Testing
     @Test func aClientGoingAwayEndsItsFeed() async throws {
         try await ListenerHarness.with { harness async throws in
             let client = harness.client
-            let request = Task { try await client.get("/db/_changes?feed=continuous&timeout=60000", timeout: 30) }
+            // The feed's own timeout is far beyond the wait below: only the client going away
+            // can end it in time.
+            let request = Task { try await client.get("/db/_changes?feed=continuous&timeout=600000", timeout: 600) }
             try await waitForFeeds(harness)
             request.cancel()
             _ = try? await request.value
-            var waited = 0
-            while harness.listener.activeFeedCount > 0, waited < 100 {
-                try await Task.sleep(for: .milliseconds(50))
-                waited += 1
-            }
-            #expect(harness.listener.activeFeedCount == 0)
+            try await eventually(timeout: 120, "the feed ended") { harness.listener.activeFeedCount == 0 }
         }
     }
+}
+
+/// Counts the heartbeat chunks (`1\r\n\n\r\n`) a streamed reply has sent so far.
+private final class HeartbeatCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen = 0
+
+    func update(_ received: Data) {
+        let marker = Data("\r\n1\r\n\n\r\n".utf8)
+        var found = 0
+        var rest = received[...]
+        while let range = rest.range(of: marker) {
+            found += 1
+            rest = rest[range.upperBound...]
+        }
+        lock.withLock { seen = found }
+    }
+
+    var count: Int { lock.withLock { seen } }
 }

@@ -27,16 +27,24 @@ struct RawHTTPClient: Sendable {
     /// `Connection: close` are added) and `body` as is. The blocking socket calls run on a
     /// thread of their own: on Linux the cooperative pool and Dispatch's global queues share
     /// threads, and blocking those stalls the server under test.
-    func send(_ head: String, body: Data = Data(), timeoutSeconds: Int = 10) async throws -> Reply {
+    /// `onData`, when given, sees every byte received so far after each read, so a test can
+    /// act on what a streamed reply has sent without waiting for its end.
+    func send(
+        _ head: String, body: Data = Data(), timeoutSeconds: Int = 10, onData: (@Sendable (Data) -> Void)? = nil
+    ) async throws -> Reply {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Result { try exchange(head, body: body, timeoutSeconds: timeoutSeconds) })
+                continuation.resume(with: Result {
+                    try exchange(head, body: body, timeoutSeconds: timeoutSeconds, onData: onData)
+                })
             }
             thread.start()
         }
     }
 
-    private func exchange(_ head: String, body: Data, timeoutSeconds: Int) throws -> Reply {
+    private func exchange(
+        _ head: String, body: Data, timeoutSeconds: Int, onData: (@Sendable (Data) -> Void)?
+    ) throws -> Reply {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw QuireError(.networkError, "socket() failed") }
         defer { close(descriptor) }
@@ -69,6 +77,7 @@ struct RawHTTPClient: Sendable {
             let count = recv(descriptor, &chunk, chunk.count, 0)
             if count <= 0 { break }
             received.append(contentsOf: chunk[0..<count])
+            onData?(received)
         }
         return try RawHTTPClient.parse(received)
     }

@@ -90,6 +90,51 @@ import Testing
         #expect(database.core.changes.count == 0)
     }
 
+    @Test func closingWaitsForAListenerAlreadyRunning() throws {
+        let directory = TemporaryDirectory()
+        let (database, collection) = try open(directory)
+        let log = EventLog()
+        let running = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        collection.addChangeListener { _ in
+            running.signal()
+            release.wait()
+            log.record("listener returned")
+        }
+        try collection.save(document: MutableDocument(id: "a"))
+        running.wait()
+        let closed = DispatchSemaphore(value: 0)
+        Thread {
+            try? database.close()
+            log.record("close returned")
+            closed.signal()
+        }.start()
+        // close() must still be waiting for the listener, however long we give it.
+        #expect(closed.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
+        release.signal()
+        closed.wait()
+        #expect(log.events == ["listener returned", "close returned"])
+    }
+
+    @Test func aListenerCanRemoveItself() throws {
+        let directory = TemporaryDirectory()
+        let (database, collection) = try open(directory)
+        defer { try? database.close() }
+        let log = EventLog()
+        let tokenBox = TokenBox()
+        let done = DispatchSemaphore(value: 0)
+        tokenBox.token = collection.addChangeListener { change in
+            log.record(change.documentIDs.joined())
+            tokenBox.token?.remove()
+            done.signal()
+        }
+        try collection.save(document: MutableDocument(id: "first"))
+        done.wait()
+        try collection.save(document: MutableDocument(id: "second"))
+        #expect(database.core.changes.count == 0)
+        #expect(log.events == ["first"])
+    }
+
     @Test func concurrentWritersAreReportedInCommitOrder() throws {
         let directory = TemporaryDirectory()
         let (database, collection) = try open(directory)
@@ -113,5 +158,15 @@ import Testing
         queue.sync {}
         #expect(heard.events.count == 200)
         #expect(heard.events == committed.events)
+    }
+}
+
+/// Holds a listener's token so the listener can remove itself.
+private final class TokenBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: ListenerToken?
+    var token: ListenerToken? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

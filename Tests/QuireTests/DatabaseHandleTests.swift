@@ -169,6 +169,87 @@ import Testing
         #expect(try rowCount(second) == 1)
     }
 
+    @Test func freeReadersAreKeptUpToTheProcessorCount() throws {
+        let directory = TemporaryDirectory()
+        let database = Database(path: directory.file("pool.db"))
+        try createTable(database)
+        let limit = database.core.maximumFreeReaders
+        #expect(limit == max(1, ProcessInfo.processInfo.activeProcessorCount))
+        // More readers at once than are kept: each holds its snapshot until all are open.
+        let count = limit + 3
+        let gate = DispatchSemaphore(value: 0)
+        let readers = (0..<count).map { _ in
+            TestThread { _ = try database.read { _ in gate.wait() } }
+        }
+        waitUntil { database.core.openHandleCount >= count + 1 }
+        for _ in 0..<count { gate.signal() }
+        try readers.forEach { try $0.join() }
+        // The writer plus at most `limit` readers stay; the rest were closed on return.
+        #expect(database.core.openHandleCount == limit + 1)
+        #expect(database.core.freeHandleCount == limit + 1)
+        #expect(try rowCount(database) == 0)
+    }
+
+    @Test func theBlockadingThreadCanCloseWhileOthersWait() throws {
+        let directory = TemporaryDirectory()
+        let database = Database(path: directory.file("blockade-close.db"))
+        let other = Database(path: directory.file("blockade-close.db"))
+        try createTable(database)
+        let log = EventLog()
+        database.blockade()
+        let writer = TestThread {
+            try other.write { try $0.run("INSERT INTO t (thread, n) VALUES (2, 2)") }
+            log.record("other thread wrote")
+        }
+        waitUntil { database.core.waitingCount > 0 }
+        try database.close {
+            log.record("closed: \(database.core.openHandleCount) handles")
+        }
+        #expect(database.isBlockaded)
+        database.unblockade()
+        try writer.join()
+        #expect(log.events == ["closed: 0 handles", "other thread wrote"])
+        #expect(try rowCount(database) == 1)
+    }
+
+    @Test func aWriterWaitsForALockHeldOutsideTheCoreUpToItsBusyTimeout() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("busy.db")
+        let database = Database(path: path)
+        try createTable(database)
+        // A connection of its own, as another process would have: it holds the write lock.
+        let outsider = try Connection(path: path, role: .writer, options: Connection.Options())
+        try outsider.execute("BEGIN IMMEDIATE")
+        let log = EventLog()
+        let writer = TestThread {
+            try database.write { try $0.run("INSERT INTO t (thread, n) VALUES (1, 1)") }
+            log.record("quire wrote")
+        }
+        // The write waits (busy timeout) instead of failing, until the outsider commits.
+        waitUntil { database.core.hasActiveWriter }
+        log.record("outsider commits")
+        try outsider.execute("COMMIT")
+        try writer.join()
+        #expect(log.events == ["outsider commits", "quire wrote"])
+        #expect(try rowCount(database) == 1)
+
+        // With a short timeout, a lock that is never released ends in SQLite's busy error.
+        let impatientPath = directory.file("impatient.db")
+        let impatient = Database(path: impatientPath)
+        impatient.core.options = Connection.Options(busyTimeoutMilliseconds: 50)
+        try createTable(impatient)
+        let holder = try Connection(path: impatientPath, role: .writer, options: Connection.Options())
+        try holder.execute("BEGIN IMMEDIATE")
+        let error = #expect(throws: QuireError.self) {
+            try impatient.write { try $0.run("INSERT INTO t (thread, n) VALUES (1, 1)") }
+        }
+        #expect(error?.domain == .sqlite)
+        #expect(error?.underlyingCode == 5)  // SQLITE_BUSY
+        try holder.execute("ROLLBACK")
+        try impatient.write { try $0.run("INSERT INTO t (thread, n) VALUES (1, 1)") }
+        #expect(try rowCount(impatient) == 1)
+    }
+
     @Test func closingFromInsideItsOwnOperationThrowsInsteadOfDeadlocking() throws {
         let directory = TemporaryDirectory()
         let database = Database(path: directory.file("deadlock.db"))

@@ -152,4 +152,22 @@ import Testing
         try collection.save(document: c)
         #expect(c.sequence == 3)
     }
+
+    @Test func theNextExpirationIsFoundThroughTheIndex() throws {
+        let fixture = Fixture()
+        let (database, collection) = try fixture.open()
+        for number in 0..<50 {
+            try collection.save(document: MutableDocument(id: "d\(number)"))
+        }
+        try collection.setDocumentExpiration(id: "d7", expiration: fixture.clock.now.addingTimeInterval(60))
+        let sql = Housekeeper.earliestExpirationSQL(collection: collection.id)
+        let plan = try database.read { connection in
+            try connection.query("EXPLAIN QUERY PLAN " + sql) { $0.text(at: 3) ?? "" }
+        }.joined(separator: "\n")
+        #expect(plan.contains("USING COVERING INDEX") && plan.contains("_expiration"), "plan: \(plan)")
+        #expect(!plan.contains("SCAN"), "plan: \(plan)")
+        let next = try database.read { try Housekeeper.earliestExpiration($0) }
+        let stored = try #require(try collection.getDocumentExpiration(id: "d7"))
+        #expect(next == Int64((stored.timeIntervalSince1970 * 1000).rounded()))
+    }
 }

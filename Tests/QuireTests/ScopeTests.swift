@@ -100,6 +100,25 @@ import Testing
         #expect(error?.code == .notOpen)
     }
 
+    @Test func deletingWhileAnotherObjectHasTheDatabaseOpenIsBusy() throws {
+        let directory = TemporaryDirectory()
+        let first = try open(directory, name: "shared")
+        let second = try open(directory, name: "shared")
+        let byPath = Database(path: first.filePath)
+        try first.defaultCollection().save(document: MutableDocument(id: "kept"))
+        for attempt in [{ try first.delete() }, { try Database.delete(withName: "shared", inDirectory: directory.path) }] {
+            let error = #expect(throws: QuireError.self, performing: attempt)
+            #expect(error?.code == .busy)
+        }
+        #expect(try second.defaultCollection().document(id: "kept") != nil)
+        try second.close()
+        try byPath.close()
+        try first.delete()
+        #expect(!Database.exists(withName: "shared", inDirectory: directory.path))
+        let error = #expect(throws: QuireError.self) { _ = try second.defaultCollection() }
+        #expect(error?.code == .notOpen)
+    }
+
     @Test func everythingSurvivesCloseAndReopen() throws {
         let directory = TemporaryDirectory()
         var database = try open(directory)

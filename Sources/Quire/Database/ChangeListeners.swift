@@ -52,7 +52,9 @@ struct ChangeRecord: Sendable {
 /// Delivery happens on each listener's queue, enqueued while the committing thread still
 /// holds the writer, so listeners see transactions in commit order. A removed listener is
 /// marked inactive before it leaves the table, and the flag is checked on the queue, so a
-/// notification already queued is dropped rather than delivered after removal.
+/// notification already queued is dropped rather than delivered after removal. Removal
+/// waits for a delivery already running on another thread, so once `remove()` or `close()`
+/// returns the listener is never running; a listener may remove itself from its own call.
 final class ChangeHub: @unchecked Sendable {
     private final class Entry: @unchecked Sendable {
         let collectionIDs: Set<Int64>
@@ -61,7 +63,9 @@ final class ChangeHub: @unchecked Sendable {
         let queue: DispatchQueue
         let deliver: @Sendable ([String]) -> Void
         let onRemove: (@Sendable () -> Void)?
-        private let lock = NSLock()
+        /// Held while the listener runs, so that deactivating from another thread waits for
+        /// it; recursive, so that a listener can remove itself.
+        private let lock = NSRecursiveLock()
         private var active = true
 
         init(
@@ -76,7 +80,12 @@ final class ChangeHub: @unchecked Sendable {
             self.onRemove = onRemove
         }
 
-        var isActive: Bool { lock.withLock { active } }
+        /// Runs the listener unless it was removed first.
+        func deliverIfActive(_ ids: [String]) {
+            lock.withLock {
+                if active { deliver(ids) }
+            }
+        }
 
         func deactivate() {
             lock.withLock { active = false }
@@ -145,9 +154,7 @@ final class ChangeHub: @unchecked Sendable {
             } else {
                 delivered = ids
             }
-            entry.queue.async {
-                if entry.isActive { entry.deliver(delivered) }
-            }
+            entry.queue.async { entry.deliverIfActive(delivered) }
         }
     }
 }

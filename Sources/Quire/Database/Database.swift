@@ -244,11 +244,18 @@ public final class Database: @unchecked Sendable {
 
     // MARK: Deleting and finding databases (Couchbase Lite)
 
-    /// Closes and deletes this database's files; afterwards its objects throw notOpen.
+    /// Closes and deletes this database's files; afterwards this object, its scopes and its
+    /// collections throw notOpen. Busy, as in Couchbase Lite, while another open `Database`
+    /// object uses the same file: close those first.
     public func delete() throws {
         try checkOpen()
         if core.callerHoldsHandle {
             throw QuireError(.busy, "cannot delete database '\(name)' from inside one of its own reads or writes")
+        }
+        let others = core.attachedObjectCount - 1
+        if others > 0 {
+            throw QuireError(
+                .busy, "cannot delete database '\(name)': \(others) other open Database object(s) use it; close them first")
         }
         state.lock()
         closed = true
@@ -271,7 +278,9 @@ public final class Database: @unchecked Sendable {
         }
         let file = folder + "/" + fileName
         let canonical = CoreRegistry.canonicalPath(file)
-        if let core = CoreRegistry.shared.allCores().first(where: { $0.path == canonical }), core.isOpened {
+        if let core = CoreRegistry.shared.allCores().first(where: { $0.path == canonical }),
+            core.isOpened || core.attachedObjectCount > 0
+        {
             throw QuireError(.busy, "database '\(name)' is open; close it before deleting it")
         }
         try removeFiles(folder: folder, file: file)

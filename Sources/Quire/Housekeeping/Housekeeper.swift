@@ -114,10 +114,17 @@ final class Housekeeper: @unchecked Sendable {
         try connection.query("SELECT id FROM quire_collections ORDER BY id") { $0.int64(at: 0) }
     }
 
+    /// The statement that finds a collection's next expiration. The condition matches the
+    /// partial index on `expiration`, so SQLite reads the index's first entry instead of
+    /// walking the whole table.
+    static func earliestExpirationSQL(collection id: Int64) -> String {
+        "SELECT min(expiration) FROM \(StoreSchema.tableName(id)) WHERE expiration IS NOT NULL"
+    }
+
     static func earliestExpiration(_ connection: Connection) throws -> Int64? {
         var earliest: Int64?
         for id in try collectionIDs(connection) {
-            if let value = try connection.scalarInt("SELECT min(expiration) FROM \(StoreSchema.tableName(id))") {
+            if let value = try connection.scalarInt(earliestExpirationSQL(collection: id)) {
                 earliest = min(earliest ?? value, value)
             }
         }

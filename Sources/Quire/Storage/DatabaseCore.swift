@@ -106,9 +106,15 @@ final class DatabaseCore: @unchecked Sendable {
     /// Whether the calling thread is inside a `write` of this core.
     var callerIsWriting: Bool { locked { writerOwner == currentThreadID() } }
 
+    /// Whether some thread holds the writer.
+    var hasActiveWriter: Bool { locked { writerOwner != nil } }
+
     // MARK: Objects using the core
 
     func attach() { locked { attachedObjects += 1 } }
+
+    /// How many open `Database` objects use the core.
+    var attachedObjectCount: Int { locked { attachedObjects } }
 
     /// One object stopped using the core; the last one closes the handles.
     func detach() throws {
