@@ -217,6 +217,28 @@ import Testing
         #expect(MaintenanceType.allCases.map(\.rawValue) == [0, 1, 2, 3, 4])
     }
 
+    @Test func reindexRebuildsFullTextIndexesFromTheDocuments() throws {
+        let directory = TemporaryDirectory()
+        let database = try makeDatabase(directory)
+        let collection = try database.createCollection(name: "notes", scope: "app")
+        try collection.save(document: MutableDocument(id: "a", data: ["text": "running in the park"]))
+        try collection.save(document: MutableDocument(id: "b", data: ["text": "quiet evening"]))
+        try collection.createIndex(withName: "words", config: FullTextIndexConfiguration(["text"]))
+        let query = try database.createQuery("SELECT meta().id FROM app.notes WHERE MATCH(words, 'run') ORDER BY meta().id")
+        #expect(try query.execute().map { $0.string(at: 0) } == ["a"])
+        // Lose the index's contents behind Quire's back.
+        try database.write { connection in
+            let table = try #require(try IndexCatalog.fullTextTable(connection, collection: collection, name: "words"))
+            try connection.execute("DELETE FROM \(table)")
+        }
+        #expect(try query.execute().map { $0.string(at: 0) }.isEmpty)
+        try database.performMaintenance(type: .reindex)
+        #expect(try query.execute().map { $0.string(at: 0) } == ["a"])
+        // Kept current afterwards, as before.
+        try collection.save(document: MutableDocument(id: "c", data: ["text": "she runs"]))
+        #expect(try query.execute().map { $0.string(at: 0) } == ["a", "c"])
+    }
+
     @Test func maintenanceOfAClosedDatabaseIsNotOpen() throws {
         let directory = TemporaryDirectory()
         let database = try makeDatabase(directory)

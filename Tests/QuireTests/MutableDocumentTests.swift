@@ -40,6 +40,56 @@ import Testing
         #expect(document.keys.isEmpty)
     }
 
+    @Test func nestedDictionariesAndArraysGiveTheSameDefaults() throws {
+        let source = MutableDocument(id: "nested")
+            .setDictionary(MutableDictionaryObject(data: ["n": 1]), forKey: "dict")
+            .setArray(MutableArrayObject(data: [1]), forKey: "list")
+        let stored = try roundTrip(source)
+        let dictionaries: [(String, DictionaryObject)] = [
+            ("stored", try #require(stored.dictionary(forKey: "dict"))),
+            ("mutable", try #require(stored.toMutable().dictionary(forKey: "dict"))),
+            ("new", MutableDictionaryObject()),
+        ]
+        for (label, dictionary) in dictionaries {
+            #expect(dictionary.value(forKey: "x") == nil, "\(label)")
+            #expect(dictionary.string(forKey: "x") == nil, "\(label)")
+            #expect(dictionary.number(forKey: "x") == nil, "\(label)")
+            #expect(dictionary.int(forKey: "x") == 0, "\(label)")
+            #expect(dictionary.int64(forKey: "x") == 0, "\(label)")
+            #expect(dictionary.float(forKey: "x") == 0, "\(label)")
+            #expect(dictionary.double(forKey: "x") == 0, "\(label)")
+            #expect(dictionary.boolean(forKey: "x") == false, "\(label)")
+            #expect(dictionary.date(forKey: "x") == nil, "\(label)")
+            #expect(dictionary.array(forKey: "x") == nil, "\(label)")
+            #expect(dictionary.dictionary(forKey: "x") == nil, "\(label)")
+            #expect(dictionary.blob(forKey: "x") == nil, "\(label)")
+            #expect(!dictionary.contains(key: "x"), "\(label)")
+        }
+        let arrays: [(String, ArrayObject)] = [
+            ("stored", try #require(stored.array(forKey: "list"))),
+            ("mutable", try #require(stored.toMutable().array(forKey: "list"))),
+        ]
+        for (label, array) in arrays {
+            // Index 0 holds 1; index 5 is past the end and gives each type's default.
+            #expect(array.int(at: 0) == 1, "\(label)")
+            #expect(array.value(at: 5) == nil, "\(label)")
+            #expect(array.string(at: 5) == nil, "\(label)")
+            #expect(array.number(at: 5) == nil, "\(label)")
+            #expect(array.int(at: 5) == 0, "\(label)")
+            #expect(array.int64(at: 5) == 0, "\(label)")
+            #expect(array.float(at: 5) == 0, "\(label)")
+            #expect(array.double(at: 5) == 0, "\(label)")
+            #expect(array.boolean(at: 5) == false, "\(label)")
+            #expect(array.date(at: 5) == nil, "\(label)")
+            #expect(array.array(at: 5) == nil, "\(label)")
+            #expect(array.dictionary(at: 5) == nil, "\(label)")
+            #expect(array.blob(at: 5) == nil, "\(label)")
+            // A value of another type also gives the default, not a conversion.
+            #expect(array.string(at: 0) == nil, "\(label)")
+            #expect(array.date(at: 0) == nil, "\(label)")
+        }
+    }
+
     @Test func everyTypeRoundTrips() throws {
         let date = Date(timeIntervalSince1970: 1_700_000_000.123)
         let source = MutableDocument(id: "types")

@@ -12,7 +12,10 @@ extension Database {
         case .compact:
             try compact()
         case .reindex:
-            try write { try $0.execute("REINDEX") }
+            try write { connection in
+                try connection.execute("REINDEX")
+                try IndexCatalog.rebuildFullTextIndexes(connection)
+            }
         case .integrityCheck:
             try checkIntegrity()
         case .optimize:

@@ -21,59 +21,113 @@ public struct QuireError: Error, CustomNSError, CustomStringConvertible, Sendabl
 
     /// Error codes with Couchbase Lite's names and numbers.
     public enum Code: Int, Sendable, Equatable, CaseIterable {
+        /// An internal consistency check failed.
         case assertionFailed = 1
+        /// The operation is not implemented.
         case unimplemented = 2
+        /// The database is encrypted in a way Quire cannot open.
         case unsupportedEncryption = 3
+        /// A revision ID is malformed.
         case badRevisionID = 4
+        /// A document body is not acceptable, such as a reserved key (`_id`, `_rev`, `_deleted`) at its top level.
         case corruptRevisionData = 5
+        /// The database, scope or collection is closed or deleted.
         case notOpen = 6
+        /// The document, database, index or other named thing does not exist.
         case notFound = 7
+        /// A save or delete lost to a concurrent change of the same document.
         case conflict = 8
+        /// An argument is not valid, such as a scope or collection name breaking the naming rules.
         case invalidParameter = 9
+        /// An error without a more precise code.
         case unexpectedError = 10
+        /// A database file cannot be opened.
         case cantOpenFile = 11
+        /// Reading or writing a file failed.
         case ioError = 12
+        /// Memory ran out.
         case memoryError = 13
+        /// The database or file is read-only.
         case notWriteable = 14
+        /// Stored data is damaged, such as a blob whose bytes do not match its digest.
         case corruptData = 15
+        /// The database is in use in a way that prevents the operation; try again later.
         case busy = 16
+        /// The operation needs a transaction and none is open.
         case notInTransaction = 17
+        /// A transaction is still open where none may be, such as closing from inside a batch.
         case transactionNotClosed = 18
+        /// The operation is not supported here.
         case unsupported = 19
+        /// The file is not a database, or not one Quire can read.
         case unreadableDatabase = 20
+        /// Data is in the wrong format.
         case wrongFormat = 21
+        /// A cryptographic operation failed.
         case crypto = 22
+        /// A query cannot be parsed or compiled; the message gives the position and what was expected.
         case invalidQuery = 23
+        /// The query needs an index that does not exist.
         case missingIndex = 24
+        /// A query parameter is missing or of the wrong type.
         case invalidQueryParam = 25
+        /// The remote peer reported an error.
         case remoteError = 26
+        /// The database's format is older than this version of Quire can upgrade.
         case databaseTooOld = 27
+        /// The database was written by a newer version of Quire.
         case databaseTooNew = 28
+        /// A document ID is not valid.
         case badDocID = 29
+        /// The database's format cannot be upgraded.
         case cantUpgradeDatabase = 30
+        /// A network operation failed (the first of the network codes).
         case networkError = 5000
+        /// The host name could not be resolved.
         case dnsFailure = 5001
+        /// The host is unknown.
         case unknownHost = 5002
+        /// A network request timed out.
         case timeout = 5003
+        /// A URL is not valid.
         case invalidURL = 5004
+        /// An HTTP request was redirected too many times.
         case tooManyRedirects = 5005
+        /// The TLS handshake failed.
         case tlsHandshakeFailed = 5006
+        /// The peer's TLS certificate has expired.
         case tlsCertExpired = 5007
+        /// The peer's TLS certificate is not trusted.
         case tlsCertUntrusted = 5008
+        /// The peer requires a TLS client certificate.
         case tlsClientCertRequired = 5009
+        /// The peer rejected the TLS client certificate.
         case tlsClientCertRejected = 5010
+        /// The peer's TLS certificate has an unknown root.
         case tlsCertUnknownRoot = 5011
+        /// An HTTP redirect was not valid.
         case invalidRedirect = 5012
+        /// The base of the HTTP status codes: `httpBase + status` is an HTTP error status.
         case httpBase = 10000
+        /// HTTP 401: authentication is required.
         case httpAuthRequired = 10401
+        /// HTTP 403: the request is forbidden.
         case httpForbidden = 10403
+        /// HTTP 404: not found.
         case httpNotFound = 10404
+        /// HTTP 409: conflict.
         case httpConflict = 10409
+        /// HTTP 407: the proxy requires authentication.
         case httpProxyAuthRequired = 10407
+        /// HTTP 413: the request body is too large.
         case httpEntityTooLarge = 10413
+        /// HTTP 418.
         case httpImATeapot = 10418
+        /// HTTP 500: the server failed.
         case httpInternalServerError = 10500
+        /// HTTP 501: not implemented by the server.
         case httpNotImplemented = 10501
+        /// HTTP 503: the server is unavailable for now.
         case httpServiceUnavailable = 10503
 
         /// The code's name as written in spec files and reports (`invalidParameter`).

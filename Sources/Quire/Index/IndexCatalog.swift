@@ -135,14 +135,9 @@ enum IndexCatalog {
         _ connection: Connection, table: String, fts: String, expressions: [PlanExpression], condition: PlanExpression?,
         tokenizer: String
     ) throws {
-        let columnNames = expressions.indices.map { "c\($0)" }.joined(separator: ", ")
-        func values(_ prefix: String) throws -> String {
-            try expressions.map { try QueryCompiler.indexExpression($0, prefix: prefix) }.joined(separator: ", ")
-        }
-        func filter(_ prefix: String) throws -> String {
-            let terms = try ["\(prefix)flags & 1 = 0"] + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0, prefix: prefix) } ?? [])
-            return terms.joined(separator: " AND ")
-        }
+        let columnNames = fullTextColumns(expressions)
+        func values(_ prefix: String) throws -> String { try fullTextValues(expressions, prefix: prefix) }
+        func filter(_ prefix: String) throws -> String { try fullTextFilter(condition, prefix: prefix) }
         try connection.execute(
             """
             CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnNames), tokenize = '\(tokenizer)');
@@ -156,8 +151,51 @@ enum IndexCatalog {
                 DELETE FROM \(fts) WHERE rowid = old.sequence;
                 INSERT INTO \(fts) (rowid, \(columnNames)) SELECT new.sequence, \(try values("new.")) WHERE \(try filter("new."));
             END;
-            INSERT INTO \(fts) (rowid, \(columnNames)) SELECT sequence, \(try values("")) FROM \(table) WHERE \(try filter(""));
             """)
+        try fillFullText(connection, table: table, fts: fts, expressions: expressions, condition: condition)
+    }
+
+    /// The FTS table's column names, one per indexed expression.
+    private static func fullTextColumns(_ expressions: [PlanExpression]) -> String {
+        expressions.indices.map { "c\($0)" }.joined(separator: ", ")
+    }
+
+    /// The indexed expressions over a row (`new.` in triggers, nothing in a scan).
+    private static func fullTextValues(_ expressions: [PlanExpression], prefix: String) throws -> String {
+        try expressions.map { try QueryCompiler.indexExpression($0, prefix: prefix) }.joined(separator: ", ")
+    }
+
+    /// Which rows are indexed: live documents matching the index's condition.
+    private static func fullTextFilter(_ condition: PlanExpression?, prefix: String) throws -> String {
+        let terms = try ["\(prefix)flags & 1 = 0"] + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0, prefix: prefix) } ?? [])
+        return terms.joined(separator: " AND ")
+    }
+
+    /// Indexes every current document of `table` into `fts`.
+    private static func fillFullText(
+        _ connection: Connection, table: String, fts: String, expressions: [PlanExpression], condition: PlanExpression?
+    ) throws {
+        try connection.execute(
+            "INSERT INTO \(fts) (rowid, \(fullTextColumns(expressions))) SELECT sequence, \(try fullTextValues(expressions, prefix: "")) FROM \(table) WHERE \(try fullTextFilter(condition, prefix: ""))"
+        )
+    }
+
+    /// Empties and refills every full-text index of the database from its documents
+    /// (`REINDEX` rebuilds SQLite's own indexes, not FTS5 tables).
+    static func rebuildFullTextIndexes(_ connection: Connection) throws {
+        let indexes = try connection.query(
+            "SELECT collection_id, name, definition FROM quire_indexes WHERE kind = ? ORDER BY collection_id, name",
+            [.text(Kind.fullText.rawValue)]
+        ) { row in (row.int64(at: 0), row.text(at: 1) ?? "", row.text(at: 2) ?? "{}") }
+        for (collectionID, name, json) in indexes {
+            let definition = Definition(kind: .fullText, json: (try? JSONReader.parse(json)) ?? .object([:]))
+            let expressions = try definition.expressions.map { try SQLPPParser.parseExpression($0) }
+            let condition = try definition.whereClause.map { try SQLPPParser.parseExpression($0) }
+            let table = StoreSchema.tableName(collectionID)
+            let fts = fullTextTableName(table: table, name: name)
+            try connection.execute("DELETE FROM \(fts)")
+            try fillFullText(connection, table: table, fts: fts, expressions: expressions, condition: condition)
+        }
     }
 
     static func drop(_ connection: Connection, collection: Collection, name: String, kind: Kind) throws {
