@@ -19,6 +19,11 @@ import Testing
             buildTimestamp: .fallback)
     }
 
+    @Test func recordsTheQuireLibrarysVersion() {
+        #expect(sample().quireVersion == QuireVersion.current)
+        #expect(QuireFixtures.quireVersion == QuireVersion.current)
+    }
+
     @Test func roundTripsThroughStableJSON() throws {
         let manifest = sample()
         let data = try manifest.encoded()
