@@ -68,6 +68,12 @@ import Testing
             for offset in directory + 46..<min(directory + 120, bytes.count - 22) { bytes[offset] = 0xFF }
             try Data(bytes).write(to: url)
         }),
+        ("entry outside the database folder", "archive entry 'stray.txt' is outside the allowed paths", { scratch, url in
+            try SampleFixture.writeStrayEntryFixture(in: scratch, to: url)
+        }),
+        ("manifest listing an outside path", "'stray.txt' is outside the database folder 'travel.quire'", { scratch, url in
+            try SampleFixture.writeManifestListingAnOutsidePath(in: scratch, to: url)
+        }),
         ("not an archive", "is not a readable archive", { _, url in
             try Data("This is a plain text file, not an archive.\n".utf8).write(to: url)
         }),
