@@ -4,7 +4,8 @@ import Quire
 /// duplicates and file/folder clashes are caught whatever the order.
 struct ArchiveEntryValidator {
     let limits: ArchiveLimits
-    let requiredRoot: String?
+    /// Normalised paths every entry must equal or lie inside; empty allows any path.
+    let allowedRoots: [String]
 
     private var rawNameByPath: [String: String] = [:]
     private var rawNameByCollisionKey: [String: String] = [:]
@@ -13,9 +14,9 @@ struct ArchiveEntryValidator {
     private(set) var entryCount = 0
     private(set) var declaredTotal: Int64 = 0
 
-    init(limits: ArchiveLimits, requiredRoot: String?) {
+    init(limits: ArchiveLimits, allowedRoots: [String]) {
         self.limits = limits
-        self.requiredRoot = requiredRoot
+        self.allowedRoots = allowedRoots
     }
 
     /// Checks one entry; returns its normalised description with its declared size.
@@ -32,8 +33,11 @@ struct ArchiveEntryValidator {
             QuireError(.corruptData, "archive entry '\(raw.name)' \(rule)")
         }
 
-        if let root = requiredRoot, path != root, !path.hasPrefix(root + "/") {
-            throw refuse("is outside the required folder '\(root)'")
+        if !allowedRoots.isEmpty, !allowedRoots.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) {
+            throw refuse(
+                allowedRoots.count == 1
+                    ? "is outside the required folder '\(allowedRoots[0])'"
+                    : "is outside the allowed paths \(allowedRoots.map { "'\($0)'" }.joined(separator: ", "))")
         }
         if let first = rawNameByPath[path] {
             throw refuse(first == raw.name ? "appears twice" : "duplicates '\(first)' (both are '\(path)')")

@@ -15,12 +15,27 @@ struct FixtureDatabaseProbe {
         var bodyBytes: Int64
     }
 
+    /// One index as the store's catalogue defines it.
+    struct IndexFacts: Equatable {
+        /// The collection's full name.
+        var collection: String
+        var name: String
+        /// `value`, `fullText`, or nil for a kind this reader does not know (the raw text is in `rawKind`).
+        var kind: FixtureManifest.IndexDescription.Kind?
+        var rawKind: String
+        var expressions: [String]
+        /// Full-text only.
+        var ignoreAccents: Bool?
+        /// Full-text only; nil when the index stems no language.
+        var language: String?
+    }
+
     /// What SQLite's integrity check found; empty when the file is sound.
     var integrityProblems: [String] = []
     /// Every collection, by full name.
     var collections: [CollectionFacts] = []
-    /// Every index as `(collection full name, index name)`.
-    var indexes: [(collection: String, name: String)] = []
+    /// Every index, by collection full name then index name.
+    var indexes: [IndexFacts] = []
     /// The private UUID.
     var privateUUID: String?
 
@@ -41,11 +56,32 @@ struct FixtureDatabaseProbe {
             }
             indexes = try connection.query(
                 """
-                SELECT c.scope || '.' || c.name, i.name FROM quire_indexes i
+                SELECT c.scope || '.' || c.name, i.name, i.kind, i.definition FROM quire_indexes i
                 JOIN quire_collections c ON c.id = i.collection_id ORDER BY 1, 2
                 """
-            ) { row in (row.text(at: 0) ?? "", row.text(at: 1) ?? "") }
+            ) { row in
+                Self.indexFacts(
+                    collection: row.text(at: 0) ?? "", name: row.text(at: 1) ?? "", kind: row.text(at: 2) ?? "",
+                    definition: row.text(at: 3) ?? "")
+            }
             privateUUID = try connection.scalarText("SELECT value FROM quire_info WHERE key = 'privateUUID'")
         }
+    }
+
+    /// Reads a catalogue row; `definition` is the JSON object Quire stores
+    /// (`expressions`, and for full-text `ignoreAccents` and `language`).
+    static func indexFacts(collection: String, name: String, kind: String, definition: String) -> IndexFacts {
+        let object = (try? JSONSerialization.jsonObject(with: Data(definition.utf8))) as? [String: Any] ?? [:]
+        let mapped: FixtureManifest.IndexDescription.Kind? =
+            switch kind {
+            case "value": .value
+            case "fulltext": .fullText
+            default: nil
+            }
+        return IndexFacts(
+            collection: collection, name: name, kind: mapped, rawKind: kind,
+            expressions: object["expressions"] as? [String] ?? [],
+            ignoreAccents: object["ignoreAccents"] as? Bool,
+            language: object["language"] as? String)
     }
 }

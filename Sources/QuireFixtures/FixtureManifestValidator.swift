@@ -14,6 +14,10 @@ struct FixtureManifestValidator {
         }
         guard !manifest.quireVersion.isEmpty else { throw refuse("quireVersion", "is empty") }
         guard !manifest.name.isEmpty else { throw refuse("name", "is empty") }
+        let databaseFolder = FixtureLayout.databaseFolder(manifest.name)
+        guard !manifest.name.contains("/"), (try? ArchivePath.normalize(databaseFolder, code: code)) == databaseFolder else {
+            throw refuse("name", "'\(manifest.name)' cannot name a database folder")
+        }
         guard FixtureTimestamp(iso8601: manifest.buildTimestamp) != nil else {
             throw refuse("buildTimestamp", "'\(manifest.buildTimestamp)' is not YYYY-MM-DDThh:mm:ssZ")
         }
@@ -74,6 +78,9 @@ struct FixtureManifestValidator {
             }
             guard entry.path != FixtureManifest.fileName else {
                 throw refuse("\(field).path", "lists the manifest itself")
+            }
+            guard entry.path.hasPrefix(databaseFolder + "/") else {
+                throw refuse("\(field).path", "'\(entry.path)' is outside the database folder '\(databaseFolder)'")
             }
             guard paths.insert(entry.path).inserted else { throw refuse("\(field).path", "'\(entry.path)' is listed twice") }
             guard entry.sha256.utf8.count == 64, entry.sha256.utf8.allSatisfy({ Self.isLowerHex($0) }) else {

@@ -68,18 +68,56 @@ public struct FixtureVerifier: Sendable {
         for name in expected.keys.sorted() {
             checks.append(.init(subject: "collection \(name)", problem: "is in the manifest but not in the database"))
         }
-        var expectedIndexes = Set(manifest.indexes.map { "\($0.collection)/\($0.name)" })
-        for index in probe.indexes {
+        checks += checkIndexes(probe.indexes, against: manifest.indexes)
+        return checks
+    }
+
+    /// Compares the database's index catalogue with the manifest: every index in both, with
+    /// the same kind, expressions and, for full-text, `ignoreAccents` and language. A manifest
+    /// that leaves the last two out means the defaults a build applies (false, `en`).
+    static func checkIndexes(
+        _ actual: [FixtureDatabaseProbe.IndexFacts], against listed: [FixtureManifest.IndexDescription]
+    ) -> [FixtureVerificationReport.Check] {
+        var checks: [FixtureVerificationReport.Check] = []
+        var expected = Dictionary(listed.map { ("\($0.collection)/\($0.name)", $0) }, uniquingKeysWith: { first, _ in first })
+        for index in actual {
             let key = "\(index.collection)/\(index.name)"
+            let subject = "index \(key)"
+            guard let description = expected.removeValue(forKey: key) else {
+                checks.append(.init(subject: subject, problem: "is in the database but not in the manifest"))
+                continue
+            }
+            var problems: [String] = []
+            if index.kind != description.kind {
+                problems.append("kind is \(index.kind?.rawValue ?? "'\(index.rawKind)'"); the manifest says \(description.kind.rawValue)")
+            }
+            if index.expressions != description.expressions {
+                problems.append("expressions are \(quoted(index.expressions)); the manifest says \(quoted(description.expressions))")
+            }
+            if description.kind == .fullText, index.kind == .fullText {
+                let ignoreAccents = description.ignoreAccents ?? false
+                if index.ignoreAccents != ignoreAccents {
+                    problems.append(
+                        "ignoreAccents is \(index.ignoreAccents.map { "\($0)" } ?? "unset"); the manifest says \(ignoreAccents)")
+                }
+                let language = description.language ?? "en"
+                if (index.language ?? "") != language {
+                    problems.append("language is \(index.language.map { "'\($0)'" } ?? "none"); the manifest says '\(language)'")
+                }
+            }
             checks.append(
-                expectedIndexes.remove(key) != nil
-                    ? .init(subject: "index \(key)")
-                    : .init(subject: "index \(key)", problem: "is in the database but not in the manifest"))
+                problems.isEmpty
+                    ? .init(subject: subject, detail: "\(description.kind.rawValue) on \(description.expressions.joined(separator: ", "))")
+                    : .init(subject: subject, problem: problems.joined(separator: "; ")))
         }
-        for key in expectedIndexes.sorted() {
+        for key in expected.keys.sorted() {
             checks.append(.init(subject: "index \(key)", problem: "is in the manifest but not in the database"))
         }
         return checks
+    }
+
+    private static func quoted(_ expressions: [String]) -> String {
+        "[" + expressions.map { "'\($0)'" }.joined(separator: ", ") + "]"
     }
 
     /// A name in the system's temporary folder for an extraction to sit beside.

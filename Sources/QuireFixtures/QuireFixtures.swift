@@ -1,7 +1,10 @@
+import Quire
+
 /// Builds, packs, verifies and installs prebuilt Quire databases.
 public enum QuireFixtures {
     /// The fixture format version written into manifests.
     public static let formatVersion = 1
-    /// The Quire version recorded in manifests this build writes.
-    public static let quireVersion = "0.1.0"
+    /// The Quire version recorded in manifests this build writes: the library's own,
+    /// ``QuireVersion/current``.
+    public static let quireVersion = QuireVersion.current
 }

@@ -6,7 +6,7 @@ import Quire
 ///
 /// Every entry must be a regular file or a folder with a relative name free of `..`; links,
 /// devices, FIFOs, sockets, encrypted entries and duplicate names (also after normalising
-/// `a/./b`, case and Unicode form) are refused, as is anything outside ``requiredRoot`` when
+/// `a/./b`, case and Unicode form) are refused, as is anything outside ``allowedRoots`` when
 /// set, or beyond ``limits``. All of it is checked on every header before anything is written,
 /// and the bytes are counted again while extracting. Errors are `QuireError` with code
 /// `corruptData` naming the entry and the rule.
@@ -15,14 +15,28 @@ public struct SafeArchiveReader: Sendable {
     public let archiveURL: URL
     /// Size, ratio and count limits.
     public var limits: ArchiveLimits
-    /// When set, every entry must be this folder or inside it (a relative path such as `db.cblite2`).
-    public var requiredRoot: String?
+    /// When not empty, every entry must be one of these relative paths or inside one of them
+    /// (for a fixture: `manifest.json` and `<name>.quire`).
+    public var allowedRoots: [String]
+
+    /// When set, every entry must be this folder or inside it (a relative path such as
+    /// `db.cblite2`): ``allowedRoots`` holding one path.
+    public var requiredRoot: String? {
+        get { allowedRoots.count == 1 ? allowedRoots[0] : nil }
+        set { allowedRoots = newValue.map { [$0] } ?? [] }
+    }
 
     /// Makes a reader; nothing is opened until a method is called.
     public init(archiveURL: URL, limits: ArchiveLimits = .default, requiredRoot: String? = nil) {
+        self.init(archiveURL: archiveURL, limits: limits, allowedRoots: requiredRoot.map { [$0] } ?? [])
+    }
+
+    /// Makes a reader that admits only `allowedRoots` and what lies inside them (any path
+    /// when empty); nothing is opened until a method is called.
+    public init(archiveURL: URL, limits: ArchiveLimits = .default, allowedRoots: [String]) {
         self.archiveURL = archiveURL
         self.limits = limits
-        self.requiredRoot = requiredRoot
+        self.allowedRoots = allowedRoots
     }
 
     /// Reads every header and applies every rule, writing nothing and reading no data.
@@ -53,6 +67,25 @@ public struct SafeArchiveReader: Sendable {
             entries.append(described)
         }
         return entries
+    }
+
+    /// Reads the whole archive, applying every rule and limit to every entry and its data, and
+    /// returns the bytes of the file entry at `path`, or nil when there is none. Nothing is
+    /// written, so an archive can be judged (a bomb or a stray entry found) before extraction.
+    public func contents(ofEntry path: String) throws -> Data? {
+        let wanted = try ArchivePath.normalize(path, code: .invalidParameter)
+        var found: Data?
+        try forEachEntry { entry, read in
+            guard entry.kind == .file else { return }
+            if entry.path == wanted {
+                var data = Data()
+                _ = try read { data.append(contentsOf: $0) }
+                found = data
+            } else {
+                _ = try read { _ in }
+            }
+        }
+        return found
     }
 
     /// Validates the archive, then extracts it into a new temporary folder next to `destination`.
@@ -129,7 +162,7 @@ public struct SafeArchiveReader: Sendable {
     }
 
     private func makeValidator() throws -> ArchiveEntryValidator {
-        let root = try requiredRoot.map { try ArchivePath.normalize($0, code: .invalidParameter) }
-        return ArchiveEntryValidator(limits: limits, requiredRoot: root)
+        let roots = try allowedRoots.map { try ArchivePath.normalize($0, code: .invalidParameter) }
+        return ArchiveEntryValidator(limits: limits, allowedRoots: roots)
     }
 }

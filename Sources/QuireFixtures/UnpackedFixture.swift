@@ -12,15 +12,30 @@ struct UnpackedFixture {
     /// Extracts `archive` beside `destination` (in its parent folder, under a hidden
     /// temporary name) and reads its manifest. On any error nothing is left behind.
     ///
-    /// - Throws: `corruptData` for an unsafe or damaged archive, a missing or invalid manifest.
+    /// The archive is read twice: first in full without writing anything, applying every rule
+    /// and limit and taking the manifest; then, only if that passed, extracted with just
+    /// `manifest.json` and the manifest's `<name>.quire` folder allowed, so an entry anywhere
+    /// else is refused before a byte is written.
+    ///
+    /// - Throws: `corruptData` for an unsafe or damaged archive, a missing or invalid manifest,
+    ///   or an entry outside the database folder.
     static func extract(_ archive: URL, nextTo destination: URL, limits: ArchiveLimits) throws -> UnpackedFixture {
-        let folder = try SafeArchiveReader(archiveURL: archive, limits: limits).extract(nextTo: destination)
+        let manifestData = try SafeArchiveReader(archiveURL: archive, limits: limits).contents(ofEntry: FixtureManifest.fileName)
+        guard let manifestData else {
+            throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' has no \(FixtureManifest.fileName)")
+        }
+        let manifest = try FixtureManifest.decoded(from: manifestData)
+        let reader = SafeArchiveReader(
+            archiveURL: archive, limits: limits,
+            allowedRoots: [FixtureManifest.fileName, FixtureLayout.databaseFolder(manifest.name)])
+        let folder = try reader.extract(nextTo: destination)
         do {
-            let manifestURL = folder.appendingPathComponent(FixtureManifest.fileName)
-            guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
-                throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' has no \(FixtureManifest.fileName)")
+            // The file may have changed between the two reads; only the extracted copy counts.
+            let extracted = FileManager.default.contents(atPath: folder.appendingPathComponent(FixtureManifest.fileName).path)
+            guard extracted == manifestData else {
+                throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' changed while it was being read")
             }
-            return UnpackedFixture(folder: folder, manifest: try FixtureManifest.decoded(from: data))
+            return UnpackedFixture(folder: folder, manifest: manifest)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error

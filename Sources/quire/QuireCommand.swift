@@ -1,4 +1,5 @@
 import ArgumentParser
+import Quire
 
 /// The `quire` command-line tool.
 @main
@@ -6,7 +7,7 @@ struct QuireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quire",
         abstract: "Quire: an embedded document store, its conformance runner and fixture packager.",
-        version: "0.1.0",
+        version: QuireVersion.current,
         subcommands: [ConformCommand.self, FixtureCommand.self, ServeCommand.self]
     )
 }

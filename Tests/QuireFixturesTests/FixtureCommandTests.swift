@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import Testing
 
 @testable import QuireFixtures
@@ -68,6 +69,12 @@ import Testing
             for offset in directory + 46..<min(directory + 120, bytes.count - 22) { bytes[offset] = 0xFF }
             try Data(bytes).write(to: url)
         }),
+        ("entry outside the database folder", "archive entry 'stray.txt' is outside the allowed paths", { scratch, url in
+            try SampleFixture.writeStrayEntryFixture(in: scratch, to: url)
+        }),
+        ("manifest listing an outside path", "'stray.txt' is outside the database folder 'travel.quire'", { scratch, url in
+            try SampleFixture.writeManifestListingAnOutsidePath(in: scratch, to: url)
+        }),
         ("not an archive", "is not a readable archive", { _, url in
             try Data("This is a plain text file, not an archive.\n".utf8).write(to: url)
         }),
@@ -116,14 +123,101 @@ import Testing
         #expect(contents(of: temporary).isEmpty)
     }
 
+    /// The README's "Prebuilt databases" section as written, run through the built executable:
+    /// generate, build, verify, inspect (text and JSON), install, install again with
+    /// `--if-absent`, then open the installed database and query it.
+    @Test func theReadmeRoundTripWorksFromTheCommandLine() throws {
+        let quire = try #require(Self.quireURL, "the quire executable is built beside the tests")
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let temporary = try scratch.folder("tmp")
+        func quireSays(_ arguments: [String]) throws -> String {
+            let (status, output) = try run(
+                quire, arguments, temporary: temporary, in: scratch.url, environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+            #expect(status == 0, "quire \(arguments.joined(separator: " ")): \(output)")
+            return output
+        }
+
+        #expect(try quireSays(["fixture", "generate", "travel", "--count", "20", "--seed", "1", "-o", "my-travel"]).contains("Wrote dataset"))
+        _ = try scratch.write(
+            """
+            name: my-travel
+            source:
+              dataset: my-travel                                 # or: jsonl: {_default: people.jsonl}
+            collections:                                         # default: every collection of the source
+              - name: inventory.hotel
+                indexes:
+                  - {name: by_city, value: [city]}
+                  - {name: reviews, fullText: [description]}
+              - name: inventory.route
+
+            """, to: "my-travel.yaml")
+        _ = try quireSays(["fixture", "build", "my-travel.yaml", "-o", "out"])
+        let archive = "out/my-travel.quire.zip"
+        #expect(FileManager.default.fileExists(atPath: scratch.file(archive).path))
+        #expect(try quireSays(["fixture", "verify", archive]).contains("matches its manifest"))
+
+        // The counts the dataset holds, one document per JSON line.
+        func lines(_ collection: String) throws -> Int {
+            try String(contentsOf: scratch.file("my-travel/\(collection).jsonl"), encoding: .utf8)
+                .split(separator: "\n").count
+        }
+        let expected = ["inventory.hotel": try lines("inventory.hotel"), "inventory.route": try lines("inventory.route")]
+        #expect(expected.values.allSatisfy { $0 > 0 })
+
+        let text = try quireSays(["fixture", "inspect", archive])
+        for (name, count) in expected {
+            let line = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(name + " ") }
+            #expect(line?.contains(" \(count) documents, ") == true, "\(name) in: \(text)")
+            #expect(line?.contains("(manifest:") == false, "\(name) in: \(text)")
+        }
+        #expect(text.contains("inventory.hotel/by_city: value on city"))
+        let json = try quireSays(["fixture", "inspect", archive, "--json"])
+        let inspection = try JSONDecoder().decode(FixtureInspection.self, from: Data(json.utf8))
+        let counts = Dictionary(uniqueKeysWithValues: inspection.collections.map { ($0.name, $0.documentCount) })
+        let listed = Dictionary(uniqueKeysWithValues: inspection.manifest.collections.map { ($0.name, $0.documentCount) })
+        for (name, count) in expected {
+            #expect(counts[name] == count, "\(name)")
+            #expect(listed[name] == count, "\(name)")
+        }
+
+        let install = ["fixture", "install", archive, "--name", "travel", "--directory", "Apps"]
+        #expect(try quireSays(install).contains("Installed"))
+        let config = DatabaseConfiguration(directory: scratch.file("Apps").path)
+        do {
+            let installed = try Database(name: "travel", config: config)
+            try installed.defaultCollection().save(document: MutableDocument(id: "only-the-first-copy", data: ["mine": true]))
+            try installed.close()
+        }
+        let again = try quireSays(install + ["--if-absent"])
+        #expect(again.contains("left untouched"), "\(again)")
+
+        let database = try Database(name: "travel", config: config)
+        defer { try? database.close() }
+        #expect(try database.defaultCollection().document(id: "only-the-first-copy")?.boolean(forKey: "mine") == true)
+        let hotels = try #require(try database.collection(name: "hotel", scope: "inventory"))
+        #expect(hotels.count == (expected["inventory.hotel"] ?? -1))
+        let city = try #require(try hotels.document(id: "hotel_1")?.string(forKey: "city"))
+        let query = try database.createQuery("SELECT name FROM inventory.hotel WHERE city = $city ORDER BY name")
+        let parameters = Parameters()
+        parameters.setString(city, forName: "city")
+        query.parameters = parameters
+        #expect(try !query.execute().map { $0.string(forKey: "name") ?? "" }.isEmpty)
+        #expect(try query.explain().contains("by_city"))
+        #expect(contents(of: temporary).isEmpty)
+    }
+
     /// Runs the executable and returns its exit status and its output and errors together.
-    private func run(_ executable: URL, _ arguments: [String], temporary: URL, in directory: URL) throws -> (status: Int32, output: String) {
+    private func run(
+        _ executable: URL, _ arguments: [String], temporary: URL, in directory: URL, environment extra: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = temporary.path
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe

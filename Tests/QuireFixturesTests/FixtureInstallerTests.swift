@@ -138,6 +138,12 @@ import Testing
         ("no manifest", "has no manifest.json", { _, url in
             try ReproducibleZipWriter().write([.bytes("travel.quire/db.sqlite3", Data("x".utf8))], to: url)
         }),
+        ("entry outside the database folder", "archive entry 'stray.txt' is outside the allowed paths", { scratch, url in
+            try SampleFixture.writeStrayEntryFixture(in: scratch, to: url)
+        }),
+        ("manifest listing an outside path", "'stray.txt' is outside the database folder 'travel.quire'", { scratch, url in
+            try SampleFixture.writeManifestListingAnOutsidePath(in: scratch, to: url)
+        }),
         ("tampered database", "does not match its manifest", { scratch, url in
             try SampleFixture.repack(try SampleFixture.buildTravel(in: scratch, folder: "good"), to: url) { folder in
                 try Data("not the database".utf8).write(to: folder.appendingPathComponent("travel.quire/db.sqlite3"))

@@ -12,11 +12,16 @@ import Testing
             indexes: [.init(collection: "inventory.hotel", name: "reviews", kind: .fullText, expressions: ["reviews.content"])],
             blobs: ["sha1-qZk+NkcGgWq6PiVxeFDCbJzQ2J0="],
             entries: [
-                .init(path: "travel.cblite2/db.sqlite3", sha256: String(repeating: "a", count: 64), size: 4096),
-                .init(path: "README.txt", sha256: String(repeating: "0", count: 64), size: 0),
+                .init(path: "travel.quire/db.sqlite3", sha256: String(repeating: "a", count: 64), size: 4096),
+                .init(path: "travel.quire/README.txt", sha256: String(repeating: "0", count: 64), size: 0),
             ],
             checkpoints: [],
             buildTimestamp: .fallback)
+    }
+
+    @Test func recordsTheQuireLibrarysVersion() {
+        #expect(sample().quireVersion == QuireVersion.current)
+        #expect(QuireFixtures.quireVersion == QuireVersion.current)
     }
 
     @Test func roundTripsThroughStableJSON() throws {
@@ -30,7 +35,7 @@ import Testing
         #expect(text.contains("\"buildTimestamp\" : \"2000-01-01T00:00:00Z\""))
         // Keys sorted, arrays canonical.
         #expect(text.range(of: "\"blobs\"")!.lowerBound < text.range(of: "\"buildTimestamp\"")!.lowerBound)
-        #expect(text.range(of: "README.txt")!.lowerBound < text.range(of: "travel.cblite2")!.lowerBound)
+        #expect(text.range(of: "travel.quire/README.txt")!.lowerBound < text.range(of: "travel.quire/db.sqlite3")!.lowerBound)
         #expect(text.range(of: "_default._default")!.lowerBound < text.range(of: "inventory.hotel\"")!.lowerBound)
     }
 
@@ -62,7 +67,16 @@ import Testing
         try check(["entries[0].path", "'..' component"]) {
             $0["entries"] = [["path": "../x", "sha256": String(repeating: "a", count: 64), "size": 1]]
         }
-        try check(["entries[0].sha256", "64 lowercase hex"]) { $0["entries"] = [["path": "x", "sha256": "ABC", "size": 1]] }
+        try check(["entries[0].path", "'x' is outside the database folder 'travel.quire'"]) {
+            $0["entries"] = [["path": "x", "sha256": String(repeating: "a", count: 64), "size": 1]]
+        }
+        try check(["entries[0].path", "'travel.quire' is outside the database folder"]) {
+            $0["entries"] = [["path": "travel.quire", "sha256": String(repeating: "a", count: 64), "size": 1]]
+        }
+        try check(["name", "'a/b' cannot name a database folder"]) { $0["name"] = "a/b" }
+        try check(["entries[0].sha256", "64 lowercase hex"]) {
+            $0["entries"] = [["path": "travel.quire/x", "sha256": "ABC", "size": 1]]
+        }
         try check(["entries[0].size", "is not an integer"]) {
             $0["entries"] = [["path": "x", "sha256": String(repeating: "a", count: 64), "size": "big"]]
         }
@@ -71,7 +85,7 @@ import Testing
 
     @Test func encodingRefusesAnInvalidManifest() {
         var manifest = sample()
-        manifest.entries.append(.init(path: "README.txt", sha256: String(repeating: "b", count: 64), size: 1))
-        expectQuireError(.invalidParameter, containing: ["'README.txt' is listed twice"]) { _ = try manifest.encoded() }
+        manifest.entries.append(.init(path: "travel.quire/README.txt", sha256: String(repeating: "b", count: 64), size: 1))
+        expectQuireError(.invalidParameter, containing: ["'travel.quire/README.txt' is listed twice"]) { _ = try manifest.encoded() }
     }
 }

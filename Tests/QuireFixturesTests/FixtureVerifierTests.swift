@@ -132,6 +132,48 @@ import Testing
             ])
     }
 
+    @Test func indexDefinitionsThatDisagreeWithTheManifestAreCaughtByField() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let recipe = try SampleFixture.travelRecipe(
+            in: scratch,
+            collectionsYAML: """
+                collections:
+                  - name: inventory.hotel
+                    indexes:
+                      - {name: by_city, value: [city]}
+                      - {name: by_name, value: [name]}
+                      - {name: reviews, fullText: [description], ignoreAccents: true, language: en}
+
+                """)
+        let edited = scratch.file("edited.quire.zip")
+        try withArchiveLock {
+            let built = try FixtureBuilder(recipe: recipe).build(into: scratch.file("out"))
+            #expect(FixtureVerifier(archiveURL: built.archiveURL).verify().isValid)
+            try SampleFixture.repack(built.archiveURL, to: edited) { folder in
+                try SampleFixture.editManifest(in: folder) { manifest in
+                    for position in manifest.indexes.indices {
+                        switch manifest.indexes[position].name {
+                        case "by_city":
+                            manifest.indexes[position].expressions = ["country"]
+                        case "by_name":
+                            manifest.indexes[position].kind = .fullText
+                        default:
+                            manifest.indexes[position].ignoreAccents = false
+                            manifest.indexes[position].language = "fr"
+                        }
+                    }
+                }
+            }
+        }
+        #expect(
+            failures(verify(edited)) == [
+                "index inventory.hotel/by_city: expressions are ['city']; the manifest says ['country']",
+                "index inventory.hotel/by_name: kind is value; the manifest says fullText",
+                "index inventory.hotel/reviews: ignoreAccents is true; the manifest says false; language is 'en'; the manifest says 'fr'",
+            ])
+    }
+
     @Test func unreadableArchivesFailWithOneCheck() throws {
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }

@@ -37,4 +37,28 @@ import Testing
         }
         #expect(report.isValid, "\(report.text)")
     }
+
+    /// The one committed archive, which a spec installs through `given: {fixture: ...}`, still
+    /// verifies and describes what its recipe builds today: the same manifest apart from the
+    /// database file's hash and size, which depend on the SQLite library, and the build date.
+    @Test func theCommittedArchiveIsWhatItsRecipeBuilds() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let committed = Self.fixtures.appendingPathComponent("archives/travel-20.quire.zip")
+        let recipe = try FixtureRecipe.load(from: Self.fixtures.appendingPathComponent("recipes/travel-20.yaml"))
+        let (report, fresh) = try withArchiveLock {
+            (FixtureVerifier(archiveURL: committed).verify(), try FixtureBuilder(recipe: recipe).build(into: scratch.url).manifest)
+        }
+        #expect(report.isValid, "\(report.text)")
+        let stored = try withArchiveLock { try FixtureInspector.inspect(archive: committed).manifest }
+        func comparable(_ manifest: FixtureManifest) -> FixtureManifest {
+            var copy = manifest.canonicalized()
+            copy.entries = copy.entries.map { .init(path: $0.path, sha256: "", size: 0) }
+            copy.buildTimestamp = ""
+            return copy
+        }
+        #expect(
+            comparable(stored) == comparable(fresh),
+            "rebuild with: quire fixture build Fixtures/recipes/travel-20.yaml -o Fixtures/archives (SOURCE_DATE_EPOCH unset)")
+    }
 }

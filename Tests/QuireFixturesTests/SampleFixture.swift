@@ -37,4 +37,29 @@ enum SampleFixture {
         edit(&manifest)
         try manifest.encoded().write(to: url)
     }
+
+    /// Writes `manifest` into an extracted fixture folder as it is, without the checks
+    /// `FixtureManifest.encoded()` applies, so a test can plant a manifest that breaks a rule.
+    static func writeUncheckedManifest(_ manifest: FixtureManifest, in folder: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        try encoder.encode(manifest).write(to: folder.appendingPathComponent(FixtureManifest.fileName))
+    }
+
+    /// The travel fixture with `stray.txt` beside the database folder, listed nowhere.
+    static func writeStrayEntryFixture(in scratch: ScratchFolder, to url: URL) throws {
+        try repack(try buildTravel(in: scratch, folder: "good"), to: url) { folder in
+            try Data("stray".utf8).write(to: folder.appendingPathComponent("stray.txt"))
+        }
+    }
+
+    /// The travel fixture whose manifest lists `stray.txt`, outside the database folder.
+    static func writeManifestListingAnOutsidePath(in scratch: ScratchFolder, to url: URL) throws {
+        try repack(try buildTravel(in: scratch, folder: "good"), to: url) { folder in
+            let url = folder.appendingPathComponent(FixtureManifest.fileName)
+            var manifest = try FixtureManifest.decoded(from: Data(contentsOf: url))
+            manifest.entries.append(.init(path: "stray.txt", sha256: String(repeating: "0", count: 64), size: 0))
+            try writeUncheckedManifest(manifest, in: folder)
+        }
+    }
 }

@@ -41,16 +41,14 @@ extension Database {
         defer { try? manager.removeItem(atPath: staging) }
         do {
             try manager.createDirectory(atPath: staging, withIntermediateDirectories: false)
-            let attachments = sourceFolder + "/Attachments"
-            if manager.fileExists(atPath: attachments) {
-                try manager.copyItem(atPath: attachments, toPath: staging + "/Attachments")
-            } else {
-                try manager.createDirectory(atPath: staging + "/Attachments", withIntermediateDirectories: false)
-            }
         } catch {
-            throw QuireError.posix(EIO, "cannot copy the blobs of \(sourceFolder): \(error.localizedDescription)")
+            throw QuireError.posix(EIO, "cannot create the copy's folder \(staging): \(error.localizedDescription)")
         }
+        // Snapshot first, blobs second: a blob is in place before the document that refers to it
+        // commits, so every document in the snapshot finds its blob in the folder listed after it.
+        // The other order would miss blobs of documents committed between the two steps.
         try SnapshotCopy.copy(from: sourceFile, to: staging + "/" + fileName)
+        try copyBlobs(from: sourceFolder + "/Attachments", to: staging + "/Attachments")
         try regenerateIdentity(ofFile: staging + "/" + fileName, fullSync: config.fullSync)
         guard rename(staging, target) == 0 else {
             let code = errno
@@ -58,6 +56,25 @@ extension Database {
                 throw QuireError.posix(EEXIST, "cannot copy to \(target): a database named '\(name)' already exists")
             }
             throw QuireError.posix(code, "cannot move the copy into place at \(target): \(String(cString: strerror(code)))")
+        }
+    }
+
+    /// Copies the blob files of a folder that may be being written: files still being written
+    /// (hidden temporary names) are skipped, and so is a file that vanishes while listed.
+    private static func copyBlobs(from source: String, to target: String) throws {
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(atPath: target, withIntermediateDirectories: false)
+            guard manager.fileExists(atPath: source) else { return }
+            for name in try manager.contentsOfDirectory(atPath: source) where !name.hasPrefix(".") {
+                do {
+                    try manager.copyItem(atPath: source + "/" + name, toPath: target + "/" + name)
+                } catch CocoaError.fileReadNoSuchFile, CocoaError.fileNoSuchFile {
+                    continue
+                }
+            }
+        } catch {
+            throw QuireError.posix(EIO, "cannot copy the blobs of \(source): \(error.localizedDescription)")
         }
     }
 

@@ -12,7 +12,9 @@ public struct Given: Sendable, Hashable {
     public var collections: [CollectionName]
     /// Documents to save before the first step, in order.
     public var documents: [SeedDocument]
-    /// A prebuilt database or dataset to install before the first step (an absolute path).
+    /// A prebuilt database or dataset to install before the first step (an absolute path): a
+    /// `<name>.quire` database folder, a `.quire.zip` fixture archive, or a dataset folder
+    /// (`index.json` beside its JSON Lines files), which is built into a fixture first.
     public var fixture: URL?
     /// The clock the database uses.
     public var clock: ClockSetting

@@ -489,16 +489,43 @@ final class QuireSession: EngineSession {
             expiration: expiration.map { Int(($0.timeIntervalSince1970 * 1000).rounded(.down)) })
     }
 
-    private static func install(fixture: URL, as name: String, in directory: URL) throws {
+    /// Puts `given.fixture` in place as database `name`: a `<name>.quire` database folder is
+    /// copied (`Database.copy`), a `.quire.zip` archive installed (`FixtureInstaller`), and a
+    /// dataset folder (`index.json` beside its JSON Lines files) first built into an archive
+    /// with every collection, then installed. Scratch files stay inside `directory`.
+    static func install(fixture: URL, as name: String, in directory: URL) throws {
+        let manager = FileManager.default
         let path = fixture.path
-        if FileManager.default.fileExists(atPath: path + "/db.sqlite3") {
-            try Database.copy(
-                fromPath: path, toDatabase: name, withConfig: DatabaseConfiguration(directory: directory.path))
+        let config = DatabaseConfiguration(directory: directory.path)
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw QuireError(.notFound, "fixture \(path) does not exist")
+        }
+        if isFolder.boolValue, manager.fileExists(atPath: path + "/db.sqlite3") {
+            try Database.copy(fromPath: path, toDatabase: name, withConfig: config)
+            return
+        }
+        let scratch = directory.appendingPathComponent(".given-fixture", isDirectory: true)
+        try? manager.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? manager.removeItem(at: scratch) }
+        if !isFolder.boolValue, path.hasSuffix(".zip") {
+            try FixtureInstaller.install(archive: fixture, name: name, config: config, temporaryDirectory: scratch)
+            return
+        }
+        if isFolder.boolValue, manager.fileExists(atPath: path + "/" + DatasetIndex.fileName) {
+            let recipeName = FixtureRecipe.isValidName(name) ? name : "fixture"
+            let quotedPath = String(decoding: try JSONEncoder().encode(path), as: UTF8.self)
+            let recipe = try FixtureRecipe.parse(
+                Data("name: \(recipeName)\nsource:\n  dataset: \(quotedPath)\n".utf8), fileName: "given.fixture",
+                baseFolder: fixture.deletingLastPathComponent())
+            let built = try FixtureBuilder(recipe: recipe).build(into: scratch.appendingPathComponent("built"))
+            try FixtureInstaller.install(archive: built.archiveURL, name: name, config: config, temporaryDirectory: scratch)
             return
         }
         throw EngineError(
             domain: EngineError.conformanceDomain, code: "unsupported",
-            message: "fixture \(path) is not a database folder (a <name>.quire folder with db.sqlite3)")
+            message: "fixture \(path) is none of a database folder (<name>.quire with db.sqlite3), "
+                + "a fixture archive (.quire.zip) or a dataset folder (with \(DatasetIndex.fileName))")
     }
 
     /// Runs Quire calls, turning `QuireError` into the spec's terms.

@@ -80,7 +80,7 @@ public enum SpecSchema {
           "type": "array",
           "items": { "$ref": "#/$defs/seedDocument" }
         },
-        "fixture": { "description": "A fixture to install, relative to the spec file.", "type": "string", "minLength": 1 },
+        "fixture": { "description": "A fixture to install as the first database, relative to the spec file: a <name>.quire database folder, a .quire.zip fixture archive, or a dataset folder (index.json beside its .jsonl files) built into a fixture first.", "type": "string", "minLength": 1 },
         "clock": { "$ref": "#/$defs/clock" },
         "options": { "description": "Engine-specific configuration.", "type": "object" }
       },
