@@ -234,27 +234,28 @@ extension EndToEnd {
 
         /// A push peer: `_revs_diff` calls every offered revision missing and `_bulk_docs` keeps
         /// what it is sent, unless `script` answers a request itself.
-        private final class PushPeer: @unchecked Sendable {
-            private let lock = NSLock()
-            private var stored: [String] = []
-            private(set) var peer: ScriptedPeer!
+        private final class PushPeer: Sendable {
+            let peer: ScriptedPeer
+            private let store: Received
 
             init(_ script: @escaping @Sendable (ScriptedPeer.Request) -> ScriptedPeer.Reply?) throws {
-                peer = try ScriptedPeer { [unowned self] request in
+                let store = Received()
+                self.store = store
+                peer = try ScriptedPeer { request in
                     if let reply = script(request) { return reply }
                     switch (request.method, request.path) {
                     case ("GET", "/db"): return .json(200, #"{"db_name":"db","update_seq":0}"#)
                     case ("GET", let path) where path.hasPrefix("/db/_local/"): return .json(404, #"{"error":"not_found"}"#)
                     case ("PUT", let path) where path.hasPrefix("/db/_local/"): return .json(201, #"{"ok":true,"rev":"0-1"}"#)
                     case ("POST", "/db/_revs_diff"): return .json(200, PushPeer.allMissing(request.body))
-                    case ("POST", "/db/_bulk_docs"): return .json(201, self.keep(request.body))
+                    case ("POST", "/db/_bulk_docs"): return .json(201, store.keep(request.body))
                     default: return .json(404, #"{"error":"not_found"}"#)
                     }
                 }
             }
 
             /// Document IDs received in whole `_bulk_docs` requests, in order.
-            var received: [String] { lock.withLock { stored } }
+            var received: [String] { store.ids }
 
             static func allMissing(_ body: Data) -> String {
                 let offered = (try? JSONSerialization.jsonObject(with: body)) as? [String: [String]] ?? [:]
@@ -263,13 +264,21 @@ extension EndToEnd {
                 return String(decoding: data, as: UTF8.self)
             }
 
-            private func keep(_ body: Data) -> String {
-                let request = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
-                let docs = request["docs"] as? [[String: Any]] ?? []
-                lock.withLock { stored += docs.compactMap { $0["_id"] as? String } }
-                let results = docs.map { ["id": $0["_id"] ?? "", "rev": $0["_rev"] ?? ""] }
-                let data = (try? JSONSerialization.data(withJSONObject: results)) ?? Data("[]".utf8)
-                return String(decoding: data, as: UTF8.self)
+            private final class Received: @unchecked Sendable {
+                private let lock = NSLock()
+                private var stored: [String] = []
+
+                var ids: [String] { lock.withLock { stored } }
+
+                /// Records the documents of a `_bulk_docs` body and answers that each was saved.
+                func keep(_ body: Data) -> String {
+                    let request = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
+                    let docs = request["docs"] as? [[String: Any]] ?? []
+                    lock.withLock { stored += docs.compactMap { $0["_id"] as? String } }
+                    let results = docs.map { ["id": $0["_id"] ?? "", "rev": $0["_rev"] ?? ""] }
+                    let data = (try? JSONSerialization.data(withJSONObject: results)) ?? Data("[]".utf8)
+                    return String(decoding: data, as: UTF8.self)
+                }
             }
         }
 
@@ -285,7 +294,7 @@ extension EndToEnd {
                     : #"[{"id":"a","rev":"1-x"},{"id":"b","rev":"1-y"},{"id":"c","rev":"1-z"}]"#
                 return .cutOffHalfway(whole.hasSuffix("]") ? 201 : 200, whole, reset: reset)
             }
-            let peer = try #require(remote.peer)
+            let peer = remote.peer
 
             let failed = try await replicate(local.collection, with: peer.url(), type: .push) { $0.maxAttempts = 2 }
             #expect(failed.activities.contains(.offline))
@@ -325,7 +334,7 @@ extension EndToEnd {
                 default: return nil
                 }
             }
-            let peer = try #require(remote.peer)
+            let peer = remote.peer
             let outcome = try await replicate(local.collection, with: peer.url(), type: .push, configure: configure)
             let error = try #require(outcome.status.error)
             #expect(error.code == .remoteError, "\(error)")
