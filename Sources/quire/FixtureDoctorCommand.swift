@@ -18,7 +18,8 @@ struct FixtureDoctorCommand: ParsableCommand {
             installed with Database.copy (its UUID becomes a previous one); a database folder \
             is judged as it is, unless --fixture says it is a fixture still to be installed.
 
-            Exits 0 when the replication will resume, 1 when it will start over.
+            Exits 0 when the replication will resume, 1 when it will start over, 2 when the \
+            fixture or database cannot be read, and 64 on bad arguments.
             """
     )
 
@@ -56,6 +57,24 @@ struct FixtureDoctorCommand: ParsableCommand {
     }
 
     func run() throws {
+        let diagnosis: CheckpointDiagnosis
+        do {
+            diagnosis = try diagnose()
+        } catch let error as ValidationError {
+            throw error
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            // Exit status 1 means "it will start over"; failing to judge at all must not read
+            // as that answer.
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        print(diagnosis)
+        if !diagnosis.willResume { throw ExitCode(1) }
+    }
+
+    private func diagnose() throws -> CheckpointDiagnosis {
         guard let remote = URL(string: url) else { throw ExitCode.validationFailure }
         let sourceURL = URL(fileURLWithPath: source)
         var isFolder: ObjCBool = false
@@ -79,12 +98,10 @@ struct FixtureDoctorCommand: ParsableCommand {
             databasePath = found
             mode = .fixture
         }
-        let diagnosis = try CheckpointDoctor.diagnose(
+        return try CheckpointDoctor.diagnose(
             databaseAt: databasePath, mode: mode, collection: collection, url: remote,
             channels: FixtureDoctorCommand.split(channels), documentIDs: FixtureDoctorCommand.split(documentIDs),
             filter: filter, filterParameters: parameters)
-        print(diagnosis)
-        if !diagnosis.willResume { throw ExitCode(1) }
     }
 
     private var parameters: [String: String] {

@@ -94,6 +94,46 @@ import Testing
         #expect(stored.string(forKey: "from") == "client")
     }
 
+    @Test func readOnlyServeRefusesWritesAndStillAnswersReads() async throws {
+        let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let directory = try scratch.folder("data")
+        do {
+            let database = try Database(name: "shelf", config: DatabaseConfiguration(directory: directory.path))
+            try database.defaultCollection().save(document: MutableDocument(id: "kept", data: ["n": 1]))
+            try database.close()
+        }
+
+        let server = try ServedProcess(
+            quire, ["serve", directory.appendingPathComponent("shelf.quire").path, "--port", "0", "--read-only"])
+        defer { server.kill() }
+        let client = ProtocolClient(base: try server.waitForURL())
+
+        let refused = try await client.request("PUT", "/added", body: ["n": 2])
+        #expect(refused.status == 403)
+        #expect(refused.json["error"] as? String == "forbidden")
+        #expect((refused.json["reason"] as? String ?? "").contains("read-only"), "\(refused.json)")
+        let bulk = try await client.request("POST", "/_bulk_docs", body: ["docs": [["_id": "bulk", "n": 3]]])
+        #expect(bulk.status == 403)
+
+        let info = try await client.request("GET", "")
+        #expect(info.status == 200)
+        #expect(info.json["db_name"] as? String == "shelf")
+        let kept = try await client.request("GET", "/kept")
+        #expect(kept.status == 200)
+        #expect(kept.json["n"] as? Int == 1)
+        #expect(try await client.request("GET", "/added").status == 404)
+        let changes = try await client.request("GET", "/_changes")
+        #expect((changes.json["results"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["kept"])
+
+        #expect(server.terminate() == 0)
+        let reopened = try Database(name: "shelf", config: DatabaseConfiguration(directory: directory.path))
+        defer { try? reopened.close() }
+        #expect(try reopened.defaultCollection().document(id: "added") == nil)
+        #expect(try reopened.defaultCollection().document(id: "bulk") == nil)
+    }
+
     @Test func serveRefusesAMissingDatabase() throws {
         let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
         let scratch = try ScratchFolder()

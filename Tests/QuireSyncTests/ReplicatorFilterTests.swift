@@ -20,6 +20,51 @@ extension EndToEnd {
             await remote.stop()
         }
 
+        @Test func aServerSideFilterGoesIntoTheChangesRequestAndTheCheckpointID() async throws {
+            let local = try SyncTestDatabase()
+            let peer = try ScriptedPeer { request in
+                switch (request.method, request.path) {
+                case ("GET", "/db"): return .json(200, #"{"db_name":"db","update_seq":0}"#)
+                case ("GET", let path) where path.hasPrefix("/db/_local/"): return .json(404, #"{"error":"not_found"}"#)
+                case ("PUT", let path) where path.hasPrefix("/db/_local/"): return .json(201, #"{"ok":true,"rev":"0-1"}"#)
+                case ("GET", "/db/_changes"): return .json(200, #"{"results":[],"last_seq":0}"#)
+                default: return .json(404, #"{"error":"not_found"}"#)
+                }
+            }
+            func run(_ filter: String?, _ parameters: [String: String]?) async throws -> (query: [String: String], checkpointID: String) {
+                var options = CollectionConfiguration()
+                options.filter = filter
+                options.filterParameters = parameters
+                let before = peer.requests.count
+                let outcome = try await replicate(local.collection, with: peer.url(), type: .pull, collectionConfig: options)
+                #expect(outcome.status.error == nil)
+                let changes = try #require(peer.requests.dropFirst(before).first { $0.path == "/db/_changes" })
+                var query: [String: String] = [:]
+                for item in URLComponents(string: "?" + changes.query)?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+                return (query, try #require(outcome.report?.checkpointID))
+            }
+
+            let unfiltered = try await run(nil, nil)
+            #expect(unfiltered.query["filter"] == nil)
+            let filtered = try await run("app/by_type", ["type": "note", "owner": "ann"])
+            #expect(filtered.query["filter"] == "app/by_type")
+            #expect(filtered.query["type"] == "note")
+            #expect(filtered.query["owner"] == "ann")
+            #expect(filtered.query["since"] == "0")
+            let otherValue = try await run("app/by_type", ["type": "task", "owner": "ann"])
+            #expect(otherValue.query["type"] == "task")
+            let otherFilter = try await run("app/by_owner", ["type": "note", "owner": "ann"])
+            #expect(otherFilter.query["filter"] == "app/by_owner")
+            let again = try await run("app/by_type", ["type": "note", "owner": "ann"])
+
+            // The filter and each parameter value are part of the checkpoint ID; the same
+            // settings give the same ID.
+            let ids = [unfiltered.checkpointID, filtered.checkpointID, otherValue.checkpointID, otherFilter.checkpointID]
+            #expect(Set(ids).count == 4)
+            #expect(again.checkpointID == filtered.checkpointID)
+            peer.stop()
+        }
+
         @Test func documentIDsLimitBothDirections() async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()

@@ -67,6 +67,11 @@ extension EndToEnd {
 
             replicator.stop()
             #expect(try await recorder.waitUntilStopped().error == nil)
+            // It connects first, and connects again after the outage.
+            let activities = recorder.activities
+            #expect(activities.first == .connecting, "\(activities)")
+            let firstOffline = try #require(activities.firstIndex(of: .offline))
+            #expect(activities[firstOffline...].contains(.connecting), "\(activities)")
             await remote.stop()
         }
 

@@ -27,6 +27,64 @@ extension EndToEnd {
             await remote.stop()
         }
 
+        @Test func disagreeingCheckpointsResumeFromTheLatestCommonSession() async throws {
+            let local = try SyncTestDatabase()
+            let remote = try await ListeningPeer()
+            for index in 1...5 { try remote.save("r\(index)", #"{"n": \#(index)}"#) }
+            for index in 1...3 { try local.save("l\(index)", #"{"n": \#(index)}"#) }
+
+            let first = try await replicate(local.collection, with: remote.url)
+            #expect(first.status.error == nil)
+            #expect(first.report?.outcome == .noLocalCheckpoint)
+            // The remote's checkpoint as the first run left it.
+            let checkpointID = try #require(first.report?.checkpointID)
+            #expect(try remote.collection.localDocumentIDs().contains(checkpointID))
+            let afterFirst = try #require(try remote.collection.localDocument(id: checkpointID))
+            let firstSession = try #require(afterFirst["session_id"]?.stringValue)
+
+            for index in 6...8 { try remote.save("r\(index)", #"{"n": \#(index)}"#) }
+            try local.save("l4", #"{"n": 4}"#)
+            let second = try await replicate(local.collection, with: remote.url)
+            #expect(second.status.error == nil)
+            #expect(second.report?.outcome == .resumed)
+            #expect(Set(second.pulled.map(\.id)) == ["r6", "r7", "r8"])
+            // Where the first run ended, as the second one resumed from it.
+            let firstRemoteSequence = try #require(second.report?.remoteSequence)
+            let firstLocalSequence = try #require(second.report?.localSequence)
+            #expect(firstRemoteSequence != "0")
+            #expect(firstLocalSequence > 0)
+
+            // The remote loses the second run's checkpoint (a restored backup, a failed write):
+            // the local checkpoint's newest session is now unknown there.
+            try remote.collection.setLocalDocument(id: checkpointID, body: afterFirst)
+            let edited = try #require(try remote.collection.document(id: "r1")).toMutable()
+            edited.setValue(100, forKey: "n")
+            try remote.collection.save(document: edited)
+            try remote.save("r9", #"{"n": 9}"#)
+            try local.save("l5", #"{"n": 5}"#)
+
+            let third = try await replicate(local.collection, with: remote.url)
+            #expect(third.status.error == nil)
+            #expect(third.report?.outcome == .resumedFromCommonSession(firstSession))
+            #expect(third.report?.remoteSequence == firstRemoteSequence)
+            #expect(third.report?.localSequence == firstLocalSequence)
+            // Documents both sides already have are not transferred again.
+            #expect(Set(third.pulled.map(\.id)) == ["r1", "r9"])
+            #expect(third.pushed.map(\.id) == ["l5"])
+            for id in ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "l1", "l2", "l3", "l4", "l5"] {
+                #expect(try local.collection.document(id: id)?.revisionID == remote.collection.document(id: id)?.revisionID, "\(id)")
+            }
+            #expect(try local.collection.document(id: "r1")?.int(forKey: "n") == 100)
+            #expect(local.collection.count == 14)
+            #expect(remote.collection.count == 14)
+
+            // The run wrote a checkpoint both sides agree on again.
+            let fourth = try await replicate(local.collection, with: remote.url)
+            #expect(fourth.report?.outcome == .resumed)
+            #expect(fourth.pulled.isEmpty && fourth.pushed.isEmpty)
+            await remote.stop()
+        }
+
         @Test func pullCopiesDocumentsWithHistoryAndResumes() async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()

@@ -23,6 +23,16 @@ final class ScriptedPeer: @unchecked Sendable {
         case raw(Int, Data)
         /// Close the connection without answering.
         case drop
+        /// A peer dying mid-response: the status line and headers announcing all of `body`
+        /// (its full Content-Length), then only its first `sent` bytes, then the connection
+        /// is closed, or reset (an RST rather than a FIN) when `reset` is true.
+        case cutOff(Int, Data, sent: Int, reset: Bool)
+
+        /// A `.cutOff` of `text` after half of it.
+        static func cutOffHalfway(_ status: Int, _ text: String, reset: Bool = false) -> Reply {
+            let data = Data(text.utf8)
+            return .cutOff(status, data, sent: data.count / 2, reset: reset)
+        }
     }
 
     private let listener: Int32
@@ -128,6 +138,8 @@ final class ScriptedPeer: @unchecked Sendable {
         lock.withLock { log.append(request) }
         let status: Int
         let payload: Data
+        var sent: Int?
+        var reset = false
         switch handler(request) {
         case .drop:
             return
@@ -137,11 +149,21 @@ final class ScriptedPeer: @unchecked Sendable {
         case .raw(let code, let data):
             status = code
             payload = data
+        case .cutOff(let code, let data, let count, let abort):
+            status = code
+            payload = data
+            sent = min(max(0, count), data.count)
+            reset = abort
         }
         var response = Data(
             "HTTP/1.1 \(status) Scripted\r\nContent-Type: application/json\r\nContent-Length: \(payload.count)\r\nConnection: close\r\n\r\n"
                 .utf8)
-        response.append(payload)
+        response.append(payload.prefix(sent ?? payload.count))
+        if reset {
+            // A zero linger time makes close() send an RST.
+            var option = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        }
         response.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {

@@ -52,6 +52,30 @@ import Testing
         #expect(try collection.changes(since: 0).first?.leafRevisionIDs == ["2-bb", "5-ff"])
     }
 
+    @Test func aForeignHistoryLongerThanTheDepthIsPrunedToIt() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "tree", config: DatabaseConfiguration(directory: directory.path, maxRevTreeDepth: 5))
+        let collection = try database.defaultCollection()
+        // Generation 30 with its 29 ancestors, newest first, as `_revisions` gives them.
+        let ancestors = (1...29).reversed().map { "\($0)-a\($0)" }
+        #expect(try collection.insert(revision("d", "30-a30", ancestors, n: 30)) == .inserted(isCurrent: true, createdConflict: false))
+
+        let kept = ["29-a29", "28-a28", "27-a27", "26-a26"]
+        #expect(try collection.revisionInfo(id: "d")?.history == kept)
+        let leaf = try #require(try collection.leaves(id: "d").first)
+        #expect(leaf.revisionID == "30-a30")
+        #expect(leaf.ancestors == kept)
+        #expect(try collection.document(id: "d")?.int(forKey: "n") == 30)
+        // What was pruned is no longer known; what was kept is.
+        #expect(try collection.missingRevisions(id: "d", revisionIDs: ["30-a30", "26-a26", "25-a25", "1-a1"]).missing == ["25-a25", "1-a1"])
+
+        // The next revision keeps the same depth, dropping the oldest kept ancestor.
+        try collection.insert(revision("d", "31-a31", ["30-a30"] + ancestors, n: 31))
+        #expect(try collection.revisionInfo(id: "d")?.history == ["30-a30", "29-a29", "28-a28", "27-a27"])
+        #expect(try collection.leaves(id: "d").count == 1)
+        try database.close()
+    }
+
     @Test func revsDiffNamesWhatIsMissing() throws {
         let directory = TemporaryDirectory()
         let collection = try makeCollection(directory)

@@ -355,15 +355,20 @@ final class QuireSession: EngineSession {
         // one such thread per core) can hold for minutes without anything being wrong.
         let outcome = try BlockingReplication.run(replicator, reset: replication.reset, timeout: 600)
         var starts: [String: SpecValue] = [:]
+        var since: [String: SpecValue] = [:]
         var resumed = true
         for collection in collections {
             let report = replicator.checkpointReport(for: collection)
             resumed = resumed && report?.isResumed == true
             starts[collection.fullName] = report.map { .string(QuireSession.name(of: $0.outcome)) } ?? .null
+            since[collection.fullName] = report.map { .string($0.remoteSequence) } ?? .null
         }
+        // The progress total counts every change read, including documents one side already
+        // had, which `pushed` and `pulled` leave out: it tells a full re-read from a resume.
+        let examined = replicator.status.progress.total
         return .object([
             "pushed": .int(outcome.pushed), "pulled": .int(outcome.pulled), "resumed": .bool(resumed),
-            "checkpoints": .object(starts),
+            "checkpoints": .object(starts), "since": .object(since), "examined": .int(Int(clamping: examined)),
             "error": outcome.error.map { .string($0.message) } ?? .null,
             "errorCode": outcome.error.map { .string($0.code.name) } ?? .null,
         ])

@@ -74,9 +74,23 @@ enum RevsDiff {
                 guard let missing = value["missing"]?.arrayValue else {
                     throw WireError.invalid("_revs_diff response", "'\(id)' has no 'missing' array")
                 }
-                entries[id] = Entry(
-                    missing: missing.compactMap(\.stringValue),
-                    possibleAncestors: value["possible_ancestors"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                // A revision that cannot be read must not be dropped quietly: the pusher would
+                // then move its checkpoint past a document the target lacks.
+                let missingIDs = try missing.map { item in
+                    guard let revision = item.stringValue else {
+                        throw WireError.invalid("_revs_diff response", "'missing' of '\(id)' holds a non-string revision")
+                    }
+                    return revision
+                }
+                var ancestors: [String] = []
+                if let listed = value["possible_ancestors"] {
+                    guard let items = listed.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
+                        throw WireError.invalid(
+                            "_revs_diff response", "'possible_ancestors' of '\(id)' must be an array of revision IDs")
+                    }
+                    ancestors = items.compactMap(\.stringValue)
+                }
+                entries[id] = Entry(missing: missingIDs, possibleAncestors: ancestors)
             }
             self.init(entries: entries)
         }
