@@ -106,6 +106,45 @@ import Testing
         #expect(result.failure?.actual == "error Conformance.unsupported: the engine does not support the step 'query'")
     }
 
+    @Test func newStepsAreUnsupportedByTheMemoryEngine() {
+        for step in ["getValue: {id: d, key: k, as: int}", "explain: {sql: SELECT 1}", "addChangeListener: {name: l}",
+                     "changes: {name: l}", "generateBlob: {size: 1, seed: 1}", "readBlob: {blob: {}}", "damageBlob: {digest: x}"] {
+            let result = run("about: x\ncases:\n  - name: s\n    steps:\n      - \(step)\n")
+            #expect(result.status == .error, "\(step)")
+            #expect(result.failure?.actual?.hasPrefix("error Conformance.unsupported: the engine does not support the step") == true)
+        }
+    }
+
+    @Test func textExpectationsSearchTheResultWithRegularExpressions() {
+        let passing = run("""
+            about: x
+            cases:
+              - name: t
+                steps:
+                  - inspect: "SEARCH s0 USING INDEX docs_2_vi_byCity_3d5d (<expr>=?)"
+                    expect: {textMatches: ["SEARCH .* USING INDEX \\\\S*byCity", "^SEARCH"], textLacks: "SCAN"}
+            """)
+        #expect(passing.status == .passed)
+        let present = run("""
+            about: x
+            cases:
+              - name: t
+                steps:
+                  - inspect: "SCAN s0"
+                    expect: {textLacks: SCAN}
+            """)
+        #expect(present.status == .failed)
+        #expect(present.failure?.message == "inspect returned text with a match of /SCAN/")
+        let absent = run("about: x\ncases:\n  - name: t\n    steps:\n      - inspect: SCAN s0\n        expect: {textMatches: SEARCH}\n")
+        #expect(absent.status == .failed)
+        #expect(absent.failure?.expected == "text matching /SEARCH/")
+        let notText = run("about: x\ncases:\n  - name: t\n    steps:\n      - inspect: 3\n        expect: {textMatches: SEARCH}\n")
+        #expect(notText.status == .failed)
+        #expect(notText.failure?.message == "inspect returned no text to search")
+        let badPattern = run("about: x\ncases:\n  - name: t\n    steps:\n      - inspect: a\n        expect: {textMatches: \"(\"}\n")
+        #expect(badPattern.status == .error)
+    }
+
     @Test func argumentsThatBreakAfterSubstitutionAreSpecErrors() {
         let result = run("about: x\ncases:\n  - name: t\n    steps:\n      - set: {n: soon}\n      - advanceClock: {seconds: \"${n}\"}\n")
         #expect(result.status == .error)

@@ -57,6 +57,32 @@ import Testing
         ])
     }
 
+    @Test func newStepsDecodeTheirArguments() throws {
+        let directory = URL(fileURLWithPath: "/specs")
+        #expect(try StepDecoder.decode(keyword: "getValue", arguments: ["collection": "s.c", "id": "d", "key": "k", "as": "int64"], specDirectory: directory)
+            == .getValue(Step.TypedRead(document: DocumentReference("d", in: CollectionName("c", scope: "s")), key: "k", type: .int64)))
+        #expect(throws: ArgumentError.self) {
+            try StepDecoder.decode(keyword: "getValue", arguments: ["id": "d", "key": "k", "as": "integer"], specDirectory: directory)
+        }
+        #expect(try StepDecoder.decode(keyword: "explain", arguments: ["sql": "SELECT 1"], specDirectory: directory)
+            == .explain(Step.Query(sql: "SELECT 1")))
+        #expect(try StepDecoder.decode(keyword: "addChangeListener", arguments: ["name": "l", "id": "d"], specDirectory: directory)
+            == .addChangeListener(Step.ChangeListener(name: "l", documentID: "d")))
+        #expect(try StepDecoder.decode(keyword: "changes", arguments: ["name": "l"], specDirectory: directory) == .changes(listener: "l"))
+        #expect(try StepDecoder.decode(keyword: "generateBlob", arguments: ["size": 10, "seed": 3], specDirectory: directory)
+            == .generateBlob(size: 10, seed: 3, contentType: "application/octet-stream"))
+        #expect(throws: ArgumentError.self) {
+            try StepDecoder.decode(keyword: "generateBlob", arguments: ["size": -1, "seed": 3], specDirectory: directory)
+        }
+        #expect(try StepDecoder.decode(keyword: "damageBlob", arguments: ["digest": "sha1-x"], specDirectory: directory)
+            == .damageBlob(digest: "sha1-x"))
+    }
+
+    @Test func aTypedReadsTypeIsCheckedByTheSchema() {
+        let file = parse("about: x\ncases:\n  - name: t\n    steps:\n      - getValue: {id: d, key: k, as: integer}\n")
+        #expect(file.errors.first?.message.contains("expected the typed getter to read it with (int, int64") == true)
+    }
+
     @Test func aStepNeedsExactlyOneAction() {
         let none = parse("about: x\ncases:\n  - name: a\n    steps:\n      - expect: {ok: true}\n")
         #expect(none.errors.first?.message.hasPrefix("a step needs one of: createCollection, deleteCollection") == true)

@@ -5,6 +5,17 @@ enum QuireQueries {
     /// Runs SQL++ text with named parameters; returns the rows as objects (MISSING columns
     /// left out, NULL ones present).
     static func run(_ query: Step.Query, on database: Database) throws -> SpecValue {
+        let compiled = try prepare(query, on: database)
+        return .array(try compiled.execute().allResults().map { SpecValue(json: $0.toJSONValue()) })
+    }
+
+    /// The query's `explain()` text: its SQL, then SQLite's query plan.
+    static func explain(_ query: Step.Query, on database: Database) throws -> SpecValue {
+        let compiled = try prepare(query, on: database)
+        return .string(try compiled.explain())
+    }
+
+    private static func prepare(_ query: Step.Query, on database: Database) throws -> Quire.Query {
         let compiled = try database.createQuery(query.sql)
         if !query.parameters.isEmpty {
             let parameters = Parameters()
@@ -13,7 +24,7 @@ enum QuireQueries {
             }
             compiled.parameters = parameters
         }
-        return .array(try compiled.execute().allResults().map { SpecValue(json: $0.toJSONValue()) })
+        return compiled
     }
 
     static func createIndex(_ index: Step.Index, in collection: Collection) throws {

@@ -17,6 +17,8 @@ final class QuireSession: EngineSession {
     private var held: [CollectionName: Collection] = [:]
     /// Listeners started by `serve`, stopped by ``close()``.
     private var listeners: [URLEndpointListener] = []
+    /// Change listeners added by `addChangeListener`.
+    private let changeRecorder = ChangeRecorder()
 
     init(directory: URL, given: Given) throws {
         self.directory = directory
@@ -84,6 +86,7 @@ final class QuireSession: EngineSession {
     }
 
     func close() throws {
+        changeRecorder.removeAll()
         for listener in listeners { QuireSession.waitFor { await listener.stop() } }
         listeners.removeAll()
         for database in open.values { try? database.close() }
@@ -204,6 +207,22 @@ final class QuireSession: EngineSession {
                 throw QuireError(.invalidParameter, "unknown maintenance type '\(type)'")
             }
             try current.performMaintenance(type: kind)
+            return nil
+        case .getValue(let read):
+            return try QuireTypedReads.value(read, in: try collection(read.document.collection))
+        case .explain(let query):
+            return try QuireQueries.explain(query, on: current)
+        case .addChangeListener(let listener):
+            try changeRecorder.add(listener, to: try collection(listener.collection))
+            return nil
+        case .changes(let name):
+            return try changeRecorder.changes(of: name)
+        case .generateBlob(let size, let seed, let contentType):
+            return try QuireBlobs.generate(size: size, seed: seed, contentType: contentType, in: current)
+        case .readBlob(let properties):
+            return try QuireBlobs.read(properties, in: current)
+        case .damageBlob(let digest):
+            try QuireBlobs.damage(digest: digest, in: current)
             return nil
         case .buildFixture(let build):
             return try buildFixture(build)

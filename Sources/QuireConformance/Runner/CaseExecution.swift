@@ -168,6 +168,19 @@ final class CaseExecution {
                 throw fail("\(step.keyword) returned a value that does not match (\(mismatch.description))",
                            expected: "a value matching \(ValueMatcher.render(expected))", actual: ValueMatcher.render(actual))
             }
+            if !expectation.textMatches.isEmpty || !expectation.textLacks.isEmpty {
+                guard case .string(let text) = actual else {
+                    throw fail("\(step.keyword) returned no text to search", expected: "text", actual: ValueMatcher.render(actual))
+                }
+                for pattern in expectation.textMatches where !Self.contains(text, pattern) {
+                    throw fail("\(step.keyword) returned text without a match of /\(pattern)/",
+                               expected: "text matching /\(pattern)/", actual: ValueMatcher.render(actual, limit: 2000))
+                }
+                for pattern in expectation.textLacks where Self.contains(text, pattern) {
+                    throw fail("\(step.keyword) returned text with a match of /\(pattern)/",
+                               expected: "text without a match of /\(pattern)/", actual: ValueMatcher.render(actual, limit: 2000))
+                }
+            }
             if let count = expectation.count {
                 let found: Int?
                 switch actual {
@@ -185,6 +198,12 @@ final class CaseExecution {
         if expectation.needsDocument {
             try checkDocuments(expectation, step: step, rendered: rendered, performed: performed, outcome: outcome, fail: fail)
         }
+    }
+
+    /// Whether `text` contains a match of `pattern` (checked to compile when the spec loaded).
+    private static func contains(_ text: String, _ pattern: String) -> Bool {
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return false }
+        return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
     private func checkDocuments(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a step must do, decoded from its `expect:` mapping after substitution.
 struct Expectation: Sendable {
     /// An expected error: every field given must match.
@@ -56,6 +58,10 @@ struct Expectation: Sendable {
     var documentChecks: [(check: DocumentCheck, target: DocumentReference?)] = []
     var unexpectedProperties: [String] = []
     var missingBlob: String?
+    /// Regular expressions the text result must contain a match of.
+    var textMatches: [String] = []
+    /// Regular expressions the text result must not contain a match of.
+    var textLacks: [String] = []
 
     /// Whether anything needs the store's view of a document.
     var needsDocument: Bool { !documentChecks.isEmpty || !unexpectedProperties.isEmpty || missingBlob != nil }
@@ -93,5 +99,26 @@ struct Expectation: Sendable {
         default: break
         }
         missingBlob = try members.optionalString("missingBlob")
+        textMatches = try Expectation.patterns(members, "textMatches")
+        textLacks = try Expectation.patterns(members, "textLacks")
+    }
+
+    /// One regular expression or a list of them, each checked to compile.
+    private static func patterns(_ members: Arguments, _ key: String) throws -> [String] {
+        let patterns: [String]
+        switch members[key] {
+        case .string(let pattern)?: patterns = [pattern]
+        case .array?: patterns = try members.strings(key) ?? []
+        case nil: return []
+        case let other?: throw ArgumentError("expect: '\(key)' must be a regular expression or a list of them, not \(other)")
+        }
+        for pattern in patterns {
+            do {
+                _ = try NSRegularExpression(pattern: pattern)
+            } catch {
+                throw ArgumentError("expect: '\(key)' has an invalid regular expression \(JSONText.quote(pattern))")
+            }
+        }
+        return patterns
     }
 }

@@ -362,6 +362,71 @@ public enum SpecSchema {
           "required": ["url"],
           "additionalProperties": false
         },
+        "getValue": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "collection": { "type": "string" },
+            "id": { "type": "string" },
+            "key": { "description": "A top-level key of the document.", "type": "string" },
+            "as": {
+              "description": "the typed getter to read it with (int, int64, double, float, boolean, string, date, array, dictionary, blob, number) or a ${variable}",
+              "anyOf": [
+                { "enum": ["int", "int64", "double", "float", "boolean", "string", "date", "array", "dictionary", "blob", "number"] },
+                { "$ref": "#/$defs/variable" }
+              ]
+            }
+          },
+          "required": ["id", "key", "as"],
+          "additionalProperties": false
+        },
+        "explain": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "sql": { "type": "string", "minLength": 1 },
+            "parameters": { "$ref": "#/$defs/objectOrVariable" }
+          },
+          "required": ["sql"],
+          "additionalProperties": false
+        },
+        "addChangeListener": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "name": { "description": "The name changes reads the recorded IDs by.", "type": "string", "minLength": 1 },
+            "collection": { "type": "string" },
+            "id": { "description": "Listen to this document only.", "type": "string" }
+          },
+          "required": ["name"],
+          "additionalProperties": false
+        },
+        "changes": { "$ref": "#/$defs/nameArgument" },
+        "generateBlob": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "size": { "description": "The number of bytes.", "$ref": "#/$defs/integerOrVariable" },
+            "seed": { "description": "The SplitMix64 seed of the bytes.", "$ref": "#/$defs/integerOrVariable" },
+            "contentType": { "type": "string", "minLength": 1 }
+          },
+          "required": ["size", "seed"],
+          "additionalProperties": false
+        },
+        "readBlob": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "blob": { "$ref": "#/$defs/objectOrVariable" } },
+          "required": ["blob"],
+          "additionalProperties": false
+        },
+        "damageBlob": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "digest": { "description": "The digest of a stored blob.", "type": "string", "minLength": 1 } },
+          "required": ["digest"],
+          "additionalProperties": false
+        },
         "set": {
           "description": "Variables to bind: name: value.",
           "type": "object",
@@ -407,6 +472,13 @@ public enum SpecSchema {
         { "required": ["serve"] },
         { "required": ["replicate"] },
         { "required": ["checkpointDoctor"] },
+        { "required": ["getValue"] },
+        { "required": ["explain"] },
+        { "required": ["addChangeListener"] },
+        { "required": ["changes"] },
+        { "required": ["generateBlob"] },
+        { "required": ["readBlob"] },
+        { "required": ["damageBlob"] },
         { "required": ["set"] },
         { "required": ["inspect"] }
       ],
@@ -513,6 +585,13 @@ public enum SpecSchema {
       "required": ["name", "expressions"],
       "additionalProperties": false
     },
+    "patterns": {
+      "description": "a regular expression searched in the text result, or a list of them",
+      "anyOf": [
+        { "type": "string", "minLength": 1 },
+        { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }
+      ]
+    },
     "documentTarget": {
       "description": "true (the step's document) or {id, collection}",
       "anyOf": [
@@ -565,7 +644,9 @@ public enum SpecSchema {
             { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }
           ]
         },
-        "missingBlob": { "description": "The key path of a blob whose content is not stored.", "type": "string", "minLength": 1 }
+        "missingBlob": { "description": "The key path of a blob whose content is not stored.", "type": "string", "minLength": 1 },
+        "textMatches": { "$ref": "#/$defs/patterns" },
+        "textLacks": { "$ref": "#/$defs/patterns" }
       },
       "minProperties": 1,
       "additionalProperties": false

@@ -11,7 +11,8 @@ enum StepDecoder {
         "delete", "purge", "count", "setExpiration", "getExpiration", "advanceClock", "query", "createIndex",
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
         "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
-        "serve", "replicate", "checkpointDoctor",
+        "serve", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
+        "generateBlob", "readBlob", "damageBlob",
     ]
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
@@ -65,10 +66,40 @@ enum StepDecoder {
                     database: try arguments.optionalString("database"), collection: try arguments.collection(),
                     url: try arguments.string("url"), channels: try arguments.strings("channels") ?? [],
                     documentIDs: try arguments.strings("documentIDs") ?? []))
+        case "getValue": return .getValue(try typedRead(arguments))
+        case "explain":
+            return .explain(Step.Query(sql: try arguments.string("sql"), parameters: try arguments.object("parameters") ?? [:]))
+        case "addChangeListener":
+            return .addChangeListener(
+                Step.ChangeListener(
+                    name: try arguments.string("name"), collection: try arguments.collection(),
+                    documentID: try arguments.optionalString("id")))
+        case "changes": return .changes(listener: try arguments.string("name"))
+        case "generateBlob":
+            guard let size = try arguments.integer("size"), size >= 0 else {
+                throw ArgumentError("generateBlob needs 'size', a number of bytes (0 or more)")
+            }
+            guard let seed = try arguments.integer("seed") else { throw ArgumentError("generateBlob needs 'seed', an integer") }
+            return .generateBlob(
+                size: size, seed: UInt64(bitPattern: Int64(seed)),
+                contentType: try arguments.optionalString("contentType") ?? "application/octet-stream")
+        case "readBlob":
+            guard let properties = try arguments.object("blob") else { throw ArgumentError("readBlob needs 'blob'") }
+            return .readBlob(properties: properties)
+        case "damageBlob": return .damageBlob(digest: try arguments.string("digest"))
         default:
             let known = engineKeywords.union(runnerKeywords)
             throw ArgumentError("unknown step '\(keyword)'\(Suggestion.didYouMean(keyword, in: known))")
         }
+    }
+
+    private static func typedRead(_ arguments: Arguments) throws -> Step.TypedRead {
+        let typeName = try arguments.string("as")
+        guard let type = Step.ValueType(rawValue: typeName) else {
+            let names = Step.ValueType.allCases.map(\.rawValue)
+            throw ArgumentError("getValue: unknown type \(JSONText.quote(typeName))\(Suggestion.didYouMean(typeName, in: names))")
+        }
+        return Step.TypedRead(document: try document(arguments), key: try arguments.string("key"), type: type)
     }
 
     private static func collectionName(_ arguments: Arguments) throws -> CollectionName {

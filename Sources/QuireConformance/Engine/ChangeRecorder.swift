@@ -1,0 +1,47 @@
+import Dispatch
+import Quire
+
+/// Change listeners added by specs, each recording the document IDs it is told about.
+///
+/// Every listener delivers on one serial queue, and Quire enqueues a transaction's
+/// notifications before the transaction's call returns, so draining that queue makes every
+/// committed change visible: `changes` needs no waiting on time.
+final class ChangeRecorder {
+    private let queue = DispatchQueue(label: "quire.conformance.listeners")
+    private let recorded = Locked<[String: [String]]>([:])
+    private var tokens: [String: ListenerToken] = [:]
+
+    /// Adds a listener named `name` to `collection` (to one document when `documentID` is set).
+    func add(_ listener: Step.ChangeListener, to collection: Collection) throws {
+        guard tokens[listener.name] == nil else {
+            throw QuireError(.invalidParameter, "a listener named '\(listener.name)' was already added")
+        }
+        let name = listener.name
+        let recorded = self.recorded
+        recorded.withLock { $0[name] = [] }
+        if let documentID = listener.documentID {
+            tokens[name] = collection.addDocumentChangeListener(id: documentID, queue: queue) { change in
+                recorded.withLock { $0[name, default: []].append(change.documentID) }
+            }
+        } else {
+            tokens[name] = collection.addChangeListener(queue: queue) { change in
+                recorded.withLock { $0[name, default: []].append(contentsOf: change.documentIDs) }
+            }
+        }
+    }
+
+    /// The IDs the listener `name` received, after every queued notification was delivered.
+    func changes(of name: String) throws -> SpecValue {
+        guard tokens[name] != nil else {
+            throw QuireError(.invalidParameter, "no listener named '\(name)'; add it with addChangeListener first")
+        }
+        queue.sync {}
+        return .array(recorded.withLock { $0[name] ?? [] }.map(SpecValue.string))
+    }
+
+    /// Removes every listener.
+    func removeAll() {
+        tokens.values.forEach { $0.remove() }
+        tokens.removeAll()
+    }
+}
