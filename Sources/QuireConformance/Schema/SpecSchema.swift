@@ -232,16 +232,7 @@ public enum SpecSchema {
           "required": ["seconds"],
           "additionalProperties": false
         },
-        "query": {
-          "title": "argument",
-          "type": "object",
-          "properties": {
-            "sql": { "type": "string", "minLength": 1 },
-            "parameters": { "$ref": "#/$defs/objectOrVariable" }
-          },
-          "required": ["sql"],
-          "additionalProperties": false
-        },
+        "query": { "$ref": "#/$defs/queryArguments" },
         "createIndex": { "$ref": "#/$defs/indexArguments" },
         "deleteIndex": {
           "title": "argument",
@@ -380,16 +371,7 @@ public enum SpecSchema {
           "required": ["id", "key", "as"],
           "additionalProperties": false
         },
-        "explain": {
-          "title": "argument",
-          "type": "object",
-          "properties": {
-            "sql": { "type": "string", "minLength": 1 },
-            "parameters": { "$ref": "#/$defs/objectOrVariable" }
-          },
-          "required": ["sql"],
-          "additionalProperties": false
-        },
+        "explain": { "$ref": "#/$defs/queryArguments" },
         "addChangeListener": {
           "title": "argument",
           "type": "object",
@@ -502,6 +484,16 @@ public enum SpecSchema {
       "title": "argument",
       "type": ["null", "object"],
       "properties": { "collection": { "type": "string" } },
+      "additionalProperties": false
+    },
+    "queryArguments": {
+      "title": "argument",
+      "type": "object",
+      "properties": {
+        "sql": { "type": "string", "minLength": 1 },
+        "parameters": { "$ref": "#/$defs/objectOrVariable" }
+      },
+      "required": ["sql"],
       "additionalProperties": false
     },
     "documentArguments": {
