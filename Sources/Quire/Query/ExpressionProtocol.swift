@@ -1,13 +1,3 @@
-/// Quire's own form of a query expression: a node of the query plan. Apps never build one
-/// directly; every ``ExpressionProtocol`` carries one.
-public struct ExpressionNode: Sendable, Hashable {
-    let plan: PlanExpression
-
-    init(_ plan: PlanExpression) {
-        self.plan = plan
-    }
-}
-
 /// An expression of the query builder: a property, a constant, a parameter, a function call
 /// or an operation on other expressions. Operations return new expressions, so they chain:
 ///
@@ -33,24 +23,6 @@ public protocol MetaExpressionProtocol: ExpressionProtocol {
 
 /// The variable of an array quantifier (``ArrayExpression``).
 public protocol VariableExpressionProtocol: ExpressionProtocol {}
-
-/// The one concrete expression type behind the protocols.
-struct QueryExpression: PropertyExpressionProtocol, MetaExpressionProtocol, VariableExpressionProtocol {
-    let node: ExpressionNode
-
-    init(_ plan: PlanExpression) {
-        node = ExpressionNode(plan)
-    }
-
-    func from(_ alias: String) -> any ExpressionProtocol {
-        switch node.plan {
-        case .property(let path, _): return QueryExpression(.property(path, source: alias))
-        case .star: return QueryExpression(.star(source: alias))
-        case .meta(let property, _): return QueryExpression(.meta(property, source: alias))
-        default: return self
-        }
-    }
-}
 
 extension ExpressionProtocol {
     var plan: PlanExpression { node.plan }

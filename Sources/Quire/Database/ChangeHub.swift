@@ -1,45 +1,6 @@
 import Dispatch
 import Foundation
 
-/// The changes one transaction made to one collection, delivered to collection listeners.
-public struct CollectionChange: Sendable {
-    /// The collection the listener was added to.
-    public let collection: Collection
-    /// The IDs of the documents saved, deleted, purged or expired, in the order the
-    /// transaction first touched them.
-    public let documentIDs: [String]
-}
-
-/// A change to one document, delivered to document listeners.
-public struct DocumentChange: Sendable {
-    /// The collection the listener was added to.
-    public let collection: Collection
-    /// The document that changed.
-    public let documentID: String
-}
-
-/// Identifies a listener; pass it to ``remove()`` to stop notifications.
-public final class ListenerToken: Sendable, Hashable {
-    let id: UUID
-    private let hub: ChangeHub
-
-    init(id: UUID, hub: ChangeHub) {
-        self.id = id
-        self.hub = hub
-    }
-
-    /// Stops the listener; nothing is delivered to it afterwards.
-    public func remove() {
-        hub.remove(id)
-    }
-
-    /// Tokens are equal when they identify the same listener.
-    public static func == (lhs: ListenerToken, rhs: ListenerToken) -> Bool { lhs.id == rhs.id }
-
-    /// Hashes the listener's identity.
-    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
-}
-
 /// One document changed by a transaction.
 struct ChangeRecord: Sendable {
     let collectionID: Int64
@@ -155,36 +116,6 @@ final class ChangeHub: @unchecked Sendable {
                 delivered = ids
             }
             entry.queue.async { entry.deliverIfActive(delivered) }
-        }
-    }
-}
-
-extension Collection {
-    /// Calls `listener` after every transaction that changed documents of this collection,
-    /// through any `Database` object on the same file, with the changed IDs. Calls arrive on
-    /// `queue` (a private serial queue when nil) in commit order.
-    @discardableResult
-    public func addChangeListener(
-        queue: DispatchQueue? = nil, listener: @escaping @Sendable (CollectionChange) -> Void
-    ) -> ListenerToken {
-        let collection = self
-        return database.core.changes.add(
-            collectionID: id, documentID: nil, owner: ObjectIdentifier(database), queue: queue
-        ) { ids in
-            listener(CollectionChange(collection: collection, documentIDs: ids))
-        }
-    }
-
-    /// Calls `listener` after every transaction that changed the document `id`.
-    @discardableResult
-    public func addDocumentChangeListener(
-        id documentID: String, queue: DispatchQueue? = nil, listener: @escaping @Sendable (DocumentChange) -> Void
-    ) -> ListenerToken {
-        let collection = self
-        return database.core.changes.add(
-            collectionID: id, documentID: documentID, owner: ObjectIdentifier(database), queue: queue
-        ) { ids in
-            listener(DocumentChange(collection: collection, documentID: ids[0]))
         }
     }
 }
