@@ -202,6 +202,9 @@ import Testing
         #expect(try collection.document(id: "ada", as: Person.self) == person)
         #expect(try collection.document(id: "nobody", as: Person.self) == nil)
         #expect(try collection.document(id: "ada")?.value(forKey: "admin") as? Bool == true)
+        let generated = try collection.save(from: Person(name: "Grace", age: 45, admin: false, tags: []))
+        #expect(UUID(uuidString: generated.id) != nil)
+        #expect(try collection.document(id: generated.id, as: Person.self)?.name == "Grace")
     }
 
     @Test func badDocumentIDsAreRejected() throws {

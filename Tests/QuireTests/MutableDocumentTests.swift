@@ -169,6 +169,32 @@ import Testing
         #expect(saved.array(forKey: "tags")?.toArray() as? [String] == ["first", "b"])
     }
 
+    @Test func everyTypedArraySetterStoresItsType() throws {
+        let blob = Blob(contentType: "text/plain", data: Data("hello".utf8))
+        let array = MutableArrayObject()
+            .addNumber(NSNumber(value: 7)).addFloat(1.5).addBlob(blob)
+            .addString("x").addString("y").addString("z").addString("w")
+        array.setNumber(NSNumber(value: 8), at: 0).setFloat(2.5, at: 1)
+            .setArray(MutableArrayObject(data: [1, 2]), at: 3)
+            .setDictionary(MutableDictionaryObject(data: ["k": "v"]), at: 4)
+            .setBlob(blob, at: 5)
+            .insertString("first", at: 0).insertInt(9, at: 1)
+        let saved = try roundTrip(MutableDocument(id: "array-setters").setArray(array, forKey: "list"))
+        let list = try #require(saved.array(forKey: "list"))
+        #expect(list.count == 9)
+        #expect(list.string(at: 0) == "first")
+        #expect(list.int(at: 1) == 9)
+        #expect(list.int(at: 2) == 8)
+        #expect(list.float(at: 3) == 2.5)
+        // (The round trip's folder is gone by now, so the blobs are checked by their metadata.)
+        #expect(list.blob(at: 4)?.digest == blob.digest)
+        #expect(list.blob(at: 4)?.length == 5)
+        #expect(list.array(at: 5)?.toArray() as? [Int] == [1, 2])
+        #expect(list.dictionary(at: 6)?.string(forKey: "k") == "v")
+        #expect(list.blob(at: 7)?.digest == blob.digest)
+        #expect(list.string(at: 8) == "w")
+    }
+
     @Test func toMutableCopiesAndKeepsTheRevision() throws {
         let saved = try roundTrip(MutableDocument(id: "copy", data: ["a": 1]))
         let mutable = saved.toMutable()

@@ -78,6 +78,13 @@ extension Collection {
         }
     }
 
+    /// Encodes `value` and saves it as a new document whose ID is a generated UUID; the
+    /// returned document carries that ID.
+    @discardableResult
+    public func save<T: Encodable>(from value: T) throws -> Document {
+        try save(from: value, id: UUID().uuidString)
+    }
+
     /// Encodes `value` and saves it as the document `id` (last write wins).
     @discardableResult
     public func save<T: Encodable>(from value: T, id: String) throws -> Document {

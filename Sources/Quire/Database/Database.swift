@@ -207,7 +207,8 @@ public final class Database: @unchecked Sendable {
     /// operations, on any object of this path, reopen lazily.
     ///
     /// Throws instead of deadlocking when called from a thread that holds a handle of this
-    /// database or is inside one of its transactions.
+    /// database or is inside one of its transactions; that is why it is `throws` where WCDB's
+    /// is `rethrows`: it can fail even when `onClosed` cannot.
     public func close(onClosed: () throws -> Void) throws {
         try core.closeHandles(onClosed: onClosed)
     }

@@ -41,4 +41,26 @@ extension MutableArrayProtocol {
     @discardableResult public func setBoolean(_ value: Bool, at index: Int) -> Self { setValue(value, at: index) }
     /// Sets a date at `index`.
     @discardableResult public func setDate(_ value: Date?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Appends a number.
+    @discardableResult public func addNumber(_ value: NSNumber?) -> Self { addValue(value) }
+    /// Appends a float.
+    @discardableResult public func addFloat(_ value: Float) -> Self { addValue(Double(value)) }
+    /// Appends a blob.
+    @discardableResult public func addBlob(_ value: Blob?) -> Self { addValue(value) }
+    /// Sets a number at `index`.
+    @discardableResult public func setNumber(_ value: NSNumber?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Sets a float at `index`.
+    @discardableResult public func setFloat(_ value: Float, at index: Int) -> Self { setValue(Double(value), at: index) }
+    /// Sets a blob at `index`.
+    @discardableResult public func setBlob(_ value: Blob?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Sets an array at `index`.
+    @discardableResult public func setArray(_ value: ArrayObject?, at index: Int) -> Self { setValue(value, at: index) }
+    /// Sets a dictionary at `index`.
+    @discardableResult public func setDictionary(_ value: DictionaryObject?, at index: Int) -> Self {
+        setValue(value, at: index)
+    }
+    /// Inserts a string at `index` (0...count).
+    @discardableResult public func insertString(_ value: String?, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts an integer at `index` (0...count).
+    @discardableResult public func insertInt(_ value: Int, at index: Int) -> Self { insertValue(value, at: index) }
 }
