@@ -37,8 +37,7 @@ import Testing
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // Let it commit a varying number of batches (at least one), then kill it at once,
-            // usually in the middle of the next batch.
+            // Let it commit a varying number of batches (at least one), then kill it.
             let target = 1 + Int(random.next() % 6)
             var seen = ""
             var committedThisRun = 0
@@ -48,6 +47,9 @@ import Testing
                 seen += String(decoding: data, as: UTF8.self)
                 committedThisRun = seen.components(separatedBy: "committed ").count - 1
             }
+            // A random pause of up to 3 ms spreads the kills over every moment of a batch:
+            // building it, committing it, the WAL write and the checkpoints behind it.
+            usleep(UInt32(random.next() % 3_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal, "run \(run): the writer stopped by itself")
