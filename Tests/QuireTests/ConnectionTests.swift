@@ -80,4 +80,28 @@ import Testing
         }
         #expect(refused?.code == .databaseTooNew)
     }
+
+    @Test func aReadOnlyConnectionReadsWithoutChangingTheFile() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "db", config: DatabaseConfiguration(directory: directory.path))
+        try database.defaultCollection().save(document: MutableDocument(id: "a", data: ["n": 1]))
+        try database.performMaintenance(type: .compact)
+        let path = database.filePath
+        try database.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+
+        let problems = try Database.withReadOnlyConnection(path: path) { connection in
+            #expect(try connection.scalarInt("SELECT count(*) FROM docs_1") == 1)
+            #expect(throws: QuireError.self) { try connection.execute("DELETE FROM docs_1") }
+            return try connection.integrityProblems()
+        }
+        #expect(problems.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+
+        let missing = #expect(throws: QuireError.self) {
+            try Database.withReadOnlyConnection(path: directory.file("none.sqlite3")) { _ in }
+        }
+        #expect(missing?.code == .notFound)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("none.sqlite3")))
+    }
 }

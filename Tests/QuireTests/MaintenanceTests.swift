@@ -252,4 +252,65 @@ import Testing
             }
         }
     }
+
+    private func fileSize(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
+
+    @Test func compactShrinksTheFileLeavesNoWALAndKeepsTheData() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "big", config: DatabaseConfiguration(directory: directory.path))
+        let collection = try database.defaultCollection()
+        let filler = String(repeating: "x", count: 2_000)
+        try database.inBatch {
+            for number in 0..<500 {
+                try collection.save(document: MutableDocument(id: "doc-\(number)", data: ["text": filler]))
+            }
+        }
+        try database.inBatch {
+            for number in 0..<490 { try collection.purge(id: "doc-\(number)") }
+        }
+        try database.close(onClosed: {})
+        let before = fileSize(database.filePath)
+
+        try database.performMaintenance(type: .compact)
+        #expect(fileSize(database.filePath) < before / 4)
+        #expect(fileSize(database.filePath + "-wal") == 0)
+        #expect(collection.count == 10)
+        #expect(try collection.document(id: "doc-499")?.string(forKey: "text") == filler)
+        try database.performMaintenance(type: .integrityCheck)
+    }
+
+    @Test func compactFromInsideABatchThrowsInsteadOfWaitingForItself() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "db", config: DatabaseConfiguration(directory: directory.path))
+        let error = #expect(throws: QuireError.self) {
+            try database.inBatch { try database.performMaintenance(type: .compact) }
+        }
+        #expect(error?.code == .transactionNotClosed)
+        try database.close()
+        #expect(throws: QuireError.self) { try database.performMaintenance(type: .integrityCheck) }
+    }
+
+    @Test func theIntegrityCheckReportsDamage() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "db", config: DatabaseConfiguration(directory: directory.path))
+        let collection = try database.defaultCollection()
+        try database.inBatch {
+            for number in 0..<300 {
+                try collection.save(document: MutableDocument(id: "doc-\(number)", data: ["n": number]))
+            }
+        }
+        try database.performMaintenance(type: .compact)
+        let path = database.filePath
+        try database.close()
+        // Overwrite the whole third page, a b-tree page of the schema or the documents.
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let pageSize = try Database.withReadOnlyConnection(path: path) { try $0.scalarInt("PRAGMA page_size") } ?? 4096
+        try file.seek(toOffset: UInt64(pageSize) * 2)
+        try file.write(contentsOf: Data(repeating: 0xA5, count: Int(pageSize)))
+        try file.close()
+        let problems = try? Database.withReadOnlyConnection(path: path) { try $0.integrityProblems() }
+        #expect(problems.map { !$0.isEmpty } ?? true)
+    }
 }
