@@ -13,7 +13,8 @@ extension Collection {
 
     /// The document with `id`, or nil when it does not exist or is deleted.
     public func document(id: String) throws -> Document? {
-        try reading { connection in
+        // One SELECT, whose row is copied out before the statement is reset.
+        try reading(singleStatement: true) { connection in
             let statement = try connection.cachedStatement(sql.selectDocument)
             defer { statement.reset() }
             try statement.bind(id, at: 1)

@@ -55,10 +55,10 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
 
     /// Runs `body` on a reader; a SQLite failure on a collection that no longer exists
     /// becomes notOpen.
-    func reading<T>(_ body: (Connection) throws -> T) throws -> T {
+    func reading<T>(singleStatement: Bool = false, _ body: (Connection) throws -> T) throws -> T {
         // `read` checks that the database is open (a notOpen error is not remapped below).
         do {
-            return try database.read(body)
+            return singleStatement ? try database.readSingleStatement(body) : try database.read(body)
         } catch let error as QuireError where error.domain == .sqlite {
             try checkExists()
             throw error

@@ -174,6 +174,13 @@ public final class Database: @unchecked Sendable {
         return try core.read(body)
     }
 
+    /// ``read(_:)`` for a body that runs exactly one statement, stepped and reset before it
+    /// returns: the statement's own implicit transaction is the snapshot.
+    func readSingleStatement<T>(_ body: (Connection) throws -> T) throws -> T {
+        try checkOpen()
+        return try core.read(singleStatement: true, body)
+    }
+
     /// Runs `body` with the writer as one transaction (`BEGIN IMMEDIATE`): committed when it
     /// returns, rolled back when it throws. Nested calls on the same thread join the outer
     /// transaction through a savepoint.

@@ -297,7 +297,10 @@ final class DatabaseCore: @unchecked Sendable {
     }
 
     /// Runs `body` with a reader inside one read transaction (one snapshot).
-    func read<T>(_ body: (Connection) throws -> T) throws -> T {
+    ///
+    /// `singleStatement`: `body` runs one statement (stepped and reset before it returns), whose
+    /// own implicit transaction is the snapshot, so no BEGIN and COMMIT are run around it.
+    func read<T>(singleStatement: Bool = false, _ body: (Connection) throws -> T) throws -> T {
         let me = currentThreadID()
         condition.lock()
         if writerOwner == me, let writer {
@@ -337,7 +340,7 @@ final class DatabaseCore: @unchecked Sendable {
         }
         reader.lastUser = me
         defer { giveBack(reader, thread: me) }
-        return try reader.transaction { try body(reader) }
+        return try singleStatement ? body(reader) : reader.transaction { try body(reader) }
     }
 
     /// A free reader, preferring the one this thread used last (lock held): a reader's page
