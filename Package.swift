@@ -28,9 +28,10 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        .target(name: "CQuireDigest"),
         .target(
             name: "Quire",
-            dependencies: ["CSQLite"]
+            dependencies: ["CSQLite", "CQuireDigest"]
         ),
         .target(
             name: "QuireSync",

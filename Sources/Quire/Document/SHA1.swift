@@ -1,3 +1,4 @@
+import CQuireDigest
 import Foundation
 
 /// SHA-1 (FIPS 180-4), streaming.
@@ -71,12 +72,27 @@ struct SHA1State: DigestCompressor {
     var h3: UInt32 = 0x1032_5476
     var h4: UInt32 = 0xC3D2_E1F0
 
-    /// Processes one 64-byte block (FIPS 180-4 section 6.1.2).
+    /// Whether the processor's SHA instructions do the work (x86-64 with the SHA extensions).
+    static let usesHardware = quire_sha1_hardware_available() != 0
+
+    /// Processes one 64-byte block, with the processor's SHA instructions where there are
+    /// some: this is on the path of every save (revision IDs) and of every blob's digest.
+    mutating func compress(_ block: UnsafeRawPointer) {
+        guard SHA1State.usesHardware else { return compressPortable(block) }
+        var words = (h0, h1, h2, h3, h4)
+        withUnsafeMutableBytes(of: &words) { state in
+            guard let base = state.baseAddress else { return }
+            quire_sha1_compress_blocks(
+                base.assumingMemoryBound(to: UInt32.self), block.assumingMemoryBound(to: UInt8.self), 1)
+        }
+        (h0, h1, h2, h3, h4) = words
+    }
+
+    /// Processes one 64-byte block in Swift (FIPS 180-4 section 6.1.2), on any processor.
     ///
     /// Rounds go five at a time with the roles of `a`...`e` rotating instead of the values
-    /// moving, over a schedule computed up front: this is on the path of every save
-    /// (revision IDs).
-    mutating func compress(_ block: UnsafeRawPointer) {
+    /// moving, over a schedule computed up front.
+    mutating func compressPortable(_ block: UnsafeRawPointer) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
             guard let w = schedule.baseAddress else { return }
             for t in 0..<16 {
