@@ -97,7 +97,7 @@ import Testing
         let arguments = command == "verify"
             ? ["fixture", "verify", archive.path]
             : ["fixture", "install", archive.path, "--name", "travel", "--directory", databases.path]
-        let (status, output) = try run(quire, arguments, temporary: temporary, in: workingDirectory)
+        let (status, output) = try runCommand(quire, arguments, temporary: temporary, in: workingDirectory)
 
         #expect(status != 0, "\(name): \(command) accepted it")
         #expect(output.contains(fragment), "\(name): \(command) said: \(output)")
@@ -113,9 +113,9 @@ import Testing
         let archive = try withArchiveLock { try SampleFixture.buildTravel(in: scratch) }
         let temporary = try scratch.folder("tmp")
         let databases = try scratch.folder("apps")
-        let verified = try run(quire, ["fixture", "verify", archive.path], temporary: temporary, in: scratch.url)
+        let verified = try runCommand(quire, ["fixture", "verify", archive.path], temporary: temporary, in: scratch.url)
         #expect(verified.status == 0, "\(verified.output)")
-        let installed = try run(
+        let installed = try runCommand(
             quire, ["fixture", "install", archive.path, "--name", "travel", "--directory", databases.path],
             temporary: temporary, in: scratch.url)
         #expect(installed.status == 0, "\(installed.output)")
@@ -132,7 +132,7 @@ import Testing
         defer { scratch.cleanUp() }
         let temporary = try scratch.folder("tmp")
         func quireSays(_ arguments: [String]) throws -> String {
-            let (status, output) = try run(
+            let (status, output) = try runCommand(
                 quire, arguments, temporary: temporary, in: scratch.url, environment: ["SOURCE_DATE_EPOCH": "1767225600"])
             #expect(status == 0, "quire \(arguments.joined(separator: " ")): \(output)")
             return output
@@ -205,26 +205,5 @@ import Testing
         #expect(try !query.execute().map { $0.string(forKey: "name") ?? "" }.isEmpty)
         #expect(try query.explain().contains("by_city"))
         #expect(contents(of: temporary).isEmpty)
-    }
-
-    /// Runs the executable and returns its exit status and its output and errors together.
-    private func run(
-        _ executable: URL, _ arguments: [String], temporary: URL, in directory: URL, environment extra: [String: String] = [:]
-    ) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = temporary.path
-        environment.merge(extra) { _, new in new }
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
     }
 }

@@ -158,20 +158,8 @@ import Testing
     /// Runs `quire fixture doctor ARGUMENTS` with its temporary folder inside the scratch
     /// folder; returns its exit status and its output and errors together.
     private func run(_ executable: URL, _ arguments: [String], _ built: Built) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["fixture", "doctor"] + arguments
-        process.currentDirectoryURL = built.scratch.url
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = try built.scratch.folder("tmp").path
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try runCommand(
+            executable, ["fixture", "doctor"] + arguments, temporary: try built.scratch.folder("tmp"), in: built.scratch.url)
     }
 
     private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

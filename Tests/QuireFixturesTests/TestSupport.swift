@@ -84,3 +84,25 @@ func expectQuireError(
         Issue.record("expected QuireError, got \(error)", sourceLocation: sourceLocation)
     }
 }
+
+/// Runs an executable (the built `quire`) with `TMPDIR` set to `temporary`, and returns its
+/// exit status and its output and errors together.
+func runCommand(
+    _ executable: URL, _ arguments: [String], temporary: URL, in directory: URL, environment extra: [String: String] = [:]
+) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = temporary.path
+    environment.merge(extra) { _, new in new }
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+}
