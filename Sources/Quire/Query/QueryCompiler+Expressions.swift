@@ -54,6 +54,7 @@ extension QueryCompiler {
         case .inArray(let operand, let array, let negated):
             return try containsValue(array: array, element: operand, negated: negated)
         case .collate(let operand, let collation):
+            if let comparison = QueryCompiler.collating(operand, collation) { return try value(comparison) }
             return "(\(try value(operand)) COLLATE \(collation.sqlName))"
         case .function(let name, let arguments):
             return try functionValue(name, arguments)
@@ -191,7 +192,8 @@ extension QueryCompiler {
         case .parameter(let name):
             try checkQueryOnly("parameter $\(name)")
             return placeholder(.parameterType(name))
-        case .collate(let operand, _):
+        case .collate(let operand, let collation):
+            if let comparison = QueryCompiler.collating(operand, collation) { return try type(comparison) }
             return try type(operand)
         case .meta(.isDeleted, _):
             let flag = try value(expression)
@@ -262,6 +264,37 @@ extension QueryCompiler {
             case .number?: return .number
             case .scalar?, nil: return name == "ARRAY_CONTAINS" ? .bool : (name == "ARRAY_LENGTH" ? .number : .scalar)
             }
+        }
+    }
+
+    /// `(a = b) COLLATE c` collates the comparison, not its boolean result: the collation moves
+    /// onto the left operand of every comparison inside (through AND, OR and NOT), where SQLite
+    /// applies it, as LiteCore applies a COLLATE to the comparisons it encloses. Nil when
+    /// `operand` compares nothing, so the collation stays on the value.
+    static func collating(_ operand: PlanExpression, _ collation: Collation) -> PlanExpression? {
+        func collated(_ expression: PlanExpression) -> PlanExpression {
+            if case .collate = expression { return expression }
+            return .collate(expression, collation)
+        }
+        switch operand {
+        case .binary(.and, let left, let right), .binary(.or, let left, let right):
+            guard case .binary(let op, _, _) = operand else { return nil }
+            return .binary(op, collating(left, collation) ?? left, collating(right, collation) ?? right)
+        case .binary(let op, let left, let right)
+        where [.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .like, .notLike, .is, .isNot]
+            .contains(op):
+            if case .is = op, case .literal(.null) = right { return nil }
+            if case .isNot = op, case .literal(.null) = right { return nil }
+            if case .missing = right, op == .is || op == .isNot { return nil }
+            return .binary(op, collated(left), right)
+        case .unary(.not, let inner):
+            return collating(inner, collation).map { .unary(.not, $0) }
+        case .between(let inner, let low, let high, let negated):
+            return .between(collated(inner), low: low, high: high, negated: negated)
+        case .inList(let inner, let list, let negated):
+            return .inList(collated(inner), list, negated: negated)
+        default:
+            return nil
         }
     }
 

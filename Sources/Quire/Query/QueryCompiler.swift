@@ -112,9 +112,11 @@ final class QueryCompiler {
         for column in plan.columns {
             if let alias = column.alias { resultAliases[alias] = column.expression }
         }
+        // WHERE, HAVING and ORDER BY may name a result by its alias, as in Couchbase Lite.
+        let whereClause = try plan.whereClause.map(substitutingResultAliases)
 
         // MATCH may only narrow the whole query: at the top of WHERE or in its top-level AND.
-        let conjuncts = plan.whereClause?.conjuncts ?? []
+        let conjuncts = whereClause?.conjuncts ?? []
         for case .match(let index, let sourceAlias, _) in conjuncts {
             try addFullTextJoin(index: index, sourceAlias: sourceAlias, fullTextTable: fullTextTable)
         }
@@ -142,8 +144,15 @@ final class QueryCompiler {
                     name: column.alias ?? defaultName(column.expression, position: position + 1),
                     valueIndex: Int32(selectList.count - 2), typeIndex: Int32(selectList.count - 1)))
         }
+        // A result row is a dictionary: two columns of one name would lose one of them
+        // (LiteCore's parser refuses `custId, other.custId` the same way).
+        var seenNames: Set<String> = []
+        for column in columns where !seenNames.insert(column.name).inserted {
+            throw QuireError(
+                .invalidQuery, "two results are named '\(column.name)'; give one of them another name with AS")
+        }
 
-        let deletedVisible = Set(sourcesTestingDeletion(plan.whereClause))
+        let deletedVisible = Set(sourcesTestingDeletion(whereClause))
         var sql = "SELECT \(plan.distinct ? "DISTINCT " : "")\(selectList.joined(separator: ", "))"
         sql += " FROM \(sources[0].table) AS \(sources[0].sqlAlias)"
         var whereTerms = [liveFilter(sources[0], deletedVisible: deletedVisible.contains(sources[0].alias))]
@@ -164,7 +173,7 @@ final class QueryCompiler {
             guard let ref = sources.first(where: { $0.alias == join.sourceAlias }) else { continue }
             sql += " JOIN \(join.table) AS \(join.sqlAlias) ON \(join.sqlAlias).rowid = \(ref.sqlAlias).sequence"
         }
-        if let whereClause = plan.whereClause {
+        if let whereClause {
             whereTerms.append(contentsOf: try whereClause.conjuncts.map { try value($0) })
         }
         sql += " WHERE " + whereTerms.joined(separator: " AND ")
@@ -172,11 +181,11 @@ final class QueryCompiler {
             sql += " GROUP BY " + (try plan.groupBy.map { try value($0) }).joined(separator: ", ")
         }
         if let having = plan.having {
-            sql += " HAVING " + (try value(substitutingResultAliases(having)))
+            sql += " HAVING " + (try value(try substitutingResultAliases(having)))
         }
         if !plan.orderBy.isEmpty {
             let terms = try plan.orderBy.map { term -> String in
-                let expression = substitutingResultAliases(term.expression)
+                let expression = try substitutingResultAliases(term.expression)
                 if case .rank(let index, let alias) = expression {
                     // FTS5 sorts by its own rank column (lower is better) without a sort step.
                     let join = try fullTextJoin(index: index, sourceAlias: alias, function: "RANK")
@@ -187,7 +196,9 @@ final class QueryCompiler {
             sql += " ORDER BY " + terms.joined(separator: ", ")
         }
         if let limit = plan.limit {
-            sql += " LIMIT \(try value(limit))"
+            // SQLite reads a negative LIMIT as "no limit"; in Couchbase Lite it is no rows.
+            let count = try value(limit)
+            sql += " LIMIT (CASE WHEN \(count) < 0 THEN 0 ELSE \(count) END)"
         } else if plan.offset != nil {
             sql += " LIMIT -1"
         }
@@ -263,13 +274,31 @@ final class QueryCompiler {
         return found
     }
 
-    /// ORDER BY and HAVING may name a result by its alias.
-    private func substitutingResultAliases(_ expression: PlanExpression) -> PlanExpression {
-        expression.rewritten { node in
-            guard case .property(let path, nil) = node, path.components.count == 1, let key = path.firstKey,
-                let aliased = resultAliases[key], !sources.contains(where: { $0.alias == key })
+    /// WHERE, HAVING and ORDER BY may name a result by its alias, and a path into it
+    /// (`ORDER BY answer[1]`). A source's alias and an ANY/EVERY variable take precedence.
+    private func substitutingResultAliases(_ expression: PlanExpression) throws -> PlanExpression {
+        guard !resultAliases.isEmpty else { return expression }
+        var variables: Set<String> = []
+        _ = expression.contains { node in
+            if case .quantified(_, let variable, _, _) = node { variables.insert(variable) }
+            return false
+        }
+        return try expression.rewritten { node in
+            guard case .property(let path, nil) = node, let key = path.firstKey, let aliased = resultAliases[key],
+                !variables.contains(key), !sources.contains(where: { $0.alias == key })
             else { return nil }
-            return aliased
+            let rest = path.droppingFirst
+            if rest.isEmpty { return aliased }
+            switch aliased {
+            case .property(let inner, let source):
+                return .property(inner.appending(rest), source: source)
+            case .variable(let name, let inner):
+                return .variable(name, path: inner.appending(rest))
+            default:
+                throw QuireError(
+                    .invalidQuery,
+                    "'\(path)' reads into the result '\(key)', which is computed; only a result that is a property can be read into")
+            }
         }
     }
 

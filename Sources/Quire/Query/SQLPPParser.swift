@@ -213,7 +213,9 @@ struct SQLPPParser {
             advance()
         }
         let collection = try resolve(SourceName(scope: scope, name: name, alias: alias, offset: start.offset))
-        return QueryPlan.Source(collection: collection, alias: alias ?? collection.name)
+        // Unaliased, a source is known by the name written: `_`, the database's name or the
+        // collection's, so `_.x` and `db.x` qualify properties as in Couchbase Lite.
+        return QueryPlan.Source(collection: collection, alias: alias ?? name)
     }
 
     private mutating func parseJoin(resolve: Resolver) throws -> QueryPlan.JoinClause? {
