@@ -188,7 +188,9 @@ import Testing
             .groupBy(Expression.property("city"))
             .having(Function.count(Expression.all()).greaterThan(Expression.int(1)))
             .orderBy(Ordering.property("city"))
-        #expect(try query.rows() == [#"{"$4":40,"avg":35.5,"city":"Oslo","n":2}"#, #"{"$4":25,"avg":25.0,"city":"Rome","n":2}"#])
+        // The unnamed MAX is `$1`: Couchbase Lite numbers unnamed results among themselves
+        // (QueryTest.testQueryProjectingKeys), not by their position in the select list.
+        #expect(try query.rows() == [#"{"$1":40,"avg":35.5,"city":"Oslo","n":2}"#, #"{"$1":25,"avg":25.0,"city":"Rome","n":2}"#])
         let distinct = QueryBuilder.selectDistinct(SelectResult.property("city")).from(DataSource.collection(f.collection))
             .orderBy(Ordering.property("city").descending())
         #expect(try distinct.rows() == [#"{"city":"Rome"}"#, #"{"city":"Oslo"}"#])

@@ -135,6 +135,12 @@ extension QueryCompiler {
             } else if !isIndexMode, let first = path.firstKey, let named = sources.first(where: { $0.alias == first }) {
                 source = named
                 rest = path.droppingFirst
+            } else if !isIndexMode, sources.count > 1 {
+                // With a join, an unqualified property could belong to any source; LiteCore
+                // refuses it rather than pick the first (N1QLParserTest, "custId, other.custId").
+                throw QuireError(
+                    .invalidQuery,
+                    "property '\(path)' does not begin with a data source's alias (\(sources.map { "'\($0.alias)'" }.joined(separator: ", "))); in a join every property is qualified")
             }
             return Location(root: column(source, "body"), path: QueryCompiler.quoted(rest.jsonPath))
         case .variable(let name, let path):

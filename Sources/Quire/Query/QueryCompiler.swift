@@ -123,7 +123,8 @@ final class QueryCompiler {
 
         var selectList: [String] = []
         var columns: [CompiledQuery.Column] = []
-        for (position, column) in plan.columns.enumerated() {
+        var names = ResultNames()
+        for column in plan.columns {
             if case .star(let alias) = column.expression {
                 let targets = try alias.map { [try source(named: $0)] } ?? sources
                 for target in targets {
@@ -132,8 +133,8 @@ final class QueryCompiler {
                     selectList.append("CASE WHEN \(body) IS NULL THEN NULL ELSE 'object' END")
                     columns.append(
                         CompiledQuery.Column(
-                            name: column.alias ?? target.alias, valueIndex: Int32(selectList.count - 2),
-                            typeIndex: Int32(selectList.count - 1)))
+                            name: try names.claim(column.alias, implied: target.alias),
+                            valueIndex: Int32(selectList.count - 2), typeIndex: Int32(selectList.count - 1)))
                 }
                 continue
             }
@@ -141,15 +142,8 @@ final class QueryCompiler {
             selectList.append(try type(column.expression))
             columns.append(
                 CompiledQuery.Column(
-                    name: column.alias ?? defaultName(column.expression, position: position + 1),
+                    name: try names.claim(column.alias, implied: impliedName(column.expression)),
                     valueIndex: Int32(selectList.count - 2), typeIndex: Int32(selectList.count - 1)))
-        }
-        // A result row is a dictionary: two columns of one name would lose one of them
-        // (LiteCore's parser refuses `custId, other.custId` the same way).
-        var seenNames: Set<String> = []
-        for column in columns where !seenNames.insert(column.name).inserted {
-            throw QuireError(
-                .invalidQuery, "two results are named '\(column.name)'; give one of them another name with AS")
         }
 
         let deletedVisible = Set(sourcesTestingDeletion(whereClause))
@@ -302,19 +296,25 @@ final class QueryCompiler {
         }
     }
 
-    /// The key of an unaliased result column.
-    private func defaultName(_ expression: PlanExpression, position: Int) -> String {
+    /// The name an unaliased result takes from its expression: a property's last key, a
+    /// metadata property's name; nil for everything else, including a path ending in an array
+    /// index (`orderlines[0]`), which ``ResultNames`` numbers `$1`, `$2`, ...
+    private func impliedName(_ expression: PlanExpression) -> String? {
         switch expression {
         case .property(let path, let source):
-            return path.lastKey ?? source ?? sources[0].alias
+            if path.isEmpty { return source ?? sources[0].alias }
+            if case .key(let key)? = path.components.last { return key }
+            return nil
         case .meta(let property, _):
             return property.columnName
         case .variable(let name, let path):
-            return path.lastKey ?? name
+            if path.isEmpty { return name }
+            if case .key(let key)? = path.components.last { return key }
+            return nil
         case .collate(let inner, _):
-            return defaultName(inner, position: position)
+            return impliedName(inner)
         default:
-            return "$\(position)"
+            return nil
         }
     }
 
