@@ -124,7 +124,7 @@ import Testing
     static func readLegacy(config: DatabaseConfiguration) throws -> Snapshot {
         let old = try Database(name: "old", config: config, migrator: legacyMigrator)
         #expect(try old.read { try $0.scalarInt("PRAGMA user_version") } == 2)
-        #expect(try layouts(old) == ["docs_1": true, "docs_2": true])
+        #expect(try layouts(old).values.allSatisfy { $0 })
         let snapshot = try self.snapshot(old)
         try old.close()
         return snapshot
@@ -180,5 +180,82 @@ import Testing
         try old.createCollection(name: "more")
         #expect(try Self.layouts(old) == ["docs_1": true, "docs_2": true])
         try old.close()
+    }
+
+    /// SIGKILL at varying moments of the upgrade (a file with thousands of 1–2 KB documents, so
+    /// the rewrite takes a while): the upgrade is one transaction, so every kill leaves either
+    /// the old file, readable as it was, or the finished upgrade; opening it afterwards gives
+    /// the same documents, revisions, tombstones, expirations, checkpoints, indexes and blobs.
+    /// `QUIRE_UPGRADE_KILLS` sets the number of kills (6 by default).
+    @Test func aKillDuringTheUpgradeLeavesTheOldFormatReadable() throws {
+        let helper = try #require(CrashConsistencyTests.helperURL, "the quire-test-helper executable is built beside the tests")
+        let runs = Int(ProcessInfo.processInfo.environment["QUIRE_UPGRADE_KILLS"] ?? "") ?? 6
+        let pristine = TemporaryDirectory("quire-upgrade-pristine")
+        try Self.writeLegacyDatabase(directory: pristine)
+        do {
+            let old = try Database(name: "old", config: DatabaseConfiguration(directory: pristine.path), migrator: Self.legacyMigrator)
+            let bulk = try old.createCollection(name: "bulk")
+            try old.inBatch {
+                for index in 0..<4000 {
+                    try bulk.save(document: MutableDocument(id: "b\(index)", data: ["i": index, "text": String(repeating: "lorem ipsum ", count: 80 + index % 80)]))
+                }
+            }
+            try old.close()
+        }
+        let before = try Self.readLegacy(config: DatabaseConfiguration(directory: pristine.path))
+        let fileName = "old.\(Database.folderExtension)"
+        var random = SeededGenerator(seed: 0x0B5E)
+        var outcomes: [Int64: Int] = [:]
+        var insideUpgrade = 0
+        for run in 0..<runs {
+            let work = TemporaryDirectory("quire-upgrade")
+            try FileManager.default.copyItem(atPath: pristine.file(fileName), toPath: work.file(fileName))
+            let process = Process()
+            process.executableURL = helper
+            process.arguments = ["upgrade", work.path, "old"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var seen = ""
+            while !seen.contains("opening") {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                seen += String(decoding: data, as: UTF8.self)
+            }
+            // Spread the kills from the file's opening to past the commit.
+            usleep(UInt32(random.next() % 400_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            seen += String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+
+            // The file as the kill left it, read without changing it. A WAL with frames in it
+            // at the old version means the kill landed inside the upgrade's transaction (the
+            // pristine file was closed with an empty WAL; the rewrite spills pages to it).
+            let file = work.file("\(fileName)/\(Database.fileName)")
+            let walBytes = (try? FileManager.default.attributesOfItem(atPath: file + "-wal")[.size] as? Int) ?? 0
+            let version = try Database.withReadOnlyConnection(path: file) { connection -> Int64 in
+                #expect(try connection.integrityProblems() == [], "run \(run)")
+                #expect(try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'quire_rekey_%'") == 0)
+                let version = try connection.scalarInt("PRAGMA user_version") ?? 0
+                let legacy = try StoreSchema.isLegacyDocumentTable(connection, table: "docs_1")
+                #expect(legacy == (version < StoreSchema.sequenceKeyedVersion), "run \(run): version \(version)")
+                #expect(try connection.scalarInt("SELECT count(*) FROM docs_3") == 4000, "run \(run)")
+                return version
+            }
+            #expect(version == 2 || version == StoreSchema.migrator.latestVersion, "run \(run): version \(version)")
+            #expect(version == StoreSchema.migrator.latestVersion || !seen.contains("upgraded"), "run \(run)")
+            outcomes[version, default: 0] += 1
+            if version == 2, walBytes > 0 { insideUpgrade += 1 }
+            if version == 2 {
+                // Still the old format, and Quire of that format still reads all of it.
+                #expect(try Self.readLegacy(config: DatabaseConfiguration(directory: work.path)) == before, "run \(run)")
+            }
+            let upgraded = try Database(name: "old", config: DatabaseConfiguration(directory: work.path))
+            #expect(try Self.snapshot(upgraded) == before, "run \(run)")
+            #expect(try upgraded.collection(name: "bulk")?.count == 4000)
+            try upgraded.close()
+        }
+        print("upgrade kills: \(runs) SIGKILLs; left at schema version: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")); \(insideUpgrade) inside the upgrade's transaction")
     }
 }
