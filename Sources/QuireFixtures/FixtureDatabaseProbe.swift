@@ -38,12 +38,15 @@ struct FixtureDatabaseProbe {
     var indexes: [IndexFacts] = []
     /// The private UUID.
     var privateUUID: String?
+    /// The store's schema version, `PRAGMA user_version`.
+    var schemaVersion: Int64 = 0
 
     /// Reads the SQLite file at `path` read-only.
     init(path: String) throws {
         try Database.withReadOnlyConnection(path: path) { connection in
             integrityProblems = try connection.integrityProblems()
             guard integrityProblems.isEmpty else { return }
+            schemaVersion = try connection.scalarInt("PRAGMA user_version") ?? 0
             let catalog = try connection.query("SELECT id, scope, name FROM quire_collections ORDER BY id") { row in
                 (id: row.int64(at: 0), name: "\(row.text(at: 1) ?? "").\(row.text(at: 2) ?? "")")
             }

@@ -9,8 +9,11 @@ struct FixtureManifestValidator {
         func refuse(_ field: String, _ problem: String) -> QuireError {
             QuireError(code, "manifest \(field) \(problem)")
         }
-        guard manifest.formatVersion == QuireFixtures.formatVersion else {
-            throw refuse("formatVersion", "is \(manifest.formatVersion); this Quire reads version \(QuireFixtures.formatVersion)")
+        let readable = QuireFixtures.readableFormatVersions
+        guard readable.contains(manifest.formatVersion) else {
+            throw refuse(
+                "formatVersion",
+                "is \(manifest.formatVersion); this Quire reads versions \(readable.lowerBound) to \(readable.upperBound)")
         }
         guard !manifest.quireVersion.isEmpty else { throw refuse("quireVersion", "is empty") }
         guard !manifest.name.isEmpty else { throw refuse("name", "is empty") }

@@ -53,6 +53,7 @@ public struct FixtureVerifier: Sendable {
             return [.init(subject: "integrity", problem: probe.integrityProblems.prefix(5).joined(separator: "; "))]
         }
         var checks: [FixtureVerificationReport.Check] = [.init(subject: "integrity", detail: "SQLite integrity check ok")]
+        checks.append(checkSchema(probe.schemaVersion, format: manifest.formatVersion))
         var expected = Dictionary(manifest.collections.map { ($0.name, $0.documentCount) }, uniquingKeysWith: { first, _ in first })
         for collection in probe.collections {
             let subject = "collection \(collection.name)"
@@ -70,6 +71,21 @@ public struct FixtureVerifier: Sendable {
         }
         checks += checkIndexes(probe.indexes, against: manifest.indexes)
         return checks
+    }
+
+    /// The database's schema version must be one the manifest's format holds: a format-1
+    /// fixture has `WITHOUT ROWID` document tables (schema 1–2), a format-2 one tables keyed
+    /// by sequence (schema 3).
+    static func checkSchema(_ version: Int64, format: Int) -> FixtureVerificationReport.Check {
+        guard let expected = QuireFixtures.schemaVersions(forFormat: format) else {
+            return .init(subject: "schema", problem: "format \(format) is not one this Quire reads")
+        }
+        guard expected.contains(version) else {
+            let range = expected.count == 1 ? "\(expected.lowerBound)" : "\(expected.lowerBound) to \(expected.upperBound)"
+            return .init(
+                subject: "schema", problem: "version \(version) does not match format \(format), which holds schema \(range)")
+        }
+        return .init(subject: "schema", detail: "version \(version) (fixture format \(format))")
     }
 
     /// Compares the database's index catalogue with the manifest: every index in both, with

@@ -2,9 +2,24 @@ import Quire
 
 /// Builds, packs, verifies and installs prebuilt Quire databases.
 public enum QuireFixtures {
-    /// The fixture format version written into manifests.
-    public static let formatVersion = 1
+    /// The fixture format version written into manifests. Version 2: the database's document
+    /// tables are keyed by sequence (Quire schema version 3). Version 1: `WITHOUT ROWID`
+    /// document tables (schema versions 1 and 2); such fixtures still verify and install, and
+    /// the database is upgraded as it is installed.
+    public static let formatVersion = 2
+    /// The format versions this Quire reads.
+    public static let readableFormatVersions: ClosedRange<Int> = 1...2
     /// The Quire version recorded in manifests this build writes: the library's own,
     /// ``QuireVersion/current``.
     public static let quireVersion = QuireVersion.current
+
+    /// The Quire schema versions (`PRAGMA user_version`) a fixture of `formatVersion` holds,
+    /// or nil for a format this Quire does not read.
+    public static func schemaVersions(forFormat formatVersion: Int) -> ClosedRange<Int64>? {
+        switch formatVersion {
+        case 1: 1...2
+        case 2: 3...3
+        default: nil
+        }
+    }
 }

@@ -9,7 +9,9 @@ import Foundation
 ///   (memory tests need a process where nothing else allocates);
 /// - `quire-test-helper listener DIRECTORY PASSWORD MAX-BODY-BYTES` serves a database on a
 ///   loopback port until its standard input closes (load and bad-peer tests, which read the
-///   server's memory from outside).
+///   server's memory from outside);
+/// - `quire-test-helper upgrade DIRECTORY NAME` opens a database, upgrading an older file
+///   (schema migration tests kill it during the upgrade).
 @main
 enum TestHelper {
     static func main() {
@@ -21,8 +23,10 @@ enum TestHelper {
             BlobMemory.run(Array(arguments.dropFirst()))
         case "listener":
             ListenerServer.run(Array(arguments.dropFirst()))
+        case "upgrade":
+            SchemaUpgrader.run(Array(arguments.dropFirst()))
         default:
-            fail("usage: quire-test-helper crash-writer|blob-memory|listener ...", status: 2)
+            fail("usage: quire-test-helper crash-writer|blob-memory|listener|upgrade ...", status: 2)
         }
     }
 

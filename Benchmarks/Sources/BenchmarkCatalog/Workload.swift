@@ -11,6 +11,12 @@ public enum Workload: String, CaseIterable, Sendable {
     case read = "read"
     /// The same 100,000 reads split over two threads, to measure scaling.
     case readTwoThreads = "read-2-threads"
+    /// 10,000 hotels (a few KB each, travel-sized) saved in one transaction.
+    case batchSaveHotels = "batch-save-hotels"
+    /// 100,000 random reads by ID of hotels, on one thread, each reading `city`.
+    case readHotels = "read-hotels"
+    /// The same hotel reads split over two threads.
+    case readHotelsTwoThreads = "read-hotels-2-threads"
     /// Parsing 100,000 people documents (about 300 bytes each).
     case parsePeople = "parse-people"
     /// Writing 100,000 people documents back to JSON text, keys sorted.
@@ -42,6 +48,9 @@ public enum Workload: String, CaseIterable, Sendable {
         case .transactionSaves: "\(WorkloadSize.transactionSaves.formatted) saves, one transaction each"
         case .read: "\(WorkloadSize.reads.formatted) random reads of one nested property, 1 thread"
         case .readTwoThreads: "\(WorkloadSize.reads.formatted) random reads of one nested property, 2 threads"
+        case .batchSaveHotels: "Batch save, \(WorkloadSize.hotelDocuments.formatted) hotels (a few KB) in one transaction"
+        case .readHotels: "\(WorkloadSize.reads.formatted) random reads of one property of hotels, 1 thread"
+        case .readHotelsTwoThreads: "\(WorkloadSize.reads.formatted) random reads of one property of hotels, 2 threads"
         case .parsePeople: "Parse \(WorkloadSize.codecPeople.formatted) people (~300 B)"
         case .writePeople: "Write \(WorkloadSize.codecPeople.formatted) people (~300 B), sorted keys"
         case .parseHotels: "Parse \(WorkloadSize.codecHotels.formatted) hotels (a few KB)"
@@ -60,6 +69,7 @@ public enum Workload: String, CaseIterable, Sendable {
     public var engines: [Engine] {
         switch self {
         case .batchSave, .transactionSaves, .read, .readTwoThreads: [.quire, .sqlite, .grdb]
+        case .batchSaveHotels, .readHotels, .readHotelsTwoThreads: [.quire, .sqlite, .grdb]
         case .query, .createIndex, .queryIndexed, .fullText: [.quire, .sqlite, .grdb]
         case .parsePeople, .writePeople, .parseHotels, .writeHotels: [.quire, .foundation]
         case .fixtureBuild, .fixtureInstall: [.quire, .sqlite]
@@ -72,7 +82,8 @@ public enum Workload: String, CaseIterable, Sendable {
         switch self {
         case .batchSave: WorkloadSize.batchDocuments
         case .transactionSaves: WorkloadSize.transactionSaves
-        case .read, .readTwoThreads: WorkloadSize.reads
+        case .read, .readTwoThreads, .readHotels, .readHotelsTwoThreads: WorkloadSize.reads
+        case .batchSaveHotels: WorkloadSize.hotelDocuments
         case .parsePeople, .writePeople: WorkloadSize.codecPeople
         case .parseHotels, .writeHotels: WorkloadSize.codecHotels
         case .query, .createIndex, .queryIndexed: WorkloadSize.queryDocuments
@@ -88,7 +99,12 @@ public enum Workload: String, CaseIterable, Sendable {
 
     /// Counts the workload reports besides time, as custom metrics of these names.
     public var counters: [String] {
-        self == .conformance ? ["cases", "failedCases"] : []
+        switch self {
+        case .conformance: ["cases", "failedCases"]
+        // The file's size after the save (checkpointed) and the JSON bytes saved.
+        case .batchSave, .batchSaveHotels: ["diskBytes", "jsonBytes"]
+        default: []
+        }
     }
 
     /// Whether one iteration takes seconds rather than milliseconds, so the harness runs
@@ -167,6 +183,8 @@ public enum WorkloadSize {
     public static let queryDocuments = scaled(100_000)
     /// Hotels in the store the full-text workload runs on.
     public static let fullTextHotels = scaled(10_000)
+    /// Hotels saved by the travel-sized batch workload, and stored for the hotel reads.
+    public static let hotelDocuments = scaled(10_000)
     /// People in the fixture the build and install workloads make.
     public static let fixtureDocuments = scaled(100_000)
 }

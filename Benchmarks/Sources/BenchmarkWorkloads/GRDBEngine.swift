@@ -17,7 +17,7 @@ public final class GRDBEngine: StorageEngine {
         }
         queue = try DatabaseQueue(path: directory.appendingPathComponent("grdb.sqlite3").path, configuration: configuration)
         try queue.write { db in
-            try db.execute(sql: "CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY NOT NULL, body TEXT NOT NULL) WITHOUT ROWID")
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS docs (key TEXT NOT NULL UNIQUE, body TEXT NOT NULL)")
         }
     }
 
@@ -40,8 +40,13 @@ public final class GRDBEngine: StorageEngine {
     }
 
     /// Readers share the queue, which serializes them: that is `DatabaseQueue`'s contract.
-    public func makeReader() throws -> any PropertyReader {
-        Reader(queue: queue)
+    public func makeReader(property: ReadProperty) throws -> any PropertyReader {
+        Reader(queue: queue, property: property)
+    }
+
+    public func bytesOnDisk() throws -> Int {
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        return try fileSize(queue.path)
     }
 
     /// Closes the queue.
@@ -51,16 +56,23 @@ public final class GRDBEngine: StorageEngine {
 
     private final class Reader: PropertyReader {
         let queue: DatabaseQueue
+        let property: ReadProperty
         let decoder = JSONDecoder()
 
-        init(queue: DatabaseQueue) { self.queue = queue }
+        init(queue: DatabaseQueue, property: ReadProperty) {
+            self.queue = queue
+            self.property = property
+        }
 
         func read(id: String) throws -> Int {
             let row = try queue.read { db in
                 try DocumentRow.fetchOne(try db.cachedStatement(sql: "SELECT key, body FROM docs WHERE key = ?"), arguments: [id])
             }
             guard let row else { throw WorkloadFailure("document \(id) not found") }
-            return try decoder.decode(StateProbe.self, from: Data(row.body.utf8)).contact.address.state.utf8.count
+            switch property {
+            case .state: return try decoder.decode(StateProbe.self, from: Data(row.body.utf8)).contact.address.state.utf8.count
+            case .city: return try decoder.decode(CityProbe.self, from: Data(row.body.utf8)).city.utf8.count
+            }
         }
     }
 }
@@ -73,6 +85,10 @@ struct DocumentRow: Codable, FetchableRecord, PersistableRecord {
 }
 
 /// The part of a person the read workload looks at.
+struct CityProbe: Decodable {
+    var city: String
+}
+
 struct StateProbe: Decodable {
     struct Contact: Decodable {
         struct Address: Decodable {

@@ -21,7 +21,7 @@ enum PlainFixture {
         defer { try? FileManager.default.removeItem(at: work) }
         let databaseFile = work.appendingPathComponent(fileName)
         let connection = try RawConnection(path: databaseFile.path, create: true)
-        try connection.execute("CREATE TABLE docs (key TEXT PRIMARY KEY NOT NULL, body TEXT NOT NULL) WITHOUT ROWID")
+        try connection.execute("CREATE TABLE docs (key TEXT NOT NULL UNIQUE, body TEXT NOT NULL)")
         let insert = try connection.prepare(
             "INSERT INTO docs (key, body) VALUES (json_extract(?1, '$._id'), json_remove(?1, '$._id'))")
         defer { sqlite3_finalize(insert) }

@@ -30,8 +30,13 @@ public final class QuireEngine: StorageEngine {
     }
 
     /// Quire's database object is thread-safe: every reader shares it (and its reader pool).
-    public func makeReader() throws -> any PropertyReader {
-        Reader(collection: collection)
+    public func makeReader(property: ReadProperty) throws -> any PropertyReader {
+        Reader(collection: collection, property: property)
+    }
+
+    public func bytesOnDisk() throws -> Int {
+        try database.write { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        return try fileSize(database.filePath)
     }
 
     /// Closes the database.
@@ -41,15 +46,24 @@ public final class QuireEngine: StorageEngine {
 
     private final class Reader: PropertyReader {
         let collection: Quire.Collection
+        let property: ReadProperty
 
-        init(collection: Quire.Collection) { self.collection = collection }
+        init(collection: Quire.Collection, property: ReadProperty) {
+            self.collection = collection
+            self.property = property
+        }
 
         func read(id: String) throws -> Int {
             guard let document = try collection.document(id: id) else {
                 throw WorkloadFailure("document \(id) not found")
             }
-            return document.dictionary(forKey: "contact")?.dictionary(forKey: "address")?.string(forKey: "state")?.utf8
-                .count ?? 0
+            switch property {
+            case .state:
+                return document.dictionary(forKey: "contact")?.dictionary(forKey: "address")?.string(forKey: "state")?.utf8
+                    .count ?? 0
+            case .city:
+                return document.string(forKey: "city")?.utf8.count ?? 0
+            }
         }
     }
 }

@@ -1,8 +1,9 @@
 import CSQLiteBaseline
 import Foundation
 
-/// The floor: SQLite's C API with prepared statements, one `WITHOUT ROWID` table of ID and
-/// JSON text, text bound without copies (`SQLITE_STATIC`), and nothing parsed.
+/// The floor: SQLite's C API with prepared statements, an ordinary rowid table of ID and
+/// JSON text with a unique index on the ID, text bound without copies (`SQLITE_STATIC`), and
+/// nothing parsed.
 public final class SQLiteEngine: StorageEngine {
     let path: String
     let writer: RawConnection
@@ -11,7 +12,7 @@ public final class SQLiteEngine: StorageEngine {
     public init(directory: URL) throws {
         path = directory.appendingPathComponent("raw.sqlite3").path
         writer = try RawConnection(path: path, create: true)
-        try writer.execute("CREATE TABLE IF NOT EXISTS docs (key TEXT PRIMARY KEY NOT NULL, body TEXT NOT NULL) WITHOUT ROWID")
+        try writer.execute("CREATE TABLE IF NOT EXISTS docs (key TEXT NOT NULL UNIQUE, body TEXT NOT NULL)")
     }
 
     /// `BEGIN IMMEDIATE`, one prepared INSERT stepped per document, `COMMIT`.
@@ -49,8 +50,13 @@ public final class SQLiteEngine: StorageEngine {
     }
 
     /// A connection of its own, as a C program would give each thread.
-    public func makeReader() throws -> any PropertyReader {
+    public func makeReader(property: ReadProperty) throws -> any PropertyReader {
         try Reader(path: path)
+    }
+
+    public func bytesOnDisk() throws -> Int {
+        try writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return try fileSize(path)
     }
 
     /// Closes the writer.

@@ -4,8 +4,9 @@ import Foundation
 /// A document store under test: Quire, SQLite's C API, or GRDB.
 ///
 /// Every engine gets the same input (``SampleDocument``: an ID and canonical JSON text), the
-/// same pragmas (WAL, `synchronous=NORMAL`, `foreign_keys=OFF`, `temp_store=MEMORY`), and one
-/// table keyed by ID (`WITHOUT ROWID`, as Quire's own).
+/// same pragmas (WAL, `synchronous=NORMAL`, `foreign_keys=OFF`, `temp_store=MEMORY`). The
+/// baselines store them as a careful engineer would by hand: an ordinary rowid table of ID
+/// and body with a unique index on the ID.
 ///
 /// A new storage workload is one more requirement here, written once per engine.
 public protocol StorageEngine: AnyObject {
@@ -18,8 +19,11 @@ public protocol StorageEngine: AnyObject {
     /// Saves each document in a transaction of its own.
     func saveEachInItsOwnTransaction(_ documents: [SampleDocument]) throws
 
-    /// A reader for one thread; engines that pool connections share them.
-    func makeReader() throws -> any PropertyReader
+    /// A reader of `property` for one thread; engines that pool connections share them.
+    func makeReader(property: ReadProperty) throws -> any PropertyReader
+
+    /// The store's file size in bytes after a checkpoint (the WAL folded in and truncated).
+    func bytesOnDisk() throws -> Int
 
     /// Runs the query `contact.address.state == state` over every stored person, iterating
     /// every result and reading its ID and `name.last`; returns the UTF-8 length of both,
@@ -46,9 +50,23 @@ public protocol StorageEngine: AnyObject {
 
 /// Reads documents by ID on one thread.
 public protocol PropertyReader: AnyObject {
-    /// Reads document `id` and returns the UTF-8 length of its `contact.address.state` (the raw
+    /// Reads document `id` and returns the UTF-8 length of its ``ReadProperty`` (the raw
     /// SQLite baseline, which does not parse, returns the length of the body it fetched).
     func read(id: String) throws -> Int
+}
+
+/// The property a read workload reads of each document.
+public enum ReadProperty: Sendable {
+    /// A person's `contact.address.state` (nested two levels).
+    case state
+    /// A hotel's `city` (top level of a document of a few KB).
+    case city
+}
+
+/// The size of the SQLite file at `path`.
+func fileSize(_ path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.size] as? NSNumber)?.intValue ?? 0
 }
 
 /// The engine type behind each storage ``Engine``.

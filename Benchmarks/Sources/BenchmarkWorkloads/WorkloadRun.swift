@@ -33,10 +33,24 @@ public func makeRun(_ id: BenchmarkID) throws -> any WorkloadRun {
     case .batchSave, .transactionSaves:
         guard let engine = storageEngineType(id.engine) else { break }
         let count = id.workload.documentsPerIteration
-        return SaveRun(engine: engine, documents: try SampleData.people(count: count), oneTransaction: id.workload == .batchSave)
+        return SaveRun(
+            engine: engine, documents: try SampleData.people(count: count), oneTransaction: id.workload == .batchSave,
+            measuresSize: id.workload == .batchSave)
+    case .batchSaveHotels:
+        guard let engine = storageEngineType(id.engine) else { break }
+        return SaveRun(
+            engine: engine, documents: try SampleData.hotels(count: WorkloadSize.hotelDocuments), oneTransaction: true,
+            measuresSize: true)
     case .read, .readTwoThreads:
         guard let engine = storageEngineType(id.engine) else { break }
-        return try ReadRun(engine: engine, threads: id.workload == .read ? 1 : 2)
+        return try ReadRun(
+            engine: engine, documents: try SampleData.people(count: WorkloadSize.batchDocuments), property: .state,
+            threads: id.workload == .read ? 1 : 2)
+    case .readHotels, .readHotelsTwoThreads:
+        guard let engine = storageEngineType(id.engine) else { break }
+        return try ReadRun(
+            engine: engine, documents: try SampleData.hotels(count: WorkloadSize.hotelDocuments), property: .city,
+            threads: id.workload == .readHotels ? 1 : 2)
     case .parsePeople, .writePeople:
         return try CodecRun(
             engine: id.engine, parse: id.workload == .parsePeople, documents: SampleData.people(count: WorkloadSize.codecPeople))
@@ -59,18 +73,26 @@ public func makeRun(_ id: BenchmarkID) throws -> any WorkloadRun {
     throw WorkloadFailure("\(id) is not a benchmark")
 }
 
-/// Saves into a new store each iteration.
+/// Saves into a new store each iteration; with `measuresSize`, reports the file's size after
+/// the save (checkpointed, outside the measured part) and the JSON bytes saved.
 final class SaveRun: WorkloadRun {
     let engineType: any StorageEngine.Type
     let documents: [SampleDocument]
     let oneTransaction: Bool
+    let measuresSize: Bool
     private var engine: (any StorageEngine)?
     private var folder: URL?
 
-    init(engine: any StorageEngine.Type, documents: [SampleDocument], oneTransaction: Bool) {
+    init(engine: any StorageEngine.Type, documents: [SampleDocument], oneTransaction: Bool, measuresSize: Bool = false) {
         self.engineType = engine
         self.documents = documents
         self.oneTransaction = oneTransaction
+        self.measuresSize = measuresSize
+    }
+
+    var counters: [String: Int] {
+        guard measuresSize, let engine, let size = try? engine.bytesOnDisk() else { return [:] }
+        return ["diskBytes": size, "jsonBytes": documents.reduce(0) { $0 + $1.json.utf8.count }]
     }
 
     func prepareIteration() throws {
@@ -109,8 +131,7 @@ final class ReadRun: WorkloadRun, @unchecked Sendable {
     private let readers: [any PropertyReader]
     private let idsPerThread: [[String]]
 
-    init(engine engineType: any StorageEngine.Type, threads: Int) throws {
-        let documents = try SampleData.people(count: WorkloadSize.batchDocuments)
+    init(engine engineType: any StorageEngine.Type, documents: [SampleDocument], property: ReadProperty, threads: Int) throws {
         folder = try Scratch.directory(named: "read")
         // Filled by the engine itself, then reopened so every engine starts with cold caches.
         let filler = try engineType.init(directory: folder)
@@ -118,7 +139,7 @@ final class ReadRun: WorkloadRun, @unchecked Sendable {
         try filler.close()
         let engine = try engineType.init(directory: folder)
         self.engine = engine
-        readers = try (0..<threads).map { _ in try engine.makeReader() }
+        readers = try (0..<threads).map { _ in try engine.makeReader(property: property) }
         let perThread = WorkloadSize.reads / threads
         idsPerThread = (0..<threads).map { SampleData.randomIDs(perThread, from: documents, stream: UInt64($0)) }
     }

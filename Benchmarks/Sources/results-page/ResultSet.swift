@@ -79,12 +79,22 @@ struct ResultSet {
         return cases / (run.wallMilliseconds / 1000)
     }
 
-    /// How much faster two threads read than one (the same reads in all), for `engine`.
-    func readScaling(_ engine: Engine) -> Double? {
-        guard let one = self[.read, engine], let two = self[.readTwoThreads, engine], two.wallMilliseconds > 0 else {
+    /// How much faster two threads read than one (the same reads in all), for `engine`:
+    /// people (`.read`) or hotels (`.readHotels`).
+    func readScaling(_ engine: Engine, _ oneThread: Workload = .read) -> Double? {
+        let twoThreads: Workload = oneThread == .readHotels ? .readHotelsTwoThreads : .readTwoThreads
+        guard let one = self[oneThread, engine], let two = self[twoThreads, engine], two.wallMilliseconds > 0 else {
             return nil
         }
         return one.wallMilliseconds / two.wallMilliseconds
+    }
+
+    /// The file's bytes per byte of JSON saved after a batch save, for `engine`.
+    func bytesPerJSONByte(_ workload: Workload, _ engine: Engine) -> Double? {
+        guard let run = self[workload, engine], let disk = run.counters["diskBytes"], let json = run.counters["jsonBytes"],
+            json > 0
+        else { return nil }
+        return disk / json
     }
 }
 

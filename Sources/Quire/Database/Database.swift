@@ -68,7 +68,13 @@ public final class Database: @unchecked Sendable {
     // MARK: Opening (Couchbase Lite style)
 
     /// Opens or creates the database `name` in `config.directory` (created on demand), at once.
-    public init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
+    public convenience init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
+        try self.init(name: name, config: config, migrator: StoreSchema.migrator)
+    }
+
+    /// Opens or creates the database `name` with the schema of `migrator` (tests make files
+    /// of an earlier schema version with a prefix of ``StoreSchema/migrator``).
+    init(name: String, config: DatabaseConfiguration, migrator: SchemaMigrator) throws {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
             throw QuireError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
         }
@@ -86,7 +92,7 @@ public final class Database: @unchecked Sendable {
         self.name = name
         self.config = config
         self.folder = folder
-        core = CoreRegistry.shared.core(forPath: folder + "/" + Database.fileName, migrator: StoreSchema.migrator)
+        core = CoreRegistry.shared.core(forPath: folder + "/" + Database.fileName, migrator: migrator)
         blobStore = Database.blobStore(folder: folder, filePath: core.path)
         if !core.isOpened {
             core.options = Connection.Options(fullSync: config.fullSync)

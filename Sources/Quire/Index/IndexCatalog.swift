@@ -105,12 +105,37 @@ enum IndexCatalog {
     // MARK: Creating and dropping
 
     static func create(_ connection: Connection, collection: Collection, name: String, definition: Definition) throws {
+        try createObjects(connection, table: collection.table, name: name, definition: definition)
+        try connection.run(
+            "INSERT OR REPLACE INTO quire_indexes (collection_id, name, kind, definition) VALUES (?, ?, ?, ?)",
+            [.integer(collection.id), .text(name), .text(definition.kind.rawValue), .text(definition.json)])
+    }
+
+    /// Creates every index of the catalog again from its definition, after the document
+    /// tables were rewritten (their value indexes and full-text triggers went with the old
+    /// tables; the full-text tables must have been dropped).
+    static func rebuildAll(_ connection: Connection) throws {
+        let indexes = try connection.query(
+            "SELECT collection_id, name, kind, definition FROM quire_indexes ORDER BY collection_id, name"
+        ) { row in (row.int64(at: 0), row.text(at: 1) ?? "", row.text(at: 2) ?? "", row.text(at: 3) ?? "{}") }
+        for (collectionID, name, kindText, json) in indexes {
+            guard let kind = Kind(rawValue: kindText) else {
+                throw QuireError(
+                    .corruptData, "index '\(name)' of collection \(collectionID) has an unknown kind '\(kindText)'")
+            }
+            let definition = Definition(kind: kind, json: (try? JSONReader.parse(json)) ?? .object([:]))
+            try createObjects(
+                connection, table: StoreSchema.tableName(collectionID), name: name, definition: definition)
+        }
+    }
+
+    /// The SQLite objects of one index on `table`, filled from its documents.
+    private static func createObjects(_ connection: Connection, table: String, name: String, definition: Definition) throws {
         guard !definition.expressions.isEmpty else {
             throw QuireError(.invalidParameter, "index '\(name)' needs at least one expression")
         }
         let parsed = try definition.expressions.map { try SQLPPParser.parseExpression($0) }
         let condition = try definition.whereClause.map { try SQLPPParser.parseExpression($0) }
-        let table = collection.table
         switch definition.kind {
         case .value:
             let columns = try parsed.map { try QueryCompiler.indexExpression($0) }
@@ -126,9 +151,6 @@ enum IndexCatalog {
                 connection, table: table, fts: fullTextTableName(table: table, name: name), expressions: parsed,
                 condition: condition, tokenizer: tokenizer)
         }
-        try connection.run(
-            "INSERT OR REPLACE INTO quire_indexes (collection_id, name, kind, definition) VALUES (?, ?, ?, ?)",
-            [.integer(collection.id), .text(name), .text(definition.kind.rawValue), .text(definition.json)])
     }
 
     private static func createFullText(

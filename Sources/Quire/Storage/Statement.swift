@@ -145,8 +145,10 @@ public final class Statement {
         while try step() {}
     }
 
-    /// Runs an INSERT to completion; false, instead of an error, when the row's primary key
-    /// is taken (SQLite has then undone the statement and nothing else).
+    /// Runs an INSERT to completion; false, instead of an error, when the row's key is taken:
+    /// a unique index (document tables keyed by sequence) or the primary key (the
+    /// `WITHOUT ROWID` tables of schema versions 1 and 2). SQLite has then undone the statement
+    /// and nothing else.
     /// Clears the bindings afterwards, so none is left pointing at memory bound in place.
     func insertUnlessKeyExists() throws -> Bool {
         defer {
@@ -156,8 +158,8 @@ public final class Statement {
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_DONE: return true
-        // SQLITE_CONSTRAINT_PRIMARYKEY, a macro Swift does not import.
-        case SQLITE_CONSTRAINT | (6 << 8): return false
+        // SQLITE_CONSTRAINT_PRIMARYKEY and SQLITE_CONSTRAINT_UNIQUE, macros Swift does not import.
+        case SQLITE_CONSTRAINT | (6 << 8), SQLITE_CONSTRAINT | (8 << 8): return false
         default: throw QuireError.sqlite(result, connection: connection.handle, statement: sql)
         }
     }

@@ -12,9 +12,16 @@ import Foundation
 ///   SQLite table names are not case-sensitive while collection names are. AUTOINCREMENT
 ///   keeps ids of deleted collections from being reused, so a stale `Collection` object can
 ///   never reach a newer collection's table.
-/// - `docs_<id>`: one row per document with its current (winning) revision: key, sequence,
-///   flags (bit 0 deleted, bit 1 conflicted), revision ID, canonical JSON body, expiration
-///   (ms since the epoch), and ancestor revision IDs, newest first.
+/// - `docs_<id>`: one row per document with its current (winning) revision: sequence (the
+///   rowid), key (a unique index, `docs_<id>_key`), flags (bit 0 deleted, bit 1 conflicted),
+///   revision ID, expiration (ms since the epoch), ancestor revision IDs (newest first) and,
+///   last, the canonical JSON body. Sequence order is the table's own order, the one
+///   `_changes` and replication walk, and the full-text tables' rowids are the same numbers.
+///   A new revision takes a new sequence, so its row moves to the end of the table. Until
+///   schema version 3 the table was `WITHOUT ROWID` with the key as primary key; such rows
+///   spill into mostly empty overflow pages from about a twentieth of a page, which at
+///   1–6 KB per document cost 1.5–3.4× the space and up to 5× the time of this layout
+///   (`Benchmarks/STORAGE_LAYOUT.md`). Migration 3 rewrites the old tables.
 /// - `quire_leaves`: the other leaves of revision trees (conflicts, closed branches).
 /// - `quire_local_docs`: local documents (CouchDB's `_local/`), never replicated: checkpoints.
 enum StoreSchema {
@@ -67,15 +74,60 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         },
+        SchemaMigrator.Migration(version: sequenceKeyedVersion, name: "document tables keyed by sequence") { connection in
+            try rekeyDocumentTables(connection)
+        },
     ])
 
     static func tableName(_ id: Int64) -> String { "docs_\(id)" }
 
-    /// Adds a collection to the catalog and creates its table; returns its id.
+    /// The first schema version whose document tables are keyed by sequence.
+    static let sequenceKeyedVersion: Int64 = 3
+
+    /// Adds a collection to the catalog and creates its table, in the layout of the file's
+    /// schema version (a file not yet migrated keeps one layout for all its tables); returns
+    /// the collection's id.
     static func createCollectionTable(_ connection: Connection, scope: String, name: String) throws -> Int64 {
         try connection.run("INSERT INTO quire_collections (scope, name) VALUES (?, ?)", [.text(scope), .text(name)])
         let id = connection.lastInsertRowID
-        let table = tableName(id)
+        if try connection.scalarInt("PRAGMA user_version") ?? 0 >= sequenceKeyedVersion {
+            try createDocumentTable(connection, table: tableName(id))
+        } else {
+            try createLegacyDocumentTable(connection, table: tableName(id))
+        }
+        return id
+    }
+
+    /// Creates a document table and its indexes in the current layout.
+    static func createDocumentTable(_ connection: Connection, table: String, as name: String? = nil) throws {
+        try connection.execute(
+            """
+            CREATE TABLE \(name ?? table) (
+                sequence INTEGER PRIMARY KEY,
+                key TEXT NOT NULL,
+                flags INTEGER NOT NULL DEFAULT 0,
+                revid TEXT NOT NULL,
+                expiration INTEGER,
+                history TEXT NOT NULL DEFAULT '',
+                body TEXT NOT NULL
+            );
+            """)
+        if name == nil { try createDocumentIndexes(connection, table: table) }
+    }
+
+    /// The key and expiration indexes of a document table in the current layout.
+    static func createDocumentIndexes(_ connection: Connection, table: String) throws {
+        try connection.execute(
+            """
+            CREATE UNIQUE INDEX \(table)_key ON \(table) (key);
+            CREATE INDEX \(table)_expiration ON \(table) (expiration) WHERE expiration IS NOT NULL;
+            """)
+    }
+
+    /// The document table of schema versions 1 and 2, kept as it was: migration 1 creates the
+    /// default collection's table in it (migration 3 then rewrites it), and tests make files
+    /// of that format with it.
+    static func createLegacyDocumentTable(_ connection: Connection, table: String) throws {
         try connection.execute(
             """
             CREATE TABLE \(table) (
@@ -90,6 +142,38 @@ enum StoreSchema {
             CREATE UNIQUE INDEX \(table)_sequence ON \(table) (sequence);
             CREATE INDEX \(table)_expiration ON \(table) (expiration) WHERE expiration IS NOT NULL;
             """)
-        return id
+    }
+
+    /// Migration 3: rewrites every `WITHOUT ROWID` document table as a table keyed by
+    /// sequence, in sequence order, with every column as it was; then rebuilds each value and
+    /// full-text index from its definition in `quire_indexes` (dropping the old table took its
+    /// value indexes and full-text triggers with it). Revision trees (`quire_leaves`), local
+    /// documents, the catalog and blobs are untouched. It runs inside the migrator's single
+    /// transaction: a crash at any point leaves the file as it was.
+    static func rekeyDocumentTables(_ connection: Connection) throws {
+        let ids = try connection.query("SELECT id FROM quire_collections ORDER BY id") { $0.int64(at: 0) }
+        for id in ids {
+            let table = tableName(id)
+            guard try isLegacyDocumentTable(connection, table: table) else { continue }
+            let staging = "quire_rekey_\(id)"
+            try createDocumentTable(connection, table: table, as: staging)
+            try connection.execute(
+                """
+                INSERT INTO \(staging) (sequence, key, flags, revid, expiration, history, body)
+                    SELECT sequence, key, flags, revid, expiration, history, body FROM \(table) ORDER BY sequence;
+                DROP TABLE \(table);
+                ALTER TABLE \(staging) RENAME TO \(table);
+                """)
+            try IndexCatalog.dropFullTextTables(connection, collectionID: id)
+            try createDocumentIndexes(connection, table: table)
+        }
+        try IndexCatalog.rebuildAll(connection)
+    }
+
+    /// Whether `table` exists in the layout of schema versions 1 and 2.
+    static func isLegacyDocumentTable(_ connection: Connection, table: String) throws -> Bool {
+        let sql = try connection.scalarText(
+            "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(table)])
+        return sql?.uppercased().hasSuffix("WITHOUT ROWID") ?? false
     }
 }
