@@ -3,7 +3,8 @@ import Foundation
 /// The document store's tables and their migrations.
 ///
 /// - `quire_info`: key/value facts about the file (private and public UUIDs, previous UUIDs).
-/// - `quire_collections`: the catalog; `last_sequence` is a floor under the collection's last
+/// - `quire_collections`: the catalog; `live_count` and `deleted_count` are the numbers of
+///   live and deleted rows of the collection's table, kept by triggers on it; `last_sequence` is a floor under the collection's last
 ///   sequence, which is the larger of it and the table's highest `sequence` (saves leave the
 ///   catalog alone; deleting rows raises the floor first, and rows are numbered only through
 ///   `Connection.nextSequence`, whose counters a connection keeps between transactions; see
@@ -67,6 +68,27 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         },
+        SchemaMigrator.Migration(version: 3, name: "document counts in the catalog") { connection in
+            // Counts kept by triggers, so a collection's document count is one catalog read
+            // instead of a scan of its table.
+            try connection.execute(
+                """
+                ALTER TABLE quire_collections ADD COLUMN live_count INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE quire_collections ADD COLUMN deleted_count INTEGER NOT NULL DEFAULT 0;
+                """)
+            let ids = try connection.query("SELECT id FROM quire_collections") { $0.int64(at: 0) }
+            for id in ids {
+                try createCountTriggers(connection, id: id)
+                let table = tableName(id)
+                try connection.run(
+                    """
+                    UPDATE quire_collections SET
+                        live_count = (SELECT count(*) FROM \(table) WHERE flags & 1 = 0),
+                        deleted_count = (SELECT count(*) FROM \(table) WHERE flags & 1 = 1)
+                    WHERE id = ?
+                    """, [.integer(id)])
+            }
+        },
     ])
 
     static func tableName(_ id: Int64) -> String { "docs_\(id)" }
@@ -90,6 +112,32 @@ enum StoreSchema {
             CREATE UNIQUE INDEX \(table)_sequence ON \(table) (sequence);
             CREATE INDEX \(table)_expiration ON \(table) (expiration) WHERE expiration IS NOT NULL;
             """)
+        try createCountTriggers(connection, id: id)
         return id
+    }
+
+    /// The triggers that keep `live_count` and `deleted_count` of collection `id` in the
+    /// catalog equal to its table's live and deleted rows, through every insert, upsert,
+    /// deletion, purge and expiration. (Migration 1 creates the default collection before
+    /// the columns exist; SQLite resolves a trigger's statements only when it fires, and
+    /// migration 3 finds the triggers already there.)
+    static func createCountTriggers(_ connection: Connection, id: Int64) throws {
+        let table = tableName(id)
+        try connection.execute(
+            """
+            CREATE TRIGGER IF NOT EXISTS \(table)_count_insert AFTER INSERT ON \(table) BEGIN
+                UPDATE quire_collections SET live_count = live_count + (NEW.flags & 1 = 0),
+                    deleted_count = deleted_count + (NEW.flags & 1) WHERE id = \(id);
+            END;
+            CREATE TRIGGER IF NOT EXISTS \(table)_count_delete AFTER DELETE ON \(table) BEGIN
+                UPDATE quire_collections SET live_count = live_count - (OLD.flags & 1 = 0),
+                    deleted_count = deleted_count - (OLD.flags & 1) WHERE id = \(id);
+            END;
+            CREATE TRIGGER IF NOT EXISTS \(table)_count_update AFTER UPDATE OF flags ON \(table)
+                WHEN (OLD.flags & 1) != (NEW.flags & 1) BEGIN
+                UPDATE quire_collections SET live_count = live_count + (NEW.flags & 1 = 0) - (OLD.flags & 1 = 0),
+                    deleted_count = deleted_count + (NEW.flags & 1) - (OLD.flags & 1) WHERE id = \(id);
+            END;
+            """)
     }
 }
