@@ -87,3 +87,32 @@ extension AllDocsEndpointTests {
         }
     }
 }
+
+extension AllDocsEndpointTests {
+    /// `GET /{db}` and `_all_docs?limit=1` over a larger collection answer with the right
+    /// counts; the time of each is printed (`QUIRE_COUNT_DOCUMENTS=200000` for the figure in
+    /// RELIABILITY.md; 2,000 by default).
+    @Test func countsStayRightAndCheapOnALargerCollection() async throws {
+        let total = ProcessInfo.processInfo.environment["QUIRE_COUNT_DOCUMENTS"].flatMap(Int.init) ?? 2_000
+        try await ListenerHarness.with { harness async throws in
+            try harness.database.inBatch {
+                for index in 0..<total {
+                    try harness.collection.save(document: MutableDocument(id: String(format: "doc-%07d", index), data: ["n": index]))
+                }
+            }
+            try harness.collection.delete(document: try #require(try harness.collection.document(id: "doc-0000000")))
+            // The connection is set up first, so the times below are the requests'.
+            #expect(try await harness.client.get("/").status == 200)
+            let clock = ContinuousClock()
+            var database = TestHTTPClient.Reply(status: 0, headers: [:], body: Data())
+            let infoTime = try await clock.measure { database = try await harness.client.get("/db") }
+            var first = database
+            let allDocsTime = try await clock.measure { first = try await harness.client.get("/db/_all_docs?limit=1") }
+            #expect(database.json["doc_count"] == .int(Int64(total - 1)))
+            #expect(database.json["doc_del_count"] == 1)
+            #expect(first.json["total_rows"] == .int(Int64(total - 1)))
+            #expect(ids(first) == ["doc-0000001"])
+            print("\(total) documents: GET /db \(infoTime), _all_docs?limit=1 \(allDocsTime)")
+        }
+    }
+}

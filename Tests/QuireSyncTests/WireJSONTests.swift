@@ -26,7 +26,7 @@ import Testing
         let wrapped = #"{"results":[{"id":"d","docs":[{"ok":"# + deepest + "}]}]}"
         #expect(throws: QuireError.self) { try JSONReader.parse(wrapped) }
         let message = try WireJSON.parse(wrapped)
-        #expect(try WireJSON.bytes(message, sortedKeys: true) == Array(wrapped.utf8))
+        #expect(try WireJSON.parse(try WireJSON.bytes(message)) == message)
     }
 
     /// Every response that wraps a document, for a document at the store's limit: each is
