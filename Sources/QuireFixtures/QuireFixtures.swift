@@ -3,7 +3,8 @@ import Quire
 /// Builds, packs, verifies and installs prebuilt Quire databases.
 public enum QuireFixtures {
     /// The fixture format version written into manifests. Version 2: the database's document
-    /// tables are keyed by sequence (Quire schema version 3). Version 1: `WITHOUT ROWID`
+    /// tables are keyed by sequence (Quire schema versions 3 and 4; 4 only adds an index, which
+    /// opening a version-3 file creates). Version 1: `WITHOUT ROWID`
     /// document tables (schema versions 1 and 2); such fixtures still verify and install, and
     /// the database is upgraded as it is installed.
     public static let formatVersion = 2
@@ -18,7 +19,7 @@ public enum QuireFixtures {
     public static func schemaVersions(forFormat formatVersion: Int) -> ClosedRange<Int64>? {
         switch formatVersion {
         case 1: 1...2
-        case 2: 3...3
+        case 2: 3...4
         default: nil
         }
     }

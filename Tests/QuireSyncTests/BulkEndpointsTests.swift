@@ -119,3 +119,52 @@ import Testing
         }
     }
 }
+
+extension BulkEndpointsTests {
+    /// `_bulk_docs` refuses the IDs `PUT` refuses, per document with CouchDB's
+    /// `illegal_docid`, and stores `_local/` documents as local documents, as CouchDB does.
+    @Test func bulkDocsRefusesReservedIDsAndStoresLocalDocumentsApart() async throws {
+        try await ListenerHarness.with { harness async throws in
+            for newEdits in [true, false] {
+                let reply = try await harness.client.post(
+                    "/db/_bulk_docs",
+                    [
+                        "new_edits": .bool(newEdits),
+                        "docs": [
+                            ["_id": "_foo", "_rev": "1-aa", "v": 1], ["_id": "_design/x", "_rev": "1-aa", "v": 1],
+                            ["_id": "_local/", "_rev": "1-aa"], ["_id": "plain", "_rev": "1-aa", "v": 1],
+                        ],
+                    ])
+                #expect(reply.status == 201)
+                let results = try BulkDocsRequest.results(json: reply.json)
+                #expect(results.count == 4)
+                for (index, id) in ["_foo", "_design/x", "_local/"].enumerated() {
+                    guard case .error(let resultID, _, let error, _) = results[index] else {
+                        Issue.record("\(id) was accepted: \(results[index])")
+                        continue
+                    }
+                    #expect(resultID == id)
+                    #expect(error == "illegal_docid")
+                }
+            }
+            #expect(try harness.collection.revisionInfo(id: "_foo") == nil)
+            #expect(try harness.collection.revisionInfo(id: "_design/x") == nil)
+            #expect(try await harness.client.get("/db/_changes").json["results"]?.arrayValue?.map { $0["id"] } == ["plain"])
+
+            let local = try await harness.client.post("/db/_bulk_docs", ["docs": [["_id": "_local/cp", "seq": 7]]])
+            #expect(try BulkDocsRequest.results(json: local.json) == [.ok(id: "_local/cp", revisionID: "0-1")])
+            #expect(try harness.collection.localDocument(id: "cp")?["seq"] == 7)
+            #expect(try harness.collection.revisionInfo(id: "_local/cp") == nil)
+            let stale = try await harness.client.post("/db/_bulk_docs", ["docs": [["_id": "_local/cp", "seq": 8]]])
+            guard case .error(_, _, let error, _) = try BulkDocsRequest.results(json: stale.json)[0] else {
+                Issue.record("a local document update without its _rev was accepted")
+                return
+            }
+            #expect(error == "conflict")
+            let update = try await harness.client.post(
+                "/db/_bulk_docs", ["docs": [["_id": "_local/cp", "_rev": "0-1", "seq": 8]]])
+            #expect(try BulkDocsRequest.results(json: update.json) == [.ok(id: "_local/cp", revisionID: "0-2")])
+            #expect(try await harness.client.get("/db/_local/cp").json["seq"] == 8)
+        }
+    }
+}

@@ -232,3 +232,60 @@ private final class HeartbeatCounter: @unchecked Sendable {
 
     var count: Int { lock.withLock { seen } }
 }
+
+extension ChangesEndpointTests {
+    @Test func sinceBeyondSixtyFourBitsAndNonNumericPostedSinceAre400() async throws {
+        try await ListenerHarness.with { harness async throws in
+            try harness.save("a", #"{"v":1}"#)
+            let client = harness.client
+            for since in ["18446744073709551615", "9223372036854775808", "99999999999999999999999"] {
+                let reply = try await client.get("/db/_changes?since=\(since)")
+                #expect(reply.status == 400, "\(since)")
+                #expect(reply.json["error"] == "bad_request")
+            }
+            // The largest local sequence there can be is simply past the end.
+            let end = try await client.get("/db/_changes?since=9223372036854775807")
+            #expect(end.status == 200)
+            #expect(end.json["results"] == [])
+            for body: JSONValue in [["since": 1.5], ["since": ["a"]], ["since": .null], ["since": "abc"], ["since": -1], ["limit": 0.5]] {
+                let reply = try await client.post("/db/_changes", body)
+                #expect(reply.status == 400, "\(body)")
+            }
+            #expect(try await client.post("/db/_changes", ["since": 0]).json["results"]?.arrayValue?.count == 1)
+            #expect(try await client.post("/db/_changes", ["since": "0"]).json["results"]?.arrayValue?.count == 1)
+        }
+    }
+
+    @Test func descendingGivesTheNewestChangesFirst() async throws {
+        try await ListenerHarness.with { harness async throws in
+            for id in ["a", "b", "c"] { try harness.save(id, #"{"v":1}"#) }
+            let a = try #require(try harness.collection.document(id: "a"))
+            try harness.collection.save(document: a.toMutable().setInt(2, forKey: "v"))
+            let all = try ChangesResponse(json: try await harness.client.get("/db/_changes?descending=true").json)
+            #expect(all.results.map(\.id) == ["a", "c", "b"])
+            #expect(all.lastSequence == ChangesSequence(2))
+            let last = try ChangesResponse(json: try await harness.client.get("/db/_changes?descending=true&limit=1").json)
+            #expect(last.results.map(\.id) == ["a"])
+            #expect(last.lastSequence == ChangesSequence(4))
+            let posted = try ChangesResponse(
+                json: try await harness.client.post("/db/_changes", ["descending": true, "limit": 2]).json)
+            #expect(posted.results.map(\.id) == ["a", "c"])
+            #expect(try await harness.client.get("/db/_changes?descending=true&feed=continuous").status == 400)
+            #expect(try await harness.client.get("/db/_changes?descending=maybe").status == 400)
+        }
+    }
+
+    @Test func heartbeatsShorterThanTheMinimumAreRaisedToIt() throws {
+        let options = try ChangesOptions(
+            query: try QueryParameters("feed=continuous&heartbeat=1"), body: nil, maxTimeout: .seconds(300))
+        #expect(options.heartbeat == ChangesOptions.minimumHeartbeat)
+        let longer = try ChangesOptions(
+            query: try QueryParameters("feed=continuous&heartbeat=5000"), body: nil, maxTimeout: .seconds(300))
+        #expect(longer.heartbeat == .milliseconds(5000))
+        let huge = try ChangesOptions(
+            query: try QueryParameters("feed=continuous&heartbeat=9223372036854775807&timeout=9223372036854775807"),
+            body: nil, maxTimeout: .seconds(300))
+        #expect(huge.heartbeat == .seconds(300))
+        #expect(huge.timeout == .seconds(300))
+    }
+}

@@ -406,3 +406,53 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd.ReplicatorHostilePeerTests {
+    /// Issue 20's overflow through the replicator: a peer's revision one past the top
+    /// generation is refused; one at the top is stored. The default resolver keeps it (closing
+    /// the local branch, which needs no new generation); a resolver that merges would need the
+    /// generation after the top, which is reported for that document, not a trap. The
+    /// document is then a clear error to edit.
+    @Test func revisionsAtAndBeyondTheTopGeneration() async throws {
+        let beyond = #"{"results":[{"seq":1,"id":"a","changes":[{"rev":"4294967296-abc"}]}],"last_seq":1}"#
+        try await expectFailure(try peer(changes: { .json(200, beyond) }), mentioning: "not a revision ID")
+        let beyondInRevisions = #"{"_id":"a","_rev":"1-abc","_revisions":{"start":4294967296,"ids":["abc"]}}"#
+        try await expectFailure(
+            try peer(changes: { .json(200, Self.oneChange) }, bulkGet: { Self.bulkGet(beyondInRevisions) }),
+            mentioning: "_revisions")
+
+        let top = "\(RevisionID.maximumGeneration)-abc"
+        let changes = #"{"results":[{"seq":1,"id":"a","changes":[{"rev":"\#(top)"}]}],"last_seq":1}"#
+        let document = #"{"_id":"a","_rev":"\#(top)","v":"remote"}"#
+        for merging in [false, true] {
+            let peer = try peer(changes: { .json(200, changes) }, bulkGet: { Self.bulkGet(document) })
+            let local = try SyncTestDatabase()
+            try local.save("a", #"{"v":"local"}"#)
+            var config = CollectionConfiguration()
+            if merging { config.conflictResolver = MergingResolver() }
+            let outcome = try await replicate(local.collection, with: peer.url(), type: .pull, collectionConfig: config)
+            peer.stop()
+            #expect(outcome.status.error == nil)
+            let reported = try #require(outcome.pulled.first { $0.id == "a" })
+            if merging {
+                #expect(reported.error?.code == .badRevisionID, "\(String(describing: reported.error))")
+            } else {
+                #expect(reported.error == nil)
+                #expect(try local.collection.conflictingRevisionIDs(id: "a").isEmpty)
+            }
+            let stored = try #require(try local.collection.document(id: "a"))
+            #expect(stored.revisionID == top)
+            let edit = #expect(throws: QuireError.self) {
+                try local.collection.save(document: stored.toMutable().setString("again", forKey: "v"))
+            }
+            #expect(edit?.code == .badRevisionID)
+        }
+    }
+}
+
+/// Resolves every conflict with a new body, which needs a revision after the current one.
+private struct MergingResolver: ConflictResolverProtocol {
+    func resolve(conflict: Conflict) -> Document? {
+        MutableDocument(id: conflict.documentID, data: ["v": "merged"])
+    }
+}

@@ -140,11 +140,13 @@ import Testing
             #expect(harness.collection.count == 1)
             #expect(try harness.collection.document(id: "existing")?.int(forKey: "a") == 1)
             #expect(try harness.collection.document(id: "x") == nil)
-            // Reading and pull bookkeeping still work.
+            // Reading still works; local documents are writes too (issue 20).
             #expect(try await client.get("/db/existing").status == 200)
             #expect(try await client.get("/db/_changes").status == 200)
             #expect(try await client.post("/db/_revs_diff", ["existing": [.string(rev)]]).status == 200)
-            #expect(try await client.put("/db/_local/checkpoint", ["seq": 1]).status == 201)
+            #expect(try await client.put("/db/_local/checkpoint", ["seq": 1]).status == 403)
+            #expect(try await client.send("DELETE", "/db/_local/checkpoint?rev=0-1").status == 403)
+            #expect(try harness.collection.localDocumentIDs().isEmpty)
         }
     }
 

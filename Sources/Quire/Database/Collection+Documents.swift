@@ -206,7 +206,8 @@ extension Collection {
             var reservedSequence: UInt64?
             if !deleting, document.revisionID == nil {
                 let sequence = try nextSequence(connection)
-                let revisionID = RevisionID.make(parent: nil, deleted: false, canonicalBody: bodyBytes)
+                let revisionID = try RevisionID.make(
+                    parent: nil, deleted: false, canonicalBody: bodyBytes, documentID: document.id)
                 let insert = try connection.cachedStatement(sql.insertNew)
                 var key = document.id
                 var revision = revisionID
@@ -245,7 +246,8 @@ extension Collection {
                 }
             }
             let parent = stored?.revisionID
-            let revisionID = RevisionID.make(parent: parent, deleted: deleting, canonicalBody: bodyBytes)
+            let revisionID = try RevisionID.make(
+                parent: parent, deleted: deleting, canonicalBody: bodyBytes, documentID: document.id)
             var history: [Substring] = []
             if let stored {
                 history.append(Substring(stored.revisionID))

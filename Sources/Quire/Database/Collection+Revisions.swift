@@ -81,7 +81,7 @@ extension Collection {
         try reading { connection in
             let rows = try connection.query(
                 "SELECT key, sequence, flags, revid FROM \(table) WHERE sequence > ? ORDER BY sequence LIMIT ?",
-                [.integer(Int64(since)), .integer(Int64(limit ?? -1))]
+                [.integer(Int64(clamping: since)), .integer(Int64(limit ?? -1))]
             ) { ($0.text(at: 0) ?? "", UInt64($0.int64(at: 1)), $0.int64(at: 2), $0.text(at: 3) ?? "") }
             return try rows.map { key, sequence, flags, revisionID in
                 // Closed branches (deleted leaves) count too: style=all_docs lists every leaf.
@@ -134,9 +134,10 @@ extension Collection {
     @discardableResult
     public func insert(_ revision: ForeignRevision) throws -> RevisionInsertOutcome {
         try DocumentRules.validate(id: revision.documentID)
-        guard RevisionID.generation(of: revision.revisionID) > 0 else {
-            throw QuireError(.badRevisionID, "invalid revision ID '\(revision.revisionID)' for document '\(revision.documentID)'")
-        }
+        // Every ID is checked, ancestors too: they are compared by generation and stored
+        // comma-separated, and a document's next edit computes the generation after its own.
+        try RevisionID.validate(revision.revisionID, documentID: revision.documentID)
+        for ancestor in revision.ancestors { try RevisionID.validate(ancestor, documentID: revision.documentID) }
         if !revision.isDeleted { try DocumentRules.checkReservedKeys(revision.body, id: revision.documentID) }
         let bodyText = try JSONWriter.string(.object(revision.isDeleted ? [:] : revision.body))
         let depth = database.config.maxRevTreeDepth
@@ -169,17 +170,18 @@ extension Collection {
             guard !rows.isEmpty else { throw QuireError(.notFound, "document '\(id)' not found in \(fullName)") }
             let winner = Collection.winner(of: rows)
             let depth = database.config.maxRevTreeDepth
-            rows = rows.map { row in
+            rows = try rows.map { row in
                 guard row.revisionID != winner.revisionID, !row.isDeleted else { return row }
-                let tombstone = RevisionID.make(parent: row.revisionID, deleted: true, canonicalBody: Array("{}".utf8))
+                let tombstone = try RevisionID.make(
+                    parent: row.revisionID, deleted: true, canonicalBody: Array("{}".utf8), documentID: id)
                 return TreeRow(
                     revisionID: tombstone, isDeleted: true,
                     history: Array(([row.revisionID] + row.history).prefix(max(0, depth - 1))), bodyText: "{}")
             }
             let newText = try body.map { try JSONWriter.string(.object($0)) } ?? "{}"
             if body == nil || newText != winner.bodyText || winner.isDeleted != (body == nil) {
-                let newRevision = RevisionID.make(
-                    parent: winner.revisionID, deleted: body == nil, canonicalBody: Array(newText.utf8))
+                let newRevision = try RevisionID.make(
+                    parent: winner.revisionID, deleted: body == nil, canonicalBody: Array(newText.utf8), documentID: id)
                 rows.removeAll { $0.revisionID == winner.revisionID }
                 rows.append(
                     TreeRow(

@@ -33,11 +33,11 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
     public var description: String { fullName }
 
     /// The number of live (not deleted) documents; 0 for a deleted collection or a closed
-    /// database, as in Couchbase Lite.
+    /// database, as in Couchbase Lite. Counted on the key index and the index of deleted
+    /// documents, never by reading the documents themselves.
     public var count: UInt64 {
-        (try? reading { connection in
-            try connection.scalarInt("SELECT count(*) FROM \(table) WHERE flags & 1 = 0")
-        }).flatMap { $0 }.map { UInt64($0) } ?? 0
+        (try? reading { connection in try connection.scalarInt(StoreSchema.liveCountSQL(table)) })
+            .flatMap { $0 }.map { UInt64(clamping: $0) } ?? 0
     }
 
     /// Two collection objects are equal when they name the same collection of the same file.

@@ -27,11 +27,24 @@ public enum JSONReader {
 
     /// Parses one JSON value from UTF-8 bytes.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+        try parse(bytes, maximumDepth: maximumDepth)
+    }
+
+    /// Parses one JSON value from UTF-8 bytes, with a nesting limit other than
+    /// ``maximumDepth``: for messages that wrap documents (a replication protocol response
+    /// holds documents a few levels down), whose documents are then checked on their own.
+    /// With `exactIntegers`, an integer outside `Int64` (which would become an inexact
+    /// double) is an error instead.
+    public static func parse(
+        _ bytes: UnsafeRawBufferPointer, maximumDepth: Int, exactIntegers: Bool = false
+    ) throws -> JSONValue {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw JSONParser.error(at: 0, "unexpected end of input, expected a value")
         }
         let text = base.assumingMemoryBound(to: UInt8.self)
         var parser = JSONParser(base: text, count: bytes.count)
+        parser.maximumDepth = maximumDepth
+        parser.exactIntegers = exactIntegers
         var tape: [JSONTapeEntry] = []
         tape.reserveCapacity(bytes.count / 8 + 4)
         _ = try parser.scan(into: &tape, classifyKeys: false)
@@ -42,6 +55,14 @@ public enum JSONReader {
     /// (`[UInt8]`, `Data`, `ArraySlice<UInt8>` ...).
     public static func parse(_ bytes: some ContiguousBytes) throws -> JSONValue {
         try bytes.withUnsafeBytes { try parse($0) }
+    }
+
+    /// Parses one JSON value from UTF-8 bytes held in contiguous storage, with a nesting
+    /// limit other than ``maximumDepth`` (see `parse(_:maximumDepth:)`).
+    public static func parse(
+        _ bytes: some ContiguousBytes, maximumDepth: Int, exactIntegers: Bool = false
+    ) throws -> JSONValue {
+        try bytes.withUnsafeBytes { try parse($0, maximumDepth: maximumDepth, exactIntegers: exactIntegers) }
     }
 
     /// Parses one JSON value from text.
@@ -76,9 +97,14 @@ struct JSONParser {
 
     // MARK: Structure
 
+    /// The deepest nesting accepted.
+    var maximumDepth = JSONReader.maximumDepth
+    /// Whether an integer outside `Int64` is an error rather than a double.
+    var exactIntegers = false
+
     func checkDepth(_ depth: Int) throws {
-        if depth >= JSONReader.maximumDepth {
-            throw Self.error(at: position, "nesting deeper than \(JSONReader.maximumDepth) levels")
+        if depth >= maximumDepth {
+            throw Self.error(at: position, "nesting deeper than \(maximumDepth) levels")
         }
     }
 
@@ -433,6 +459,11 @@ struct JSONParser {
             if negative, mantissa != 0, mantissa <= UInt64(Int64.max) + 1 {
                 return .int(Int64(bitPattern: 0 &- mantissa))
             }
+        }
+        if isInteger, exactIntegers, overflow || mantissa != 0 {
+            let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
+            throw Self.error(
+                at: start, "the integer \(text.prefix(40)) is outside the 64-bit range, and would not be kept exactly")
         }
 
         // Clinger's fast path: both operands are exact doubles, so one IEEE operation rounds

@@ -19,7 +19,15 @@ import Foundation
 public enum JSONWriter {
     /// Returns the JSON text of `value` as UTF-8 bytes.
     public static func bytes(_ value: JSONValue, sortedKeys: Bool = true) throws -> [UInt8] {
+        try bytes(value, sortedKeys: sortedKeys, maximumDepth: JSONReader.maximumDepth)
+    }
+
+    /// Returns the JSON text of `value` as UTF-8 bytes, with a nesting limit other than
+    /// ``JSONReader/maximumDepth``: for messages that wrap documents, read back with
+    /// `JSONReader.parse(_:maximumDepth:)` and the same limit.
+    public static func bytes(_ value: JSONValue, sortedKeys: Bool = true, maximumDepth: Int) throws -> [UInt8] {
         var emitter = JSONEmitter(sortedKeys: sortedKeys)
+        emitter.maximumDepth = maximumDepth
         defer { emitter.output.free() }
         do {
             try emitter.emit(value, depth: 0)
@@ -127,6 +135,8 @@ struct JSONEmitter {
 
     let sortedKeys: Bool
     var output: JSONOutput
+    /// The deepest nesting written.
+    var maximumDepth = JSONReader.maximumDepth
 
     init(sortedKeys: Bool, capacity: Int = 256) {
         self.sortedKeys = sortedKeys
@@ -150,7 +160,7 @@ struct JSONEmitter {
         case .string(let text):
             emitString(text)
         case .array(let elements):
-            guard depth < JSONReader.maximumDepth else { throw Self.tooDeep() }
+            guard depth < maximumDepth else { throw Self.tooDeep(maximumDepth) }
             output.put(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.put(UInt8(ascii: ",")) }
@@ -163,7 +173,7 @@ struct JSONEmitter {
             }
             output.put(UInt8(ascii: "]"))
         case .object(let members):
-            guard depth < JSONReader.maximumDepth else { throw Self.tooDeep() }
+            guard depth < maximumDepth else { throw Self.tooDeep(maximumDepth) }
             output.put(UInt8(ascii: "{"))
             if sortedKeys {
                 let ordered = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
@@ -252,8 +262,8 @@ struct JSONEmitter {
         }
     }
 
-    private static func tooDeep() -> Failure {
-        Failure("nesting deeper than \(JSONReader.maximumDepth) levels")
+    private static func tooDeep(_ limit: Int) -> Failure {
+        Failure("nesting deeper than \(limit) levels")
     }
 
     private static func pathComponent(forKey key: String) -> String {

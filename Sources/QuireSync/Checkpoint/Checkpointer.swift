@@ -134,6 +134,11 @@ actor Checkpointer {
             // Someone else wrote it since we read its _rev: take the new one and write ours.
             document.wire.revisionID = try await remote.localDocument(id: id)?["_rev"]?.stringValue
             remoteRevision = try await remote.putLocalDocument(id: id, body: document.json(local: false))
+        } catch let error as QuireError where error.code == .httpForbidden {
+            // A read-only peer (`quire serve --read-only`) keeps no checkpoint: as CouchDB's
+            // replicator does with a read-only source, the checkpoint stays on this side only,
+            // and the next run, finding none there, starts over (cheaply: revs_diff and the
+            // local revision tree skip what is here already).
         }
         try collection.setLocalDocument(id: id, body: document.json(local: true))
         history = document.history

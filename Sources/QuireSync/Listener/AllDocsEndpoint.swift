@@ -22,55 +22,35 @@ struct AllDocsEndpoint: Sendable {
             }
             keys = items.compactMap(\.stringValue)
         }
-        let changes = try served.collection.changes(since: 0)
-        let live = changes.filter { !$0.isDeleted }.count
+        // The count comes from two indexes and rows from the ID order of the table (or one
+        // lookup per key), so a request costs what it returns, not the size of the collection.
+        let live = served.collection.count
+        let descending = try query.bool("descending")
         var rows: [JSONValue] = []
         if let keys {
-            let byID = Dictionary(changes.map { ($0.documentID, $0) }, uniquingKeysWith: { $1 })
-            for key in keys {
-                guard let change = byID[key] else {
+            for key in descending ? keys.reversed() : keys {
+                guard let info = try served.collection.revisionInfo(id: key) else {
                     rows.append(["key": .string(key), "error": "not_found"])
                     continue
                 }
-                var value: [String: JSONValue] = ["rev": .string(change.revisionID)]
-                if change.isDeleted { value["deleted"] = true }
+                var value: [String: JSONValue] = ["rev": .string(info.revisionID)]
+                if info.isDeleted { value["deleted"] = true }
                 var row: [String: JSONValue] = ["id": .string(key), "key": .string(key), "value": .object(value)]
                 if includeDocs {
-                    row["doc"] = change.isDeleted ? .null : try renderer.currentJSON(id: key, options: options) ?? .null
+                    row["doc"] = info.isDeleted ? .null : try renderer.currentJSON(id: key, options: options) ?? .null
                 }
                 rows.append(.object(row))
             }
         } else {
-            // _all_docs collates IDs as raw bytes.
-            var selected = changes.filter { !$0.isDeleted }.sorted {
-                Array($0.documentID.utf8).lexicographicallyPrecedes(Array($1.documentID.utf8))
-            }
-            let descending = try query.bool("descending")
-            if descending { selected.reverse() }
-            let start = try key("startkey", "start_key", query: query)
-            let end = try key("endkey", "end_key", query: query)
-            let inclusiveEnd = try query.bool("inclusive_end", default: true)
-            selected = selected.filter { change in
-                let id = Array(change.documentID.utf8)
-                let afterStart = start.map { bound -> Bool in
-                    let other = Array(bound.utf8)
-                    return descending ? !other.lexicographicallyPrecedes(id) : !id.lexicographicallyPrecedes(other)
-                } ?? true
-                let beforeEnd = end.map { bound -> Bool in
-                    let other = Array(bound.utf8)
-                    if id == other { return inclusiveEnd }
-                    return descending ? other.lexicographicallyPrecedes(id) : id.lexicographicallyPrecedes(other)
-                } ?? true
-                return afterStart && beforeEnd
-            }
-            let skip = try query.integer("skip") ?? 0
-            let limit = try query.integer("limit") ?? Int.max
-            for change in selected.dropFirst(skip).prefix(limit) {
+            let listed = try served.collection.liveDocuments(
+                from: try key("startkey", "start_key", query: query), to: try key("endkey", "end_key", query: query),
+                inclusiveEnd: try query.bool("inclusive_end", default: true), descending: descending,
+                skip: try query.integer("skip") ?? 0, limit: try query.integer("limit"))
+            for listing in listed {
                 var row: [String: JSONValue] = [
-                    "id": .string(change.documentID), "key": .string(change.documentID),
-                    "value": ["rev": .string(change.revisionID)],
+                    "id": .string(listing.id), "key": .string(listing.id), "value": ["rev": .string(listing.revisionID)],
                 ]
-                if includeDocs { row["doc"] = try renderer.currentJSON(id: change.documentID, options: options) ?? .null }
+                if includeDocs { row["doc"] = try renderer.currentJSON(id: listing.id, options: options) ?? .null }
                 rows.append(.object(row))
             }
         }

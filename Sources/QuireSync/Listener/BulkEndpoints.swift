@@ -62,6 +62,13 @@ struct BulkEndpoints: Sendable {
                 let generated = bulk.newEdits && json["_id"] == nil ? UUID().uuidString.lowercased() : nil
                 let id = json["_id"]?.stringValue ?? generated ?? ""
                 do {
+                    // As CouchDB: `_local/` documents are stored as local documents; any other
+                    // ID with a leading underscore is refused, as PUT refuses it.
+                    if id.hasPrefix("_local/"), id.count > "_local/".count, case .object(let body) = json {
+                        let local = LocalDocumentEndpoint(served: served, id: String(id.dropFirst("_local/".count)))
+                        return .ok(id: id, revisionID: try local.put(body, revision: json["_rev"]?.stringValue))
+                    }
+                    guard !id.hasPrefix("_") else { throw BulkEndpoints.illegalID(id) }
                     let document = try CouchDocument(json: json, id: generated)
                     let revision = try writer.write(document, newEdits: bulk.newEdits)
                     return .ok(id: document.id, revisionID: revision)
@@ -72,6 +79,14 @@ struct BulkEndpoints: Sendable {
             }
         }
         return JSONResponse.make(.created, .array(results.map(\.json)))
+    }
+
+    /// CouchDB's refusal of a document ID with a leading underscore that is not `_local/`
+    /// (Quire has no design documents: `PUT /db/_design/x` is 404 too).
+    static func illegalID(_ id: String) -> HTTPFailure {
+        HTTPFailure(
+            status: .badRequest, error: "illegal_docid",
+            reason: "Only reserved document ids may start with underscore: '\(id.prefix(80))' is not one Quire stores.")
     }
 
     /// Everything is durable at commit already.

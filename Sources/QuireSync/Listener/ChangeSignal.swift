@@ -65,7 +65,10 @@ final class ChangeSignal: @unchecked Sendable {
                     let item = DispatchWorkItem { [weak self] in self?.resume(with: .timedOut, generation: current) }
                     timer = item
                     let (seconds, attoseconds) = timeout.components
-                    let nanoseconds = max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000
+                    // Saturating: a timeout of more than 292 years is as good as forever.
+                    let (whole, overflow) = max(0, seconds).multipliedReportingOverflow(by: 1_000_000_000)
+                    let sum = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+                    let nanoseconds = overflow || sum.overflow ? Int64.max : sum.partialValue
                     DispatchQueue.global().asyncAfter(
                         deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
                 }

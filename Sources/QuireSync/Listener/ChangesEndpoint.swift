@@ -15,6 +15,10 @@ struct ChangesEndpoint: Sendable {
         let scanner = ChangesScanner(served: served, options: options)
         let since = try options.since ?? served.collection.lastSequence()
 
+        if options.descending {
+            let (entries, last) = try scanner.scanDescending(limit: options.limit)
+            return JSONResponse.make(.ok, ChangesResponse(results: entries, lastSequence: ChangesSequence(last)).json)
+        }
         guard options.feed != .normal else {
             let (entries, last) = try scanner.scan(after: since, limit: options.limit)
             return JSONResponse.make(.ok, ChangesResponse(results: entries, lastSequence: ChangesSequence(last)).json)

@@ -18,7 +18,7 @@ struct ChangesFeed: Sendable {
         var sent = 0
         while true {
             if options.feed == .continuous {
-                for entry in entries { try await writer.write(JSONResponse.line(entry.json)) }
+                for entry in entries { try await writer.write(try JSONResponse.line(entry.json)) }
                 sent += entries.count
                 if let limit = options.limit, sent >= limit { break }
             } else if !entries.isEmpty {
@@ -35,10 +35,10 @@ struct ChangesFeed: Sendable {
             (entries, last) = try scanner.scan(after: last, limit: remaining)
         }
         if options.feed == .continuous {
-            try await writer.write(JSONResponse.line(ChangesResponse.lastSequenceLine(ChangesSequence(last))))
+            try await writer.write(try JSONResponse.line(ChangesResponse.lastSequenceLine(ChangesSequence(last))))
         } else {
             try await writer.write(
-                JSONResponse.line(ChangesResponse(results: entries, lastSequence: ChangesSequence(last)).json))
+                try JSONResponse.line(ChangesResponse(results: entries, lastSequence: ChangesSequence(last)).json))
         }
     }
 }

@@ -41,22 +41,35 @@ struct ChangesOptions: Sendable {
     /// feed then never times out.
     var heartbeat: Duration?
 
+    /// `descending=true`: newest change first, from the end of the feed (`since` is not
+    /// used, as in CouchDB).
+    var descending = false
+
     /// CouchDB's default wait (60 s), also the heartbeat of `heartbeat=true`.
     static let defaultWait = Duration.milliseconds(60_000)
+
+    /// The shortest heartbeat: a shorter one asked for is raised to this, so a client cannot
+    /// make the listener write a newline every millisecond (Sync Gateway raises it to 25 s;
+    /// Quire's own replicator asks for no less than 50 ms).
+    static let minimumHeartbeat = Duration.milliseconds(50)
 
     /// Reads the options; 400 for any value of the wrong form.
     init(query: QueryParameters, body: JSONValue?, maxTimeout: Duration) throws {
         if let body, body.objectValue == nil { throw HTTPFailure.badRequest("The _changes body must be a JSON object") }
-        func text(_ name: String) -> String? {
+        func text(_ name: String) throws -> String? {
             switch body?[name] {
             case .string(let value): return value
             case .int(let value): return String(value)
             case .bool(let value): return value ? "true" : "false"
-            default: return query[name]
+            case nil: return query[name]
+            case .some(let other):
+                // A fraction, an object, an array or null is no value of any option.
+                throw HTTPFailure.badRequest(
+                    "Invalid '\(name)' in the body: \(ChangesOptions.describe(other)), expected a string, an integer or a boolean")
             }
         }
         func flag(_ name: String) throws -> Bool {
-            guard let value = text(name) else { return false }
+            guard let value = try text(name) else { return false }
             switch value.lowercased() {
             case "true", "1": return true
             case "false", "0": return false
@@ -64,7 +77,7 @@ struct ChangesOptions: Sendable {
             }
         }
         func milliseconds(_ name: String) throws -> Duration? {
-            guard let value = text(name) else { return nil }
+            guard let value = try text(name) else { return nil }
             guard let number = Int(value), number >= 0 else {
                 throw HTTPFailure.badRequest("Invalid value for '\(name)': '\(value)' is not a number of milliseconds")
             }
@@ -75,28 +88,29 @@ struct ChangesOptions: Sendable {
         case .some(.int(let number)) where number >= 0:
             since = UInt64(number)
         default:
-            if let value = text("since"), value != "now" {
+            if let value = try text("since"), value != "now" {
                 guard let sequence = ChangesSequence(parameter: value)?.localSequence else {
                     throw HTTPFailure.badRequest("Invalid 'since': '\(value)' is not a sequence of this database")
                 }
                 since = sequence
             } else {
-                since = text("since") == "now" ? nil : 0
+                since = try text("since") == "now" ? nil : 0
             }
         }
-        if let value = text("limit") {
+        descending = try flag("descending")
+        if let value = try text("limit") {
             guard let number = Int(value), number >= 0 else {
                 throw HTTPFailure.badRequest("Invalid 'limit': '\(value)' is not a non-negative integer")
             }
             limit = max(1, number)
         }
-        if let value = text("feed") {
+        if let value = try text("feed") {
             guard let feed = Feed(rawValue: value) else {
                 throw HTTPFailure.badRequest("Unsupported feed '\(value)': use normal, longpoll or continuous")
             }
             self.feed = feed
         }
-        if let style = text("style") {
+        if let style = try text("style") {
             guard style == "all_docs" || style == "main_only" else {
                 throw HTTPFailure.badRequest("Invalid 'style': '\(style)'; use all_docs or main_only")
             }
@@ -107,18 +121,21 @@ struct ChangesOptions: Sendable {
 
         let timeout = try milliseconds("timeout") ?? ChangesOptions.defaultWait
         self.timeout = min(timeout, maxTimeout)
-        if let value = text("heartbeat") {
+        if let value = try text("heartbeat") {
             if value == "true" {
                 heartbeat = ChangesOptions.defaultWait
             } else if value != "false" {
                 guard let period = try milliseconds("heartbeat"), period > .zero else {
                     throw HTTPFailure.badRequest("Invalid 'heartbeat': '\(value)'")
                 }
-                heartbeat = min(period, maxTimeout)
+                heartbeat = min(max(period, ChangesOptions.minimumHeartbeat), maxTimeout)
             }
         }
+        if descending, feed != .normal {
+            throw HTTPFailure.badRequest("'descending' is supported with feed=normal only")
+        }
 
-        switch text("filter") {
+        switch try text("filter") {
         case nil:
             break
         case "_doc_ids":
@@ -127,6 +144,19 @@ struct ChangesOptions: Sendable {
             filter = .channels(Set(try ChangesOptions.list("channels", body: body, query: query, commaSeparated: true)))
         case .some(let other):
             throw HTTPFailure.badRequest("Unsupported filter '\(other)': use _doc_ids or sync_gateway/bychannel")
+        }
+    }
+
+    /// A short name for a JSON value's type, for messages.
+    private static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .int: return "an integer"
+        case .double: return "a number with a fraction or exponent"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
         }
     }
 

@@ -13,7 +13,6 @@ struct ChangesScanner: Sendable {
     /// last entry's when the limit was reached, else the last change examined (so filtered-out
     /// changes are not examined again), never below `since`.
     func scan(after since: UInt64, limit: Int?) throws -> (entries: [ChangesResponse.Entry], last: UInt64) {
-        let renderer = RevisionRenderer(served: served)
         var entries: [ChangesResponse.Entry] = []
         var cursor = since
         while true {
@@ -21,20 +20,43 @@ struct ChangesScanner: Sendable {
             for change in page {
                 cursor = change.sequence
                 guard try matches(change) else { continue }
-                var entry = ChangesResponse.Entry(
-                    sequence: ChangesSequence(change.sequence), id: change.documentID,
-                    revisionIDs: options.allLeaves ? change.leafRevisionIDs : [change.revisionID],
-                    isDeleted: change.isDeleted)
-                if options.includeDocs {
-                    entry.document = try renderer.currentJSON(
-                        id: change.documentID,
-                        options: RevisionRenderer.Options(attachmentData: options.attachments)) ?? .null
-                }
-                entries.append(entry)
+                entries.append(try entry(change))
                 if let limit, entries.count >= limit { return (entries, cursor) }
             }
             if page.count < ChangesScanner.pageSize { return (entries, cursor) }
         }
+    }
+
+    /// `descending=true`: the entries from the newest change down, at most `limit`, and the
+    /// sequence of the last one given (the current last sequence when there is none).
+    func scanDescending(limit: Int?) throws -> (entries: [ChangesResponse.Entry], last: UInt64) {
+        var entries: [ChangesResponse.Entry] = []
+        var cursor: UInt64?
+        var last = try served.collection.lastSequence()
+        while true {
+            let page = try served.collection.changesDescending(before: cursor, limit: ChangesScanner.pageSize)
+            for change in page {
+                cursor = change.sequence
+                guard try matches(change) else { continue }
+                entries.append(try entry(change))
+                last = change.sequence
+                if let limit, entries.count >= limit { return (entries, last) }
+            }
+            if page.count < ChangesScanner.pageSize { return (entries, last) }
+        }
+    }
+
+    private func entry(_ change: ChangeEntry) throws -> ChangesResponse.Entry {
+        var entry = ChangesResponse.Entry(
+            sequence: ChangesSequence(change.sequence), id: change.documentID,
+            revisionIDs: options.allLeaves ? change.leafRevisionIDs : [change.revisionID],
+            isDeleted: change.isDeleted)
+        if options.includeDocs {
+            entry.document = try RevisionRenderer(served: served).currentJSON(
+                id: change.documentID,
+                options: RevisionRenderer.Options(attachmentData: options.attachments)) ?? .null
+        }
+        return entry
     }
 
     private func matches(_ change: ChangeEntry) throws -> Bool {

@@ -67,7 +67,10 @@ struct DocumentEndpoint: Sendable {
 
     private func put(_ request: ListenerRequest) throws -> Response {
         var document = try CouchDocument(json: try request.jsonObjectBody(), id: id)
-        if document.revisionID == nil, let rev = request.query["rev"] { document.revisionID = rev }
+        if document.revisionID == nil, let rev = request.query["rev"] {
+            try RevisionID.validate(rev, documentID: id)
+            document.revisionID = rev
+        }
         let newEdits = try request.query.bool("new_edits", default: true)
         let revision = try RevisionWriter(served: served).write(document, newEdits: newEdits)
         return JSONResponse.make(.created, ["ok": true, "id": .string(id), "rev": .string(revision)])
@@ -77,6 +80,8 @@ struct DocumentEndpoint: Sendable {
         guard let rev = request.query["rev"] ?? request.headers[.ifMatch]?.trimmingCharacters(in: ["\""]) else {
             throw HTTPFailure.conflict
         }
+        // A malformed revision is 400, as CouchDB's "Invalid rev format", not a conflict.
+        try RevisionID.validate(rev, documentID: id)
         let document = CouchDocument(id: id, revisionID: rev, isDeleted: true, body: [:])
         let revision = try RevisionWriter(served: served).write(document, newEdits: true)
         return JSONResponse.make(.ok, ["ok": true, "id": .string(id), "rev": .string(revision)])

@@ -18,7 +18,9 @@ struct ListenerRequest: Sendable {
     func jsonBody() throws -> JSONValue {
         guard !body.isEmpty else { throw HTTPFailure.badRequest("The request needs a JSON body") }
         do {
-            return try JSONReader.parse(body)
+            // CouchDB keeps integers of any size; Quire keeps 64-bit ones, and refuses larger
+            // ones rather than store a rounded double in their place.
+            return try WireJSON.parse(body, exactIntegers: true)
         } catch let error as QuireError {
             throw HTTPFailure.badRequest(error.message)
         }

@@ -92,11 +92,13 @@ enum ListenerRoute: Equatable, Sendable {
     }
 
     /// Whether `method` on this route changes documents (refused by a read-only listener).
-    /// `_local` writes are replication bookkeeping and pass.
+    /// `_local` writes count: they change the file too (a replicator pulling from a
+    /// read-only listener keeps its checkpoint on its own side only, as CouchDB's does with
+    /// a read-only source).
     func isDocumentWrite(_ method: HTTPRequest.Method) -> Bool {
         switch self {
         case .bulkDocs: return true
-        case .document: return method == .put || method == .delete
+        case .document, .localDocument: return method == .put || method == .delete
         default: return false
         }
     }

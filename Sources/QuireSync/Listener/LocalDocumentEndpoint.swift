@@ -22,16 +22,8 @@ struct LocalDocumentEndpoint: Sendable {
             if body["_rev"] == nil { body["_rev"] = "0-1" }
             return JSONResponse.make(.ok, .object(body))
         case .put:
-            guard case .object(var body) = try request.jsonObjectBody() else { throw HTTPFailure.badRequest("not an object") }
-            if let given = body["_id"], given != .string(fullID), given != .string(id) {
-                throw HTTPFailure.badRequest("_id does not match the URL")
-            }
-            let given = body["_rev"]?.stringValue ?? request.query["rev"]
-            let generation = try checkRevision(given, stored: stored)
-            let revision = "0-\(generation + 1)"
-            body.removeValue(forKey: "_id")
-            body["_rev"] = .string(revision)
-            try collection.setLocalDocument(id: id, body: body)
+            guard case .object(let body) = try request.jsonObjectBody() else { throw HTTPFailure.badRequest("not an object") }
+            let revision = try put(body, revision: body["_rev"]?.stringValue ?? request.query["rev"], stored: stored)
             return JSONResponse.make(.created, ["ok": true, "id": .string(fullID), "rev": .string(revision)])
         case .delete:
             guard stored != nil else { throw HTTPFailure.notFound("missing") }
@@ -41,6 +33,28 @@ struct LocalDocumentEndpoint: Sendable {
         default:
             throw HTTPFailure.methodNotAllowed([.get, .head, .put, .delete])
         }
+    }
+
+    /// Stores `body` (a `PUT`, or a `_local/` document of `_bulk_docs`) when `given` names
+    /// the stored revision; returns the new one.
+    func put(_ body: [String: JSONValue], revision given: String?) throws -> String {
+        try put(body, revision: given, stored: try served.collection.localDocument(id: id))
+    }
+
+    private func put(_ body: [String: JSONValue], revision given: String?, stored: [String: JSONValue]?) throws -> String {
+        var body = body
+        if let given = body["_id"], given != .string(fullID), given != .string(id) {
+            throw HTTPFailure.badRequest("_id does not match the URL")
+        }
+        let generation = try checkRevision(given, stored: stored)
+        guard generation < Int.max else {
+            throw HTTPFailure.badRequest("The local document '\(fullID)' is at revision 0-\(generation); it cannot be updated, only deleted")
+        }
+        let revision = "0-\(generation + 1)"
+        body.removeValue(forKey: "_id")
+        body["_rev"] = .string(revision)
+        try served.collection.setLocalDocument(id: id, body: body)
+        return revision
     }
 
     /// The stored generation; 409 unless `given` names the stored revision (or both are

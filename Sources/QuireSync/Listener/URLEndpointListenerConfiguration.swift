@@ -11,9 +11,8 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// The address to listen on (an IP address or host name, such as `127.0.0.1`); nil
     /// listens on every interface.
     public var networkInterface: String?
-    /// Refuses every document write with 403, so peers can only pull. Replication
-    /// checkpoints (`_local` documents) may still be written, since a pull records its
-    /// progress on both sides.
+    /// Refuses every document write with 403, `_local` documents included, so peers can
+    /// only pull (a pulling replicator keeps its checkpoint on its own side).
     public var readOnly: Bool
     /// Checks HTTP Basic credentials; nil lets every request in.
     public var authenticator: ListenerPasswordAuthenticator?

@@ -9,7 +9,7 @@ import Quire
 enum PeerResponse {
     /// Parses a response body as JSON.
     static func parse(_ data: Data, context: String) throws -> JSONValue {
-        try decode(context) { try JSONReader.parse(data) }
+        try decode(context) { try WireJSON.parse(data) }
     }
 
     /// Runs `body`, turning its errors about the data into errors about the peer's

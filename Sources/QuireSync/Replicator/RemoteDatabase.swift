@@ -42,7 +42,7 @@ struct RemoteDatabase: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
-            request.httpBody = Data(try JSONWriter.bytes(body))
+            request.httpBody = Data(try WireJSON.bytes(body, sortedKeys: true))
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         return request

@@ -110,7 +110,7 @@ struct ChangesResponse: Equatable, Sendable {
     static func parseContinuousLine(_ line: some StringProtocol) throws -> ContinuousLine? {
         let text = line.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
-        let json = try JSONReader.parse(text)
+        let json = try WireJSON.parse(String(text))
         if json["id"] == nil, let last = json["last_seq"] {
             return .end(lastSequence: try ChangesSequence(json: last))
         }

@@ -39,13 +39,15 @@ struct ChangesSequence: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The local integer sequence this stands for: the whole text for `"42"`, the part before
-    /// the first `-` for CouchDB's `42-…`; nil for anything else.
+    /// the first `-` for CouchDB's `42-…`; nil for anything else, and for numbers above
+    /// `Int64.max`, which no local sequence reaches (SQLite integers are 64-bit signed).
     var localSequence: UInt64? {
         switch value {
         case .int(let number): return number >= 0 ? UInt64(number) : nil
         case .string(let text):
             let prefix = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return UInt64(prefix)
+            guard let number = UInt64(prefix), number <= UInt64(Int64.max) else { return nil }
+            return number
         default: return nil
         }
     }

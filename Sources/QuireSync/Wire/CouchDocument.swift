@@ -63,9 +63,10 @@ struct CouchDocument: Equatable, Sendable {
 
         var revisionID: String?
         if let rev = members["_rev"] {
-            guard let text = rev.stringValue, RevisionsField.split(text) != nil else {
-                throw QuireError(.badRevisionID, "invalid _rev for document '\(id)': expected '<generation>-<digest>'")
+            guard let text = rev.stringValue else {
+                throw QuireError(.badRevisionID, "invalid _rev for document '\(id)': expected a string '<generation>-<digest>'")
             }
+            try RevisionID.validate(text, documentID: id)
             revisionID = text
         }
         var revisions: RevisionsField?

@@ -34,8 +34,8 @@ struct RevisionsField: Equatable, Sendable {
 
     /// Reads `{"start": N, "ids": [...]}`.
     init(json: JSONValue) throws {
-        guard let start = json["start"]?.intValue, start > 0 else {
-            throw WireError.invalid("_revisions", "'start' must be a positive integer")
+        guard let start = json["start"]?.intValue, start > 0, start <= RevisionID.maximumGeneration else {
+            throw WireError.invalid("_revisions", "'start' must be an integer from 1 to \(RevisionID.maximumGeneration)")
         }
         guard let list = json["ids"]?.arrayValue, !list.isEmpty else {
             throw WireError.invalid("_revisions", "'ids' must be a non-empty array of strings")
@@ -46,8 +46,10 @@ struct RevisionsField: Equatable, Sendable {
         var ids: [String] = []
         ids.reserveCapacity(list.count)
         for item in list {
-            guard let id = item.stringValue, !id.isEmpty else {
-                throw WireError.invalid("_revisions", "'ids' must hold non-empty strings")
+            guard let id = item.stringValue, RevisionID.isValidSuffix(Substring(id)) else {
+                throw WireError.invalid(
+                    "_revisions",
+                    "'ids' must hold 1 to \(RevisionID.maximumSuffixLength) printable ASCII characters other than ','")
             }
             ids.append(id)
         }
@@ -70,13 +72,10 @@ struct RevisionsField: Equatable, Sendable {
     /// The ancestors' revision IDs, newest first.
     var ancestors: [String] { Array(revisionIDs.dropFirst()) }
 
-    /// A revision ID's generation and digest, or nil when it is not `<positive integer>-<digest>`.
+    /// A revision ID's generation and digest, or nil when ``RevisionID/parse(_:)`` refuses it
+    /// (a generation out of 1 ... ``RevisionID/maximumGeneration``, a malformed suffix).
     static func split(_ revisionID: String) -> (generation: Int, digest: String)? {
-        guard let dash = revisionID.firstIndex(of: "-"),
-            let generation = Int(revisionID[..<dash]), generation > 0
-        else { return nil }
-        let digest = revisionID[revisionID.index(after: dash)...]
-        guard !digest.isEmpty else { return nil }
-        return (generation, String(digest))
+        guard let (generation, suffix) = RevisionID.parse(revisionID) else { return nil }
+        return (generation, String(suffix))
     }
 }
