@@ -85,6 +85,29 @@ import Testing
         #expect(try collection.revisionInfo(id: "d") == nil)
     }
 
+    /// A document stored before revision IDs were checked, with the generation of issue 20's
+    /// request: its edits are the same clear error, not a trap and not a new generation 1.
+    @Test func aStoredRevisionIDOutOfRangeCannotBeEditedOnlyPurged() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        try collection.save(document: MutableDocument(id: "old", data: ["v": 1]))
+        try collection.writing { connection in
+            try connection.run(
+                "UPDATE \(collection.table) SET revid = ? WHERE key = ?", [.text("9223372036854775807-abc"), .text("old")])
+        }
+        let stored = try #require(try collection.document(id: "old"))
+        let saveError = #expect(throws: QuireError.self) {
+            try collection.save(document: stored.toMutable().setInt(2, forKey: "v"))
+        }
+        #expect(saveError?.code == .badRevisionID)
+        #expect(saveError?.message.contains("out of range or malformed") == true)
+        #expect(throws: QuireError.self) { try collection.delete(document: stored) }
+        #expect(try collection.revisionInfo(id: "old")?.revisionID == "9223372036854775807-abc")
+        try collection.purge(id: "old")
+        try collection.save(document: MutableDocument(id: "old", data: ["v": 3]))
+        #expect(try collection.revisionInfo(id: "old")?.revisionID.hasPrefix("1-") == true)
+    }
+
     @Test func changesAfterASequenceBeyondInt64AreEmptyNotATrap() throws {
         let directory = TemporaryDirectory()
         let collection = try makeCollection(directory)

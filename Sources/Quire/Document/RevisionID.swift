@@ -70,8 +70,21 @@ public enum RevisionID {
     /// The ID of a new revision of document `documentID` whose parent is `parent` (nil for
     /// a first revision). ``QuireError/Code/badRevisionID`` when the parent is at
     /// ``maximumGeneration``: the document cannot have another revision.
+    ///
+    /// The same error when the parent is not a revision ID ``parse(_:)`` reads (one stored by
+    /// a Quire that checked less, such as `9223372036854775807-abc`): its next generation is
+    /// unknown.
     static func make(parent: String?, deleted: Bool, canonicalBody: [UInt8], documentID: String) throws -> String {
-        let parentGeneration = generation(of: parent)
+        var parentGeneration = 0
+        if let parent {
+            guard let parsed = parse(parent) else {
+                throw QuireError(
+                    .badRevisionID,
+                    "document '\(documentID.prefix(80))' has the revision ID '\(parent.prefix(80))', which is out of range or malformed: it cannot be changed, only purged"
+                )
+            }
+            parentGeneration = parsed.generation
+        }
         guard parentGeneration < maximumGeneration else {
             throw QuireError(
                 .badRevisionID,
