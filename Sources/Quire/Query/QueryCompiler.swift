@@ -307,6 +307,10 @@ final class QueryCompiler {
             return nil
         case .meta(let property, _):
             return property.columnName
+        case .function(TypedFunctions.metaObject, let arguments):
+            // LiteCore's MetaNode::asColumnName: a bare meta() is named after its source.
+            if case .meta(_, let source)? = arguments.dropFirst().first { return source ?? sources[0].alias }
+            return sources[0].alias
         case .variable(let name, let path):
             if path.isEmpty { return name }
             if case .key(let key)? = path.components.last { return key }
@@ -316,6 +320,19 @@ final class QueryCompiler {
         default:
             return nil
         }
+    }
+
+    /// A bare `meta([alias])`: the document's id, sequence, deletion flag (0 or 1) and
+    /// expiration (when set) as an object, as LiteCore's "Query META" test reads it.
+    static func metaObject(source: String?) -> PlanExpression {
+        .function(
+            TypedFunctions.metaObject,
+            [
+                .literal(.string("id")), .meta(.id, source: source),
+                .literal(.string("sequence")), .meta(.sequence, source: source),
+                .literal(.string("deleted")), .binary(.add, .meta(.isDeleted, source: source), .literal(.int(0))),
+                .literal(.string("expiration")), .meta(.expiration, source: source),
+            ])
     }
 
     // MARK: Index expressions
