@@ -31,7 +31,7 @@ import Testing
             ("SELECT name FROM store.items WHERE age >", "offset 40): expected an expression"),
             ("SELECT name FROM store.items\nWHERE (age > 1", "line 2, column 15 (offset 43): expected ')', found the end of the query"),
             ("SELECT name FROM store.items LIMIT 1 LIMIT 2", "offset 37): expected OFFSET or the end of the query, found 'LIMIT'"),
-            ("SELECT name FROM store.items WHERE name NOT age", "offset 44): expected LIKE, IN or BETWEEN after NOT, found 'age'"),
+            ("SELECT name FROM store.items WHERE name NOT age", "offset 44): expected LIKE, IN, BETWEEN or NULL after NOT, found 'age'"),
             ("SELECT name FROM store.items WHERE 'abc", "offset 35): unterminated string"),
             ("SELECT name FROM store.items WHERE a ^ b", "offset 37): unexpected character '^'"),
             ("SELECT nope(name) FROM store.items", "offset 7): unknown function nope()"),

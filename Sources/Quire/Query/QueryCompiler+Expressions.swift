@@ -216,7 +216,11 @@ extension QueryCompiler {
         default:
             let value = try self.value(expression)
             var nullType = "'null'"
-            if !isNeverMissing(expression) {
+            if case .function(let name, _) = expression, FunctionCatalog.spec(name)?.isAggregate ?? false, name != "COUNT" {
+                // SUM, AVG, MIN and MAX are SQLite's, whose NULL (over no rows, or no values)
+                // LiteCore reads as MISSING.
+                nullType = "NULL"
+            } else if !isNeverMissing(expression) {
                 var missingTerms = try expression.children.filter(canBeMissing).map { "\(try type($0)) IS NULL" }
                 // `x / 0` is MISSING, as in Couchbase Lite (SQLite's NULL, which LiteCore reads
                 // as MISSING).
@@ -239,6 +243,7 @@ extension QueryCompiler {
         if let call = typedCall(expression) { return typedCallCanBeMissing(call.name, call.arguments) }
         switch expression {
         case .binary(.divide, _, _), .binary(.modulo, _, _): return true
+        case .function(let name, _) where FunctionCatalog.spec(name)?.isAggregate ?? false: return name != "COUNT"
         case .literal, .star, .rank: return false
         case .missing, .parameter, .property, .variable: return true
         case .meta(_, let alias):
