@@ -66,7 +66,9 @@ extension QueryCompiler {
         case .match(let index, let alias, let query):
             try checkQueryOnly("MATCH")
             let join = try fullTextJoin(index: index, sourceAlias: alias, function: "MATCH")
-            return "(\(join.sqlAlias).\(join.table) MATCH \(try value(query)))"
+            // An apostrophe separates words, as in the indexed text (`'woman'` finds woman, as
+            // in couchbase-lite-ios QueryTest.testFTSMatch); FTS5 would refuse it as syntax.
+            return "(\(join.sqlAlias).\(join.table) MATCH replace(\(try value(query)), '''', ' '))"
         case .rank(let index, let alias):
             try checkQueryOnly("RANK")
             let join = try fullTextJoin(index: index, sourceAlias: alias, function: "RANK")

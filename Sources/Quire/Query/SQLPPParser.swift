@@ -5,7 +5,8 @@
 /// SELECT [DISTINCT] result, ... FROM [scope.]collection [[AS] alias]
 ///     [[INNER] JOIN | LEFT [OUTER] JOIN | CROSS JOIN source [ON condition]] ...
 ///     [WHERE condition] [GROUP BY expression, ... [HAVING condition]]
-///     [ORDER BY expression [ASC | DESC], ...] [LIMIT expression] [OFFSET expression]
+///     [ORDER BY expression [ASC | DESC], ...]
+///     [LIMIT expression [OFFSET expression] | OFFSET expression [LIMIT expression]]
 /// ```
 ///
 /// Expressions follow SQL++ precedence (OR < AND < NOT < comparisons < `||` < `+ -` <
@@ -463,8 +464,9 @@ struct SQLPPParser {
         return collation
     }
 
-    /// Literals, parameters, parenthesized expressions, array literals, quantifiers,
-    /// `meta([alias]).property`, function calls and property names.
+    /// Literals, parameters, parenthesized expressions, array and object literals (holding
+    /// expressions), `CASE`, quantifiers, `meta([alias])[.property]`, function calls and
+    /// property names.
     private mutating func parsePrimary() throws -> PlanExpression {
         let start = token
         switch start.kind {
@@ -620,12 +622,10 @@ struct SQLPPParser {
         return .function(name, arguments)
     }
 
-    /// `index`, `alias.index`, or either as a string.
+    /// `index` or `alias.index`: an identifier, as in Couchbase Lite (a string is refused).
     private mutating func parseIndexName() throws -> (source: String?, name: String) {
-        if case .string(let text) = token.kind {
-            advance()
-            let (source, index) = FullTextFunction.split(text)
-            return (source, index)
+        if case .string = token.kind {
+            throw error("a full-text index name (an identifier, not a string)")
         }
         let first = try expectName("a full-text index name")
         if acceptSymbol(".") {
