@@ -31,7 +31,7 @@ enum QueryDates {
         /// The UTC date and time of a timestamp.
         init(milliseconds: Int64) {
             let days = milliseconds.floorDivided(by: 86_400_000)
-            var rest = milliseconds - days * 86_400_000
+            var rest = milliseconds &- days &* 86_400_000
             (year, month, day) = QueryDates.civil(days: days)
             hour = rest / 3_600_000
             rest %= 3_600_000
@@ -212,7 +212,7 @@ enum QueryDates {
 
         /// `timestamp` written at `offset` minutes east of UTC.
         func string(_ timestamp: Int64, offset: Int64) -> String {
-            let local = DateTime(milliseconds: timestamp &+ offset * 60_000)
+            let local = DateTime(milliseconds: timestamp &+ offset &* 60_000)
             var text = ""
             if date {
                 text += "\(pad(local.year, 4))-\(pad(local.month, 2))-\(pad(local.day, 2))"
@@ -265,7 +265,7 @@ enum QueryDates {
             guard let millis = milliseconds(arguments[0]) else { return .null }
             var offset: Int64 = 0
             if name == "MILLIS_TO_TZ" {
-                guard let zone = milliseconds(arguments[1]) else { return .null }
+                guard let zone = milliseconds(arguments[1]), abs(zone) < 100_000 else { return .null }
                 offset = zone
             } else if name == "MILLIS_TO_STR" {
                 let date = Date(timeIntervalSince1970: Double(millis) / 1000)
@@ -279,7 +279,7 @@ enum QueryDates {
             guard let date = dateTime(arguments[0]) else { return .null }
             var offset: Int64 = 0
             if name == "STR_TO_TZ" {
-                guard let zone = milliseconds(arguments[1]) else { return .null }
+                guard let zone = milliseconds(arguments[1]), abs(zone) < 100_000 else { return .null }
                 offset = zone
             }
             return .string((format(name == "STR_TO_TZ" ? 2 : 1) ?? .iso).string(date.milliseconds, offset: offset))
@@ -409,13 +409,14 @@ enum QueryDates {
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (a day past the month's end runs on).
     static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
+        // Wrapping arithmetic: an absurd DATE_ADD amount gives a wrong date, never a trap.
+        let y = month <= 2 ? year &- 1 : year
         let era = y.floorDivided(by: 400)
-        let yearOfEra = y - era * 400
+        let yearOfEra = y &- era &* 400
         let m = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * m + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        let dayOfYear = (153 * m + 2) / 5 &+ day &- 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 &+ dayOfYear
+        return era &* 146_097 &+ dayOfEra &- 719_468
     }
 
     static func civil(days: Int64) -> (Int64, Int64, Int64) {

@@ -111,6 +111,8 @@ enum TypedFunctions {
     static func evaluate(
         _ name: String, _ arguments: [JSONValue?], regex: (String) throws -> NSRegularExpression
     ) throws -> JSONValue? {
+        // The compiler checks the arity; this keeps a hand-written call from reading past the end.
+        guard let spec = specs[name], spec.arity.contains(arguments.count) else { return .null }
         switch name {
         case concat: return try concatenate(arguments)
         case simpleCase, searchedCase: return caseValue(name == simpleCase, arguments)
