@@ -87,6 +87,29 @@ import Testing
         #expect(try parsed.rows() == built.rows())
     }
 
+    @Test func caseLiteralsAndTypedFunctionsPrintBackToTheSameSQL() throws {
+        let f = try fixture()
+        let parsed = try f.database.createQuery(
+            """
+            SELECT CASE age WHEN 31 THEN 'a' ELSE 'b' END AS c, CASE WHEN age > 30 THEN [age, name] END AS w,
+                {"n": name, "t": tags} AS o, meta() AS m, name || '!' AS s, CONCAT(name, 1, TRUE) AS k,
+                TO_STRING(age) AS t, ARRAY_COUNT(tags) AS n
+            FROM store.items WHERE name COLLATE NOUNICODE = 'bob' OR IS_STRING(address) ORDER BY name
+            """)
+        let printed = SQLPPPrinter.text(parsed.plan)
+        let reparsed = try f.database.createQuery(printed)
+        let parsedSQL = try f.database.read { try parsed.compile($0).sql }
+        let reparsedSQL = try f.database.read { try reparsed.compile($0).sql }
+        #expect(parsedSQL == reparsedSQL, "\(printed)")
+        let rows = try parsed.execute().allResults().map { $0.toJSON() }
+        #expect(rows.count == 1)
+        #expect(rows.first?.contains(#""c":"b""#) == true, "\(rows)")
+        #expect(rows.first?.contains(#""k":"bob1true""#) == true, "\(rows)")
+        #expect(rows.first?.contains(#""o":{"n":"bob","t":[]}"#) == true, "\(rows)")
+        #expect(try reparsed.rows() == parsed.rows())
+        #expect(Collation.ascii().ignoreCase(true).description == "(NOUNICODE NOCASE)")
+    }
+
     @Test func acceptsTheSupportedSyntax() throws {
         let f = try fixture()
         func rows(_ text: String) throws -> [String] { try f.database.createQuery(text).rows() }

@@ -78,7 +78,7 @@ enum SQLPPPrinter {
         case .collate(let operand, let collation):
             return "\(text(operand)) COLLATE \(collation)"
         case .function(TypedFunctions.concat, let arguments):
-            return "(" + arguments.map(text).joined(separator: " || ") + ")"
+            return "CONCAT(\(arguments.map(text).joined(separator: ", ")))"
         case .function(TypedFunctions.arrayLiteral, let arguments):
             return "[" + arguments.map(text).joined(separator: ", ") + "]"
         case .function(TypedFunctions.objectLiteral, let arguments):
