@@ -31,7 +31,7 @@ import Testing
             ("SELECT name FROM store.items WHERE age >", "offset 40): expected an expression"),
             ("SELECT name FROM store.items\nWHERE (age > 1", "line 2, column 15 (offset 43): expected ')', found the end of the query"),
             ("SELECT name FROM store.items LIMIT 1 LIMIT 2", "offset 37): expected OFFSET or the end of the query, found 'LIMIT'"),
-            ("SELECT name FROM store.items WHERE name NOT age", "offset 44): expected LIKE, IN or BETWEEN after NOT, found 'age'"),
+            ("SELECT name FROM store.items WHERE name NOT age", "offset 44): expected LIKE, IN, BETWEEN or NULL after NOT, found 'age'"),
             ("SELECT name FROM store.items WHERE 'abc", "offset 35): unterminated string"),
             ("SELECT name FROM store.items WHERE a ^ b", "offset 37): unexpected character '^'"),
             ("SELECT nope(name) FROM store.items", "offset 7): unknown function nope()"),
@@ -85,6 +85,29 @@ import Testing
         let parsedSQL = try f.database.read { try parsed.compile($0).sql }
         #expect(builtSQL == parsedSQL, "\(built.description)")
         #expect(try parsed.rows() == built.rows())
+    }
+
+    @Test func caseLiteralsAndTypedFunctionsPrintBackToTheSameSQL() throws {
+        let f = try fixture()
+        let parsed = try f.database.createQuery(
+            """
+            SELECT CASE age WHEN 31 THEN 'a' ELSE 'b' END AS c, CASE WHEN age > 30 THEN [age, name] END AS w,
+                {"n": name, "t": tags} AS o, meta() AS m, name || '!' AS s, CONCAT(name, 1, TRUE) AS k,
+                TO_STRING(age) AS t, ARRAY_COUNT(tags) AS n
+            FROM store.items WHERE name COLLATE NOUNICODE = 'bob' OR IS_STRING(address) ORDER BY name
+            """)
+        let printed = SQLPPPrinter.text(parsed.plan)
+        let reparsed = try f.database.createQuery(printed)
+        let parsedSQL = try f.database.read { try parsed.compile($0).sql }
+        let reparsedSQL = try f.database.read { try reparsed.compile($0).sql }
+        #expect(parsedSQL == reparsedSQL, "\(printed)")
+        let rows = try parsed.execute().allResults().map { $0.toJSON() }
+        #expect(rows.count == 1)
+        #expect(rows.first?.contains(#""c":"b""#) == true, "\(rows)")
+        #expect(rows.first?.contains(#""k":"bob1true""#) == true, "\(rows)")
+        #expect(rows.first?.contains(#""o":{"n":"bob","t":[]}"#) == true, "\(rows)")
+        #expect(try reparsed.rows() == parsed.rows())
+        #expect(Collation.ascii().ignoreCase(true).description == "(NOUNICODE NOCASE)")
     }
 
     @Test func acceptsTheSupportedSyntax() throws {

@@ -52,9 +52,9 @@ public struct Collation: Sendable, Hashable, CustomStringConvertible {
         return UnicodeCollator.sqlName(ignoreCase: ignoresCase, ignoreAccents: ignoresAccents)
     }
 
-    /// The collation as SQL++ writes it, e.g. `(UNICODE NOCASE NODIAC)`.
+    /// The collation as SQL++ writes it, e.g. `(UNICODE NOCASE NODIAC)` or `(NOUNICODE NOCASE)`.
     public var description: String {
-        var words = [isUnicode ? "UNICODE" : "ASCII"]
+        var words = [isUnicode ? "UNICODE" : "NOUNICODE"]
         if ignoresCase { words.append("NOCASE") }
         if ignoresAccents { words.append("NODIAC") }
         return "(" + words.joined(separator: " ") + ")"

@@ -1,8 +1,9 @@
 /// The functions queries can call, by canonical SQL++ name, and the SQLite SQL each becomes.
 ///
 /// Functions that need more than their arguments' SQL (array functions, `COUNT(*)`,
-/// `MATCH`, `RANK`) are compiled by ``QueryCompiler`` itself; everything here is a template
-/// over the arguments' SQL.
+/// `MATCH`, `RANK`) are compiled by ``QueryCompiler`` itself, and those whose answer depends
+/// on their arguments' JSON types are ``TypedFunctions``; everything here is a template over
+/// the arguments' SQL.
 enum FunctionCatalog {
     /// What kind of value a function returns, which decides how its result column is read.
     enum Kind: Sendable {
@@ -61,7 +62,6 @@ enum FunctionCatalog {
         "PI": simple("pi", arity: 0...0),
         "POWER": simple("power", arity: 2...2),
         "RADIANS": simple("radians"),
-        "ROUND": simple("round", arity: 1...2),
         "SIGN": simple("sign"),
         "SIN": simple("sin"),
         "SQRT": simple("sqrt"),
@@ -74,9 +74,6 @@ enum FunctionCatalog {
         "CONTAINS": Spec(arity: 2...2, kind: .bool, isAggregate: false, isDeterministic: true) {
             "(instr(\($0[0]), \($0[1])) > 0)"
         },
-        "LENGTH": simple("length"),
-        "LOWER": simple("quire_lower", .string),
-        "UPPER": simple("quire_upper", .string),
         "LTRIM": Spec(arity: 1...1, kind: .string, isAggregate: false, isDeterministic: true) {
             "ltrim(\($0[0]), \(whitespace))"
         },
@@ -92,13 +89,6 @@ enum FunctionCatalog {
         "REGEXP_CONTAINS": Spec(arity: 2...2, kind: .bool, isAggregate: false, isDeterministic: true) {
             "regexp(\($0[1]), \($0[0]))"
         },
-        // Dates.
-        "STR_TO_MILLIS": simple("quire_str_to_millis"),
-        "STR_TO_UTC": simple("quire_str_to_utc", .string),
-        "MILLIS_TO_UTC": simple("quire_millis_to_utc", .string),
-        "MILLIS_TO_STR": Spec(arity: 1...1, kind: .string, isAggregate: false, isDeterministic: false) {
-            "quire_millis_to_str(\($0[0]))"
-        },
     ]
 
     /// Functions the compiler handles itself, with their arity.
@@ -110,5 +100,5 @@ enum FunctionCatalog {
     ]
 
     /// Every name a SQL++ query may call.
-    static var knownNames: Set<String> { Set(specs.keys).union(special.keys) }
+    static var knownNames: Set<String> { Set(specs.keys).union(special.keys).union(TypedFunctions.callableNames) }
 }

@@ -16,6 +16,9 @@ extension QueryCompiler {
     // MARK: Values
 
     func value(_ expression: PlanExpression) throws -> String {
+        if let call = typedCall(expression) {
+            return "json_extract(\(try typedJSON(call.name, call.arguments)), '$')"
+        }
         switch expression {
         case .property, .variable:
             return try locationValue(expression)
@@ -63,7 +66,9 @@ extension QueryCompiler {
         case .match(let index, let alias, let query):
             try checkQueryOnly("MATCH")
             let join = try fullTextJoin(index: index, sourceAlias: alias, function: "MATCH")
-            return "(\(join.sqlAlias).\(join.table) MATCH \(try value(query)))"
+            // An apostrophe separates words, as in the indexed text (`'woman'` finds woman, as
+            // in couchbase-lite-ios QueryTest.testFTSMatch); FTS5 would refuse it as syntax.
+            return "(\(join.sqlAlias).\(join.table) MATCH replace(\(try value(query)), '''', ' '))"
         case .rank(let index, let alias):
             try checkQueryOnly("RANK")
             let join = try fullTextJoin(index: index, sourceAlias: alias, function: "RANK")
@@ -161,7 +166,7 @@ extension QueryCompiler {
 
     /// The variable an expression is, when it is one with no path (the builder writes it as
     /// a variable, SQL++ as a one-key property).
-    private func bareVariable(_ expression: PlanExpression) -> VariableRef? {
+    func bareVariable(_ expression: PlanExpression) -> VariableRef? {
         switch expression {
         case .variable(let name, let path) where path.isEmpty:
             return variables[name]
@@ -184,6 +189,9 @@ extension QueryCompiler {
 
     /// SQL giving the JSON type name of the expression's value, NULL when it is MISSING.
     func type(_ expression: PlanExpression) throws -> String {
+        if let call = typedCall(expression) {
+            return "json_type(\(try typedJSON(call.name, call.arguments)))"
+        }
         switch expression {
         case .property, .variable:
             if let variable = bareVariable(expression) {
@@ -210,8 +218,17 @@ extension QueryCompiler {
         default:
             let value = try self.value(expression)
             var nullType = "'null'"
-            if !isNeverMissing(expression) {
-                let missingTerms = try expression.children.filter(canBeMissing).map { "\(try type($0)) IS NULL" }
+            if case .function(let name, _) = expression, FunctionCatalog.spec(name)?.isAggregate ?? false, name != "COUNT" {
+                // SUM, AVG, MIN and MAX are SQLite's, whose NULL (over no rows, or no values)
+                // LiteCore reads as MISSING.
+                nullType = "NULL"
+            } else if !isNeverMissing(expression) {
+                var missingTerms = try expression.children.filter(canBeMissing).map { "\(try type($0)) IS NULL" }
+                // `x / 0` is MISSING, as in Couchbase Lite (SQLite's NULL, which LiteCore reads
+                // as MISSING).
+                if case .binary(let op, _, let divisor) = expression, op == .divide || op == .modulo {
+                    missingTerms.append("\(try self.value(divisor)) = 0")
+                }
                 if !missingTerms.isEmpty {
                     nullType = "CASE WHEN \(missingTerms.joined(separator: " OR ")) THEN NULL ELSE 'null' END"
                 }
@@ -225,7 +242,10 @@ extension QueryCompiler {
 
     /// Whether the expression's value may be MISSING.
     func canBeMissing(_ expression: PlanExpression) -> Bool {
+        if let call = typedCall(expression) { return typedCallCanBeMissing(call.name, call.arguments) }
         switch expression {
+        case .binary(.divide, _, _), .binary(.modulo, _, _): return true
+        case .function(let name, _) where FunctionCatalog.spec(name)?.isAggregate ?? false: return name != "COUNT"
         case .literal, .star, .rank: return false
         case .missing, .parameter, .property, .variable: return true
         case .meta(_, let alias):
@@ -250,6 +270,7 @@ extension QueryCompiler {
 
     /// The kind of value, when known statically.
     func staticKind(_ expression: PlanExpression) -> StaticKind {
+        if typedCall(expression) != nil { return .json }
         switch expression {
         case .property, .variable, .parameter, .literal, .missing, .star: return .json
         case .meta(.isDeleted, _): return .bool

@@ -169,6 +169,7 @@ final class QueryCompiler {
         }
         if let whereClause {
             whereTerms.append(contentsOf: try whereClause.conjuncts.map { try value($0) })
+            whereTerms.append(contentsOf: try impliedPresence(whereClause.conjuncts))
         }
         sql += " WHERE " + whereTerms.joined(separator: " AND ")
         if !plan.groupBy.isEmpty {
@@ -201,6 +202,32 @@ final class QueryCompiler {
         }
         let ids = Set(plan.sources.map(\.collection.id))
         return CompiledQuery(sql: sql, bindings: bindings, columns: columns, collectionIDs: ids)
+    }
+
+    /// `x IS NOT MISSING` for every property a top-level comparison requires to hold a value:
+    /// always true of the rows the comparison keeps, and written exactly as an index condition
+    /// `x IS NOT MISSING` compiles, so SQLite sees that such a partial index covers the query
+    /// (LiteCore QueryTest "Partial Index with NOT MISSING").
+    private func impliedPresence(_ conjuncts: [PlanExpression]) throws -> [String] {
+        guard sources.count == 1 else { return [] }
+        var terms: [String] = []
+        for conjunct in conjuncts {
+            var operands: [PlanExpression] = []
+            switch conjunct {
+            case .binary(let op, let left, let right)
+            where [.equal, .less, .lessOrEqual, .greater, .greaterOrEqual].contains(op):
+                operands = [left, right]
+            case .between(let operand, _, _, false):
+                operands = [operand]
+            default:
+                continue
+            }
+            for case .property(let path, let alias) in operands where !path.isEmpty {
+                let test = try value(.test(.property(path, source: alias), .isNotMissing))
+                if !terms.contains(test) { terms.append(test) }
+            }
+        }
+        return terms
     }
 
     /// Live, unexpired documents of a source; deleted ones too when the WHERE clause asks
@@ -307,6 +334,10 @@ final class QueryCompiler {
             return nil
         case .meta(let property, _):
             return property.columnName
+        case .function(TypedFunctions.metaObject, let arguments):
+            // LiteCore's MetaNode::asColumnName: a bare meta() is named after its source.
+            if case .meta(_, let source)? = arguments.dropFirst().first { return source ?? sources[0].alias }
+            return sources[0].alias
         case .variable(let name, let path):
             if path.isEmpty { return name }
             if case .key(let key)? = path.components.last { return key }
@@ -316,6 +347,19 @@ final class QueryCompiler {
         default:
             return nil
         }
+    }
+
+    /// A bare `meta([alias])`: the document's id, sequence, deletion flag (0 or 1) and
+    /// expiration (when set) as an object, as LiteCore's "Query META" test reads it.
+    static func metaObject(source: String?) -> PlanExpression {
+        .function(
+            TypedFunctions.metaObject,
+            [
+                .literal(.string("id")), .meta(.id, source: source),
+                .literal(.string("sequence")), .meta(.sequence, source: source),
+                .literal(.string("deleted")), .binary(.add, .meta(.isDeleted, source: source), .literal(.int(0))),
+                .literal(.string("expiration")), .meta(.expiration, source: source),
+            ])
     }
 
     // MARK: Index expressions

@@ -10,12 +10,16 @@ import Foundation
 /// - `quire_like(text, pattern, flags)`: LIKE under a collation (flags: 1 ignore case,
 ///   2 ignore accents).
 /// - `quire_lower(text)`, `quire_upper(text)`: Unicode case mapping (SQLite's is ASCII only).
+/// - `quire_call(name, argument, ...)`: the SQL++ function `name` of ``TypedFunctions`` over
+///   arguments given as JSON text (NULL for MISSING), answering JSON text (NULL for MISSING);
+///   `quire_call_local` the same for functions that read the device's time zone.
+/// - `quire_json(value, type)`: the JSON text of a compiled expression's value and type.
 /// - `quire_str_to_millis`, `quire_str_to_utc`, `quire_millis_to_utc`, `quire_millis_to_str`:
-///   date conversions between ISO-8601 text and milliseconds since the epoch.
+///   the date functions as earlier versions compiled them (index expressions may name them).
 /// - collations `QUIRE_UNICODE`, `QUIRE_UNICODE_NOCASE`, `QUIRE_UNICODE_NODIAC`,
 ///   `QUIRE_UNICODE_NOCASE_NODIAC` (see ``UnicodeCollator``).
 ///
-/// Everything but `quire_millis_to_str` (which depends on the time zone) is deterministic and
+/// Everything but `quire_millis_to_str` and `quire_call_local` (which depend on the time zone) is deterministic and
 /// innocuous, so it may appear in index expressions and triggers.
 enum SQLFunctions {
     /// A Swift function called by SQLite with the call's context and arguments.
@@ -67,29 +71,33 @@ enum SQLFunctions {
         try function(handle, "quire_upper", 1, pure) { context, arguments in
             result(context, stringArgument(arguments[0])?.uppercased())
         }
-        try function(handle, "quire_str_to_millis", 1, pure) { context, arguments in
-            guard let date = stringArgument(arguments[0]).flatMap(ISO8601.date(from:)) else {
-                return sqlite3_result_null(context)
+        // The date functions of earlier versions, kept for index expressions that name them.
+        for (sqlName, functionName) in [
+            ("quire_str_to_millis", "STR_TO_MILLIS"), ("quire_str_to_utc", "STR_TO_UTC"),
+            ("quire_millis_to_utc", "MILLIS_TO_UTC"), ("quire_millis_to_str", "MILLIS_TO_STR"),
+        ] {
+            try function(handle, sqlName, 1, functionName == "MILLIS_TO_STR" ? SQLITE_UTF8 : pure) { context, arguments in
+                let argument: JSONValue? =
+                    switch sqlite3_value_type(arguments[0]) {
+                    case SQLITE_INTEGER: .int(sqlite3_value_int64(arguments[0]))
+                    case SQLITE_FLOAT: .double(sqlite3_value_double(arguments[0]))
+                    case SQLITE_TEXT: text(arguments[0]).map { .string($0) }
+                    default: nil
+                    }
+                switch QueryDates.evaluate(functionName, [argument]) {
+                case .string(let text)?: result(context, text)
+                case .int(let number)?: sqlite3_result_int64(context, number)
+                default: sqlite3_result_null(context)
+                }
             }
-            let milliseconds = date.timeIntervalSince1970 * 1000
-            if let exact = Int64(exactly: milliseconds.rounded()), abs(milliseconds - milliseconds.rounded()) < 1e-6 {
-                sqlite3_result_int64(context, exact)
-            } else {
-                sqlite3_result_double(context, milliseconds)
+        }
+        try function(handle, "quire_json", 2, pure) { context, arguments in
+            json(context, value: arguments[0], type: arguments[1])
+        }
+        for (sqlName, flags) in [("quire_call", pure), ("quire_call_local", SQLITE_UTF8)] {
+            try function(handle, sqlName, -1, flags) { context, arguments in
+                call(context, arguments, cache: cache)
             }
-        }
-        try function(handle, "quire_str_to_utc", 1, pure) { context, arguments in
-            result(context, stringArgument(arguments[0]).flatMap(ISO8601.date(from:)).map { QueryDates.format($0, offset: 0) })
-        }
-        try function(handle, "quire_millis_to_utc", 1, pure) { context, arguments in
-            result(context, millisecondsArgument(arguments[0]).map { QueryDates.format($0, offset: 0) })
-        }
-        try function(handle, "quire_millis_to_str", 1, SQLITE_UTF8) { context, arguments in
-            result(
-                context,
-                millisecondsArgument(arguments[0]).map { date in
-                    QueryDates.format(date, offset: TimeZone.current.secondsFromGMT(for: date))
-                })
         }
         for variant in UnicodeCollator.variants {
             let flags = (variant.ignoreCase ? 1 : 0) | (variant.ignoreAccents ? 2 : 0)
@@ -131,6 +139,46 @@ enum SQLFunctions {
         let result = sqlite3_create_function_v2(handle, name, arity, flags, box, callFunction, nil, nil, destroyBox)
         guard result == SQLITE_OK else {
             throw QuireError.sqlite(result, connection: handle, statement: nil)
+        }
+    }
+
+    /// Runs a ``TypedFunctions`` function: the first argument names it, the rest are JSON text.
+    private static func call(_ context: OpaquePointer?, _ arguments: [OpaquePointer?], cache: RegexCache) {
+        guard let name = arguments.first.flatMap({ text($0) }) else { return sqlite3_result_null(context) }
+        do {
+            var values: [JSONValue?] = []
+            values.reserveCapacity(arguments.count - 1)
+            for argument in arguments.dropFirst() {
+                guard sqlite3_value_type(argument) != SQLITE_NULL, let pointer = sqlite3_value_text(argument) else {
+                    values.append(nil)
+                    continue
+                }
+                let bytes = UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(argument)))
+                values.append(try JSONReader.parse(bytes))
+            }
+            guard let answer = try TypedFunctions.evaluate(name, values, regex: cache.regex) else {
+                return sqlite3_result_null(context)
+            }
+            result(context, try answer.jsonString())
+        } catch {
+            sqlite3_result_error(context, "\(name.lowercased())(): invalid argument (\(error.localizedDescription))", -1)
+        }
+    }
+
+    /// The JSON text of a value and its type as the compiler gives them (booleans 0 and 1,
+    /// containers JSON text, `json_type`'s names or 'value'); NULL for MISSING.
+    private static func json(_ context: OpaquePointer?, value: OpaquePointer?, type: OpaquePointer?) {
+        guard let typeName = text(type) else { return sqlite3_result_null(context) }
+        switch typeName {
+        case "null", "true", "false": return result(context, typeName)
+        case "array", "object": return result(context, text(value) ?? "null")
+        default: break
+        }
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: result(context, String(sqlite3_value_int64(value)))
+        case SQLITE_FLOAT: result(context, (try? JSONValue.double(sqlite3_value_double(value)).jsonString()) ?? "null")
+        case SQLITE_TEXT, SQLITE_BLOB: result(context, (try? JSONValue.string(text(value) ?? "").jsonString()) ?? "null")
+        default: result(context, "null")
         }
     }
 

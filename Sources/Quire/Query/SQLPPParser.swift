@@ -5,7 +5,8 @@
 /// SELECT [DISTINCT] result, ... FROM [scope.]collection [[AS] alias]
 ///     [[INNER] JOIN | LEFT [OUTER] JOIN | CROSS JOIN source [ON condition]] ...
 ///     [WHERE condition] [GROUP BY expression, ... [HAVING condition]]
-///     [ORDER BY expression [ASC | DESC], ...] [LIMIT expression] [OFFSET expression]
+///     [ORDER BY expression [ASC | DESC], ...]
+///     [LIMIT expression [OFFSET expression] | OFFSET expression [LIMIT expression]]
 /// ```
 ///
 /// Expressions follow SQL++ precedence (OR < AND < NOT < comparisons < `||` < `+ -` <
@@ -166,26 +167,38 @@ struct SQLPPParser {
                 plan.orderBy.append(QueryPlan.OrderTerm(expression: expression, descending: descending))
             } while acceptSymbol(",")
         }
-        if acceptKeyword("LIMIT") { plan.limit = try parseExpression() }
-        if acceptKeyword("OFFSET") { plan.offset = try parseExpression() }
+        // LIMIT and OFFSET in either order, as Couchbase Lite's grammar has them (n1ql.leg).
+        if acceptKeyword("LIMIT") {
+            plan.limit = try parseExpression()
+            if acceptKeyword("OFFSET") { plan.offset = try parseExpression() }
+        } else if acceptKeyword("OFFSET") {
+            plan.offset = try parseExpression()
+            if acceptKeyword("LIMIT") { plan.limit = try parseExpression() }
+        }
         try expectEnd(expectedAfterQuery(plan))
         return plan
     }
 
     /// What may follow, for the message when a query goes on where it should end.
     private func expectedAfterQuery(_ plan: QueryPlan) -> String {
-        if plan.offset != nil { return "the end of the query" }
+        if plan.offset != nil && plan.limit != nil { return "the end of the query" }
         if plan.limit != nil { return "OFFSET or the end of the query" }
+        if plan.offset != nil { return "LIMIT or the end of the query" }
         return "an operator, WHERE, GROUP BY, ORDER BY, LIMIT, OFFSET or the end of the query"
     }
 
     private mutating func parseResult() throws -> QueryPlan.Column {
-        if acceptSymbol("*") { return QueryPlan.Column(expression: .star(source: nil), alias: nil) }
-        if let name = token.name, tokens[position + 1].isSymbol("."), tokens[min(position + 2, tokens.count - 1)].isSymbol("*") {
+        let expression: PlanExpression
+        if acceptSymbol("*") {
+            expression = .star(source: nil)
+        } else if let name = token.name, tokens[position + 1].isSymbol("."),
+            tokens[min(position + 2, tokens.count - 1)].isSymbol("*")
+        {
             position += 3
-            return QueryPlan.Column(expression: .star(source: name), alias: nil)
+            expression = .star(source: name)
+        } else {
+            expression = try parseExpression()
         }
-        let expression = try parseExpression()
         var alias: String?
         if acceptKeyword("AS") {
             alias = try expectName("a result alias after AS")
@@ -303,6 +316,8 @@ struct SQLPPParser {
         }
         let mark = position
         let negated = acceptKeyword("NOT")
+        // `x NOT NULL` is `x IS NOT NULL` (n1ql.leg, postOp).
+        if negated && acceptKeyword("NULL") { return .test(left, .isNotNull) }
         if acceptKeyword("LIKE") { return .binary(negated ? .notLike : .like, left, try parseConcat()) }
         if acceptKeyword("BETWEEN") {
             let low = try parseConcat()
@@ -324,7 +339,7 @@ struct SQLPPParser {
         }
         if negated {
             position = mark
-            throw error("LIKE, IN or BETWEEN after NOT", at: tokens[mark + 1])
+            throw error("LIKE, IN, BETWEEN or NULL after NOT", at: tokens[mark + 1])
         }
         return left
     }
@@ -417,31 +432,41 @@ struct SQLPPParser {
         }
     }
 
-    /// `COLLATE NOCASE`, `COLLATE UNICODE`, `COLLATE (UNICODE NOCASE NODIAC)`.
+    /// `COLLATE NOCASE`, `COLLATE UNICODE`, `COLLATE (UNICODE:fr NOCASE NODIAC)`: the words of
+    /// Couchbase Lite's grammar (n1ql.leg, `collation`), one without parentheses.
     private mutating func parseCollation() throws -> Collation {
         var collation = Collation.ascii()
+        var accents: Bool?
         let parenthesized = acceptSymbol("(")
+        let expected = "a collation (UNICODE, NOUNICODE, CASE, NOCASE, DIAC, NODIAC)"
         repeat {
-            guard case .identifier(let word, _) = token.kind else {
-                throw error("a collation (UNICODE, ASCII, NOCASE, CASE, NODIAC, DIAC)")
-            }
+            guard case .identifier(let word, false) = token.kind else { throw error(expected) }
             switch word.uppercased() {
-            case "UNICODE": collation = Collation.unicode().ignoreCase(collation.ignoresCase)
-            case "ASCII": collation = Collation.ascii().ignoreCase(collation.ignoresCase)
+            case "UNICODE":
+                collation = Collation.unicode().ignoreCase(collation.ignoresCase)
+                if tokens[position + 1].isSymbol(":") {
+                    advance()
+                    advance()
+                    guard case .identifier(let locale, _) = token.kind else { throw error("a locale after 'UNICODE:'") }
+                    collation = collation.locale(locale)
+                }
+            case "NOUNICODE": collation = Collation.ascii().ignoreCase(collation.ignoresCase)
             case "NOCASE": collation = collation.ignoreCase(true)
             case "CASE": collation = collation.ignoreCase(false)
-            case "NODIAC": collation = collation.ignoreAccents(true)
-            case "DIAC": collation = collation.ignoreAccents(false)
-            default: throw error("a collation (UNICODE, ASCII, NOCASE, CASE, NODIAC, DIAC)")
+            case "NODIAC": accents = true
+            case "DIAC": accents = false
+            default: throw error(expected)
             }
             advance()
         } while parenthesized && !token.isSymbol(")")
+        if let accents { collation = collation.ignoreAccents(accents) }
         if parenthesized { try expectSymbol(")") }
         return collation
     }
 
-    /// Literals, parameters, parenthesized expressions, array literals, quantifiers,
-    /// `meta([alias]).property`, function calls and property names.
+    /// Literals, parameters, parenthesized expressions, array and object literals (holding
+    /// expressions), `CASE`, quantifiers, `meta([alias])[.property]`, function calls and
+    /// property names.
     private mutating func parsePrimary() throws -> PlanExpression {
         let start = token
         switch start.kind {
@@ -464,18 +489,35 @@ struct SQLPPParser {
             return inner
         case .symbol("["):
             advance()
-            var elements: [JSONValue] = []
+            var elements: [PlanExpression] = []
             if !acceptSymbol("]") {
-                repeat {
-                    let elementToken = token
-                    guard case .literal(let value) = try parseExpression() else {
-                        throw error("a constant (array literals hold constants only)", at: elementToken)
-                    }
-                    elements.append(value)
-                } while acceptSymbol(",")
+                repeat { elements.append(try parseExpression()) } while acceptSymbol(",")
                 try expectSymbol("]", "',' or ']'")
             }
-            return .literal(.array(elements))
+            let constants = elements.compactMap { element -> JSONValue? in
+                if case .literal(let value) = element { return value }
+                return nil
+            }
+            if constants.count == elements.count { return .literal(.array(constants)) }
+            return .function(TypedFunctions.arrayLiteral, elements)
+        case .symbol("{"):
+            advance()
+            var members: [(String, PlanExpression)] = []
+            if !acceptSymbol("}") {
+                repeat {
+                    guard case .string(let key) = token.kind else { throw error("a string key in the object literal") }
+                    advance()
+                    try expectSymbol(":", "':' after the key")
+                    members.append((key, try parseExpression()))
+                } while acceptSymbol(",")
+                try expectSymbol("}", "',' or '}'")
+            }
+            var constants: [String: JSONValue] = [:]
+            for (key, value) in members {
+                if case .literal(let constant) = value { constants[key] = constant }
+            }
+            if constants.count == members.count { return .literal(.object(constants)) }
+            return .function(TypedFunctions.objectLiteral, members.flatMap { [PlanExpression.literal(.string($0.0)), $0.1] })
         case .identifier(let word, let quoted):
             if !quoted {
                 switch word.uppercased() {
@@ -484,6 +526,7 @@ struct SQLPPParser {
                 case "NULL": advance(); return .literal(.null)
                 case "MISSING": advance(); return .missing
                 case "ANY", "SOME", "EVERY": return try parseQuantified()
+                case "CASE": return try parseCase()
                 default: break
                 }
             }
@@ -496,6 +539,25 @@ struct SQLPPParser {
         default:
             throw error("an expression")
         }
+    }
+
+    /// `CASE [operand] WHEN a THEN b ... [ELSE e] END` (n1ql.leg, `caseExpression`).
+    private mutating func parseCase() throws -> PlanExpression {
+        advance()
+        try enter()
+        defer { leave() }
+        var arguments: [PlanExpression] = []
+        let hasOperand = !token.isKeyword("WHEN")
+        if hasOperand { arguments.append(try parseExpression()) }
+        try expectKeyword("WHEN", "WHEN")
+        repeat {
+            arguments.append(try parseExpression())
+            try expectKeyword("THEN", "THEN")
+            arguments.append(try parseExpression())
+        } while acceptKeyword("WHEN")
+        if acceptKeyword("ELSE") { arguments.append(try parseExpression()) }
+        try expectKeyword("END", "WHEN, ELSE or END")
+        return .function(hasOperand ? TypedFunctions.simpleCase : TypedFunctions.searchedCase, arguments)
     }
 
     private mutating func parseQuantified() throws -> PlanExpression {
@@ -517,13 +579,14 @@ struct SQLPPParser {
     private mutating func parseCall() throws -> PlanExpression {
         let nameToken = token
         guard case .identifier(let word, _) = nameToken.kind else { throw error("a function name") }
-        let name = word.uppercased()
+        let name = TypedFunctions.synonyms[word.uppercased()] ?? word.uppercased()
         advance()
         try expectSymbol("(")
         if name == "META" {
             let source = token.isSymbol(")") ? nil : try expectName("a data source alias or ')'")
             try expectSymbol(")", "')'")
-            try expectSymbol(".", "'.' and a metadata property after meta()")
+            // A bare meta() is the metadata as an object (LiteCore's "Query META").
+            guard acceptSymbol(".") else { return QueryCompiler.metaObject(source: source) }
             let propertyToken = token
             let property = try expectName("a metadata property (id, revisionID, sequence, deleted, expiration)")
             guard let meta = MetaProperty.allCases.first(where: { $0.rawValue.lowercased() == property.lowercased() })
@@ -543,7 +606,7 @@ struct SQLPPParser {
             try expectSymbol(")", "')'")
             return .match(index: index.name, source: index.source, query: query)
         }
-        guard FunctionCatalog.knownNames.contains(name) else {
+        guard FunctionCatalog.knownNames.contains(name) || TypedFunctions.synonyms[word.uppercased()] != nil else {
             throw QuireError(
                 .invalidQuery,
                 "invalid SQL++ at \(SQLPPTokenizer.position(of: nameToken.offset, in: text)): unknown function \(word)()")
@@ -559,12 +622,10 @@ struct SQLPPParser {
         return .function(name, arguments)
     }
 
-    /// `index`, `alias.index`, or either as a string.
+    /// `index` or `alias.index`: an identifier, as in Couchbase Lite (a string is refused).
     private mutating func parseIndexName() throws -> (source: String?, name: String) {
-        if case .string(let text) = token.kind {
-            advance()
-            let (source, index) = FullTextFunction.split(text)
-            return (source, index)
+        if case .string = token.kind {
+            throw error("a full-text index name (an identifier, not a string)")
         }
         let first = try expectName("a full-text index name")
         if acceptSymbol(".") {

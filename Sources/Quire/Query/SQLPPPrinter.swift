@@ -77,6 +77,27 @@ enum SQLPPPrinter {
             return "(\(text(operand)) \(negated ? "NOT " : "")IN \(text(array)))"
         case .collate(let operand, let collation):
             return "\(text(operand)) COLLATE \(collation)"
+        case .function(TypedFunctions.concat, let arguments):
+            return "CONCAT(\(arguments.map(text).joined(separator: ", ")))"
+        case .function(TypedFunctions.arrayLiteral, let arguments):
+            return "[" + arguments.map(text).joined(separator: ", ") + "]"
+        case .function(TypedFunctions.objectLiteral, let arguments):
+            let members = stride(from: 0, to: arguments.count - 1, by: 2).map { "\(text(arguments[$0])): \(text(arguments[$0 + 1]))" }
+            return "{" + members.joined(separator: ", ") + "}"
+        case .function(TypedFunctions.metaObject, let arguments):
+            if case .meta(_, let source)? = arguments.dropFirst().first { return "meta(\(source.map(identifier) ?? ""))" }
+            return "meta()"
+        case .function(TypedFunctions.simpleCase, let arguments), .function(TypedFunctions.searchedCase, let arguments):
+            var parts = ["CASE"]
+            var rest = arguments[...]
+            if case .function(TypedFunctions.simpleCase, _) = expression, let operand = rest.popFirst() {
+                parts.append(text(operand))
+            }
+            while rest.count >= 2 {
+                parts.append("WHEN \(text(rest.removeFirst())) THEN \(text(rest.removeFirst()))")
+            }
+            if let otherwise = rest.first { parts.append("ELSE \(text(otherwise))") }
+            return (parts + ["END"]).joined(separator: " ")
         case .function(let name, let arguments):
             return "\(name)(\(arguments.map(text).joined(separator: ", ")))"
         case .quantified(let quantifier, let variable, let array, let condition):

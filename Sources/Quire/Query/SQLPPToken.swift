@@ -25,9 +25,10 @@ struct SQLPPToken: Sendable, Equatable {
 
     /// Words SQL++ reserves; they are not property names unless backquoted.
     static let keywords: Set<String> = [
-        "ALL", "AND", "ANY", "AS", "ASC", "BETWEEN", "BY", "COLLATE", "CROSS", "DESC", "DISTINCT", "END", "EVERY",
-        "FALSE", "FROM", "GROUP", "HAVING", "IN", "INNER", "IS", "JOIN", "LEFT", "LIKE", "LIMIT", "MISSING", "NOT",
-        "NULL", "OFFSET", "ON", "OR", "ORDER", "OUTER", "SATISFIES", "SELECT", "SOME", "TRUE", "VALUED", "WHERE",
+        "ALL", "AND", "ANY", "AS", "ASC", "BETWEEN", "BY", "CASE", "COLLATE", "CROSS", "DESC", "DISTINCT", "ELSE",
+        "END", "EVERY", "FALSE", "FROM", "GROUP", "HAVING", "IN", "INNER", "IS", "JOIN", "LEFT", "LIKE", "LIMIT",
+        "MISSING", "NOT", "NULL", "OFFSET", "ON", "OR", "ORDER", "OUTER", "SATISFIES", "SELECT", "SOME", "THEN", "TRUE",
+        "VALUED", "WHEN", "WHERE",
     ]
 
     /// Whether this is the keyword `word` (upper case).
