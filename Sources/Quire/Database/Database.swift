@@ -254,11 +254,17 @@ public final class Database: @unchecked Sendable {
 
     /// Closes and deletes this database's files; afterwards this object, its scopes and its
     /// collections throw notOpen. Busy, as in Couchbase Lite, while another open `Database`
-    /// object uses the same file: close those first.
+    /// object uses the same file: close those first. From inside one of its own batches or
+    /// writes it is transactionNotClosed, as Couchbase Lite's `testDeleteThenCallInBatch`
+    /// expects (busy from inside a read).
     public func delete() throws {
         try checkOpen()
         if core.callerHoldsHandle {
-            throw QuireError(.busy, "cannot delete database '\(name)' from inside one of its own reads or writes")
+            if core.callerIsWriting {
+                throw QuireError(
+                    .transactionNotClosed, "cannot delete database '\(name)' from inside one of its own batches or writes")
+            }
+            throw QuireError(.busy, "cannot delete database '\(name)' from inside one of its own reads")
         }
         let others = core.attachedObjectCount - 1
         if others > 0 {
@@ -277,13 +283,12 @@ public final class Database: @unchecked Sendable {
         try core.detach()
     }
 
-    /// Deletes the database `name` in `directory`; busy while some object has it open,
-    /// notFound when there is none.
+    /// Deletes the database `name` in `directory`; busy while some object has it open.
+    /// Deleting a database that does not exist does nothing, as in Couchbase Lite on Apple
+    /// platforms (its Objective-C and .NET `testDeleteNonExistingDB`).
     public static func delete(withName name: String, inDirectory directory: String? = nil) throws {
         let folder = folderPath(name: name, directory: directory ?? DatabaseConfiguration.defaultDirectory)
-        guard FileManager.default.fileExists(atPath: folder) else {
-            throw QuireError(.notFound, "no database named '\(name)' in \(directory ?? DatabaseConfiguration.defaultDirectory)")
-        }
+        guard FileManager.default.fileExists(atPath: folder) else { return }
         let file = folder + "/" + fileName
         let canonical = CoreRegistry.canonicalPath(file)
         if let core = CoreRegistry.shared.allCores().first(where: { $0.path == canonical }),
