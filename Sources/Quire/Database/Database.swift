@@ -39,6 +39,7 @@ public final class Database: @unchecked Sendable {
     /// A handle on the database file at `path`. Nothing is opened or created until the first
     /// operation.
     public init(path: String) {
+        SnowballStemmers.registerForNewConnections()
         core = CoreRegistry.shared.core(forPath: path, migrator: StoreSchema.migrator)
         name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         config = DatabaseConfiguration(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
@@ -72,6 +73,7 @@ public final class Database: @unchecked Sendable {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
             throw QuireError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
         }
+        SnowballStemmers.registerForNewConnections()
         let folder = Database.folderPath(name: name, directory: config.directory)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
