@@ -238,6 +238,8 @@ final class QuireSession: EngineSession {
             return .object(["installed": .bool(outcome == .installed)])
         case .serve(let name, let readOnly):
             return try serve(name, readOnly: readOnly)
+        case .request(let method, let url, let body):
+            return try QuireHTTPRequest.send(method: method, url: try self.url(url), body: body)
         case .replicate(let replication):
             return try replicate(replication)
         case .checkpointDoctor(let query):
