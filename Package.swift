@@ -29,9 +29,14 @@ let package = Package(
             providers: [.apt(["libarchive-dev"])]
         ),
         .target(name: "CQuireDigest"),
+        // Snowball stemmers (Debian's libstemmer-dev) as an FTS5 tokenizer.
+        .target(
+            name: "CQuireSnowball",
+            linkerSettings: [.linkedLibrary("stemmer"), .linkedLibrary("sqlite3")]
+        ),
         .target(
             name: "Quire",
-            dependencies: ["CSQLite", "CQuireDigest"]
+            dependencies: ["CSQLite", "CQuireDigest", "CQuireSnowball"]
         ),
         .target(
             name: "QuireSync",

@@ -43,7 +43,7 @@ public struct DatasetGenerator: Sendable {
             index = DatasetIndex(name: "names-\(count)", collections: [CollectionName.defaultName])
             var random = SeededGenerator(seed: seed)
             let width = String(count).count
-            try writeCollection(CollectionName.defaultFullName, in: folder, count: count) { number in
+            try writeCollection(CollectionName.defaultName, in: folder, count: count) { number in
                 PeopleGenerator.person(number, width: width, random: &random)
             }
         case .travel:
@@ -84,10 +84,11 @@ public struct DatasetGenerator: Sendable {
         }
     }
 
+    /// Writes the file of the collection listed as `listed`, named as Couchbase names it.
     private func writeCollection(
-        _ fullName: String, in folder: URL, count: Int, document: (Int) throws -> JSONValue
+        _ listed: String, in folder: URL, count: Int, document: (Int) throws -> JSONValue
     ) throws {
-        let writer = try BufferedFileWriter(path: DatasetReader.documentsURL(in: folder, collection: fullName).path)
+        let writer = try BufferedFileWriter(path: DatasetReader.documentsURL(in: folder, listed: listed).path)
         for number in 0..<count {
             var line = try JSONWriter.bytes(try document(number))
             line.append(0x0a)

@@ -8,7 +8,9 @@ public struct DatasetIndex: Codable, Sendable, Equatable {
 
     /// The dataset's name.
     public var name: String
-    /// Collections as listed: `scope.collection`, or `_default` for the default collection.
+    /// Collections as listed: `scope.collection`, or a bare `collection` of the default scope
+    /// (`_default` is the default collection, `lists` is `_default.lists`), as Couchbase's
+    /// test-kit datasets list them.
     public var collections: [String]
 
     /// Makes an index.
@@ -22,9 +24,16 @@ public struct DatasetIndex: Codable, Sendable, Equatable {
         collections.map(Self.fullName(of:))
     }
 
-    /// The full name of a listed collection (`_default` becomes `_default._default`).
+    /// The full name of a listed collection: a name without a dot is a collection of the
+    /// default scope (`_default` becomes `_default._default`, `lists` `_default.lists`).
     public static func fullName(of listed: String) -> String {
-        listed == CollectionName.defaultName ? CollectionName.defaultFullName : listed
+        listed.contains(".") ? listed : CollectionName.defaultName + "." + listed
+    }
+
+    /// The entry of this index that names the collection `name` (a full name or an entry).
+    public func listedEntry(for name: String) -> String? {
+        let full = Self.fullName(of: name)
+        return collections.first { Self.fullName(of: $0) == full }
     }
 
     /// Reads and checks `index.json`.
@@ -50,7 +59,8 @@ public struct DatasetIndex: Codable, Sendable, Equatable {
             let full = fullName(of: listed)
             guard CollectionName.isValidFullName(full) else {
                 throw QuireError(
-                    .corruptData, "dataset index '\(url.path)' lists '\(listed)', which is neither '_default' nor a valid 'scope.collection'")
+                    .corruptData,
+                    "dataset index '\(url.path)' lists '\(listed)', which is neither a valid 'scope.collection' nor a collection name of the default scope")
             }
             guard seen.insert(full).inserted else {
                 throw QuireError(.corruptData, "dataset index '\(url.path)' lists '\(listed)' twice")

@@ -8,7 +8,8 @@ extension FixtureRecipe {
     /// names each case, so that addition shows where it needs handling.
     public enum Source: Sendable, Equatable {
         /// A folder in Couchbase's test-kit layout (see ``DatasetReader``): `index.json`, one
-        /// `<scope>.<collection>.jsonl` per collection, blobs in `Attachments/`.
+        /// `<entry>.jsonl` per collection it lists (`_default.jsonl`, `travel.hotels.jsonl`),
+        /// blobs in `Attachments/`.
         case dataset(URL)
         /// One JSON Lines file per collection, in the recipe's order; documents may not
         /// refer to blobs, since there is nowhere to take them from.

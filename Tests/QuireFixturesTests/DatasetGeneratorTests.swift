@@ -38,7 +38,7 @@ import Testing
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }
         try DatasetGenerator(kind: .names, count: 200, seed: 3).write(to: scratch.file("n"))
-        let text = try String(contentsOf: scratch.file("n/_default._default.jsonl"), encoding: .utf8)
+        let text = try String(contentsOf: scratch.file("n/_default.jsonl"), encoding: .utf8)
         let lines = text.split(separator: "\n")
         #expect(lines.count == 200)
         let average = lines.map(\.utf8.count).reduce(0, +) / lines.count

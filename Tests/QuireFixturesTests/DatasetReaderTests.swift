@@ -108,6 +108,115 @@ import Testing
         expectQuireError(.notFound, containing: ["'x.y'", "x.y.jsonl"]) { _ = try DatasetReader(folder: scratch.file("ds2")) }
     }
 
+    // MARK: Couchbase's own layout (couchbase-lite-tests, dataset/server/dbs/js/)
+
+    /// A small blob as the travel dataset's `Attachments/` holds it: named by the base64 of its
+    /// SHA-1 with `/` written `_` and `+` kept, as in `EgtdwwdbRd9oLIVJWyJeuBPpx+w=.blob`.
+    private static func couchbaseBlob(_ bytes: Data, in folder: URL) throws -> String {
+        let digest = DatasetBlobName.digest(of: bytes)
+        let name = digest.dropFirst(5).replacingOccurrences(of: "/", with: "_") + ".blob"
+        let attachments = folder.appendingPathComponent("Attachments")
+        try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
+        try bytes.write(to: attachments.appendingPathComponent(name))
+        return digest
+    }
+
+    /// `names`, `todo` and `travel` laid out as Couchbase writes them: `index.json` entries
+    /// `_default`, `lists`, `travel.hotels`, each file named exactly `<entry>.jsonl`.
+    private static func writeCouchbaseDatasets(in scratch: ScratchFolder) throws -> (names: URL, todo: URL, travel: URL) {
+        _ = try scratch.write("{\n    \"name\": \"names\",\n    \"collections\": [\n        \"_default\"\n    ]\n}\n", to: "names/index.json")
+        _ = try scratch.write(
+            #"{"_id":"name_1","name":{"first":"Lue","last":"Laserna"},"gender":"female"}"# + "\n"
+                + #"{"_id":"name_2","name":{"first":"Jasper","last":"Grebel"},"gender":"male"}"# + "\n",
+            to: "names/_default.jsonl")
+
+        _ = try scratch.write(#"{"name":"todo","collections":["_default","lists","tasks"]}"#, to: "todo/index.json")
+        _ = try scratch.write(#"{"_id":"user_1","type":"user"}"# + "\n", to: "todo/_default.jsonl")
+        _ = try scratch.write(#"{"_id":"list_1","name":"Groceries"}"# + "\n", to: "todo/lists.jsonl")
+        _ = try scratch.write(
+            #"{"_id":"task_1","list":"list_1","task":"milk"}"# + "\n" + #"{"_id":"task_2","list":"list_1","task":"eggs"}"#,
+            to: "todo/tasks.jsonl")
+
+        _ = try scratch.write(#"{"name":"travel","collections":["travel.airlines","travel.hotels"]}"#, to: "travel/index.json")
+        let digest = try couchbaseBlob(Data("\u{89}PNG small picture".utf8), in: scratch.file("travel"))
+        let length = Data("\u{89}PNG small picture".utf8).count
+        _ = try scratch.write(#"{"_id":"airline_10","name":"40-Mile Air","channels":["United States"]}"# + "\n", to: "travel/travel.airlines.jsonl")
+        _ = try scratch.write(
+            #"{"_id":"hotel_1","name":"The Padre Hotel","image":{"length":"# + "\(length)"
+                + #","digest":""# + digest + #"","content_type":"image/png","@type":"blob"}}"# + "\n",
+            to: "travel/travel.hotels.jsonl")
+        return (scratch.file("names"), scratch.file("todo"), scratch.file("travel"))
+    }
+
+    @Test func readsCouchbasesLayoutWithEntriesAsFileNames() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let datasets = try Self.writeCouchbaseDatasets(in: scratch)
+        let todo = try DatasetReader(folder: datasets.todo)
+        #expect(todo.index.fullCollectionNames == ["_default._default", "_default.lists", "_default.tasks"])
+        var ids: [String] = []
+        for collection in ["_default", "lists", "_default.tasks"] {
+            try todo.forEachDocument(in: collection) { ids.append($0.id) }
+        }
+        #expect(ids == ["user_1", "list_1", "task_1", "task_2"])
+        let travel = try DatasetReader(folder: datasets.travel)
+        var hotels = 0
+        var references: [DatasetBlobReference] = []
+        try travel.forEachDocument(in: "travel.hotels") { document in
+            hotels += 1
+            references += document.blobReferences
+        }
+        #expect(hotels == 1)
+        #expect(references.count == 1)
+        for reference in references { #expect(try travel.verifyBlob(digest: reference.digest) == reference.length) }
+    }
+
+    @Test func quireFixtureBuildBuildsCouchbasesNamesTodoAndTravelLayouts() throws {
+        let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let datasets = try Self.writeCouchbaseDatasets(in: scratch)
+        let expected: [(URL, [String: Int])] = [
+            (datasets.names, ["_default._default": 2]),
+            (datasets.todo, ["_default._default": 1, "_default.lists": 1, "_default.tasks": 2]),
+            // The manifest lists every collection of the database, the empty default one too.
+            (datasets.travel, ["_default._default": 0, "travel.airlines": 1, "travel.hotels": 1]),
+        ]
+        for (folder, counts) in expected {
+            let name = folder.lastPathComponent
+            let recipe = try scratch.write("name: \(name)\nsource:\n  dataset: \(name)\n", to: "\(name).yaml")
+            let output = try scratch.folder("out-\(name)")
+            let result = try runCommand(
+                quire, ["fixture", "build", recipe.path, "-o", output.path], temporary: try scratch.folder("tmp"), in: scratch.url)
+            #expect(result.status == 0, "\(name): \(result.output)")
+            let archive = output.appendingPathComponent("\(name).quire.zip")
+            let manifest = try withArchiveLock { try FixtureInspector.inspect(archive: archive).manifest }
+            var built: [String: Int] = [:]
+            for collection in manifest.collections { built[collection.name] = collection.documentCount }
+            #expect(built == counts, "\(name)")
+            #expect(withArchiveLock { FixtureVerifier(archiveURL: archive).verify().isValid }, "\(name)")
+        }
+    }
+
+    @Test func aGitLFSPointerInsteadOfABlobIsNamedAsSuch() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let datasets = try Self.writeCouchbaseDatasets(in: scratch)
+        let reader = try DatasetReader(folder: datasets.travel)
+        let digest = try reader.blobDigests()[0]
+        // The pointer Couchbase's repository holds for 3ppFYLm0lhEXssMhhJm_20MYcns=.blob (131 bytes).
+        let pointer = "version https://git-lfs.github.com/spec/v1\n"
+            + "oid sha256:bc3a9ffd115f225cc4e441c1be845230719828016663dfed2473c6713ed08f53\nsize 156725\n"
+        #expect(pointer.utf8.count == 131)
+        try Data(pointer.utf8).write(to: try reader.blobURL(forDigest: digest))
+        expectQuireError(.corruptData, containing: ["is a Git LFS pointer, not the blob; fetch the LFS objects"]) {
+            try reader.verifyBlob(digest: digest)
+        }
+        // Any other wrong content is still a digest mismatch.
+        try Data("not the picture".utf8).write(to: try reader.blobURL(forDigest: digest))
+        expectQuireError(.corruptData, containing: ["hashes to"]) { try reader.verifyBlob(digest: digest) }
+    }
+
     @Test func blobFileNamesAreFilesystemSafe() throws {
         let digest = "sha1-qZk+NkcGgWq6PiVxeFDCbJzQ2J0="
         #expect(DatasetBlobName.digest(of: Data("abc".utf8)) == digest)

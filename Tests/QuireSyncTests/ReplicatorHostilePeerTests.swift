@@ -169,6 +169,32 @@ extension EndToEnd {
             peer.stop()
         }
 
+        /// A peer's change for an ID the store refuses (LiteCore's isValidDocID) is reported as
+        /// that document's badDocID error, as Couchbase Lite's puller reports a refused
+        /// insert, and the pull goes on with the other documents.
+        @Test func changesWithInvalidDocumentIDsAreRefusedOneByOne() async throws {
+            let long = String(repeating: "x", count: 241)
+            let changes = """
+                {"results":[{"seq":1,"id":"_secret","changes":[{"rev":"1-aa"}]},\
+                {"seq":2,"id":"\(long)","changes":[{"rev":"1-bb"}]},\
+                {"seq":3,"id":"tab\\there","changes":[{"rev":"1-cc"}]},\
+                {"seq":4,"id":"a","changes":[{"rev":"1-abc"}]}],"last_seq":4}
+                """
+            let good = #"{"_id":"a","_rev":"1-abc","_revisions":{"start":1,"ids":["abc"]},"v":1}"#
+            let peer = try peer(changes: { .json(200, changes) }, bulkGet: { Self.bulkGet(good) })
+            let local = try SyncTestDatabase()
+            let outcome = try await replicate(local.collection, with: peer.url(), type: .pull)
+            #expect(outcome.status.error == nil)
+            #expect(try local.collection.document(id: "a")?.int(forKey: "v") == 1)
+            #expect(local.collection.count == 1)
+            let refused = outcome.pulled.filter { $0.error != nil }
+            #expect(Set(refused.map(\.id)) == ["_secret", long, "tab\there"])
+            #expect(refused.allSatisfy { $0.error?.code == .badDocID })
+            let bulkGets = peer.requests.filter { $0.path == "/db/_bulk_get" }
+            #expect(bulkGets.allSatisfy { !String(decoding: $0.body, as: UTF8.self).contains("_secret") })
+            peer.stop()
+        }
+
         @Test func serviceUnavailableIsRetried() async throws {
             let calls = Counter()
             let peer = try peer(changes: {

@@ -132,6 +132,43 @@ import Testing
         #expect(try collection.revisionInfo(id: "d") == nil)
     }
 
+    /// Couchbase Lite's DatabaseTest testDeleteSameDocTwice: the second delete of the same
+    /// object writes another tombstone and advances the sequence; the object can then be
+    /// saved again over its tombstone.
+    @Test func deletingTheSameDocumentTwiceWritesASecondTombstone() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        let doc = MutableDocument(id: "doc1", data: ["key": 1])
+        try collection.save(document: doc)
+        #expect(doc.sequence == 1)
+
+        try collection.delete(document: doc)
+        #expect(collection.count == 0)
+        #expect(try collection.document(id: doc.id) == nil)
+        #expect(doc.sequence == 2)
+
+        try collection.delete(document: doc)
+        #expect(collection.count == 0)
+        #expect(try collection.document(id: doc.id) == nil)
+        #expect(doc.sequence == 3)
+        #expect(doc.isDeleted)
+        #expect(doc.revisionID?.hasPrefix("3-") == true)
+        #expect(try collection.revisionInfo(id: doc.id)?.revisionID == doc.revisionID)
+
+        // A tombstone read elsewhere deletes the same way.
+        let info = try #require(try collection.revisionInfo(id: doc.id))
+        let tombstone = try #require(try collection.document(id: doc.id, revisionID: info.revisionID))
+        try collection.delete(document: tombstone)
+        #expect(tombstone.sequence == 4)
+
+        // Saving an object whose revision is the stored tombstone revives the document.
+        let revived = tombstone.toMutable().setInt(2, forKey: "key")
+        #expect(try collection.save(document: revived, concurrencyControl: .failOnConflict))
+        #expect(try collection.document(id: doc.id)?.int(forKey: "key") == 2)
+        #expect(revived.revisionID?.hasPrefix("5-") == true)
+        #expect(!revived.isDeleted)
+    }
+
     @Test func deletingOrPurgingUnsavedDocumentsIsNotFound() throws {
         let directory = TemporaryDirectory()
         let collection = try makeCollection(directory)
@@ -210,10 +247,30 @@ import Testing
     @Test func badDocumentIDsAreRejected() throws {
         let directory = TemporaryDirectory()
         let collection = try makeCollection(directory)
-        for id in ["", String(repeating: "i", count: 251)] {
+        // LiteCore's isValidDocID, as its c4DocumentTest "Invalid docID" and "Document Get
+        // With Invalid ID" check it: every entry point that takes an ID refuses these.
+        let invalid = ["", String(repeating: "i", count: 241), "_a", "oops\u{0}oops", "oops\noops", "\u{1F}"]
+        for id in invalid {
             let error = #expect(throws: QuireError.self) { try collection.save(document: MutableDocument(id: id)) }
             #expect(error?.code == .badDocID)
+            #expect(error?.errorCode == 29)
+            for operation in [
+                { _ = try collection.document(id: id) },
+                { try collection.purge(id: id) },
+                { try collection.setDocumentExpiration(id: id, expiration: Date()) },
+                { _ = try collection.getDocumentExpiration(id: id) },
+                { _ = try collection.revisionInfo(id: id) },
+                { _ = try collection.leaves(id: id) },
+            ] as [() throws -> Void] {
+                let refused = #expect(throws: QuireError.self, performing: operation)
+                #expect(refused?.code == .badDocID)
+            }
         }
+        let longest = String(repeating: "é", count: 120)
+        try collection.save(document: MutableDocument(id: longest))
+        try collection.save(document: MutableDocument(id: "a_b"))
+        #expect(try collection.document(id: longest) != nil)
+        #expect(collection.count == 2)
     }
 
     // MARK: The save path

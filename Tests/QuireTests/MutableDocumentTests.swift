@@ -159,9 +159,9 @@ import Testing
 
     @Test func nestedContainersOfAMutableDocumentAreLive() throws {
         let document = try MutableDocument(id: "live", json: #"{"contact":{"address":{"city":"Oslo"}},"tags":["a"]}"#)
-        let address = try #require(document.dictionary(forKey: "contact")?.dictionary(forKey: "address") as? MutableDictionaryObject)
+        let address = try #require(document.dictionary(forKey: "contact")?.dictionary(forKey: "address"))
         address.setString("Bergen", forKey: "city")
-        let tags = try #require(document.array(forKey: "tags") as? MutableArrayObject)
+        let tags = try #require(document.array(forKey: "tags"))
         tags.addString("b").insertValue("first", at: 0).removeValue(at: 1)
         #expect(document.toJSON() == #"{"contact":{"address":{"city":"Bergen"}},"tags":["first","b"]}"#)
         let saved = try roundTrip(document)
@@ -204,9 +204,26 @@ import Testing
         #expect(mutable.int(forKey: "a") == 2)
     }
 
-    @Test func jsonInitializersRejectBadInput() {
-        #expect(throws: QuireError.self) { try MutableDocument(json: "[1,2]") }
-        #expect(throws: QuireError.self) { try MutableDocument(json: #"{"a":"#) }
+    @Test func jsonInitializersRejectBadInput() throws {
+        // Couchbase Lite's testSpecialJSONStrings: invalidJSON (17001) from every initializer.
+        for json in ["Random:String", #"["item1","item2"]"#, "", " ", "[", "{", #"{"dictionary_without_value"}"#, "[]"] {
+            let document = #expect(throws: QuireError.self) { try MutableDocument(json: json) }
+            #expect(document?.code == .invalidJSON)
+            #expect(document?.errorCode == 17001)
+            #expect(document?.message.contains("at byte") == true)
+            let dictionary = #expect(throws: QuireError.self) { try MutableDictionaryObject(json: json) }
+            #expect(dictionary?.code == .invalidJSON)
+            let edited = #expect(throws: QuireError.self) { try MutableDocument(id: "j").setJSON(json) }
+            #expect(edited?.code == .invalidJSON)
+        }
+        for json in ["{}", "[", #"{"a":1}"#] {
+            let array = #expect(throws: QuireError.self) { try MutableArrayObject(json: json) }
+            #expect(array?.code == .invalidJSON)
+        }
+        let truncated = #expect(throws: QuireError.self) { try MutableDocument(json: #"{"a":"#) }
+        #expect(truncated?.message.contains("at byte 5") == true)
+        #expect(try MutableDocument(json: "{}").count == 0)
+        #expect(try MutableArrayObject(json: "[]").count == 0)
         let document = try? MutableDocument(id: "j", json: #"{"n":12345678901234567,"b":true}"#)
         #expect(document?.int64(forKey: "n") == 12_345_678_901_234_567)
         #expect(document?.value(forKey: "b") as? Bool == true)

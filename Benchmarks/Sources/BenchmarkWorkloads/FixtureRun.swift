@@ -31,7 +31,7 @@ final class FixtureRun: WorkloadRun {
         folder = try Scratch.directory(named: "fixture")
         let dataset = folder.appendingPathComponent("dataset", isDirectory: true)
         try DatasetGenerator(kind: .names, count: WorkloadSize.fixtureDocuments, seed: SampleData.seed).write(to: dataset)
-        source = dataset.appendingPathComponent("_default._default.jsonl")
+        source = dataset.appendingPathComponent("_default.jsonl")
         recipe = folder.appendingPathComponent("people.yaml")
         try Data("name: \(Self.name)\nsource:\n  dataset: dataset\n".utf8).write(to: recipe)
         firstID = try Self.firstID(in: source)

@@ -20,7 +20,7 @@ public enum SampleData {
 
     /// `count` people from the `names` dataset (about 300 bytes each; one in five in WA).
     public static func people(count: Int) throws -> [SampleDocument] {
-        try generate(.names, count: count, collectionFile: "_default._default.jsonl")
+        try generate(.names, count: count, collectionFile: "_default.jsonl")
     }
 
     /// `count` hotels from the `travel` dataset (a few KB each, with reviews).

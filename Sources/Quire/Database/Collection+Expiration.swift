@@ -6,6 +6,7 @@ extension Collection {
     /// the document is purged: no tombstone, never replicated. notFound when there is no
     /// such document.
     public func setDocumentExpiration(id: String, expiration: Date?) throws {
+        try DocumentRules.validate(id: id)
         let milliseconds = expiration.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) }
         try writing { connection in
             try connection.run(
@@ -23,6 +24,7 @@ extension Collection {
 
     /// When the document `id` expires, or nil when it has no expiration or does not exist.
     public func getDocumentExpiration(id: String) throws -> Date? {
+        try DocumentRules.validate(id: id)
         let milliseconds = try reading { connection in
             try connection.scalarInt("SELECT expiration FROM \(table) WHERE key = ?", [.text(id)])
         }

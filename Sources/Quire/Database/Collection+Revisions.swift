@@ -99,7 +99,8 @@ extension Collection {
     /// Every leaf of the document's revision tree, the current revision first; empty when the
     /// document has no trace here.
     public func leaves(id: String) throws -> [LeafRevision] {
-        try reading { connection in try treeRows(connection, id: id) }.enumerated().map { index, row in
+        try DocumentRules.validate(id: id)
+        return try reading { connection in try treeRows(connection, id: id) }.enumerated().map { index, row in
             LeafRevision(
                 revisionID: row.revisionID, isDeleted: row.isDeleted, body: try parseBody(row.bodyText, id: id),
                 ancestors: row.history, isCurrent: index == 0)
@@ -112,7 +113,9 @@ extension Collection {
     }
 
     /// Of `revisionIDs`, those this collection does not have for document `id` (CouchDB's
-    /// `_revs_diff`), and the leaves that could be their ancestors.
+    /// `_revs_diff`), and the leaves that could be their ancestors. An ID the store would
+    /// refuse has nothing stored, so all of `revisionIDs` are missing: a peer's `_revs_diff`
+    /// is answered whole, and the upload that follows is refused document by document.
     public func missingRevisions(id: String, revisionIDs: [String]) throws -> (missing: [String], possibleAncestors: [String]) {
         let rows = try reading { connection in try treeRows(connection, id: id) }
         var known = Set<String>()
@@ -165,6 +168,7 @@ extension Collection {
     /// `body` (or a tombstone when `body` is nil). Does nothing for a document without
     /// conflicts when `body` equals the current body.
     public func resolveConflict(id: String, body: [String: JSONValue]?) throws {
+        try DocumentRules.validate(id: id)
         try writing { connection in
             var rows = try treeRows(connection, id: id)
             guard !rows.isEmpty else { throw QuireError(.notFound, "document '\(id)' not found in \(fullName)") }

@@ -79,9 +79,13 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
 
     /// Throws notOpen when the collection was deleted.
     func checkExists() throws {
-        let present = try database.read { connection in
-            try connection.scalarInt("SELECT 1 FROM quire_collections WHERE id = ?", [.integer(id)])
-        }
+        try database.read { connection in try checkExists(connection) }
+    }
+
+    /// ``checkExists()`` on a connection already held, so the check and the work that
+    /// follows see the same state.
+    func checkExists(_ connection: Connection) throws {
+        let present = try connection.scalarInt("SELECT 1 FROM quire_collections WHERE id = ?", [.integer(id)])
         if present == nil {
             throw QuireError(.notOpen, "collection \(fullName) has been deleted")
         }

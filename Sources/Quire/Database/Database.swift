@@ -39,6 +39,7 @@ public final class Database: @unchecked Sendable {
     /// A handle on the database file at `path`. Nothing is opened or created until the first
     /// operation.
     public init(path: String) {
+        SnowballStemmers.registerForNewConnections()
         core = CoreRegistry.shared.core(forPath: path, migrator: StoreSchema.migrator)
         name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         config = DatabaseConfiguration(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
@@ -78,6 +79,7 @@ public final class Database: @unchecked Sendable {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
             throw QuireError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
         }
+        SnowballStemmers.registerForNewConnections()
         let folder = Database.folderPath(name: name, directory: config.directory)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -260,11 +262,17 @@ public final class Database: @unchecked Sendable {
 
     /// Closes and deletes this database's files; afterwards this object, its scopes and its
     /// collections throw notOpen. Busy, as in Couchbase Lite, while another open `Database`
-    /// object uses the same file: close those first.
+    /// object uses the same file: close those first. From inside one of its own batches or
+    /// writes it is transactionNotClosed, as Couchbase Lite's `testDeleteThenCallInBatch`
+    /// expects (busy from inside a read).
     public func delete() throws {
         try checkOpen()
         if core.callerHoldsHandle {
-            throw QuireError(.busy, "cannot delete database '\(name)' from inside one of its own reads or writes")
+            if core.callerIsWriting {
+                throw QuireError(
+                    .transactionNotClosed, "cannot delete database '\(name)' from inside one of its own batches or writes")
+            }
+            throw QuireError(.busy, "cannot delete database '\(name)' from inside one of its own reads")
         }
         let others = core.attachedObjectCount - 1
         if others > 0 {
@@ -283,13 +291,12 @@ public final class Database: @unchecked Sendable {
         try core.detach()
     }
 
-    /// Deletes the database `name` in `directory`; busy while some object has it open,
-    /// notFound when there is none.
+    /// Deletes the database `name` in `directory`; busy while some object has it open.
+    /// Deleting a database that does not exist does nothing, as in Couchbase Lite on Apple
+    /// platforms (its Objective-C and .NET `testDeleteNonExistingDB`).
     public static func delete(withName name: String, inDirectory directory: String? = nil) throws {
         let folder = folderPath(name: name, directory: directory ?? DatabaseConfiguration.defaultDirectory)
-        guard FileManager.default.fileExists(atPath: folder) else {
-            throw QuireError(.notFound, "no database named '\(name)' in \(directory ?? DatabaseConfiguration.defaultDirectory)")
-        }
+        guard FileManager.default.fileExists(atPath: folder) else { return }
         let file = folder + "/" + fileName
         let canonical = CoreRegistry.canonicalPath(file)
         if let core = CoreRegistry.shared.allCores().first(where: { $0.path == canonical }),

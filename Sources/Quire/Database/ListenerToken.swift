@@ -10,6 +10,10 @@ public final class ListenerToken: Sendable, Hashable {
         self.hub = hub
     }
 
+    /// A token for a listener that was never added (its database could not be opened):
+    /// removing it does nothing.
+    static var inert: ListenerToken { ListenerToken(id: UUID(), hub: ChangeHub()) }
+
     /// Stops the listener; nothing is delivered to it afterwards.
     public func remove() {
         hub.remove(id)

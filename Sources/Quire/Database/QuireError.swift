@@ -129,6 +129,10 @@ public struct QuireError: Error, CustomNSError, CustomStringConvertible, Sendabl
         case httpNotImplemented = 10501
         /// HTTP 503: the server is unavailable for now.
         case httpServiceUnavailable = 10503
+        /// JSON text given to a document, dictionary or array is not valid JSON, or not the
+        /// kind of value it must be (an object, an array); the message gives the byte offset.
+        /// Couchbase Lite's `invalidJSON`, the Fleece parser's code.
+        case invalidJSON = 17001
 
         /// The code's name as written in spec files and reports (`invalidParameter`).
         public var name: String { String(describing: self) }

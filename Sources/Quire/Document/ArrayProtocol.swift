@@ -28,7 +28,8 @@ extension ArrayProtocol {
     public func float(at index: Int) -> Float { Float(TypedValue.double(value(at: index))) }
     /// The double at `index`; 0 otherwise.
     public func double(at index: Int) -> Double { TypedValue.double(value(at: index)) }
-    /// The boolean at `index` (false when missing, null, false or zero).
+    /// The boolean at `index`: false when missing, null, false or a number whose integer part
+    /// is zero (0.5 too, as in Couchbase Lite), true otherwise.
     public func boolean(at index: Int) -> Bool { TypedValue.boolean(value(at: index)) }
     /// The ISO-8601 date at `index`, or nil.
     public func date(at index: Int) -> Date? { (value(at: index) as? String).flatMap(ISO8601.date(from:)) }

@@ -40,7 +40,8 @@ extension DictionaryProtocol {
     /// The number at `key` as a double; 0 otherwise.
     public func double(forKey key: String) -> Double { TypedValue.double(value(forKey: key)) }
 
-    /// The value at `key` as a boolean: false when missing, null, false or zero, true otherwise.
+    /// The value at `key` as a boolean: false when missing, null, false or a number whose
+    /// integer part is zero (0.5 too, as in Couchbase Lite), true otherwise.
     public func boolean(forKey key: String) -> Bool { TypedValue.boolean(value(forKey: key)) }
 
     /// The ISO-8601 date at `key`, or nil.
@@ -100,6 +101,9 @@ enum TypedValue {
         }
     }
 
+    /// Fleece's `Value::asBool`: null and false are false; a number is true when its
+    /// integer part (`asInt`, truncating toward zero) is not zero, so 0.5 and -0.9 are false;
+    /// any other value (text, dates, arrays, dictionaries, blobs) is true.
     static func boolean(_ value: Any?) -> Bool {
         switch value {
         case nil: return false
@@ -107,7 +111,8 @@ enum TypedValue {
         case let value as Bool: return value
         case let value as Int: return value != 0
         case let value as Int64: return value != 0
-        case let value as Double: return value != 0
+        case let value as Double: return value.rounded(.towardZero) != 0
+        case let value as Float: return value.rounded(.towardZero) != 0
         default: return true
         }
     }

@@ -1,21 +1,52 @@
+import Foundation
+
 /// Couchbase Lite's rules for document IDs and bodies.
-enum DocumentRules {
+package enum DocumentRules {
     /// Top-level keys a body may not have: they are revision metadata in the replication
     /// protocol. `_attachments` and `_removed` are allowed, as in Couchbase Lite.
     static let reservedKeys: Set<String> = ["_id", "_rev", "_deleted"]
 
-    /// The longest document ID, in UTF-8 bytes.
-    static let maximumIDLength = 250
+    /// The longest document ID, in UTF-8 bytes (LiteCore's `kMaxDocIDLength`).
+    static let maximumIDLength = 240
 
-    static func validate(id: String) throws {
+    /// LiteCore's `C4Document::isValidDocID`: 1 to 240 bytes of UTF-8, not starting with
+    /// `_` (the prefix CouchDB keeps for `_design/`, `_local/` and its own metadata), and no
+    /// control character (no byte below 0x20, so no NUL). Every entry point that takes a
+    /// document ID applies it (save, get, delete, purge, expiration, incoming revisions), as
+    /// Couchbase Lite's do, so an ID that could never be saved is refused as such instead of
+    /// being reported missing.
+    package static func validate(id: String) throws {
+        if let problem = problem(with: id) {
+            throw QuireError(.badDocID, "invalid document ID \(quoted(id)): \(problem)")
+        }
+    }
+
+    /// Whether `id` follows the rules of ``validate(id:)``.
+    static func isValid(id: String) -> Bool { problem(with: id) == nil }
+
+    private static func problem(with id: String) -> String? {
         let length = id.utf8.count
-        guard length > 0 else {
-            throw QuireError(.badDocID, "invalid document ID '': an ID needs at least one character")
+        if length == 0 { return "an ID needs at least one character" }
+        if length > maximumIDLength { return "\(length) bytes of UTF-8, at most \(maximumIDLength) are allowed" }
+        if id.utf8.first == UInt8(ascii: "_") { return "an ID cannot start with '_'" }
+        if let control = id.utf8.first(where: { $0 < 0x20 }) {
+            return "it holds the control character U+\(String(format: "%04X", control)); no byte below 0x20 is allowed"
         }
-        guard length <= maximumIDLength else {
-            throw QuireError(
-                .badDocID, "invalid document ID '\(id.prefix(20))…': \(length) bytes, at most \(maximumIDLength) are allowed")
+        return nil
+    }
+
+    /// The ID for a message: JSON-style escapes for control characters, cut after 40 characters.
+    private static func quoted(_ id: String) -> String {
+        var text = ""
+        for scalar in id.unicodeScalars.prefix(40) {
+            switch scalar.value {
+            case 0x22: text += "\\\""
+            case 0x5C: text += "\\\\"
+            case 0..<0x20: text += String(format: "\\u%04X", scalar.value)
+            default: text.unicodeScalars.append(scalar)
+            }
         }
+        return "\"" + text + (id.unicodeScalars.count > 40 ? "…" : "") + "\""
     }
 
     static func checkReservedKeys(_ body: [String: JSONValue], id: String) throws {

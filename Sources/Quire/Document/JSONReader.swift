@@ -70,6 +70,18 @@ public enum JSONReader {
         var text = text
         return try text.withUTF8 { try parse(UnsafeRawBufferPointer($0)) }
     }
+
+    /// Runs a parse of JSON text an application handed over (`MutableDocument(json:)`,
+    /// `setJSON`): a syntax error there is the caller's ``QuireError/Code/invalidJSON``, as
+    /// in Couchbase Lite, where the same error in stored data stays ``QuireError/Code/corruptData``.
+    static func applicationJSON<T>(_ parse: () throws -> T) throws -> T {
+        do {
+            return try parse()
+        } catch var error as QuireError where error.code == .corruptData && error.domain == .quire {
+            error.code = .invalidJSON
+            throw error
+        }
+    }
 }
 
 /// The scanner's state over one input buffer: it validates JSON text byte by byte and

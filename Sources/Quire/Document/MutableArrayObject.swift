@@ -19,8 +19,8 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     /// An array parsed from a JSON array's text.
     public convenience init(json: String) throws {
         self.init()
-        guard case .array(let elements) = try JSONReader.parse(json) else {
-            throw QuireError(.invalidParameter, "the JSON for an array must be an array")
+        guard case .array(let elements) = try JSONReader.applicationJSON({ try JSONReader.parse(json) }) else {
+            throw QuireError(.invalidJSON, "invalid JSON at byte 0: the JSON for an array must be an array")
         }
         nodes = elements.map { .value($0) }
     }

@@ -13,6 +13,13 @@ public protocol MutableArrayProtocol: ArrayProtocol {
 }
 
 extension MutableArrayProtocol {
+    /// The array at `index`, mutable and live: a change to it is a change to this array (as
+    /// Couchbase Lite's `MutableArrayObject` returns it); nil when out of range or not an array.
+    public func array(at index: Int) -> MutableArrayObject? { value(at: index) as? MutableArrayObject }
+
+    /// The dictionary at `index`, mutable and live; nil when out of range or not a dictionary.
+    public func dictionary(at index: Int) -> MutableDictionaryObject? { value(at: index) as? MutableDictionaryObject }
+
     /// Appends a string.
     @discardableResult public func addString(_ value: String?) -> Self { addValue(value) }
     /// Appends an integer.

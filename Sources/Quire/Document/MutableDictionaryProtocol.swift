@@ -15,6 +15,16 @@ public protocol MutableDictionaryProtocol: DictionaryProtocol {
 }
 
 extension MutableDictionaryProtocol {
+    /// The array at `key`, mutable and live: a change to it is a change to this object (as
+    /// Couchbase Lite's `MutableDocument` and `MutableDictionaryObject` return it); nil when
+    /// missing or not an array.
+    public func array(forKey key: String) -> MutableArrayObject? { value(forKey: key) as? MutableArrayObject }
+
+    /// The dictionary at `key`, mutable and live; nil when missing or not a dictionary.
+    public func dictionary(forKey key: String) -> MutableDictionaryObject? {
+        value(forKey: key) as? MutableDictionaryObject
+    }
+
     /// Sets a string.
     @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { setValue(value, forKey: key) }
     /// Sets a number.

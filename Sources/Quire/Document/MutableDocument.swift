@@ -28,6 +28,24 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         if let data { mutableContent.setData(data) }
     }
 
+    /// Couchbase Lite 2.x's name for ``init(id:)``.
+    @available(*, deprecated, renamed: "init(id:)", message: "Use MutableDocument(id:) instead.")
+    public convenience init(withID id: String?) {
+        self.init(id: id)
+    }
+
+    /// Couchbase Lite 2.x's name for ``init(id:data:)``.
+    @available(*, deprecated, renamed: "init(id:data:)", message: "Use MutableDocument(id:data:) instead.")
+    public convenience init(withID id: String?, data: [String: Any]?) {
+        self.init(id: id, data: data)
+    }
+
+    /// Couchbase Lite 2.x's name for ``init(data:)``.
+    @available(*, deprecated, renamed: "init(data:)", message: "Use MutableDocument(data:) instead.")
+    public convenience init(withData data: [String: Any]?) {
+        self.init(id: nil, data: data)
+    }
+
     /// A new document parsed from a JSON object's text, with a generated ID.
     public convenience init(json: String) throws {
         try self.init(id: nil, json: json)

@@ -20,9 +20,12 @@ extension Collection {
         }
     }
 
-    /// Deletes the index `name`; deleting an index that does not exist does nothing.
+    /// Deletes the index `name`; deleting an index that does not exist does nothing. notOpen
+    /// on a deleted collection, as every other operation there (Couchbase Lite's
+    /// `testUseCollectionAPIOnDeletedCollection` deletes an index too).
     public func deleteIndex(forName name: String) throws {
         try writing { connection in
+            try checkExists(connection)
             guard let existing = try IndexCatalog.definition(connection, collectionID: id, name: name) else { return }
             try IndexCatalog.drop(connection, collection: self, name: name, kind: existing.kind)
         }

@@ -11,8 +11,10 @@ public struct FullTextIndexConfiguration: IndexConfiguration, Equatable {
     public let whereClause: String?
     /// Whether accented letters match their base letters (`café` matches `cafe`).
     public let ignoreAccents: Bool
-    /// The language whose stemming applies: `"en"` (English, porter stemmer: `running`
-    /// matches `run`), or nil or `""` for none. Other languages are invalidParameter.
+    /// The language whose stemming applies, as Couchbase Lite names it: `"en"` (English, the
+    /// default), `"da"`, `"de"`, `"es"`, `"fi"`, `"fr"`, `"hu"`, `"it"`, `"nl"`, `"no"`,
+    /// `"pt"`, `"ro"`, `"ru"`, `"sv"`, `"tr"` (Snowball's stemmers: `corriendo` matches
+    /// `correr` in Spanish), or nil or `""` for none. Other languages are invalidParameter.
     public let language: String?
 
     /// Makes a configuration.
@@ -23,20 +25,21 @@ public struct FullTextIndexConfiguration: IndexConfiguration, Equatable {
         self.language = language
     }
 
-    /// The languages Quire can stem, by code.
-    static let stemmedLanguages = ["en": "English"]
-
     /// The FTS5 tokenizer for the settings; invalidParameter for an unsupported language.
+    /// English keeps SQLite's porter stemmer, which indexes made before the other languages
+    /// were supported use; every other language is Snowball's over unicode61, so
+    /// `ignoreAccents` applies alike in all of them.
     func tokenizer() throws -> String {
         let accents = "remove_diacritics \(ignoreAccents ? 2 : 0)"
         guard let language, !language.isEmpty else { return "unicode61 \(accents)" }
-        let code = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
-        if code == "en" || code == "english" {
-            return "porter unicode61 \(accents)"
+        guard let algorithm = SnowballStemmers.algorithm(for: language) else {
+            let supported = SnowballStemmers.algorithms.keys.sorted().joined(separator: ", ")
+            throw QuireError(
+                .invalidParameter,
+                "full-text language '\(language)' is not supported; supported: \(supported), or nil or \"\" for no stemming")
         }
-        let supported = FullTextIndexConfiguration.stemmedLanguages.map { "'\($0.key)' (\($0.value))" }.joined(separator: ", ")
-        throw QuireError(
-            .invalidParameter,
-            "full-text language '\(language)' is not supported; supported: \(supported), or nil or \"\" for no stemming")
+        if algorithm == "english" { return "porter unicode61 \(accents)" }
+        SnowballStemmers.registerForNewConnections()
+        return "\(SnowballStemmers.tokenizerName) \(algorithm) \(accents)"
     }
 }

@@ -238,6 +238,8 @@ final class QuireSession: EngineSession {
             return .object(["installed": .bool(outcome == .installed)])
         case .serve(let name, let readOnly):
             return try serve(name, readOnly: readOnly)
+        case .request(let method, let url, let body):
+            return try QuireHTTPRequest.send(method: method, url: try self.url(url), body: body)
         case .replicate(let replication):
             return try replicate(replication)
         case .checkpointDoctor(let query):
@@ -288,7 +290,14 @@ final class QuireSession: EngineSession {
     private func delete(_ delete: Step.Delete) throws {
         let reference = delete.document
         let collection = try collection(reference.collection)
-        guard let stored = try collection.document(id: reference.id) else {
+        // A tombstone is deleted as the Document object an app holds after deleting it: the
+        // stored tombstone revision.
+        let current = try collection.document(id: reference.id)
+        let tombstone = try current == nil
+            ? collection.revisionInfo(id: reference.id).flatMap { info in
+                info.isDeleted ? try collection.document(id: reference.id, revisionID: info.revisionID) : nil
+            } : nil
+        guard let stored = current ?? tombstone else {
             throw QuireError(.notFound, "document '\(reference.id)' not found in \(collection.fullName)")
         }
         if delete.concurrency == .failOnConflict, let base = delete.baseRevisionID, base != stored.revisionID {

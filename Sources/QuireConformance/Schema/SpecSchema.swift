@@ -325,6 +325,17 @@ public enum SpecSchema {
           "required": ["database"],
           "additionalProperties": false
         },
+        "request": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "method": { "enum": ["GET", "PUT", "POST", "DELETE", "HEAD"] },
+            "url": { "description": "The URL, usually under a served database's ${server.url}.", "type": "string", "minLength": 1 },
+            "body": { "description": "Sent as JSON." }
+          },
+          "required": ["url"],
+          "additionalProperties": false
+        },
         "replicate": {
           "title": "argument",
           "type": "object",
@@ -452,6 +463,7 @@ public enum SpecSchema {
         { "required": ["verifyFixture"] },
         { "required": ["installFixture"] },
         { "required": ["serve"] },
+        { "required": ["request"] },
         { "required": ["replicate"] },
         { "required": ["checkpointDoctor"] },
         { "required": ["getValue"] },

@@ -77,6 +77,9 @@ public enum Step: Sendable, Hashable {
     /// Serves a database of the case directory (every collection) on 127.0.0.1 with an
     /// ephemeral port until the session closes; returns `{url}`.
     case serve(database: String, readOnly: Bool)
+    /// Sends one HTTP request (to a served database, as a CouchDB client would); returns
+    /// `{status, body}`, the body parsed as JSON when it is JSON, as text otherwise.
+    case request(method: String, url: String, body: SpecValue?)
     /// Runs a one-shot replicator to its end; returns `{pushed, pulled, error}` (documents
     /// transferred by this run; `error` is null or the message it stopped with).
     case replicate(Replication)
@@ -138,6 +141,7 @@ public enum Step: Sendable, Hashable {
         case .verifyFixture: return "verifyFixture"
         case .installFixture: return "installFixture"
         case .serve: return "serve"
+        case .request: return "request"
         case .replicate: return "replicate"
         case .checkpointDoctor: return "checkpointDoctor"
         case .getValue: return "getValue"

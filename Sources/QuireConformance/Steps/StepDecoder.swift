@@ -11,7 +11,7 @@ enum StepDecoder {
         "delete", "purge", "count", "setExpiration", "getExpiration", "advanceClock", "query", "createIndex",
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
         "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
-        "serve", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
+        "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
         "generateBlob", "readBlob", "damageBlob",
     ]
 
@@ -59,6 +59,10 @@ enum StepDecoder {
                 ifAbsent: try arguments.bool("ifAbsent") ?? false)
         case "serve":
             return .serve(database: try arguments.string("database"), readOnly: try arguments.bool("readOnly") ?? false)
+        case "request":
+            return .request(
+                method: try arguments.optionalString("method") ?? "GET", url: try arguments.string("url"),
+                body: arguments["body"])
         case "replicate": return .replicate(try replication(arguments))
         case "checkpointDoctor":
             return .checkpointDoctor(

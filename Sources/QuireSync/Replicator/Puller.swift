@@ -59,12 +59,22 @@ struct Puller: Sendable {
         let allowed = job.documentIDs
         var wanted: [(id: String, revisions: [String])] = []
         var seen = Set<String>()
+        var refused: [ReplicatedDocument] = []
         for change in changes where allowed?.contains(change.id) ?? true {
             guard !change.id.hasPrefix("_design/"), seen.insert(change.id).inserted else { continue }
+            do {
+                try DocumentRules.validate(id: change.id)
+            } catch let error as QuireError {
+                // Couchbase Lite refuses such a revision on insert (badDocID) and goes on with
+                // the others; nothing is fetched for a document that cannot be stored.
+                refused.append(job.replicatedDocument(change.id, flags: change.isDeleted ? .deleted : [], error: error))
+                continue
+            }
             if change.removedFrom != nil, try collection.revisionInfo(id: change.id) == nil { continue }
             let missing = try collection.missingRevisions(id: change.id, revisionIDs: change.revisionIDs).missing
             if !missing.isEmpty { wanted.append((change.id, missing)) }
         }
+        if !refused.isEmpty { job.monitor.replicated(refused, isPush: false) }
         var start = 0
         while start < wanted.count {
             try Task.checkCancellation()

@@ -50,6 +50,16 @@ struct Pusher: Sendable {
         var offered: [String: [String]] = [:]
         var leavesByID: [String: [LeafRevision]] = [:]
         for entry in entries where allowed?.contains(entry.documentID) ?? true {
+            do {
+                try DocumentRules.validate(id: entry.documentID)
+            } catch let error as QuireError {
+                // Stored under an earlier, looser rule (IDs of up to 250 bytes, '_' first,
+                // control characters): no Couchbase peer takes it either, so it is this
+                // document's error and the others go on.
+                let flags: DocumentFlags = entry.isDeleted ? .deleted : []
+                job.monitor.replicated([job.replicatedDocument(entry.documentID, flags: flags, error: error)], isPush: true)
+                continue
+            }
             if let filter = job.config.pushFilter {
                 guard let document = try collection.document(id: entry.documentID, revisionID: entry.revisionID) else { continue }
                 guard filter(document, document.isDeleted ? .deleted : []) else { continue }

@@ -8,10 +8,15 @@ import Quire
 /// `blob_/pages/0/scan`), as a stub or with its bytes in `data`. Attachments a body keeps
 /// from CouchDB peers (legacy `_attachments`) go out the same way.
 ///
-/// Coming in, attachment bytes are checked against their length and digest and stored before
-/// the revision that needs them; entries that only mirror a blob reference are dropped, others
-/// are kept in the body as stubs with a `sha1-` digest. A revision whose blobs' bytes are
-/// missing or wrong is refused, so no stored revision ever points at absent bytes.
+/// Coming in, attachment bytes are checked against their length and stored before the revision
+/// that needs them, under the digest computed from them; entries that only mirror a blob
+/// reference are dropped, others are kept in the body as stubs with a `sha1-` digest. A
+/// revision whose blobs' bytes are missing or wrong is refused, so no stored revision ever
+/// points at absent bytes.
+///
+/// As CouchDB does (`couch_att:inline_from_json`), the digest of inline data is computed, not
+/// taken from the sender: a `digest` in a form that can be checked (`sha1-` or `md5-` over
+/// Base64) must match, and one in any other form is ignored (PouchDB 2.2.3 sends `md5-<hex>`).
 struct AttachmentCodec: Sendable {
     /// The prefix of attachment names that mirror blob references.
     static let blobPrefix = "blob_"
@@ -138,12 +143,13 @@ struct AttachmentCodec: Sendable {
                 throw AttachmentCodec.failure(documentID, name, "'data' is not valid Base64")
             }
             if let length = members["length"], length.int64Value != Int64(data.count) {
-                throw AttachmentCodec.failure(documentID, name, "'length' says \(length) but the data has \(data.count) bytes")
+                throw AttachmentCodec.failure(documentID, name, "'length' says \((try? JSONWriter.string(length)) ?? "?") but the data has \(data.count) bytes")
             }
-            if let digest = members["digest"] {
-                guard let given = digest.stringValue, AttachmentCodec.matches(digest: given, data: data) else {
-                    throw AttachmentCodec.failure(documentID, name, "the data does not match its digest \(digest)")
-                }
+            if let given = members["digest"]?.stringValue, AttachmentCodec.isCheckable(digest: given),
+                !AttachmentCodec.matches(digest: given, data: data)
+            {
+                throw AttachmentCodec.failure(
+                    documentID, name, "the data does not match its digest '\(given.prefix(80))' (its own is \(AttachmentCodec.sha1Digest(of: data)))")
             }
             stub["digest"] = .string(try save(data, contentType: members["content_type"]?.stringValue))
             stub["length"] = .int(Int64(data.count))
@@ -167,6 +173,15 @@ struct AttachmentCodec: Sendable {
 
     private static func failure(_ id: String, _ name: String, _ problem: String) -> QuireError {
         QuireError(.invalidParameter, "document '\(id)', attachment '\(name)': \(problem)")
+    }
+
+    /// Whether `digest` is in a form whose match can be checked: `sha1-` followed by the
+    /// Base64 of 20 bytes, or CouchDB's `md5-` followed by the Base64 of 16.
+    static func isCheckable(digest: String) -> Bool {
+        for (prefix, size) in [("sha1-", 20), ("md5-", 16)] where digest.hasPrefix(prefix) {
+            return Data(base64Encoded: String(digest.dropFirst(prefix.count)))?.count == size
+        }
+        return false
     }
 
     /// Whether `data` has `digest`: `sha1-` or CouchDB's `md5-`, both Base64.
