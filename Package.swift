@@ -53,6 +53,7 @@ let package = Package(
         .target(
             name: "QuireConformance",
             dependencies: [
+                "CSQLite",
                 "Quire",
                 "QuireFixtures",
                 "QuireSync",
