@@ -9,14 +9,14 @@ import Quire
 /// JSON text, prepared statements, and the pragmas of Quire's writer (WAL,
 /// `synchronous=NORMAL`, `temp_store=MEMORY`). The documents are those the specs'
 /// workloads save: document `i` is `{"n":<i>,"name":"name <i>","bucket":<i mod 50>,
-/// "tags":["a","b"]}`, keyed `doc-<i>` when a workload saves it and `p-<i>` when a
+/// "text":"word<i mod 50> shared","tags":["a","b"]}`, keyed `doc-<i>` when a workload saves it and `p-<i>` when a
 /// preparation does. A random key sequence comes from the case's seed, as the workload's
 /// `${random}` does. Each baseline's work is documented in Specs/README.md.
 final class RawSQLiteBaseline {
     /// The baselines, by the name a spec gives.
     static let names = [
         "rawSQLiteInsert", "rawSQLiteInsertEach", "rawSQLiteRead", "rawSQLiteQuery", "rawSQLiteQueryIndexed",
-        "rawSQLiteCreateIndex", "nothing",
+        "rawSQLiteCreateIndex", "rawSQLiteFullText", "nothing",
     ]
 
     private let handle: OpaquePointer
@@ -45,7 +45,7 @@ final class RawSQLiteBaseline {
 
     /// The body of document `index`.
     static func body(_ index: Int) -> String {
-        #"{"n":\#(index),"name":"name \#(index)","bucket":\#(index % 50),"tags":["a","b"]}"#
+        #"{"n":\#(index),"name":"name \#(index)","bucket":\#(index % 50),"text":"word\#(index % 50) shared","tags":["a","b"]}"#
     }
 
     /// Untimed: what the workload's preparation stored, and what the baseline needs besides.
@@ -56,6 +56,10 @@ final class RawSQLiteBaseline {
         case "rawSQLiteQueryIndexed":
             try insert(prefix: "p-", count: prepareIterations, oneTransaction: true)
             try execute(Self.createIndex)
+        case "rawSQLiteFullText":
+            try insert(prefix: "p-", count: prepareIterations, oneTransaction: true)
+            try execute("CREATE VIRTUAL TABLE docs_text USING fts5(text)")
+            try execute("INSERT INTO docs_text (rowid, text) SELECT rowid, json_extract(body, '$.text') FROM docs")
         default:
             return
         }
@@ -67,7 +71,8 @@ final class RawSQLiteBaseline {
         case "rawSQLiteInsert": try insert(prefix: "doc-", count: iterations, oneTransaction: true)
         case "rawSQLiteInsertEach": try insert(prefix: "doc-", count: iterations, oneTransaction: false)
         case "rawSQLiteRead": try read(iterations: iterations, range: prepareIterations)
-        case "rawSQLiteQuery", "rawSQLiteQueryIndexed": try query(iterations: iterations)
+        case "rawSQLiteQuery", "rawSQLiteQueryIndexed": try query(Self.bucketQuery, iterations: iterations)
+        case "rawSQLiteFullText": try query(Self.fullTextQuery, iterations: iterations)
         case "rawSQLiteCreateIndex":
             // Later iterations find the index there, as a workload's repeated createIndex does.
             for _ in 0..<iterations { try execute(Self.createIndex) }
@@ -108,9 +113,16 @@ final class RawSQLiteBaseline {
         guard bytes > 0 else { throw failure("read nothing") }
     }
 
-    /// The documents of bucket 7 (2%), reading the key and the name of each.
-    private func query(iterations: Int) throws {
-        let statement = try prepare("SELECT key, json_extract(body, '$.name') FROM docs WHERE json_extract(body, '$.bucket') = 7")
+    /// The documents of bucket 7 (2%).
+    private static let bucketQuery =
+        "SELECT key, json_extract(body, '$.name') FROM docs WHERE json_extract(body, '$.bucket') = 7"
+    /// The documents whose text has the word of bucket 7 (2%).
+    private static let fullTextQuery =
+        "SELECT docs.key, json_extract(docs.body, '$.name') FROM docs_text JOIN docs ON docs.rowid = docs_text.rowid WHERE docs_text MATCH 'word7'"
+
+    /// Runs `sql` `iterations` times, reading the key and the name of every row.
+    private func query(_ sql: String, iterations: Int) throws {
+        let statement = try prepare(sql)
         defer { sqlite3_finalize(statement) }
         for _ in 0..<iterations {
             sqlite3_reset(statement)
