@@ -58,6 +58,7 @@ let package = Package(
         .target(
             name: "QuireConformance",
             dependencies: [
+                "CSQLite",
                 "Quire",
                 "QuireFixtures",
                 "QuireSync",

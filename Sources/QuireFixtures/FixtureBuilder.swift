@@ -43,8 +43,11 @@ public struct FixtureBuilder: Sendable {
     }
 
     /// Builds `<name>.quire.zip` in `outputFolder` (created if missing), replacing an archive
-    /// of that name. The database is built in a hidden folder there, removed afterwards
-    /// whatever happens.
+    /// of that name. The database is built in a hidden folder there (`.<name>.build-<UUID>`)
+    /// and the archive written as `.<name>.quire.zip.partial-<UUID>` then renamed into place;
+    /// both are removed afterwards whatever happens. A killed build leaves them behind, locked
+    /// by no one: every build starts by removing such leftovers of any recipe from
+    /// `outputFolder`, and leaves those of builds still running (they hold a lock) alone.
     ///
     /// - Returns: the archive's location and its manifest.
     /// - Throws: `QuireError` naming the document (file and line) or the step that failed.
@@ -56,8 +59,10 @@ public struct FixtureBuilder: Sendable {
         } catch {
             throw QuireError(.cantOpenFile, "cannot create output folder '\(outputFolder.path)': \(error.localizedDescription)")
         }
-        let work = outputFolder.appendingPathComponent(".\(recipe.name).build-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: work) }
+        Self.sweep(outputFolder)
+        let scratch = try OwnedScratch.create(.folder, in: outputFolder, prefix: ".\(recipe.name).build-")
+        defer { scratch.remove() }
+        let work = scratch.url
 
         let total = try countDocuments()
         var manifest = try buildDatabase(in: work, total: total)
@@ -80,6 +85,23 @@ public struct FixtureBuilder: Sendable {
         try ReproducibleZipWriter(timestamp: timestamp, compressionLevel: compressionLevel).write(entries, to: archive)
         announce(.finished, total, total)
         return FixtureBuildResult(archiveURL: archive, manifest: manifest.canonicalized())
+    }
+
+    /// Removes the work folders and partial archives that killed builds left in `folder`
+    /// (those no living process holds); returns their names.
+    @discardableResult
+    static func sweep(_ folder: URL) -> [String] {
+        OwnedScratch.sweep(folder) { name in
+            guard name.hasPrefix(".") else { return false }
+            for marker in [".build-", ".quire.zip.partial-"] {
+                if let range = name.range(of: marker, options: .backwards),
+                    OwnedScratch.isScratchName(name, prefix: String(name[..<range.upperBound]))
+                {
+                    return true
+                }
+            }
+            return false
+        }
     }
 
     /// Loads, indexes, stamps and compacts the database in `work`; returns the manifest

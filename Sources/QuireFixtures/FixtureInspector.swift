@@ -12,7 +12,7 @@ public enum FixtureInspector {
     /// - Throws: `corruptData` for an unsafe or damaged archive or manifest, or a database
     ///   that fails SQLite's integrity check.
     public static func inspect(archive: URL, limits: ArchiveLimits = .default) throws -> FixtureInspection {
-        let unpacked = try UnpackedFixture.extract(archive, nextTo: FixtureVerifier.scratchLocation(), limits: limits)
+        let unpacked = try FixtureVerifier.extractForInspection(archive, limits: limits)
         defer { unpacked.remove() }
         let manifest = unpacked.manifest
         let probe = try FixtureDatabaseProbe(path: unpacked.databaseFile.path)

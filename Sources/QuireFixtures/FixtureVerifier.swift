@@ -25,7 +25,7 @@ public struct FixtureVerifier: Sendable {
         var report = FixtureVerificationReport(archive: archiveURL.lastPathComponent, checks: [])
         let unpacked: UnpackedFixture
         do {
-            unpacked = try UnpackedFixture.extract(archiveURL, nextTo: Self.scratchLocation(), limits: limits)
+            unpacked = try Self.extractForInspection(archiveURL, limits: limits)
         } catch {
             report.checks.append(.init(subject: "archive", problem: Self.describe(error)))
             return report
@@ -136,9 +136,12 @@ public struct FixtureVerifier: Sendable {
         "[" + expressions.map { "'\($0)'" }.joined(separator: ", ") + "]"
     }
 
-    /// A name in the system's temporary folder for an extraction to sit beside.
-    static func scratchLocation() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("quire-fixture-\(UUID().uuidString)")
+    /// Extracts `archive` into the system's temporary folder, after removing what killed
+    /// runs left there.
+    static func extractForInspection(_ archive: URL, limits: ArchiveLimits) throws -> UnpackedFixture {
+        let temporary = FileManager.default.temporaryDirectory
+        UnpackedFixture.sweep(temporary)
+        return try UnpackedFixture.extract(archive, in: temporary, prefix: UnpackedFixture.inspectionPrefix, limits: limits)
     }
 
     static func describe(_ error: Error) -> String {

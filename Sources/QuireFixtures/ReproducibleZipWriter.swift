@@ -43,6 +43,10 @@ public struct ReproducibleZipWriter: Sendable {
 
     /// Writes `entries` to a zip at `destination`, replacing any file there.
     ///
+    /// The archive is written as `.<file name>.partial-<UUID>` beside `destination`, locked
+    /// while it is written, and renamed into place when complete. Partial files of writes to
+    /// the same destination whose process was killed are removed first.
+    ///
     /// - Throws: `QuireError.invalidParameter` for a bad or duplicate path, a path that is both
     ///   a file and a folder, or a source that is not a regular file; POSIX errors for I/O;
     ///   `QuireError.unexpectedError` when libarchive fails.
@@ -52,15 +56,19 @@ public struct ReproducibleZipWriter: Sendable {
         }
         let planned = try Self.plan(entries)
         let folder = destination.deletingLastPathComponent()
-        let partial = folder.appendingPathComponent(".\(destination.lastPathComponent).partial-\(UUID().uuidString)")
+        let prefix = ".\(destination.lastPathComponent).partial-"
+        OwnedScratch.sweep(folder) { OwnedScratch.isScratchName($0, prefix: prefix) }
+        let scratch = try OwnedScratch.create(.file, in: folder, prefix: prefix)
+        let partial = scratch.url
         do {
             try writeArchive(planned, to: partial.path)
             try ZipTimestampPatcher.stamp(archiveAt: partial.path, with: DOSDateTime(secondsSinceEpoch: timestamp.secondsSinceEpoch))
             guard rename(partial.path, destination.path) == 0 else {
                 throw QuireError.posix(errno, "cannot move the archive into place at '\(destination.path)'")
             }
+            scratch.close()
         } catch {
-            unlink(partial.path)
+            scratch.remove()
             throw error
         }
     }

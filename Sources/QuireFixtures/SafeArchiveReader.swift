@@ -90,22 +90,26 @@ public struct SafeArchiveReader: Sendable {
 
     /// Validates the archive, then extracts it into a new temporary folder next to `destination`.
     ///
-    /// The folder is named after `destination` and is in the same parent folder, so the install
-    /// step can rename it into place. On any error it is removed, so nothing is left behind.
-    /// Files get permissions 0644 and folders 0755, whatever the archive says.
+    /// The folder is named after `destination` (`.<name>.extract-<UUID>`) and is in the same
+    /// parent folder, so the install step can rename it into place. On any error it is removed,
+    /// so nothing is left behind. Files get permissions 0644 and folders 0755, whatever the
+    /// archive says.
     ///
     /// - Returns: the temporary folder holding the extracted entries.
     public func extract(nextTo destination: URL) throws -> URL {
+        let scratch = try extract(
+            in: destination.deletingLastPathComponent(), prefix: ".\(destination.lastPathComponent).extract-")
+        scratch.close()
+        return scratch.url
+    }
+
+    /// Validates the archive, then extracts it into a new folder `<prefix><UUID>` in `parent`,
+    /// locked as ``OwnedScratch`` until the caller closes or removes it. On any error the
+    /// folder is removed.
+    package func extract(in parent: URL, prefix: String) throws -> OwnedScratch {
         _ = try validate()
-        let parent = destination.deletingLastPathComponent()
-        var template = Array(parent.appendingPathComponent(".\(destination.lastPathComponent).extract-XXXXXX").path.utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress.flatMap { mkdtemp($0) }
-        }
-        guard let created else {
-            throw QuireError.posix(errno, "cannot create a temporary folder in '\(parent.path)'")
-        }
-        let folder = URL(fileURLWithPath: String(cString: created), isDirectory: true)
+        let scratch = try OwnedScratch.create(.folder, in: parent, prefix: prefix)
+        let folder = scratch.url
         do {
             guard chmod(folder.path, 0o755) == 0 else {
                 throw QuireError.posix(errno, "cannot set permissions of '\(folder.path)'")
@@ -127,10 +131,10 @@ public struct SafeArchiveReader: Sendable {
                 try file.close()
             }
         } catch {
-            try? FileManager.default.removeItem(at: folder)
+            scratch.remove()
             throw error
         }
-        return folder
+        return scratch
     }
 
     /// Runs `body` for each admitted entry with a function that streams its data through a

@@ -3,14 +3,32 @@ import Quire
 
 /// A fixture archive extracted by ``SafeArchiveReader`` into a temporary folder, with its
 /// manifest read, ready to be checked entry by entry. ``remove()`` deletes the folder.
+///
+/// The folder is ``OwnedScratch``: locked while this value uses it, and removed by
+/// ``sweep(_:)`` in a later run when the process that made it was killed.
 struct UnpackedFixture {
+    /// The prefix of an installer's extraction folders.
+    static let installPrefix = ".quire-install.extract-"
+    /// The prefix of the extraction folders of `verify` and `inspect`.
+    static let inspectionPrefix = ".quire-fixture.extract-"
+
     /// The temporary folder holding the archive's entries.
-    let folder: URL
+    var folder: URL { scratch.url }
     /// The manifest, read and validated.
     let manifest: FixtureManifest
+    private let scratch: OwnedScratch
 
-    /// Extracts `archive` beside `destination` (in its parent folder, under a hidden
-    /// temporary name) and reads its manifest. On any error nothing is left behind.
+    /// Removes the extraction folders in `folder` that a killed install, verify or inspect
+    /// left behind (those no living process holds); returns their names.
+    @discardableResult
+    static func sweep(_ folder: URL) -> [String] {
+        OwnedScratch.sweep(folder) {
+            OwnedScratch.isScratchName($0, prefix: installPrefix) || OwnedScratch.isScratchName($0, prefix: inspectionPrefix)
+        }
+    }
+
+    /// Extracts `archive` into a new folder `<prefix><UUID>` in `parent` and reads its
+    /// manifest. On any error nothing is left behind.
     ///
     /// The archive is read twice: first in full without writing anything, applying every rule
     /// and limit and taking the manifest; then, only if that passed, extracted with just
@@ -19,7 +37,7 @@ struct UnpackedFixture {
     ///
     /// - Throws: `corruptData` for an unsafe or damaged archive, a missing or invalid manifest,
     ///   or an entry outside the database folder.
-    static func extract(_ archive: URL, nextTo destination: URL, limits: ArchiveLimits) throws -> UnpackedFixture {
+    static func extract(_ archive: URL, in parent: URL, prefix: String, limits: ArchiveLimits) throws -> UnpackedFixture {
         let manifestData = try SafeArchiveReader(archiveURL: archive, limits: limits).contents(ofEntry: FixtureManifest.fileName)
         guard let manifestData else {
             throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' has no \(FixtureManifest.fileName)")
@@ -28,18 +46,14 @@ struct UnpackedFixture {
         let reader = SafeArchiveReader(
             archiveURL: archive, limits: limits,
             allowedRoots: [FixtureManifest.fileName, FixtureLayout.databaseFolder(manifest.name)])
-        let folder = try reader.extract(nextTo: destination)
-        do {
-            // The file may have changed between the two reads; only the extracted copy counts.
-            let extracted = FileManager.default.contents(atPath: folder.appendingPathComponent(FixtureManifest.fileName).path)
-            guard extracted == manifestData else {
-                throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' changed while it was being read")
-            }
-            return UnpackedFixture(folder: folder, manifest: manifest)
-        } catch {
-            try? FileManager.default.removeItem(at: folder)
-            throw error
+        let scratch = try reader.extract(in: parent, prefix: prefix)
+        // The file may have changed between the two reads; only the extracted copy counts.
+        let extracted = FileManager.default.contents(atPath: scratch.url.appendingPathComponent(FixtureManifest.fileName).path)
+        guard extracted == manifestData else {
+            scratch.remove()
+            throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' changed while it was being read")
         }
+        return UnpackedFixture(manifest: manifest, scratch: scratch)
     }
 
     /// The database folder, `<name>.quire`.
@@ -54,7 +68,7 @@ struct UnpackedFixture {
 
     /// Deletes the temporary folder.
     func remove() {
-        try? FileManager.default.removeItem(at: folder)
+        scratch.remove()
     }
 
     /// Checks every file against the manifest: each listed entry present with its size and

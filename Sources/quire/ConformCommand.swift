@@ -40,7 +40,7 @@ struct ConformCommand: ParsableCommand {
     @Option(help: "Seed for generated data and engines.")
     var seed: UInt64 = 0
 
-    @Flag(help: "Also run performance cases.")
+    @Flag(help: "Also run performance cases (in an optimised build: a debug build skips them).")
     var perf = false
 
     @Flag(help: "Keep each case's directory instead of removing it.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Quire
 import QuireFixtures
 import QuireSync
 
@@ -81,17 +82,21 @@ struct FixtureDoctorCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: sourceURL.path, isDirectory: &isFolder) else {
             throw ValidationError("Nothing at '\(source)'.")
         }
-        var cleanup: URL?
-        defer { cleanup.map { try? FileManager.default.removeItem(at: $0) } }
+        var cleanup: OwnedScratch?
+        defer { cleanup?.remove() }
         let databasePath: String
         let mode: CheckpointDoctor.Mode
         if isFolder.boolValue {
             databasePath = sourceURL.path
             mode = fixture ? .fixture : .installed
         } else {
-            let destination = FileManager.default.temporaryDirectory.appendingPathComponent("quire-doctor")
-            let extracted = try SafeArchiveReader(archiveURL: sourceURL).extract(nextTo: destination)
-            cleanup = extracted
+            // Locked while in use; what a killed run left (locked by no one) goes first.
+            let temporary = FileManager.default.temporaryDirectory
+            let prefix = ".quire-doctor.extract-"
+            OwnedScratch.sweep(temporary) { OwnedScratch.isScratchName($0, prefix: prefix) }
+            let scratch = try SafeArchiveReader(archiveURL: sourceURL).extract(in: temporary, prefix: prefix)
+            cleanup = scratch
+            let extracted = scratch.url
             guard let found = FixtureDoctorCommand.findDatabase(in: extracted) else {
                 throw ValidationError("The archive '\(source)' holds no database folder (<name>.quire with db.sqlite3).")
             }

@@ -62,7 +62,9 @@ import Testing
         let path = TestResources.path("passing/performance.yaml")
         let skipped = TestResources.drive(ConformanceOptions(paths: [path]))
         #expect(skipped.output.hasSuffix("0 passed, 0 failed, 1 skipped\n"))
-        let measured = TestResources.drive(ConformanceOptions(paths: [path], includePerformance: true, verbose: true))
+        var options = ConformanceOptions(paths: [path], includePerformance: true, verbose: true)
+        options.measuresUnoptimisedBuilds = true
+        let measured = TestResources.drive(options)
         #expect(measured.status == 0)
         #expect(measured.output.contains("  note: workload "))
         #expect(measured.output.contains("baseline memoryInsert"))

@@ -91,13 +91,83 @@ import Testing
                   maxRatio: 1
             """
         #expect(run(yaml).status == .skipped)
-        let measured = run(yaml, options: RunnerOptions(includePerformance: true))
+        #if DEBUG
+        let refused = run(yaml, options: RunnerOptions(includePerformance: true))
+        #expect(refused.status == .skipped)
+        #expect(refused.skipReason == ConformanceRunner.debugBuildSkipReason)
+        #endif
+        var options = RunnerOptions(includePerformance: true)
+        options.measuresUnoptimisedBuilds = true
+        let measured = run(yaml, options: options)
         #expect(measured.status == .failed)
         #expect(measured.failure?.message == "the workload is too slow against its baseline")
         #expect(measured.notes.first?.contains("baseline nothing") == true)
-        let unknown = run(yaml.replacingOccurrences(of: "nothing", with: "rawSQLiteInsert"), options: RunnerOptions(includePerformance: true))
+        let unknown = run(yaml.replacingOccurrences(of: "nothing", with: "rawSQLiteInsert"), options: options)
         #expect(unknown.status == .error)
         #expect(unknown.failure?.actual == "error Conformance.unsupported: the engine does not support the baseline 'rawSQLiteInsert'")
+    }
+
+    /// A performance case against the Quire engine and a SQLite baseline, limit `limit`.
+    private func measureQuire(limit: String, extra: String = "") -> CaseResult {
+        let yaml = """
+            about: x
+            cases:
+              - name: saves
+                perf:
+                  workload: [{save: {id: "doc-${i}", body: {n: "${i}", name: "name ${i}", bucket: "${bucket}", tags: [a, b]}}}]
+                  baseline: rawSQLiteInsert
+                  inBatch: true
+                  rounds: 3
+                  warmup: 1
+                  maxRatio: \(limit)
+            \(extra)
+            """
+        var options = RunnerOptions(includePerformance: true)
+        options.measuresUnoptimisedBuilds = true
+        let file = ConformanceSuite.parse(yaml, path: "inline.yaml", directory: TestResources.root)
+        return ConformanceRunner(engine: QuireEngine(), options: options).run(file.cases[0])
+    }
+
+    @Test func aVerdictFailsWhenItsLimitIsBelowTheMeasuredRatio() throws {
+        let passing = measureQuire(limit: "100000", extra: "      iterations: 300")
+        #expect(passing.status == .passed, "\(passing.summary)")
+        let measurement = try #require(passing.performance)
+        #expect(measurement.rounds == 3 && measurement.warmup == 1 && measurement.sizes.count == 1)
+        #expect(measurement.ratio > 0 && measurement.sizes[0].workload > 0 && measurement.sizes[0].baseline > 0)
+        // A tenth of what was measured: noise does not move a ratio tenfold.
+        let failing = measureQuire(limit: String(measurement.ratio / 10), extra: "      iterations: 300")
+        #expect(failing.status == .failed)
+        #expect(failing.failure?.message == "the workload is too slow against its baseline")
+        #expect(failing.failure?.expected?.hasPrefix("ratio <= ") == true)
+        #expect(failing.performance.map { $0.ratio > $0.maxRatio } == true)
+
+        let report = RunReport(engine: "quire", seed: 0, start: Date(), stop: Date(), results: [passing, failing])
+        let junit = JUnitReporter().render(report)
+        for name in ["workload", "baseline", "ratio", "limit", "rounds"] {
+            #expect(junit.components(separatedBy: "<property name=\"\(name)\" value=").count == 3, "\(name) in \(junit)")
+        }
+        #expect(junit.contains("<property name=\"rounds\" value=\"3\"/>"))
+        let ctrf = try #require(JSONSerialization.jsonObject(with: Data(CTRFReporter().render(report).utf8)) as? [String: Any])
+        let tests = try #require((ctrf["results"] as? [String: Any])?["tests"] as? [[String: Any]])
+        let figures = try #require((tests[1]["extra"] as? [String: Any])?["performance"] as? [String: Any])
+        #expect(figures["ratio"] as? Double == (failing.performance?.ratio).map { (($0 * 1000).rounded()) / 1000 })
+        #expect(figures["limit"] is Double && figures["workload"] is Double && figures["rounds"] as? Double == 3)
+        #expect((tests[1]["extra"] as? [String: Any])?["expected"] != nil, "failure details stay beside the figures")
+    }
+
+    @Test func aScalingCaseFailsWhenTheCostGrowsFasterThanAllowed() throws {
+        let passing = measureQuire(limit: "100000", extra: "      sizes: [100, 400]\n      maxGrowth: 1000")
+        #expect(passing.status == .passed, "\(passing.summary)")
+        let measurement = try #require(passing.performance)
+        #expect(measurement.sizes.map(\.iterations) == [100, 400])
+        let growth = try #require(measurement.growth)
+        #expect(growth > 0)
+        let failing = measureQuire(limit: "100000", extra: "      sizes: [100, 400]\n      maxGrowth: \(growth / 10)")
+        #expect(failing.status == .failed)
+        #expect(failing.failure?.message == "the workload's cost grows faster than its size")
+        let broken = measureQuire(limit: "1", extra: "      iterations: 10\n      maxGrowth: 1.2")
+        #expect(broken.status == .error)
+        #expect(broken.failure?.message.contains("sizes") == true, "\(broken.summary)")
     }
 
     @Test func unsupportedStepsAreErrorsNotFailures() {

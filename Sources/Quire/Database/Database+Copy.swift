@@ -5,8 +5,10 @@ extension Database {
     /// to a new database `name` in `config.directory`, the way an app installs a prebuilt
     /// database on first launch.
     ///
-    /// The copy is made in a temporary folder beside the target and renamed into place when
-    /// complete. It gets new private and public UUIDs, and remembers the source's private UUID
+    /// The copy is made in a hidden temporary folder beside the target
+    /// (`.<name>.quire.copy-<UUID>`) and renamed into place when complete. The folder is
+    /// locked while the copy runs, and every copy first removes the folders of copies whose
+    /// process died (no lock held any more), so a killed copy leaves nothing for good. It gets new private and public UUIDs, and remembers the source's private UUID
     /// (and the source's own previous ones, most recent first) so its first replication still
     /// finds checkpoints made before the copy. The source may be open, even being written:
     /// the copy is one consistent snapshot of what was committed.
@@ -36,20 +38,53 @@ extension Database {
         } catch {
             throw QuireError.posix(EIO, "cannot create directory \(config.directory): \(error.localizedDescription)")
         }
-        let staging = URL(fileURLWithPath: config.directory)
-            .appendingPathComponent(".\(name).\(folderExtension).copy-\(UUID().uuidString)").path
-        defer { try? manager.removeItem(atPath: staging) }
-        do {
-            try manager.createDirectory(atPath: staging, withIntermediateDirectories: false)
-        } catch {
-            throw QuireError.posix(EIO, "cannot create the copy's folder \(staging): \(error.localizedDescription)")
-        }
+        let directory = URL(fileURLWithPath: config.directory, isDirectory: true)
+        sweepAbandonedCopies(in: directory)
+        let scratch = try OwnedScratch.create(.folder, in: directory, prefix: ".\(name).\(folderExtension).copy-")
+        defer { scratch.remove() }
+        let staging = scratch.url.path
         // Snapshot first, blobs second: a blob is in place before the document that refers to it
         // commits, so every document in the snapshot finds its blob in the folder listed after it.
         // The other order would miss blobs of documents committed between the two steps.
         try SnapshotCopy.copy(from: sourceFile, to: staging + "/" + fileName)
         try copyBlobs(from: sourceFolder + "/Attachments", to: staging + "/Attachments")
         try regenerateIdentity(ofFile: staging + "/" + fileName, fullSync: config.fullSync)
+        try moveIntoPlace(staging, target, name: name)
+    }
+
+    /// Makes the database folder at `path`, which nobody else has open (a fixture just
+    /// extracted and checked, in scratch this process holds), database `name` in
+    /// `config.directory`: new UUIDs as ``copy(fromPath:toDatabase:withConfig:)`` gives, then
+    /// a rename into place. `path` must be on the same file system as `config.directory`.
+    ///
+    /// - Throws: a POSIX `EEXIST` error when the target exists; `EXDEV` across file systems.
+    package static func adopt(folder path: String, asDatabase name: String, withConfig config: DatabaseConfiguration) throws {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            throw QuireError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
+        }
+        let file = path + "/" + fileName
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw QuireError(.notFound, "no database to install at \(path) (expected \(file))")
+        }
+        let target = folderPath(name: name, directory: config.directory)
+        guard !FileManager.default.fileExists(atPath: target) else {
+            throw QuireError.posix(EEXIST, "cannot install to \(target): a database named '\(name)' already exists")
+        }
+        try regenerateIdentity(ofFile: file, fullSync: config.fullSync)
+        try moveIntoPlace(path, target, name: name)
+    }
+
+    /// Removes the staging folders of copies into `directory` whose process has died.
+    package static func sweepAbandonedCopies(in directory: URL) {
+        OwnedScratch.sweep(directory) { name in
+            guard name.hasPrefix("."), let marker = name.range(of: ".\(folderExtension).copy-", options: .backwards) else {
+                return false
+            }
+            return OwnedScratch.isScratchName(name, prefix: String(name[..<marker.upperBound]))
+        }
+    }
+
+    private static func moveIntoPlace(_ staging: String, _ target: String, name: String) throws {
         guard rename(staging, target) == 0 else {
             let code = errno
             if code == EEXIST || code == ENOTEMPTY {

@@ -41,6 +41,10 @@ public protocol EngineSession: AnyObject {
     /// Whether the content of the blob with this digest (`sha1-...`) is stored.
     func isBlobStored(digest: String) throws -> Bool
 
+    /// Gets the named baseline ready, untimed, before a round: the state its workload's
+    /// `prepare` steps gave the store (`prepareIterations` documents), made its own way.
+    func prepareBaseline(named name: String, iterations: Int, prepareIterations: Int, in context: StepContext) throws
+
     /// Performs the named baseline workload `iterations` times; the runner times it.
     ///
     /// A baseline does the same storage work as a performance case's workload by a route
@@ -58,6 +62,9 @@ extension EngineSession {
     public func isBlobStored(digest: String) throws -> Bool {
         throw EngineError.unsupported("blob checks")
     }
+
+    /// By default a baseline needs no preparation.
+    public func prepareBaseline(named name: String, iterations: Int, prepareIterations: Int, in context: StepContext) throws {}
 
     /// By default an engine provides no baselines.
     public func runBaseline(named name: String, iterations: Int, in context: StepContext) throws {

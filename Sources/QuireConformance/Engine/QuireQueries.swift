@@ -9,6 +9,14 @@ enum QuireQueries {
         return .array(try compiled.execute().allResults().map { SpecValue(json: $0.toJSONValue()) })
     }
 
+    /// Runs the query and reads every column of every row as an app would, building
+    /// nothing for a report: a performance workload's query.
+    static func drain(_ query: Step.Query, on database: Database) throws {
+        for row in try prepare(query, on: database).execute() {
+            for index in 0..<row.count { _ = row.jsonValue(at: index) }
+        }
+    }
+
     /// The query's `explain()` text: its SQL, then SQLite's query plan.
     static func explain(_ query: Step.Query, on database: Database) throws -> SpecValue {
         let compiled = try prepare(query, on: database)

@@ -17,6 +17,8 @@ final class QuireSession: EngineSession {
     private var held: [CollectionName: Collection] = [:]
     /// Listeners started by `serve`, stopped by ``close()``.
     private var listeners: [URLEndpointListener] = []
+    /// The performance baseline of this session, with the documents its preparation stored.
+    private var baseline: (store: RawSQLiteBaseline, prepareIterations: Int)?
     /// Change listeners added by `addChangeListener`.
     private let changeRecorder = ChangeRecorder()
 
@@ -74,18 +76,27 @@ final class QuireSession: EngineSession {
         }
     }
 
+    func prepareBaseline(named name: String, iterations: Int, prepareIterations: Int, in context: StepContext) throws {
+        try QuireSession.engineCall {
+            guard RawSQLiteBaseline.names.contains(name) else {
+                throw EngineError.unsupported("the baseline '\(name)' (known: \(RawSQLiteBaseline.names.joined(separator: ", ")))")
+            }
+            let fresh = try RawSQLiteBaseline(directory: context.directory, seed: context.seed)
+            try fresh.prepare(name, prepareIterations: prepareIterations)
+            baseline = (fresh, prepareIterations)
+        }
+    }
+
     func runBaseline(named name: String, iterations: Int, in context: StepContext) throws {
-        switch name {
-        case "rawSQLiteInsert":
-            try QuireSession.engineCall { try RawSQLiteBaseline.insert(iterations: iterations, in: context.directory) }
-        case "nothing":
-            return
-        default:
-            throw EngineError.unsupported("the baseline '\(name)' (known: rawSQLiteInsert, nothing)")
+        try QuireSession.engineCall {
+            if baseline == nil { try prepareBaseline(named: name, iterations: iterations, prepareIterations: 1, in: context) }
+            guard let (store, prepared) = baseline else { return }
+            try store.run(name, iterations: iterations, prepareIterations: prepared)
         }
     }
 
     func close() throws {
+        baseline = nil
         changeRecorder.removeAll()
         for listener in listeners { QuireSession.waitFor { await listener.stop() } }
         listeners.removeAll()
@@ -148,6 +159,10 @@ final class QuireSession: EngineSession {
             manualClock.advance(by: seconds)
             return nil
         case .query(let query):
+            if context.discardsResult {
+                try QuireQueries.drain(query, on: current)
+                return nil
+            }
             return try QuireQueries.run(query, on: current)
         case .createIndex(let index):
             try QuireQueries.createIndex(index, in: try collection(index.collection))

@@ -76,6 +76,15 @@ public struct CTRFReporter: ConformanceReporter {
         } else if let reason = result.skipReason {
             test["message"] = .string(reason)
         }
+        if let performance = result.performance {
+            var figures: [String: SpecValue] = [:]
+            for property in performance.properties {
+                figures[property.name] = Double(property.value).map(SpecValue.double) ?? .string(property.value)
+            }
+            var extra = test["extra"]?.objectValue ?? [:]
+            extra["performance"] = .object(figures)
+            test["extra"] = .object(extra)
+        }
         if !result.notes.isEmpty { test["stdout"] = .array(result.notes.map(SpecValue.string)) }
         return .object(test)
     }

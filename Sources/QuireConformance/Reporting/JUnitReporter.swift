@@ -2,7 +2,8 @@ import Foundation
 
 /// JUnit XML: one `testsuite` per spec file, one `testcase` per expanded case, `failure` for
 /// a broken expectation, `error` for a spec or harness problem, `skipped`, and `system-out`
-/// for notes such as performance measurements.
+/// for notes such as performance measurements. A performance case's figures are also the
+/// test case's `<properties>` (workload and baseline in milliseconds, ratio, limit, rounds...).
 public struct JUnitReporter: ConformanceReporter {
     /// Makes a JUnit reporter.
     public init() {}
@@ -31,6 +32,14 @@ public struct JUnitReporter: ConformanceReporter {
         var attributes = "classname=\"\(escape(className(testCase.file)))\" name=\"\(escape(testCase.name))\" time=\"\(seconds(result.duration))\""
         attributes += " file=\"\(escape(testCase.file))\" line=\"\(testCase.location.line)\""
         var body = ""
+        if let performance = result.performance {
+            // Per-case properties, which CI systems chart over time (Jenkins, GitLab).
+            body += "      <properties>\n"
+            for property in performance.properties {
+                body += "        <property name=\"\(escape(property.name))\" value=\"\(escape(property.value))\"/>\n"
+            }
+            body += "      </properties>\n"
+        }
         switch result.status {
         case .passed: break
         case .skipped:

@@ -28,14 +28,11 @@ final class CaseExecution {
         self.variables = variables
     }
 
-    /// Runs the whole case, measuring it if it is a performance case; throws ``Stop`` at
-    /// the first broken expectation.
+    /// Runs the case's setup and steps (for a performance case, what precedes the
+    /// measurement); throws ``Stop`` at the first broken expectation.
     func run() throws {
         try setUp()
         for step in scenario.steps { try execute(step) }
-        if let performance = scenario.performance {
-            try measure(performance)
-        }
     }
 
     private func context(_ location: SourceLocation) -> StepContext {
@@ -271,13 +268,27 @@ final class CaseExecution {
 
     // MARK: Performance
 
-    private func measure(_ performance: PerformanceTemplate) throws {
-        // Decode every iteration first so the timed loop is engine work only.
+    /// The variables a workload's and a preparation's steps may use besides the case's:
+    /// `i` (the iteration, from 0), `bucket` (`i` mod 50, so each value holds 2% of the
+    /// documents) and `random` (a seeded number in 0..<prepareIterations).
+    static let iterationVariables: Set<String> = ["i", "bucket", "random"]
+
+    /// What one round measured.
+    struct RoundTimes {
+        var workload: Double
+        var baseline: Double
+    }
+
+    /// Decodes `steps` for `iterations` iterations, so that timed loops are engine work only.
+    private func plan(_ steps: [StepTemplate], iterations: Int, range: Int) throws -> [Step] {
         var planned: [Step] = []
-        planned.reserveCapacity(performance.iterations * performance.workload.count)
-        for iteration in 0..<performance.iterations {
+        planned.reserveCapacity(iterations * steps.count)
+        var random = SeededRandom(seed: scenario.seed)
+        for iteration in 0..<iterations {
             variables["i"] = .int(iteration)
-            for step in performance.workload {
+            variables["bucket"] = .int(iteration % 50)
+            variables["random"] = .int(Int(random.next() % UInt64(max(range, 1))))
+            for step in steps {
                 let arguments = try substitute(step.arguments, in: step)
                 do {
                     planned.append(try StepDecoder.decode(keyword: step.keyword, arguments: arguments, specDirectory: scenario.specDirectory))
@@ -286,43 +297,64 @@ final class CaseExecution {
                 }
             }
         }
-        variables["i"] = nil
+        for name in Self.iterationVariables { variables[name] = nil }
+        return planned
+    }
+
+    /// Prepares (untimed), then times the workload at `iterations` and the baseline, in the
+    /// order asked: rounds alternate it, so a neighbour's load that comes and goes hits both.
+    func measure(_ performance: PerformanceTemplate, iterations: Int, baselineFirst: Bool) throws -> RoundTimes {
         var context = context(performance.location)
         context.discardsResult = true
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
-            let work = { for step in planned { _ = try self.session.perform(step, in: context) } }
-            if performance.inBatch { try session.inBatch(work) } else { try work() }
-        } catch {
-            let failure = CaseFailure(message: "the workload failed", location: performance.location,
-                                      expected: "success", actual: "error \(Self.engineError(error))")
-            throw Stop(status: Self.engineError(error).domain == EngineError.conformanceDomain ? .error : .failed, failure: failure)
+        if !performance.prepare.isEmpty {
+            let prepared = try plan(performance.prepare, iterations: performance.prepareIterations, range: performance.prepareIterations)
+            do {
+                try session.inBatch { for step in prepared { _ = try self.session.perform(step, in: context) } }
+            } catch {
+                throw Stop(status: .error, failure: CaseFailure(
+                    message: "preparing the workload failed", location: performance.location,
+                    actual: "error \(Self.engineError(error))"))
+            }
         }
-        let workload = Self.seconds(clock.now - start)
-        let baselineStart = clock.now
         do {
-            try session.runBaseline(named: performance.baseline, iterations: performance.iterations, in: context)
+            try session.prepareBaseline(
+                named: performance.baseline, iterations: iterations, prepareIterations: performance.prepareIterations, in: context)
         } catch {
             throw Stop(status: .error, failure: CaseFailure(
-                message: "the baseline '\(performance.baseline)' failed", location: performance.location,
+                message: "preparing the baseline '\(performance.baseline)' failed", location: performance.location,
                 actual: "error \(Self.engineError(error))"))
         }
-        let baseline = max(Self.seconds(clock.now - baselineStart), 1e-9)
-        let ratio = workload / baseline
-        let measured = String(format: "workload %.3f ms, baseline %@ %.3f ms, ratio %.2f (limit %.2f), %d iterations",
-                              workload * 1000, performance.baseline, baseline * 1000, ratio, performance.maxRatio,
-                              performance.iterations)
-        notes.append(measured)
-        #if DEBUG
-        // Unoptimised Swift against C that is always optimised: the ratio says little.
-        notes.append("this is a debug build: measure with `swift run -c release quire conform --perf`")
-        #endif
-        if ratio > performance.maxRatio {
-            throw Stop(status: .failed, failure: CaseFailure(
-                message: "the workload is too slow against its baseline", location: performance.location,
-                expected: String(format: "ratio <= %.2f", performance.maxRatio), actual: measured))
+        let planned = try plan(performance.workload, iterations: iterations, range: performance.prepareIterations)
+        let clock = ContinuousClock()
+        func timeWorkload() throws -> Double {
+            let start = clock.now
+            do {
+                let work = { for step in planned { _ = try self.session.perform(step, in: context) } }
+                if performance.inBatch { try session.inBatch(work) } else { try work() }
+            } catch {
+                let failure = CaseFailure(message: "the workload failed", location: performance.location,
+                                          expected: "success", actual: "error \(Self.engineError(error))")
+                throw Stop(status: Self.engineError(error).domain == EngineError.conformanceDomain ? .error : .failed, failure: failure)
+            }
+            return Self.seconds(clock.now - start)
         }
+        func timeBaseline() throws -> Double {
+            let start = clock.now
+            do {
+                try session.runBaseline(named: performance.baseline, iterations: iterations, in: context)
+            } catch {
+                throw Stop(status: .error, failure: CaseFailure(
+                    message: "the baseline '\(performance.baseline)' failed", location: performance.location,
+                    actual: "error \(Self.engineError(error))"))
+            }
+            return max(Self.seconds(clock.now - start), 1e-9)
+        }
+        if baselineFirst {
+            let baseline = try timeBaseline()
+            return RoundTimes(workload: try timeWorkload(), baseline: baseline)
+        }
+        let workload = try timeWorkload()
+        return RoundTimes(workload: workload, baseline: try timeBaseline())
     }
 
     // MARK: Helpers

@@ -12,6 +12,8 @@ public struct CaseResult: Sendable {
     public var skipReason: String?
     /// Other output worth keeping (performance measurements, the kept directory).
     public var notes: [String]
+    /// A performance case's figures, for reports that chart them.
+    public var performance: PerformanceMeasurement?
 
     /// Makes a result.
     public init(

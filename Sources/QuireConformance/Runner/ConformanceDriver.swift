@@ -40,9 +40,10 @@ public enum ConformanceDriver {
         if selected.isEmpty {
             errorOutput("quire conform: no case selected under \(options.paths.joined(separator: ", "))\n")
         }
-        let runner = ConformanceRunner(engine: chosen, options: RunnerOptions(
-            jobs: options.jobs, includePerformance: options.includePerformance,
-            keepDirectories: options.keepDirectories))
+        var runnerOptions = RunnerOptions(
+            jobs: options.jobs, includePerformance: options.includePerformance, keepDirectories: options.keepDirectories)
+        runnerOptions.measuresUnoptimisedBuilds = options.measuresUnoptimisedBuilds
+        let runner = ConformanceRunner(engine: chosen, options: runnerOptions)
         let start = Date()
         let results = runner.run(selected)
         let report = RunReport(engine: chosen.name, seed: options.seed, start: start, stop: Date(), results: results)

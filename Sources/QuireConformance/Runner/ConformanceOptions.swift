@@ -28,6 +28,8 @@ public struct ConformanceOptions: Sendable, Hashable {
     public var verbose: Bool
     /// List the selected cases instead of running them.
     public var listOnly: Bool
+    /// Run performance cases in a debug build too (see ``RunnerOptions/measuresUnoptimisedBuilds``).
+    public var measuresUnoptimisedBuilds = false
 
     /// Makes options with the command line's defaults.
     public init(

@@ -21,7 +21,20 @@ public struct ConformanceRunner: Sendable {
     }
 
     /// Runs cases, `options.jobs` at a time; the results come back in the order of `cases`.
+    /// Performance cases that will be measured run afterwards, one at a time, so that no other
+    /// case of this run competes with their measurement.
     public func run(_ cases: [ConformanceCase]) -> [CaseResult] {
+        guard options.includePerformance, options.jobs > 1, cases.contains(where: \.isPerformance) else {
+            return runConcurrently(cases)
+        }
+        let others = cases.indices.filter { !cases[$0].isPerformance }
+        var results = [CaseResult?](repeating: nil, count: cases.count)
+        for (index, result) in zip(others, runConcurrently(others.map { cases[$0] })) { results[index] = result }
+        for index in cases.indices where cases[index].isPerformance { results[index] = run(cases[index]) }
+        return results.compactMap { $0 }
+    }
+
+    private func runConcurrently(_ cases: [ConformanceCase]) -> [CaseResult] {
         let jobs = max(1, min(options.jobs, cases.count))
         guard jobs > 1 else { return cases.map(run) }
         let next = Locked(0)
@@ -73,8 +86,16 @@ public struct ConformanceRunner: Sendable {
         if let reason = scenario.skipReason {
             return CaseResult(testCase: testCase, status: .skipped, skipReason: reason)
         }
-        if scenario.performance != nil && !options.includePerformance {
-            return CaseResult(testCase: testCase, status: .skipped, skipReason: "performance case; run with --perf")
+        if let performance = scenario.performance {
+            guard options.includePerformance else {
+                return CaseResult(testCase: testCase, status: .skipped, skipReason: "performance case; run with --perf")
+            }
+            #if DEBUG
+            if !options.measuresUnoptimisedBuilds {
+                return CaseResult(testCase: testCase, status: .skipped, skipReason: Self.debugBuildSkipReason)
+            }
+            #endif
+            return measure(testCase, scenario, performance)
         }
         let directory: URL
         do {
@@ -115,6 +136,109 @@ public struct ConformanceRunner: Sendable {
         result.notes = execution.notes
         if options.keepDirectories { result.notes.append("directory kept: \(directory.path)") }
         return result
+    }
+
+    /// Why a debug build skips performance cases.
+    public static let debugBuildSkipReason =
+        "performance cases need an optimised build: this is a debug build, whose Swift is not optimised while the C baselines are; run `swift run -c release quire conform --perf`"
+
+    // MARK: Performance
+
+    /// Measures a performance case: at each size, `warmup` uncounted rounds then `rounds`
+    /// counted ones, each in a fresh directory and session (setup, steps, untimed preparation,
+    /// then workload and baseline timed back to back, their order alternating). The verdict is
+    /// the median of the rounds' ratios, never an absolute time.
+    private func measure(_ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate) -> CaseResult {
+        var sizes: [PerformanceMeasurement.Size] = []
+        var notes: [String] = []
+        for iterations in performance.sizes {
+            var counted: [CaseExecution.RoundTimes] = []
+            for round in 0..<(performance.warmup + performance.rounds) {
+                switch runRound(testCase, scenario, performance, iterations: iterations, baselineFirst: round % 2 == 1) {
+                case .success(let times):
+                    if round >= performance.warmup { counted.append(times) }
+                case .failure(let failure):
+                    return failure.result
+                }
+            }
+            sizes.append(PerformanceMeasurement.Size(
+                iterations: iterations, workload: Self.median(counted.map(\.workload)),
+                baseline: Self.median(counted.map(\.baseline)), ratio: Self.median(counted.map { $0.workload / $0.baseline })))
+        }
+        var growth: Double?
+        if sizes.count == 2 {
+            let perIteration = sizes.map { $0.workload / Double($0.iterations) }
+            growth = perIteration[1] / max(perIteration[0], 1e-12)
+        }
+        let measurement = PerformanceMeasurement(
+            baselineName: performance.baseline, sizes: sizes, maxRatio: performance.maxRatio, rounds: performance.rounds,
+            warmup: performance.warmup, growth: growth, maxGrowth: performance.maxGrowth)
+        notes.append(measurement.summary)
+        #if DEBUG
+        notes.append("this is a debug build: measure with `swift run -c release quire conform --perf`")
+        #endif
+        var result = CaseResult(testCase: testCase, status: .passed, notes: notes)
+        result.performance = measurement
+        if measurement.ratio > measurement.maxRatio {
+            result.status = .failed
+            result.failure = CaseFailure(
+                message: "the workload is too slow against its baseline", location: performance.location,
+                expected: String(format: "ratio <= %.2f", measurement.maxRatio), actual: measurement.summary)
+        } else if let growth, let maxGrowth = measurement.maxGrowth, growth > maxGrowth {
+            result.status = .failed
+            result.failure = CaseFailure(
+                message: "the workload's cost grows faster than its size", location: performance.location,
+                expected: String(format: "growth <= %.2f", maxGrowth), actual: measurement.summary)
+        }
+        return result
+    }
+
+    /// One round in its own directory and session; a failure comes back as the case's result.
+    private func runRound(
+        _ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate, iterations: Int, baselineFirst: Bool
+    ) -> Result<CaseExecution.RoundTimes, RoundFailure> {
+        let directory: URL
+        do {
+            directory = try makeDirectory(for: testCase)
+        } catch {
+            return .failure(RoundFailure(CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
+                message: "could not make the case directory: \(error.localizedDescription)", location: testCase.location))))
+        }
+        defer {
+            if !options.keepDirectories { try? FileManager.default.removeItem(at: directory) }
+        }
+        let session: any EngineSession
+        do {
+            session = try engine.makeSession(directory: directory, given: scenario.given, seed: scenario.seed)
+        } catch {
+            return .failure(RoundFailure(CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
+                message: "the engine could not start the case", location: testCase.location,
+                actual: "error \(CaseExecution.engineError(error))"))))
+        }
+        defer { try? session.close() }
+        let execution = CaseExecution(session: session, scenario: scenario, directory: directory, location: testCase.location)
+        do {
+            try execution.run()
+            return .success(try execution.measure(performance, iterations: iterations, baselineFirst: baselineFirst))
+        } catch let stop as CaseExecution.Stop {
+            return .failure(RoundFailure(CaseResult(testCase: testCase, status: stop.status, failure: stop.failure)))
+        } catch {
+            return .failure(RoundFailure(CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
+                message: "the runner broke: \(error)", location: testCase.location))))
+        }
+    }
+
+    /// A round's failure, carrying the case's result.
+    private struct RoundFailure: Error {
+        var result: CaseResult
+        init(_ result: CaseResult) { self.result = result }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private func makeDirectory(for testCase: ConformanceCase) throws -> URL {

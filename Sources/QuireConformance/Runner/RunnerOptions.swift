@@ -10,6 +10,10 @@ public struct RunnerOptions: Sendable, Hashable {
     public var keepDirectories: Bool
     /// Where case directories go; the system's temporary directory by default.
     public var workDirectory: URL?
+    /// Run performance cases in a debug build too. A debug build's Swift against the always
+    /// optimised C of the baselines says little about Quire, so they are skipped there unless
+    /// this is set (tests of the runner itself set it).
+    public var measuresUnoptimisedBuilds = false
 
     /// Makes options; the defaults run one case at a time, skip performance cases and clean up.
     public init(jobs: Int = 1, includePerformance: Bool = false, keepDirectories: Bool = false, workDirectory: URL? = nil) {

@@ -195,10 +195,27 @@ public enum SpecSchema {
         "workload": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } },
         "baseline": { "description": "A baseline the engine provides (rawSQLiteInsert ...).", "type": "string", "minLength": 1 },
         "iterations": { "type": "integer", "minimum": 1 },
+        "sizes": {
+          "description": "Two iteration counts for a scaling case, smaller first.",
+          "type": "array", "minItems": 2, "maxItems": 2, "items": { "type": "integer", "minimum": 1 }
+        },
         "maxRatio": { "type": "number", "exclusiveMinimum": 0 },
-        "inBatch": { "description": "Run all iterations in one batch (one transaction).", "type": "boolean" }
+        "maxGrowth": {
+          "description": "Most the cost per iteration may grow from the first size to the second (1.2: linear within 20%).",
+          "type": "number", "exclusiveMinimum": 0
+        },
+        "inBatch": { "description": "Run all iterations in one batch (one transaction).", "type": "boolean" },
+        "prepare": {
+          "description": "Untimed steps run prepareIterations times in one batch before each round.",
+          "type": "array", "items": { "$ref": "#/$defs/step" }
+        },
+        "prepareIterations": { "type": "integer", "minimum": 1 },
+        "rounds": { "description": "Measured rounds (default 5); the verdict is their median ratio.", "type": "integer", "minimum": 1, "maximum": 50 },
+        "warmup": { "description": "Rounds run first and not counted (default 1).", "type": "integer", "minimum": 0, "maximum": 10 }
       },
-      "required": ["workload", "baseline", "iterations", "maxRatio"],
+      "required": ["workload", "baseline", "maxRatio"],
+      "oneOf": [{ "required": ["iterations"] }, { "required": ["sizes"] }],
+      "dependentRequired": { "maxGrowth": ["sizes"] },
       "additionalProperties": false
     },
     "step": {

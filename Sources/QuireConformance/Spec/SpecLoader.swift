@@ -105,7 +105,8 @@ enum SpecLoader {
                 var defined = Set(variables.keys).union(builtinVariables)
                 try checkReferences(in: steps, defined: &defined)
                 if let performance {
-                    defined.insert("i")
+                    defined.formUnion(CaseExecution.iterationVariables)
+                    try checkReferences(in: performance.prepare, defined: &defined)
                     try checkReferences(in: performance.workload, defined: &defined)
                 }
                 let given = try GivenParser.given(file: fileGiven, case: node["given"], variables: variables,
@@ -167,20 +168,38 @@ enum SpecLoader {
 
     private static func performanceTemplate(of node: SpecNode) throws -> PerformanceTemplate {
         let workload = try (node["workload"]?.elements ?? []).map(template(of:))
-        if let step = workload.first(where: { !StepDecoder.engineKeywords.contains($0.keyword) || $0.expect != nil || $0.bind != nil }) {
+        let prepare = try (node["prepare"]?.elements ?? []).map(template(of:))
+        if let step = (prepare + workload).first(where: { !StepDecoder.engineKeywords.contains($0.keyword) || $0.expect != nil || $0.bind != nil }) {
             throw SpecError("a workload step is timed as a bare engine call: '\(step.keyword)'\(step.expect != nil ? " with expect" : step.bind != nil ? " with as" : "") is not allowed here (use inBatch: true for a batch)", at: step.location)
         }
-        let iterations = node["iterations"]?.scalar?.intValue ?? 1
-        let (steps, overflow) = iterations.multipliedReportingOverflow(by: max(workload.count, 1))
-        guard !overflow, steps <= SpecLimits.maximumPerformanceSteps else {
-            throw SpecError("\(iterations) iterations of \(workload.count) steps is more than the \(SpecLimits.maximumPerformanceSteps) steps a performance case may run", at: node.location)
+        let sizes = node["sizes"]?.value.arrayValue?.compactMap(\.intValue) ?? [node["iterations"]?.scalar?.intValue ?? 1]
+        let maxGrowth = node["maxGrowth"]?.scalar?.doubleValue
+        if maxGrowth != nil && sizes.count != 2 {
+            throw SpecError("maxGrowth needs two sizes (sizes: [small, large])", at: node.location)
+        }
+        if sizes.count == 2 && sizes[0] >= sizes[1] {
+            throw SpecError("sizes must grow: \(sizes[0]) is not less than \(sizes[1])", at: node.location)
+        }
+        let prepareIterations = node["prepareIterations"]?.scalar?.intValue ?? 1
+        let rounds = node["rounds"]?.scalar?.intValue ?? 5
+        let warmup = node["warmup"]?.scalar?.intValue ?? 1
+        for (iterations, count) in sizes.map({ ($0, workload.count) }) + [(prepareIterations, prepare.count)] {
+            let (steps, overflow) = iterations.multipliedReportingOverflow(by: max(count, 1))
+            guard !overflow, steps <= SpecLimits.maximumPerformanceSteps else {
+                throw SpecError("\(iterations) iterations of \(count) steps is more than the \(SpecLimits.maximumPerformanceSteps) steps a performance case may run", at: node.location)
+            }
         }
         return PerformanceTemplate(
             workload: workload,
             baseline: node["baseline"]?.scalar?.stringValue ?? "",
-            iterations: iterations,
+            sizes: sizes,
             maxRatio: node["maxRatio"]?.scalar?.doubleValue ?? 1,
+            maxGrowth: maxGrowth,
             inBatch: node["inBatch"]?.scalar?.boolValue ?? false,
+            prepare: prepare,
+            prepareIterations: prepareIterations,
+            rounds: rounds,
+            warmup: warmup,
             location: node.location)
     }
 

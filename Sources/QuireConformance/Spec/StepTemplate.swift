@@ -26,13 +26,23 @@ struct StepTemplate: Sendable {
     }
 }
 
-/// A performance case's workload, baseline and limit.
+/// A performance case's workload, baseline and limits.
 struct PerformanceTemplate: Sendable {
     var workload: [StepTemplate]
     var baseline: String
-    var iterations: Int
+    /// The workload's iterations at each size: one size, or two for a scaling case.
+    var sizes: [Int]
     var maxRatio: Double
+    /// How much more than linear the cost may grow from the first size to the second.
+    var maxGrowth: Double?
     /// Whether all iterations run inside one batch.
     var inBatch: Bool
+    /// Untimed steps run `prepareIterations` times in one batch before each measurement.
+    var prepare: [StepTemplate]
+    var prepareIterations: Int
+    /// Measured rounds; the verdict is the median of their ratios.
+    var rounds: Int
+    /// Rounds run first and not counted.
+    var warmup: Int
     var location: SourceLocation
 }

@@ -1,0 +1,78 @@
+/// What a performance case measured: medians over its rounds, the ratio that decided it, and
+/// for a scaling case the growth from the first size to the second.
+public struct PerformanceMeasurement: Sendable, Hashable {
+    /// One size's figures.
+    public struct Size: Sendable, Hashable {
+        /// Workload iterations.
+        public var iterations: Int
+        /// Median workload time, in seconds.
+        public var workload: Double
+        /// Median baseline time, in seconds.
+        public var baseline: Double
+        /// Median of the rounds' workload ÷ baseline ratios.
+        public var ratio: Double
+    }
+
+    /// The baseline's name.
+    public var baselineName: String
+    /// The figures at each size (one, or two for a scaling case).
+    public var sizes: [Size]
+    /// The ratio limit.
+    public var maxRatio: Double
+    /// Measured rounds per size.
+    public var rounds: Int
+    /// Uncounted rounds run first.
+    public var warmup: Int
+    /// Cost per iteration at the second size ÷ at the first (workload time), for a scaling case.
+    public var growth: Double?
+    /// The growth limit.
+    public var maxGrowth: Double?
+
+    /// The ratio that decides the case: the largest over the sizes.
+    public var ratio: Double { sizes.map(\.ratio).max() ?? 0 }
+
+    /// Whether it stays within its limits.
+    public var withinLimits: Bool {
+        ratio <= maxRatio && (growth ?? 0) <= (maxGrowth ?? .infinity)
+    }
+
+    /// One line for notes and failure messages.
+    public var summary: String {
+        var parts = sizes.map { size in
+            String(
+                format: "workload %.3f ms, baseline %@ %.3f ms, ratio %.2f (limit %.2f), %d iterations",
+                size.workload * 1000, baselineName, size.baseline * 1000, size.ratio, maxRatio, size.iterations)
+        }
+        if let growth, let maxGrowth {
+            parts.append(String(format: "growth %.2f (limit %.2f)", growth, maxGrowth))
+        }
+        parts.append("median of \(rounds) rounds after \(warmup) warm-up")
+        return parts.joined(separator: "; ")
+    }
+
+    /// Name-value pairs for reports (JUnit `<property>`, CTRF `extra`), times in milliseconds.
+    public var properties: [(name: String, value: String)] {
+        let first = sizes.first
+        var result: [(String, String)] = [
+            ("workload", String(format: "%.3f", (first?.workload ?? 0) * 1000)),
+            ("baseline", String(format: "%.3f", (first?.baseline ?? 0) * 1000)),
+            ("baselineName", baselineName),
+            ("ratio", String(format: "%.3f", ratio)),
+            ("limit", String(format: "%.3f", maxRatio)),
+            ("rounds", String(rounds)),
+            ("warmup", String(warmup)),
+            ("iterations", String(first?.iterations ?? 0)),
+        ]
+        if sizes.count > 1, let last = sizes.last {
+            result += [
+                ("largeIterations", String(last.iterations)),
+                ("largeWorkload", String(format: "%.3f", last.workload * 1000)),
+                ("largeBaseline", String(format: "%.3f", last.baseline * 1000)),
+            ]
+        }
+        if let growth, let maxGrowth {
+            result += [("growth", String(format: "%.3f", growth)), ("growthLimit", String(format: "%.3f", maxGrowth))]
+        }
+        return result
+    }
+}
