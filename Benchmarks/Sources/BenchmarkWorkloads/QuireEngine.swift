@@ -6,6 +6,7 @@ import Quire
 public final class QuireEngine: StorageEngine {
     let database: Database
     let collection: Quire.Collection
+    private var isClosed = false
 
     /// Opens a new database in `directory`.
     public init(directory: URL) throws {
@@ -34,13 +35,17 @@ public final class QuireEngine: StorageEngine {
         Reader(collection: collection, property: property)
     }
 
+    /// Closes the database (SQLite folds the WAL into the file when its last connection
+    /// closes; a checkpoint cannot run inside Quire's write transactions), then measures.
     public func bytesOnDisk() throws -> Int {
-        try database.write { try $0.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        try close()
         return try fileSize(database.filePath)
     }
 
     /// Closes the database.
     public func close() throws {
+        guard !isClosed else { return }
+        isClosed = true
         try database.close()
     }
 
