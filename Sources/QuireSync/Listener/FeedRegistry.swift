@@ -1,9 +1,12 @@
 import Foundation
+import NIOCore
 
-/// The change signals of the feeds in progress, so stopping the listener ends them all.
+/// The change signals of the feeds in progress, so stopping the listener ends them all, and
+/// closing a connection ends the feeds on it.
 ///
 /// Signals are held weakly: a feed whose response is dropped before it runs (the client left
-/// first) leaves nothing behind.
+/// first) leaves nothing behind. Each connection with a feed is watched once, however many
+/// feeds it serves one after the other.
 final class FeedRegistry: @unchecked Sendable {
     private struct Entry {
         weak var signal: ChangeSignal?
@@ -12,6 +15,8 @@ final class FeedRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var closed = false
+    /// The feeds of each watched connection, by the connection's identity.
+    private var connections: [ObjectIdentifier: [ObjectIdentifier: Entry]] = [:]
 
     /// Tracks `signal` until ``remove(_:)``; a signal added after ``endAll()`` ends at once.
     func add(_ signal: ChangeSignal) {
@@ -25,9 +30,34 @@ final class FeedRegistry: @unchecked Sendable {
         if isClosed { signal.end() }
     }
 
+    /// Tracks `signal` like ``add(_:)`` and ends it when `connection` closes (the client went
+    /// away); the connection stays open when the feed ends first.
+    func add(_ signal: ChangeSignal, endingWith connection: (any Channel)?) {
+        add(signal)
+        guard let connection else { return }
+        let key = ObjectIdentifier(connection)
+        let isFirst = lock.withLock { () -> Bool in
+            let isFirst = connections[key] == nil
+            connections[key, default: [:]][ObjectIdentifier(signal)] = Entry(signal: signal)
+            return isFirst
+        }
+        guard isFirst else { return }
+        // Runs at once when the connection is already closed.
+        connection.closeFuture.whenComplete { [weak self] _ in self?.connectionClosed(key) }
+    }
+
     /// Stops tracking `signal`.
     func remove(_ signal: ChangeSignal) {
-        _ = lock.withLock { entries.removeValue(forKey: ObjectIdentifier(signal)) }
+        lock.withLock {
+            let key = ObjectIdentifier(signal)
+            entries.removeValue(forKey: key)
+            for connection in connections.keys { connections[connection]?.removeValue(forKey: key) }
+        }
+    }
+
+    private func connectionClosed(_ key: ObjectIdentifier) {
+        let signals = lock.withLock { connections.removeValue(forKey: key)?.values.compactMap(\.signal) ?? [] }
+        signals.forEach { $0.end() }
     }
 
     /// Ends every feed, and every feed that starts afterwards.
