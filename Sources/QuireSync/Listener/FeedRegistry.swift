@@ -15,8 +15,14 @@ final class FeedRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var closed = false
-    /// The feeds of each watched connection, by the connection's identity.
-    private var connections: [ObjectIdentifier: [ObjectIdentifier: Entry]] = [:]
+    /// The watched connections, by identity: their feeds, and whether their client has
+    /// closed its side. Removed when the connection closes.
+    private var connections: [ObjectIdentifier: Watched] = [:]
+
+    private struct Watched {
+        var feeds: [ObjectIdentifier: Entry] = [:]
+        var inputClosed = false
+    }
 
     /// Tracks `signal` until ``remove(_:)``; a signal added after ``endAll()`` ends at once.
     func add(_ signal: ChangeSignal) {
@@ -30,20 +36,33 @@ final class FeedRegistry: @unchecked Sendable {
         if isClosed { signal.end() }
     }
 
-    /// Tracks `signal` like ``add(_:)`` and ends it when `connection` closes (the client went
-    /// away); the connection stays open when the feed ends first.
+    /// Tracks `signal` like ``add(_:)`` and ends it when `connection` closes or its client
+    /// closes its side (at once when that already happened); the connection stays open when
+    /// the feed ends first.
     func add(_ signal: ChangeSignal, endingWith connection: (any Channel)?) {
         add(signal)
         guard let connection else { return }
-        let key = ObjectIdentifier(connection)
-        let isFirst = lock.withLock { () -> Bool in
-            let isFirst = connections[key] == nil
-            connections[key, default: [:]][ObjectIdentifier(signal)] = Entry(signal: signal)
-            return isFirst
+        let (isNew, inputClosed) = lock.withLock { () -> (Bool, Bool) in
+            let key = ObjectIdentifier(connection)
+            let isNew = connections[key] == nil
+            connections[key, default: Watched()].feeds[ObjectIdentifier(signal)] = Entry(signal: signal)
+            return (isNew, connections[key]?.inputClosed ?? false)
         }
-        guard isFirst else { return }
-        // Runs at once when the connection is already closed.
-        connection.closeFuture.whenComplete { [weak self] _ in self?.connectionClosed(key) }
+        if isNew { watch(connection) }
+        if inputClosed { signal.end() }
+    }
+
+    /// Ends the feeds in progress on `connection`, and those it starts later: its client
+    /// closed its side.
+    func endFeeds(of connection: any Channel) {
+        let (isNew, signals) = lock.withLock { () -> (Bool, [ChangeSignal]) in
+            let key = ObjectIdentifier(connection)
+            let isNew = connections[key] == nil
+            connections[key, default: Watched()].inputClosed = true
+            return (isNew, connections[key]?.feeds.values.compactMap(\.signal) ?? [])
+        }
+        if isNew { watch(connection) }
+        signals.forEach { $0.end() }
     }
 
     /// Stops tracking `signal`.
@@ -51,13 +70,18 @@ final class FeedRegistry: @unchecked Sendable {
         lock.withLock {
             let key = ObjectIdentifier(signal)
             entries.removeValue(forKey: key)
-            for connection in connections.keys { connections[connection]?.removeValue(forKey: key) }
+            for connection in connections.keys { connections[connection]?.feeds.removeValue(forKey: key) }
         }
     }
 
-    private func connectionClosed(_ key: ObjectIdentifier) {
-        let signals = lock.withLock { connections.removeValue(forKey: key)?.values.compactMap(\.signal) ?? [] }
-        signals.forEach { $0.end() }
+    /// Forgets `connection` and ends its feeds when it closes (at once when it is closed).
+    private func watch(_ connection: any Channel) {
+        let key = ObjectIdentifier(connection)
+        connection.closeFuture.whenComplete { [weak self] _ in
+            guard let self else { return }
+            let signals = self.lock.withLock { self.connections.removeValue(forKey: key)?.feeds.values.compactMap(\.signal) ?? [] }
+            signals.forEach { $0.end() }
+        }
     }
 
     /// Ends every feed, and every feed that starts afterwards.

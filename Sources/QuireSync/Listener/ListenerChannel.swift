@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 
 /// A listener's HTTP/1.1 connection: Hummingbird's, with the idle timeout set, a request-head
-/// timeout in front of the HTTP decoder, and closing after a response that says
-/// `Connection: close`.
+/// timeout in front of the HTTP decoder, and a ``ListenerConnectionHandler`` after it (closing
+/// after a response that says `Connection: close`, ending feeds when the client leaves).
 struct ListenerChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -30,12 +30,13 @@ struct ListenerChannel: ServerChildChannel {
 
     init(
         responder: @escaping HTTPChannelHandler.Responder, idleTimeout: Duration, headTimeout: Duration,
-        counter: Counter
+        counter: Counter, feeds: FeedRegistry
     ) {
         http = HTTP1Channel(
             responder: responder,
             configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [ResponseCloseHandler()], idleTimeout: TimeAmount(idleTimeout)))
+                additionalChannelHandlers: [ListenerConnectionHandler { feeds.endFeeds(of: $0) }],
+                idleTimeout: TimeAmount(idleTimeout)))
         self.headTimeout = TimeAmount(headTimeout)
         self.counter = counter
     }

@@ -4,7 +4,7 @@ import NIOCore
 /// within `timeout` of its first byte, so half-sent heads cannot hold connections.
 ///
 /// It sits before the HTTP decoder and sees raw bytes: bytes arriving while no request is
-/// in progress start the clock. ``ResponseCloseHandler``, after the decoder, reports each
+/// in progress start the clock. ``ListenerConnectionHandler``, after the decoder, reports each
 /// complete head (which stops the clock) and each response's end (after which the next
 /// bytes start a new head).
 final class RequestHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {

@@ -135,7 +135,8 @@ public final class URLEndpointListener: @unchecked Sendable {
             },
             server: HTTPServerBuilder { respond in
                 ListenerChannel(
-                    responder: respond, idleTimeout: idleTimeout, headTimeout: headTimeout, counter: connections)
+                    responder: respond, idleTimeout: idleTimeout, headTimeout: headTimeout, counter: connections,
+                    feeds: feeds)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: requestedPort), serverName: "Quire/\(QuireSync.version)",

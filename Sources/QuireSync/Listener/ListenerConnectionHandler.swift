@@ -2,17 +2,29 @@ import Hummingbird
 import NIOCore
 import NIOHTTPTypes
 
-/// Closes the connection once a response that says `Connection: close` has been written,
-/// so that header is never a lie; and tells the ``RequestHeadTimeoutHandler`` of the
-/// connection when a request head arrives and when a response ends.
-final class ResponseCloseHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// The listener's view of one connection, after the HTTP decoder:
+///
+/// - it closes the connection once a response that says `Connection: close` has been
+///   written, so that header is never a lie;
+/// - it tells the connection's ``RequestHeadTimeoutHandler`` when a request head arrives and
+///   when a response ends;
+/// - it reports the client closing its side (end of input) while a response is in progress,
+///   so a changes feed waiting on that connection ends. (Hummingbird allows half-closed
+///   connections, so the connection itself stays open until the server is done.)
+final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    private let onInputClosed: @Sendable (any Channel) -> Void
     private var headTimeout: RequestHeadTimeoutHandler?
     private var closeAfterResponse = false
+
+    /// A handler calling `onInputClosed` with the connection when the client closes its side.
+    init(onInputClosed: @escaping @Sendable (any Channel) -> Void) {
+        self.onInputClosed = onInputClosed
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         headTimeout = try? context.pipeline.syncOperations.handler(type: RequestHeadTimeoutHandler.self)
@@ -21,6 +33,11 @@ final class ResponseCloseHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) { headTimeout?.headReceived() }
         context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { onInputClosed(context.channel) }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
