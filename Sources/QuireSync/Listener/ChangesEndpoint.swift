@@ -1,7 +1,7 @@
 import Hummingbird
 import Quire
 
-/// `GET|POST /{db}/_changes`: normal, longpoll and continuous feeds.
+/// `GET|POST /{db}/_changes`: normal, longpoll, continuous and eventsource feeds.
 struct ChangesEndpoint: Sendable {
     let served: ServedCollection
     let feeds: FeedRegistry
@@ -37,8 +37,9 @@ struct ChangesEndpoint: Sendable {
         }
         let feed = ChangesFeed(scanner: scanner, options: options, signal: signal)
         let feeds = self.feeds
+        let contentType = options.feed == .eventsource ? "text/event-stream" : "application/json"
         return Response(
-            status: .ok, headers: [.contentType: "application/json"],
+            status: .ok, headers: [.contentType: contentType, .cacheControl: "no-cache"],
             body: ResponseBody { writer in
                 defer { feeds.remove(signal) }
                 let outcome: Result<Void, any Error>
