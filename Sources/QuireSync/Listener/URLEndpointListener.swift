@@ -30,6 +30,7 @@ public final class URLEndpointListener: @unchecked Sendable {
         let port: UInt16
         let feeds: FeedRegistry
         let connections: ListenerChannel.Counter
+        let bodyBudget: RequestBodyBudget
     }
 
     /// How long ``stop()`` lets connections finish before cancelling them.
@@ -59,6 +60,13 @@ public final class URLEndpointListener: @unchecked Sendable {
     /// The number of connections accepted since the listener started (0 while stopped).
     var acceptedConnectionCount: Int {
         lock.withLock { running?.connections.acceptedCount ?? 0 }
+    }
+
+    /// The request-body bytes reserved by requests being read, and the requests waiting for
+    /// room (0 while stopped).
+    var bodyBudgetUse: (bytes: Int, waiting: Int) {
+        guard let budget = lock.withLock({ running?.bodyBudget }) else { return (0, 0) }
+        return (budget.inUse, budget.waiting)
     }
 
     /// The number of connections open now (0 while stopped).
@@ -166,7 +174,8 @@ public final class URLEndpointListener: @unchecked Sendable {
         }
         do {
             let port = try await startup.value()
-            return Running(task: task, services: services, port: port, feeds: feeds, connections: connections)
+            return Running(task: task, services: services, port: port, feeds: feeds, connections: connections,
+                bodyBudget: responder.bodyBudget)
         } catch {
             task.cancel()
             await task.value
