@@ -51,6 +51,9 @@ import Testing
             #expect(try await kept.request("GET", "/db").status == 200)
             try await kept.send(Data("GET /db HTTP/1.1\r\n".utf8))
             #expect(await kept.waitForClose())
+            // A connection that sends nothing is closed as well.
+            let silent = try KeepAliveConnection(port: port)
+            #expect(await silent.waitForClose())
             // Whole requests are still answered.
             #expect(try await harness.client.get("/db").status == 200)
         }

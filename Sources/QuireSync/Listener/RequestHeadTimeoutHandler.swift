@@ -1,10 +1,11 @@
 import NIOCore
 
 /// Closes a connection whose request head (request line and headers) is not complete
-/// within `timeout` of its first byte, so half-sent heads cannot hold connections.
+/// within `timeout` of the connection opening, or on a kept connection of the head's first
+/// byte, so silent connections and half-sent heads cannot hold connection slots.
 ///
-/// It sits before the HTTP decoder and sees raw bytes: bytes arriving while no request is
-/// in progress start the clock. ``ListenerConnectionHandler``, after the decoder, reports each
+/// It sits before the HTTP decoder and sees raw bytes: the connection opening, and bytes
+/// arriving while no request is in progress, start the clock. ``ListenerConnectionHandler``, after the decoder, reports each
 /// complete head (which stops the clock) and each response's end (after which the next
 /// bytes start a new head).
 final class RequestHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -20,16 +21,29 @@ final class RequestHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHa
         self.timeout = timeout
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { startClock(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startClock(context)
+        context.fireChannelActive()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if requestsInProgress == 0, deadline == nil {
-            let loop = context.eventLoop.assumeIsolated()
-            deadline = loop.scheduleTask(in: timeout) { [weak self] in
-                guard let self, self.deadline != nil else { return }
-                self.deadline = nil
-                context.close(promise: nil)
-            }
-        }
+        startClock(context)
         context.fireChannelRead(data)
+    }
+
+    /// Starts the clock unless a request is in progress or it already runs.
+    private func startClock(_ context: ChannelHandlerContext) {
+        guard requestsInProgress == 0, deadline == nil else { return }
+        let loop = context.eventLoop.assumeIsolated()
+        deadline = loop.scheduleTask(in: timeout) { [weak self] in
+            guard let self, self.deadline != nil else { return }
+            self.deadline = nil
+            context.close(promise: nil)
+        }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -40,6 +54,7 @@ final class RequestHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHa
     func handlerRemoved(context: ChannelHandlerContext) {
         cancelDeadline()
     }
+
 
     /// A request head was decoded: the clock stops.
     func headReceived() {

@@ -32,7 +32,8 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// closes. 1,000 by default.
     public var maxConnections: Int
     /// How long a request head (request line and headers) may take to arrive, counted from
-    /// its first byte; a connection that takes longer is closed. 30 seconds by default.
+    /// the connection opening, or on a kept connection from the head's first byte; a
+    /// connection that takes longer is closed. 30 seconds by default.
     public var requestHeadTimeout: Duration
     /// How long a connection may do nothing (no request in progress, or a request body that
     /// stopped coming) before it is closed. 2 minutes by default. Feeds waiting for changes
