@@ -39,7 +39,8 @@ import Testing
 
     @Test func aHalfSentHeadIsDroppedAfterTheHeadTimeout() async throws {
         try await ListenerHarness.with(adjust: {
-            $0.requestHeadTimeout = .milliseconds(150)
+            // Long enough for a loaded machine to send a whole request just after connecting.
+            $0.requestHeadTimeout = .milliseconds(500)
             $0.idleTimeout = .seconds(600)
         }) { harness async throws in
             let port = harness.listener.port ?? 0
@@ -60,7 +61,8 @@ import Testing
     }
 
     @Test func idleConnectionsCloseButAWaitingFeedDoesNot() async throws {
-        try await ListenerHarness.with(adjust: { $0.idleTimeout = .milliseconds(200) }) { harness async throws in
+        // Long enough for a loaded machine to send a request just after connecting.
+        try await ListenerHarness.with(adjust: { $0.idleTimeout = .seconds(1) }) { harness async throws in
             let port = harness.listener.port ?? 0
             let feed = try KeepAliveConnection(port: port)
             let since = try harness.collection.lastSequence()
@@ -74,7 +76,7 @@ import Testing
             try harness.save("late", #"{"v":1}"#)
             let reply = try await pending.value
             #expect(try ChangesResponse(json: reply.json).results.map(\.id) == ["late"])
-            #expect(try await feed.request("GET", "/db").status == 200)
+            #expect(!reply.saysClose)
         }
     }
 
