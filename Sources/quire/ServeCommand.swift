@@ -4,7 +4,9 @@ import Foundation
 import Quire
 import QuireSync
 
-/// `quire serve DATABASE [--port P] [--interface ADDRESS] [--read-only]`.
+/// `quire serve DATABASE [--port P] [--interface ADDRESS] [--read-only] [--user NAME
+/// --password-file F | --insecure-no-auth] [--max-body SIZE] [--max-connections N]
+/// [--idle-timeout SECONDS] [--cors-origin ORIGIN ...] [--log FILE|-]`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -13,6 +15,9 @@ struct ServeCommand: ParsableCommand {
             The default collection is at /<name>, other collections at /<name>.<scope>.<collection>.
             CouchDB replicators, PouchDB and Quire's replicator can push to and pull from it.
             Stop with Ctrl-C (SIGINT) or SIGTERM.
+
+            With --user and --password-file every request needs those credentials (HTTP Basic).
+            Listening on an interface other than loopback needs them, or --insecure-no-auth.
             """
     )
 
@@ -28,6 +33,117 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Refuse every document write (peers can only pull).")
     var readOnly = false
 
+    @Option(help: "The user name clients must give (HTTP Basic); needs --password-file.")
+    var user: String?
+
+    @Option(help: "A file whose first line is the password for --user.")
+    var passwordFile: String?
+
+    @Flag(help: "Allow a non-loopback --interface without --user (anyone who can connect can read and write).")
+    var insecureNoAuth = false
+
+    @Option(help: "The largest request body accepted, in bytes (suffixes K, M, G).")
+    var maxBody: String = "32M"
+
+    @Option(help: "The most connections open at once; more wait until one closes.")
+    var maxConnections: Int = 1000
+
+    @Option(help: "Seconds a connection may do nothing before it is closed.")
+    var idleTimeout: Double = 120
+
+    @Option(help: "A browser origin allowed to call the server with CORS (repeatable; '*' for any, without credentials).")
+    var corsOrigin: [String] = []
+
+    @Option(help: "Write an access log line per request (Common Log Format) to FILE, or '-' for standard output.")
+    var log: String?
+
+    func validate() throws {
+        if (user == nil) != (passwordFile == nil) {
+            throw ValidationError("--user and --password-file go together.")
+        }
+        if user == nil, !insecureNoAuth, !ServeCommand.isLoopback(interface) {
+            throw ValidationError(
+                "Listening on \(interface) without authentication lets anyone who can reach it read and write the database: give --user and --password-file, or --insecure-no-auth."
+            )
+        }
+        if let user, user.isEmpty || user.contains(":") {
+            throw ValidationError("--user must be a non-empty name without ':'.")
+        }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
+        guard idleTimeout > 0, idleTimeout <= 86_400 else {
+            throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds.")
+        }
+        _ = try ServeCommand.byteCount(maxBody)
+        for origin in corsOrigin where origin != "*" && !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+            throw ValidationError("--cors-origin '\(origin)' must be '*' or an origin such as https://app.example.com.")
+        }
+    }
+
+    /// Whether `interface` only accepts connections from this machine.
+    static func isLoopback(_ interface: String) -> Bool {
+        let address = interface.lowercased()
+        return address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
+    }
+
+    /// `text` as a byte count: digits with an optional K, M or G (binary) suffix.
+    static func byteCount(_ text: String) throws -> Int {
+        var digits = text.trimmingCharacters(in: .whitespaces)
+        var unit = 1
+        if let last = digits.last, let scale = ["k": 1 << 10, "m": 1 << 20, "g": 1 << 30][last.lowercased()] {
+            unit = scale
+            digits.removeLast()
+        }
+        guard let value = Int(digits), value >= 0, value <= Int.max / unit else {
+            throw ValidationError("'\(text)' is not a size in bytes (such as 1048576, 512K, 32M or 1G).")
+        }
+        return value * unit
+    }
+
+    /// The password: the first line of `path`, which must not be empty.
+    static func password(from path: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("Cannot read the password file \(path).")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map {
+            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+        } ?? ""
+        guard !line.isEmpty else { throw ValidationError("The password file \(path) has an empty first line.") }
+        return line
+    }
+
+    /// An authenticator accepting `user` with `password`, comparing in time that does not
+    /// depend on where the strings differ.
+    static func authenticator(user: String, password: String) -> ListenerPasswordAuthenticator {
+        let expected = Array("\(user):\(password)".utf8)
+        return ListenerPasswordAuthenticator { name, given in
+            let actual = Array("\(name):\(given)".utf8)
+            var difference = UInt8(expected.count == actual.count ? 0 : 1)
+            for index in 0..<max(expected.count, actual.count) {
+                let left = index < expected.count ? expected[index] : 0
+                let right = index < actual.count ? actual[index] : 0
+                difference |= left ^ right
+            }
+            return difference == 0
+        }
+    }
+
+    /// The access log `destination` names: standard output for `-`, else the file (created
+    /// if missing, appended to).
+    static func accessLog(_ destination: String) throws -> ListenerAccessLog {
+        if destination == "-" { return ListenerAccessLog(fileHandle: .standardOutput) }
+        if !FileManager.default.fileExists(atPath: destination) {
+            guard FileManager.default.createFile(atPath: destination, contents: nil) else {
+                throw ValidationError("Cannot create the log file \(destination).")
+            }
+        }
+        guard let handle = FileHandle(forWritingAtPath: destination) else {
+            throw ValidationError("Cannot write the log file \(destination).")
+        }
+        handle.seekToEndOfFile()
+        return ListenerAccessLog(fileHandle: handle)
+    }
+
     func run() throws {
         let url = URL(fileURLWithPath: database)
         let (name, directory) =
@@ -37,6 +153,12 @@ struct ServeCommand: ParsableCommand {
         guard Database.exists(withName: name, inDirectory: directory) else {
             throw ValidationError("No database '\(name)' in \(directory).")
         }
+        // Read before the database opens, so a bad file leaves nothing open.
+        var authenticator: ListenerPasswordAuthenticator?
+        if let user, let passwordFile {
+            authenticator = ServeCommand.authenticator(user: user, password: try ServeCommand.password(from: passwordFile))
+        }
+        let accessLog = try log.map(ServeCommand.accessLog)
         let opened = try Database(name: name, config: DatabaseConfiguration(directory: directory))
         // Every collection of every scope; the default collection first, at /<name>.
         let all = try opened.scopes().flatMap { try $0.collections() }
@@ -46,7 +168,10 @@ struct ServeCommand: ParsableCommand {
         let collections = all.filter(isDefault) + all.filter { !isDefault($0) }
         let listener = URLEndpointListener(
             config: URLEndpointListenerConfiguration(
-                collections: collections, port: port, networkInterface: interface, readOnly: readOnly))
+                collections: collections, port: port, networkInterface: interface, readOnly: readOnly,
+                authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
+                maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+                corsOrigins: corsOrigin, accessLog: accessLog))
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in

@@ -2,6 +2,10 @@ import Foundation
 import Quire
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -143,6 +147,104 @@ import Testing
         #expect(server.terminate(signal: nil) != 0)
         #expect(server.output.contains("No database 'absent'"))
     }
+    @Test func serveRefusesAnOpenInterfaceWithoutAuthentication() throws {
+        let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let directory = try scratch.folder("data")
+        try Database(name: "open", config: DatabaseConfiguration(directory: directory.path)).close()
+        let path = directory.appendingPathComponent("open.quire").path
+        for (arguments, message) in [
+            (["--interface", "0.0.0.0"], "without authentication"),
+            (["--interface", "192.168.1.10"], "without authentication"),
+            (["--user", "sync"], "--user and --password-file go together"),
+            (["--max-connections", "0"], "--max-connections must be at least 1"),
+            (["--max-body", "lots"], "is not a size in bytes"),
+            (["--cors-origin", "example.com"], "--cors-origin 'example.com'"),
+            (["--user", "sync", "--password-file", scratch.file("missing").path], "Cannot read the password file"),
+        ] {
+            let server = try ServedProcess(quire, ["serve", path, "--port", "0"] + arguments)
+            defer { server.kill() }
+            #expect(server.terminate(signal: nil) != 0, "\(arguments)")
+            #expect(server.output.contains(message), "\(arguments): \(server.output)")
+        }
+        // Said explicitly, an open interface without authentication is served.
+        let open = try ServedProcess(quire, ["serve", path, "--port", "0", "--interface", "0.0.0.0", "--insecure-no-auth"])
+        defer { open.kill() }
+        _ = try open.waitForURL()
+        #expect(open.terminate() == 0)
+    }
+
+    @Test func serveWithAuthenticationLimitsCORSAndAnAccessLog() async throws {
+        let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let directory = try scratch.folder("data")
+        try Database(name: "guarded", config: DatabaseConfiguration(directory: directory.path)).close()
+        let passwordFile = scratch.file("password")
+        try Data("s3cret\n".utf8).write(to: passwordFile)
+        let logFile = scratch.file("access.log")
+        let server = try ServedProcess(
+            quire,
+            [
+                "serve", directory.appendingPathComponent("guarded.quire").path, "--port", "0", "--interface", "0.0.0.0",
+                "--user", "sync", "--password-file", passwordFile.path, "--max-body", "1K", "--max-connections", "8",
+                "--idle-timeout", "30", "--cors-origin", "https://app.example.com", "--log", logFile.path,
+            ])
+        defer { server.kill() }
+        let port = try #require(try server.waitForURL().port)
+        let basic = "Authorization: Basic " + Data("sync:s3cret".utf8).base64EncodedString()
+
+        #expect(try rawRequest(port: port, "GET /guarded HTTP/1.1").hasPrefix("HTTP/1.1 401"))
+        #expect(try rawRequest(port: port, "GET /guarded HTTP/1.1\r\nAuthorization: Basic c3luYzp3cm9uZw==").hasPrefix("HTTP/1.1 401"))
+        #expect(try rawRequest(port: port, "GET /guarded HTTP/1.1\r\n\(basic)").hasPrefix("HTTP/1.1 200"))
+        let big = String(repeating: "x", count: 2000)
+        let tooLarge = try rawRequest(
+            port: port, "PUT /guarded/big HTTP/1.1\r\n\(basic)\r\nContent-Length: \(big.count + 10)", body: #"{"v":"\#(big)"}"#)
+        #expect(tooLarge.hasPrefix("HTTP/1.1 413"))
+        let preflight = try rawRequest(
+            port: port,
+            "OPTIONS /guarded/doc HTTP/1.1\r\nOrigin: https://app.example.com\r\nAccess-Control-Request-Method: PUT")
+        #expect(preflight.hasPrefix("HTTP/1.1 204"))
+        #expect(preflight.lowercased().contains("access-control-allow-origin: https://app.example.com"))
+        #expect(preflight.lowercased().contains("access-control-allow-credentials: true"))
+
+        #expect(server.terminate() == 0)
+        let log = String(decoding: try Data(contentsOf: logFile), as: UTF8.self).split(separator: "\n")
+        #expect(log.count == 5, "\(log)")
+        #expect(log.map { $0.split(separator: " ")[2] } == ["-", "-", "sync", "sync", "-"])
+        #expect(log.map { $0.split(separator: "\"")[2].split(separator: " ")[0] } == ["401", "401", "200", "413", "204"])
+    }
+}
+
+/// Sends `head` (request line and headers; Host and Connection: close are added) and `body`
+/// over a fresh loopback connection and returns the whole reply as text.
+private func rawRequest(port: Int, _ head: String, body: String = "") throws -> String {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw QuireError(.networkError, "socket() failed") }
+    defer { close(descriptor) }
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw QuireError(.networkError, "connect() failed") }
+    let bytes = Array((head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" + body).utf8)
+    guard send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
+        throw QuireError(.networkError, "send() failed")
+    }
+    var received = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        if count <= 0 { break }
+        received += chunk[0..<count]
+    }
+    return String(decoding: received, as: UTF8.self)
 }
 
 /// HTTP with JSON bodies and nothing else, as the protocol's documentation describes it.

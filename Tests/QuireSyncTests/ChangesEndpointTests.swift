@@ -98,7 +98,7 @@ import Testing
     @Test func badParametersAre400() async throws {
         try await ListenerHarness.with { harness async throws in
             for query in [
-                "since=abc", "since=-1", "limit=x", "feed=eventsource", "filter=app/by_type", "include_docs=maybe",
+                "since=abc", "since=-1", "limit=x", "feed=sse", "filter=app/by_type", "include_docs=maybe",
                 "timeout=soon", "heartbeat=-5",
             ] {
                 let reply = try await harness.client.get("/db/_changes?\(query)")

@@ -15,7 +15,8 @@ final class ListenerHarness: @unchecked Sendable {
 
     init(
         name: String = "db", readOnly: Bool = false, authenticator: ListenerPasswordAuthenticator? = nil,
-        maxRequestBodySize: Int = 32 * 1024 * 1024, extraCollections: [(scope: String, name: String)] = []
+        maxRequestBodySize: Int = 32 * 1024 * 1024, extraCollections: [(scope: String, name: String)] = [],
+        adjust: (inout URLEndpointListenerConfiguration) -> Void = { _ in }
     ) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("quire-listener-\(UUID().uuidString)")
         database = try Database(name: name, config: DatabaseConfiguration(directory: directory.path))
@@ -24,10 +25,11 @@ final class ListenerHarness: @unchecked Sendable {
         for extra in extraCollections {
             collections.append(try database.createCollection(name: extra.name, scope: extra.scope))
         }
-        listener = URLEndpointListener(
-            config: URLEndpointListenerConfiguration(
-                collections: collections, networkInterface: "127.0.0.1", readOnly: readOnly,
-                authenticator: authenticator, maxRequestBodySize: maxRequestBodySize))
+        var config = URLEndpointListenerConfiguration(
+            collections: collections, networkInterface: "127.0.0.1", readOnly: readOnly,
+            authenticator: authenticator, maxRequestBodySize: maxRequestBodySize)
+        adjust(&config)
+        listener = URLEndpointListener(config: config)
         try await listener.start()
         let port = listener.port ?? 0
         client = TestHTTPClient(baseURL: URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/"))
@@ -45,11 +47,12 @@ final class ListenerHarness: @unchecked Sendable {
     static func with<T>(
         readOnly: Bool = false, authenticator: ListenerPasswordAuthenticator? = nil,
         maxRequestBodySize: Int = 32 * 1024 * 1024, extraCollections: [(scope: String, name: String)] = [],
+        adjust: (inout URLEndpointListenerConfiguration) -> Void = { _ in },
         _ body: (ListenerHarness) async throws -> T
     ) async throws -> T {
         let harness = try await ListenerHarness(
             readOnly: readOnly, authenticator: authenticator, maxRequestBodySize: maxRequestBodySize,
-            extraCollections: extraCollections)
+            extraCollections: extraCollections, adjust: adjust)
         do {
             let result = try await body(harness)
             await harness.shutdown()

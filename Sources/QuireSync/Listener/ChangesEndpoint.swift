@@ -1,7 +1,7 @@
 import Hummingbird
 import Quire
 
-/// `GET|POST /{db}/_changes`: normal, longpoll and continuous feeds.
+/// `GET|POST /{db}/_changes`: normal, longpoll, continuous and eventsource feeds.
 struct ChangesEndpoint: Sendable {
     let served: ServedCollection
     let feeds: FeedRegistry
@@ -24,8 +24,9 @@ struct ChangesEndpoint: Sendable {
             return JSONResponse.make(.ok, ChangesResponse(results: entries, lastSequence: ChangesSequence(last)).json)
         }
         // Registered before the first scan, so a commit between scan and wait is not missed.
+        // The client going away (its connection closing) ends the feed.
         let signal = ChangeSignal(collection: served.collection)
-        feeds.add(signal)
+        feeds.add(signal, endingWith: request.connection)
         let first: (entries: [ChangesResponse.Entry], last: UInt64)
         do {
             first = try scanner.scan(after: since, limit: options.limit)
@@ -40,17 +41,19 @@ struct ChangesEndpoint: Sendable {
         }
         let feed = ChangesFeed(scanner: scanner, options: options, signal: signal)
         let feeds = self.feeds
-        let raw = request.raw
+        let contentType = options.feed == .eventsource ? "text/event-stream" : "application/json"
         return Response(
-            status: .ok, headers: [.contentType: "application/json"],
+            status: .ok, headers: [.contentType: contentType, .cacheControl: "no-cache"],
             body: ResponseBody { writer in
                 defer { feeds.remove(signal) }
                 let outcome: Result<Void, any Error>
                 do {
-                    // The client going away cancels the feed (and its wait).
-                    try await raw.body.consumeWithCancellationOnInboundClose { _ in
-                        try await feed.run(first: first, writer: &writer)
-                    }
+                    // Run in the connection's own task, not under an inbound-close watcher:
+                    // such a watcher reads the connection's request stream and, cancelled when
+                    // the feed ends, finishes that stream, so the connection closed after every
+                    // feed without saying so. When the feed ends the connection goes on to its
+                    // next request.
+                    try await feed.run(first: first, writer: &writer)
                     outcome = .success(())
                 } catch {
                     outcome = .failure(error)
@@ -61,8 +64,8 @@ struct ChangesEndpoint: Sendable {
                 } catch {
                     if case .success = outcome { throw error }
                 }
-                // A feed cut short by its client or by the server stopping is not a failure;
-                // any other error closes the connection.
+                // A feed cut short by the server stopping is not a failure; any other error
+                // (a write to a client that left) closes the connection.
                 if case .failure(let error) = outcome, !(error is CancellationError) { throw error }
             })
     }

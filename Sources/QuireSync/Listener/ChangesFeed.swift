@@ -6,19 +6,32 @@ import Quire
 /// Continuous: one JSON object per line as changes come, a newline every heartbeat, and
 /// `{"last_seq": ...}` when the feed ends (timeout without heartbeat, `limit` reached, the
 /// listener stopping). Longpoll: newlines while waiting, then one `{"results", "last_seq"}`
-/// object with the first changes that come, or none at the timeout.
+/// object with the first changes that come, or none at the timeout. Eventsource: as
+/// continuous, each change as a Server-Sent Event (`data: <change>` and `id: <seq>`), each
+/// heartbeat as an `event: heartbeat`, and no `last_seq` at the end.
 struct ChangesFeed: Sendable {
     let scanner: ChangesScanner
     let options: ChangesOptions
     let signal: ChangeSignal
+
+    /// A change as the feed writes it: a JSON line, or a Server-Sent Event.
+    private func line(_ entry: ChangesResponse.Entry) throws -> ByteBuffer {
+        guard options.feed == .eventsource else { return try JSONResponse.line(entry.json) }
+        var bytes = Array("data: ".utf8)
+        bytes += try JSONResponse.line(entry.json).readableBytesView
+        bytes += Array("id: ".utf8)
+        bytes += try JSONResponse.line(entry.json["seq"] ?? .null).readableBytesView
+        bytes += [UInt8(ascii: "\n")]
+        return ByteBuffer(bytes: bytes)
+    }
 
     func run(first: (entries: [ChangesResponse.Entry], last: UInt64), writer: inout any ResponseBodyWriter) async throws {
         var entries = first.entries
         var last = first.last
         var sent = 0
         while true {
-            if options.feed == .continuous {
-                for entry in entries { try await writer.write(try JSONResponse.line(entry.json)) }
+            if options.feed == .continuous || options.feed == .eventsource {
+                for entry in entries { try await writer.write(try line(entry)) }
                 sent += entries.count
                 if let limit = options.limit, sent >= limit { break }
             } else if !entries.isEmpty {
@@ -28,13 +41,16 @@ struct ChangesFeed: Sendable {
             if outcome == .ended { break }
             if outcome == .timedOut {
                 guard options.heartbeat != nil else { break }
-                try await writer.write(ByteBuffer(bytes: [UInt8(ascii: "\n")]))
+                let beat = options.feed == .eventsource ? "event: heartbeat\ndata: \n\n" : "\n"
+                try await writer.write(ByteBuffer(bytes: Array(beat.utf8)))
                 continue
             }
             let remaining = options.limit.map { $0 - sent }
             (entries, last) = try scanner.scan(after: last, limit: remaining)
         }
-        if options.feed == .continuous {
+        if options.feed == .eventsource {
+            return
+        } else if options.feed == .continuous {
             try await writer.write(try JSONResponse.line(ChangesResponse.lastSequenceLine(ChangesSequence(last))))
         } else {
             try await writer.write(

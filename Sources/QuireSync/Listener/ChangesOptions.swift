@@ -11,6 +11,8 @@ struct ChangesOptions: Sendable {
         case longpoll
         /// One line per change, forever (until the timeout, the client or the listener ends it).
         case continuous
+        /// As continuous, as Server-Sent Events (`text/event-stream`) for browsers' EventSource.
+        case eventsource
     }
 
     /// Which documents count.
@@ -106,7 +108,7 @@ struct ChangesOptions: Sendable {
         }
         if let value = try text("feed") {
             guard let feed = Feed(rawValue: value) else {
-                throw HTTPFailure.badRequest("Unsupported feed '\(value)': use normal, longpoll or continuous")
+                throw HTTPFailure.badRequest("Unsupported feed '\(value)': use normal, longpoll, continuous or eventsource")
             }
             self.feed = feed
         }

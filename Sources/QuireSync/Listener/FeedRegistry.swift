@@ -1,9 +1,12 @@
 import Foundation
+import NIOCore
 
-/// The change signals of the feeds in progress, so stopping the listener ends them all.
+/// The change signals of the feeds in progress, so stopping the listener ends them all, and
+/// closing a connection ends the feeds on it.
 ///
 /// Signals are held weakly: a feed whose response is dropped before it runs (the client left
-/// first) leaves nothing behind.
+/// first) leaves nothing behind. Each connection with a feed is watched once, however many
+/// feeds it serves one after the other.
 final class FeedRegistry: @unchecked Sendable {
     private struct Entry {
         weak var signal: ChangeSignal?
@@ -12,6 +15,14 @@ final class FeedRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var closed = false
+    /// The watched connections, by identity: their feeds, and whether their client has
+    /// closed its side. Removed when the connection closes.
+    private var connections: [ObjectIdentifier: Watched] = [:]
+
+    private struct Watched {
+        var feeds: [ObjectIdentifier: Entry] = [:]
+        var inputClosed = false
+    }
 
     /// Tracks `signal` until ``remove(_:)``; a signal added after ``endAll()`` ends at once.
     func add(_ signal: ChangeSignal) {
@@ -25,9 +36,52 @@ final class FeedRegistry: @unchecked Sendable {
         if isClosed { signal.end() }
     }
 
+    /// Tracks `signal` like ``add(_:)`` and ends it when `connection` closes or its client
+    /// closes its side (at once when that already happened); the connection stays open when
+    /// the feed ends first.
+    func add(_ signal: ChangeSignal, endingWith connection: (any Channel)?) {
+        add(signal)
+        guard let connection else { return }
+        let (isNew, inputClosed) = lock.withLock { () -> (Bool, Bool) in
+            let key = ObjectIdentifier(connection)
+            let isNew = connections[key] == nil
+            connections[key, default: Watched()].feeds[ObjectIdentifier(signal)] = Entry(signal: signal)
+            return (isNew, connections[key]?.inputClosed ?? false)
+        }
+        if isNew { watch(connection) }
+        if inputClosed { signal.end() }
+    }
+
+    /// Ends the feeds in progress on `connection`, and those it starts later: its client
+    /// closed its side.
+    func endFeeds(of connection: any Channel) {
+        let (isNew, signals) = lock.withLock { () -> (Bool, [ChangeSignal]) in
+            let key = ObjectIdentifier(connection)
+            let isNew = connections[key] == nil
+            connections[key, default: Watched()].inputClosed = true
+            return (isNew, connections[key]?.feeds.values.compactMap(\.signal) ?? [])
+        }
+        if isNew { watch(connection) }
+        signals.forEach { $0.end() }
+    }
+
     /// Stops tracking `signal`.
     func remove(_ signal: ChangeSignal) {
-        _ = lock.withLock { entries.removeValue(forKey: ObjectIdentifier(signal)) }
+        lock.withLock {
+            let key = ObjectIdentifier(signal)
+            entries.removeValue(forKey: key)
+            for connection in connections.keys { connections[connection]?.feeds.removeValue(forKey: key) }
+        }
+    }
+
+    /// Forgets `connection` and ends its feeds when it closes (at once when it is closed).
+    private func watch(_ connection: any Channel) {
+        let key = ObjectIdentifier(connection)
+        connection.closeFuture.whenComplete { [weak self] _ in
+            guard let self else { return }
+            let signals = self.lock.withLock { self.connections.removeValue(forKey: key)?.feeds.values.compactMap(\.signal) ?? [] }
+            signals.forEach { $0.end() }
+        }
     }
 
     /// Ends every feed, and every feed that starts afterwards.

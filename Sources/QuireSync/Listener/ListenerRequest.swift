@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import Quire
 
 /// A request as the endpoints see it: routed, with its query decoded and its body read.
@@ -11,8 +12,11 @@ struct ListenerRequest: Sendable {
     let headers: HTTPFields
     /// The body bytes (empty when there was none).
     let body: [UInt8]
-    /// The framework's request, for feeds that watch the connection.
+    /// The framework's request.
     let raw: Request
+    /// The connection the request came on (nil when not known), for feeds that end when it
+    /// closes.
+    var connection: (any Channel)? = nil
 
     /// The body as JSON: 400 when empty or malformed, naming the byte offset.
     func jsonBody() throws -> JSONValue {

@@ -1,33 +1,99 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import Quire
 
-/// Answers every request of a listener: authenticates, routes, reads the body within the
-/// size limit, runs the endpoint, and turns every failure into a CouchDB error response.
+/// Answers every request of a listener: CORS preflights, then authenticates, routes, reads
+/// the body within the size limit and the in-flight budget, runs the endpoint, and turns
+/// every failure into a CouchDB error response; then adds the CORS headers and logs the
+/// request.
+///
+/// Every answer leaves the connection usable for the next request, or says
+/// `Connection: close` (and the connection closes after it): an error answered before a
+/// large or unbounded body was read closes rather than reading that body to its end.
 struct ListenerResponder: Sendable {
     let configuration: URLEndpointListenerConfiguration
     let keyspaces: Keyspaces
     let feeds: FeedRegistry
+    let bodyBudget: RequestBodyBudget
+    let cors: CORSPolicy
 
-    func respond(to request: Request) async -> Response {
+    /// Bodies up to this size are read without a reservation, and an error answered before
+    /// reading one keeps the connection (the server reads and drops it).
+    static let smallBodySize = 64 * 1024
+
+    init(configuration: URLEndpointListenerConfiguration, keyspaces: Keyspaces, feeds: FeedRegistry) {
+        self.configuration = configuration
+        self.keyspaces = keyspaces
+        self.feeds = feeds
+        bodyBudget = RequestBodyBudget(total: max(configuration.maxInFlightBodyBytes, configuration.maxRequestBodySize))
+        cors = CORSPolicy(origins: configuration.corsOrigins)
+    }
+
+    func respond(to request: Request, connection: (any Channel)? = nil) async -> Response {
+        let arrived = Date()
+        var user: String?
+        var response: Response
+        if let preflight = cors.preflight(request) {
+            response = preflight
+        } else {
+            response = await answer(request, connection: connection, user: &user)
+        }
+        cors.decorate(&response, origin: request.headers[.origin])
+        if let log = configuration.accessLog {
+            let client = connection?.remoteAddress?.ipAddress
+            let method = request.method.rawValue
+            let target = request.uri.description
+            let status = response.status.code
+            let loggedUser = user
+            response = log.recording(response) { bytes in
+                ListenerAccessLog.line(
+                    client: client, user: loggedUser, time: arrived, method: method, target: target, status: status,
+                    bytes: bytes)
+            }
+        }
+        return response
+    }
+
+    private func answer(_ request: Request, connection: (any Channel)?, user: inout String?) async -> Response {
         var request = request
+        var reserved = 0
+        defer { bodyBudget.release(reserved) }
+        var bodyRead = false
         do {
-            try authenticate(request.headers)
+            user = try authenticate(request.headers)
             let route = try ListenerRoute(path: request.uri.path)
             guard route.allowedMethods.contains(request.method) else {
                 throw HTTPFailure.methodNotAllowed(route.allowedMethods)
             }
             let method: HTTPRequest.Method = request.method == .head ? .get : request.method
             if configuration.readOnly, route.isDocumentWrite(method) { throw HTTPFailure.readOnly }
+            reserved = try await reserveBody(request.headers)
             let body = try await readBody(&request)
+            bodyRead = true
             let listenerRequest = ListenerRequest(
                 method: method, query: try QueryParameters(request.uri.query), headers: request.headers, body: body,
-                raw: request)
+                raw: request, connection: connection)
             let response = try await dispatch(route, listenerRequest)
             return request.method == .head ? response.createHeadResponse() : response
         } catch {
-            return JSONResponse.failure(HTTPFailure.from(error))
+            var response = JSONResponse.failure(HTTPFailure.from(error))
+            if !bodyRead, ListenerResponder.mayHoldLargeBody(request.headers) {
+                // Reading a large or endless body only to drop it would hold the connection
+                // (and the client) for nothing: say so and close instead.
+                response.headers[.connection] = "close"
+            }
+            return response
         }
+    }
+
+    /// Whether the request may still have more than ``smallBodySize`` bytes of body unread.
+    private static func mayHoldLargeBody(_ headers: HTTPFields) -> Bool {
+        if let declared = headers[.contentLength] {
+            guard let length = Int(declared) else { return true }
+            return length > smallBodySize
+        }
+        return headers[.transferEncoding] != nil
     }
 
     private func dispatch(_ route: ListenerRoute, _ request: ListenerRequest) async throws -> Response {
@@ -53,9 +119,10 @@ struct ListenerResponder: Sendable {
         }
     }
 
-    /// 401 unless the Basic credentials pass the authenticator (when there is one).
-    private func authenticate(_ headers: HTTPFields) throws {
-        guard let authenticator = configuration.authenticator else { return }
+    /// 401 unless the Basic credentials pass the authenticator (when there is one); the user
+    /// name when they do.
+    private func authenticate(_ headers: HTTPFields) throws -> String? {
+        guard let authenticator = configuration.authenticator else { return nil }
         guard let header = headers[.authorization] else { throw HTTPFailure.unauthorized }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic",
@@ -66,17 +133,33 @@ struct ListenerResponder: Sendable {
         let username = String(credentials[..<colon])
         let password = String(credentials[credentials.index(after: colon)...])
         guard authenticator.authenticate(username: username, password: password) else { throw HTTPFailure.unauthorized }
+        return username
+    }
+
+    /// Reserves room in the in-flight budget for a body larger than ``smallBodySize`` (its
+    /// `Content-Length`, or the size limit for a chunked body), waiting for it; 413 at once
+    /// for a declared size over the limit. Returns the bytes reserved.
+    private func reserveBody(_ headers: HTTPFields) async throws -> Int {
+        let limit = configuration.maxRequestBodySize
+        let size: Int
+        if let declared = headers[.contentLength] {
+            guard let length = Int(declared), length >= 0 else { return 0 }
+            if length > limit { throw HTTPFailure.tooLarge(limit: limit) }
+            size = length
+        } else if headers[.transferEncoding] != nil {
+            size = limit
+        } else {
+            return 0
+        }
+        guard size > ListenerResponder.smallBodySize else { return 0 }
+        return try await bodyBudget.reserve(size)
     }
 
     /// The body, at most `maxRequestBodySize` bytes (413 beyond, before reading when
     /// `Content-Length` already says so).
     ///
     /// `request.body` is replaced by the bytes read (an empty body when there is none to
-    /// read), as Hummingbird's `collectBody` does. A streamed feed then watches the client
-    /// with `consumeWithCancellationOnInboundClose`, which sees the request's end in memory
-    /// and so always finishes its inner stream; on a body already read from the connection it
-    /// could wait for an end that never comes and leave that stream unfinished, which stops
-    /// the process.
+    /// read), as Hummingbird's `collectBody` does.
     private func readBody(_ request: inout Request) async throws -> [UInt8] {
         let limit = configuration.maxRequestBodySize
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Quire
 import ServiceLifecycle
 
@@ -28,6 +29,8 @@ public final class URLEndpointListener: @unchecked Sendable {
         let services: ServiceGroup
         let port: UInt16
         let feeds: FeedRegistry
+        let connections: ListenerChannel.Counter
+        let bodyBudget: RequestBodyBudget
     }
 
     /// How long ``stop()`` lets connections finish before cancelling them.
@@ -54,6 +57,23 @@ public final class URLEndpointListener: @unchecked Sendable {
         lock.withLock { running?.feeds.count ?? 0 }
     }
 
+    /// The number of connections accepted since the listener started (0 while stopped).
+    var acceptedConnectionCount: Int {
+        lock.withLock { running?.connections.acceptedCount ?? 0 }
+    }
+
+    /// The request-body bytes reserved by requests being read, and the requests waiting for
+    /// room (0 while stopped).
+    var bodyBudgetUse: (bytes: Int, waiting: Int) {
+        guard let budget = lock.withLock({ running?.bodyBudget }) else { return (0, 0) }
+        return (budget.inUse, budget.waiting)
+    }
+
+    /// The number of connections open now (0 while stopped).
+    var openConnectionCount: Int {
+        lock.withLock { running?.connections.openCount ?? 0 }
+    }
+
     /// The URLs of the first served database, one per address the listener can be reached
     /// at (the configured interface, or every IPv4 address of the machine); nil while stopped.
     public var urls: [URL]? {
@@ -69,8 +89,8 @@ public final class URLEndpointListener: @unchecked Sendable {
     }
 
     /// Starts listening; returns once the port is bound. Throws invalidParameter for a bad
-    /// configuration (no collections, two collections at one keyspace, already started) and
-    /// a network error when the address cannot be bound.
+    /// configuration (no collections, two collections at one keyspace, a limit that cannot
+    /// work, already started) and a network error when the address cannot be bound.
     public func start() async throws {
         try lock.withLock {
             guard running == nil, !starting else {
@@ -108,16 +128,29 @@ public final class URLEndpointListener: @unchecked Sendable {
     }
 
     private func launch() async throws -> Running {
+        try config.validate()
         let keyspaces = try Keyspaces(collections: config.collections)
         let feeds = FeedRegistry()
         let responder = ListenerResponder(configuration: config, keyspaces: keyspaces, feeds: feeds)
         let host = config.networkInterface ?? "0.0.0.0"
         let requestedPort = Int(config.port ?? 0)
         let startup = StartupSignal()
+        let connections = ListenerChannel.Counter()
+        let (idleTimeout, headTimeout) = (config.idleTimeout, config.requestHeadTimeout)
         var application = Application(
-            responder: CallbackResponder<BasicRequestContext> { request, _ in await responder.respond(to: request) },
+            responder: CallbackResponder<ListenerContext> { request, context in
+                await responder.respond(to: request, connection: context.channel)
+            },
+            server: HTTPServerBuilder { respond in
+                ListenerChannel(
+                    responder: respond, idleTimeout: idleTimeout, headTimeout: headTimeout, counter: connections,
+                    feeds: feeds)
+            },
             configuration: ApplicationConfiguration(
-                address: .hostname(host, port: requestedPort), serverName: "Quire/\(QuireSync.version)"),
+                address: .hostname(host, port: requestedPort), serverName: "Quire/\(QuireSync.version)",
+                // Beyond the cap the server stops accepting: clients wait in the accept
+                // queue until a connection closes.
+                availableConnectionsDelegate: MaximumAvailableConnections(config.maxConnections)),
             onServerRunning: { channel in
                 startup.succeed(port: UInt16(clamping: channel.localAddress?.port ?? requestedPort))
             })
@@ -141,7 +174,8 @@ public final class URLEndpointListener: @unchecked Sendable {
         }
         do {
             let port = try await startup.value()
-            return Running(task: task, services: services, port: port, feeds: feeds)
+            return Running(task: task, services: services, port: port, feeds: feeds, connections: connections,
+                bodyBudget: responder.bodyBudget)
         } catch {
             task.cancel()
             await task.value

@@ -1,6 +1,12 @@
 import Quire
 
 /// What a ``URLEndpointListener`` serves, and how.
+///
+/// The connection limits have defaults safe for a listener in the open: at most
+/// ``maxConnections`` connections (more wait in the kernel's accept queue until one closes), a
+/// request head must arrive within ``requestHeadTimeout`` of its first byte, a connection
+/// with nothing to do closes after ``idleTimeout``, and request bodies being read hold at
+/// most ``maxInFlightBodyBytes`` between them (more wait their turn).
 public struct URLEndpointListenerConfiguration: Sendable {
     /// The collections served. Each is at `/<database name>` (the default collection) or
     /// `/<database name>.<scope>.<collection>`, like Sync Gateway's keyspaces; a collection
@@ -21,6 +27,28 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// The longest a longpoll or continuous `_changes` request may wait without a heartbeat,
     /// whatever `timeout` it asks for. 5 minutes by default.
     public var maxFeedTimeout: Duration
+    /// The most connections open at once; further clients wait in the accept queue until one
+    /// closes. 1,000 by default.
+    public var maxConnections: Int
+    /// How long a request head (request line and headers) may take to arrive, counted from
+    /// the connection opening, or on a kept connection from the head's first byte; a
+    /// connection that takes longer is closed. 30 seconds by default.
+    public var requestHeadTimeout: Duration
+    /// How long a connection may do nothing (no request in progress, or a request body that
+    /// stopped coming) before it is closed. 2 minutes by default. Feeds waiting for changes
+    /// are not idle.
+    public var idleTimeout: Duration
+    /// The most request-body bytes held at once by the requests being read. A body announces
+    /// its size (`Content-Length`; a chunked body counts as ``maxRequestBodySize``) and waits
+    /// until it fits; bodies of 64 KiB or less do not count. Never less than
+    /// ``maxRequestBodySize``. 128 MiB by default.
+    public var maxInFlightBodyBytes: Int
+    /// Browser origins (`https://app.example.com`) allowed to call the listener with CORS,
+    /// or `["*"]` for any origin (then without credentials). Empty (the default) sends no
+    /// CORS headers, so browsers keep pages of other origins out.
+    public var corsOrigins: [String]
+    /// Receives one line per request in Common Log Format; nil (the default) logs nothing.
+    public var accessLog: ListenerAccessLog?
 
     /// A configuration serving `collections`.
     public init(
@@ -30,7 +58,13 @@ public struct URLEndpointListenerConfiguration: Sendable {
         readOnly: Bool = false,
         authenticator: ListenerPasswordAuthenticator? = nil,
         maxRequestBodySize: Int = 32 * 1024 * 1024,
-        maxFeedTimeout: Duration = .seconds(300)
+        maxFeedTimeout: Duration = .seconds(300),
+        maxConnections: Int = 1000,
+        requestHeadTimeout: Duration = .seconds(30),
+        idleTimeout: Duration = .seconds(120),
+        maxInFlightBodyBytes: Int = 128 * 1024 * 1024,
+        corsOrigins: [String] = [],
+        accessLog: ListenerAccessLog? = nil
     ) {
         self.collections = collections
         self.port = port
@@ -39,5 +73,30 @@ public struct URLEndpointListenerConfiguration: Sendable {
         self.authenticator = authenticator
         self.maxRequestBodySize = maxRequestBodySize
         self.maxFeedTimeout = maxFeedTimeout
+        self.maxConnections = maxConnections
+        self.requestHeadTimeout = requestHeadTimeout
+        self.idleTimeout = idleTimeout
+        self.maxInFlightBodyBytes = maxInFlightBodyBytes
+        self.corsOrigins = corsOrigins
+        self.accessLog = accessLog
+    }
+
+    /// Throws invalidParameter for limits that cannot work (a cap below 1, a timeout that
+    /// is not positive, a body size below 0).
+    func validate() throws {
+        guard maxConnections >= 1 else {
+            throw QuireError(.invalidParameter, "maxConnections must be at least 1, not \(maxConnections)")
+        }
+        guard maxRequestBodySize >= 0 else {
+            throw QuireError(.invalidParameter, "maxRequestBodySize must not be negative")
+        }
+        for (name, value) in [
+            ("requestHeadTimeout", requestHeadTimeout), ("idleTimeout", idleTimeout), ("maxFeedTimeout", maxFeedTimeout),
+        ] where value <= .zero {
+            throw QuireError(.invalidParameter, "\(name) must be positive, not \(value)")
+        }
+        for origin in corsOrigins where origin != "*" && !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+            throw QuireError(.invalidParameter, "CORS origin '\(origin)' must be '*' or start with http:// or https://")
+        }
     }
 }

@@ -9,6 +9,11 @@ import Quire
 /// its peer: a response larger than ``maximumResponseBytes`` is cut off with an error rather
 /// than buffered, and a cancelled Swift task cancels its request.
 ///
+/// The session keeps connections alive between requests (HTTP/1.1 keep-alive; libcurl's
+/// connection cache on Linux). A server may close a kept connection just as the next request
+/// goes out on it; an idempotent request (GET, HEAD, PUT, DELETE, OPTIONS) that fails that
+/// way, before any response, is sent once more, on a fresh connection.
+///
 /// Transport failures become ``QuireError``s in the network domain; whether one is worth a
 /// retry is ``isTransient(_:)``.
 final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -39,8 +44,33 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
     }
 
-    /// Sends `request` and collects the whole response.
+    /// Sends `request` and collects the whole response; an idempotent request whose kept
+    /// connection was closed under it is retried once.
     func send(_ request: URLRequest) async throws -> RemoteResponse {
+        do {
+            return try await sendOnce(request)
+        } catch let failure as ConnectionLost {
+            guard HTTPTransport.isIdempotent(request) else { throw failure.error }
+            do {
+                return try await sendOnce(request)
+            } catch let again as ConnectionLost {
+                throw again.error
+            }
+        }
+    }
+
+    /// Whether sending `request` twice has the effect of sending it once.
+    static func isIdempotent(_ request: URLRequest) -> Bool {
+        ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains((request.httpMethod ?? "GET").uppercased())
+    }
+
+    /// A request that failed because its connection went away before any response came:
+    /// the mark of a kept connection the server closed. `error` is the mapped failure.
+    private struct ConnectionLost: Error {
+        let error: Error
+    }
+
+    private func sendOnce(_ request: URLRequest) async throws -> RemoteResponse {
         let exchange = Exchange()
         let taskBox = TaskBox()
         return try await withTaskCancellationHandler {
@@ -126,7 +156,12 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         if let failure = exchange.failure {
             continuation.resume(throwing: failure)
         } else if let error {
-            continuation.resume(throwing: HTTPTransport.map(error, url: task.originalRequest?.url))
+            let mapped = HTTPTransport.map(error, url: task.originalRequest?.url)
+            if exchange.response == nil, HTTPTransport.isConnectionLoss(error) {
+                continuation.resume(throwing: ConnectionLost(error: mapped))
+            } else {
+                continuation.resume(throwing: mapped)
+            }
         } else if let response = exchange.response {
             var headers: [String: String] = [:]
             for (key, value) in response.allHeaderFields {
@@ -142,6 +177,13 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     // MARK: Errors
+
+    /// Whether `error` says the connection closed or reset with no response: what a request
+    /// sent on a kept connection the server had just closed meets.
+    static func isConnectionLoss(_ error: Error) -> Bool {
+        guard let urlError = error as? URLError else { return false }
+        return [.networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse].contains(urlError.code)
+    }
 
     static func map(_ error: Error, url: URL?) -> Error {
         let target = url?.absoluteString ?? "the remote"

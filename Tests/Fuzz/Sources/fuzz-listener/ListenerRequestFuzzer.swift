@@ -31,7 +31,9 @@ enum ListenerRequestFuzzer {
             let listener = URLEndpointListener(config: URLEndpointListenerConfiguration(
                 collections: [collection, other], port: 0, networkInterface: "127.0.0.1",
                 authenticator: ListenerPasswordAuthenticator { $0 == "peer" && $1 == "pw" },
-                maxRequestBodySize: 1 << 20, maxFeedTimeout: .milliseconds(300)))
+                maxRequestBodySize: 1 << 20, maxFeedTimeout: .milliseconds(300),
+                // CORS and the access log on, so their header handling is fuzzed too.
+                corsOrigins: ["https://app.example.com"], accessLog: ListenerAccessLog { _ in }))
             let started = DispatchSemaphore(value: 0)
             Task {
                 do { try await listener.start() } catch { FuzzDriver.fail("cannot start the listener: \(error)") }

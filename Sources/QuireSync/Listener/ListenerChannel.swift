@@ -1,0 +1,59 @@
+import Foundation
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// A listener's HTTP/1.1 connection: Hummingbird's, with the idle timeout set, a request-head
+/// timeout in front of the HTTP decoder, and a ``ListenerConnectionHandler`` after it (closing
+/// after a response that says `Connection: close`, ending feeds when the client leaves).
+struct ListenerChannel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
+
+    /// Counts the connections accepted, so tests can tell a reused connection from a new one.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var accepted = 0
+        private var open = 0
+
+        /// Connections accepted since the listener started.
+        var acceptedCount: Int { lock.withLock { accepted } }
+        /// Connections open now.
+        var openCount: Int { lock.withLock { open } }
+
+        func opened() { lock.withLock { accepted += 1; open += 1 } }
+        func closed() { lock.withLock { open -= 1 } }
+    }
+
+    private let http: HTTP1Channel
+    private let headTimeout: TimeAmount
+    private let counter: Counter
+
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, idleTimeout: Duration, headTimeout: Duration,
+        counter: Counter, feeds: FeedRegistry
+    ) {
+        http = HTTP1Channel(
+            responder: responder,
+            configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [ListenerConnectionHandler { feeds.endFeeds(of: $0) }],
+                idleTimeout: TimeAmount(idleTimeout)))
+        self.headTimeout = TimeAmount(headTimeout)
+        self.counter = counter
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let counter = self.counter
+        let headTimeout = self.headTimeout
+        let added = channel.eventLoop.makeCompletedFuture {
+            // First in the pipeline: it sees the raw bytes, so it knows when a head starts.
+            try channel.pipeline.syncOperations.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout), position: .first)
+            counter.opened()
+            channel.closeFuture.whenComplete { _ in counter.closed() }
+        }
+        return added.flatMap { http.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await http.handle(value: value, logger: logger)
+    }
+}
