@@ -151,6 +151,11 @@ final class QuireSession: EngineSession {
             return try QuireSession.state(of: copy)
         case .object(let name):
             return try QuireSession.state(of: try object(name))
+        case .handle(let operation):
+            return try handle(operation)
+        case .deleteDatabaseByName(let name):
+            try Database.delete(withName: name, inDirectory: directory.path)
+            return nil
         case .delete(let delete):
             try self.delete(delete)
             return nil
@@ -290,6 +295,25 @@ final class QuireSession: EngineSession {
             }
             return nil
         }
+    }
+
+    private func handle(_ operation: Step.HandleOperation) throws -> SpecValue? {
+        switch operation {
+        case .canOpen: return .bool(current.canOpen)
+        case .isOpened: return .bool(current.isOpened)
+        case .blockade: current.blockade()
+        case .unblockade: current.unblockade()
+        case .closeHandles:
+            var openedInOnClosed = true
+            let database = current
+            try current.close(onClosed: { openedInOnClosed = database.isOpened })
+            return .object(["openedInOnClosed": .bool(openedInOnClosed)])
+        case .purgeFreeHandles: current.purgeFreeHandles()
+        case .tag(let value):
+            if let value { current.tag = value }
+            return current.tag.map(SpecValue.int) ?? .null
+        }
+        return nil
     }
 
     /// The document object held under `name`; the runner refuses a name no step gave.

@@ -276,7 +276,29 @@ public enum SpecSchema {
           "additionalProperties": false
         },
         "databaseExists": { "$ref": "#/$defs/nameArgument" },
-        "deleteDatabase": { "$ref": "#/$defs/nameArgument" },
+        "deleteDatabase": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "name": { "type": "string" },
+            "byName": { "description": "Delete through Database.delete(withName:), even while an object holds it open.", "type": "boolean" }
+          },
+          "required": ["name"],
+          "additionalProperties": false
+        },
+        "canOpen": { "$ref": "#/$defs/noArguments" },
+        "isOpened": { "$ref": "#/$defs/noArguments" },
+        "blockade": { "$ref": "#/$defs/noArguments" },
+        "unblockade": { "$ref": "#/$defs/noArguments" },
+        "closeHandles": { "$ref": "#/$defs/noArguments" },
+        "purgeFreeHandles": { "$ref": "#/$defs/noArguments" },
+        "tag": {
+          "title": "argument",
+          "description": "The tag shared by every object on the file; set: changes it first.",
+          "type": ["null", "object"],
+          "properties": { "set": { "$ref": "#/$defs/integerOrVariable" } },
+          "additionalProperties": false
+        },
         "saveBlob": {
           "title": "argument",
           "type": "object",
@@ -507,6 +529,13 @@ public enum SpecSchema {
         { "required": ["readBlob"] },
         { "required": ["damageBlob"] },
         { "required": ["toMutable"] },
+        { "required": ["canOpen"] },
+        { "required": ["isOpened"] },
+        { "required": ["blockade"] },
+        { "required": ["unblockade"] },
+        { "required": ["closeHandles"] },
+        { "required": ["purgeFreeHandles"] },
+        { "required": ["tag"] },
         { "required": ["object"] },
         { "required": ["set"] },
         { "required": ["inspect"] }

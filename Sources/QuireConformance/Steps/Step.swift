@@ -120,6 +120,11 @@ public enum Step: Sendable, Hashable {
     /// Returns a held document object's own state, without reading the store: its properties
     /// plus `_meta: {id, collection, revisionID, sequence, isDeleted, mutable}`.
     case object(name: String)
+    /// Works on the current database's handles (WCDB's handle model); see ``HandleOperation``.
+    case handle(HandleOperation)
+    /// Deletes a database by name (`Database.delete(withName:)`), whether or not an object
+    /// of the case holds it open; returns nothing.
+    case deleteDatabaseByName(name: String)
 
     /// The step's name in spec files.
     public var keyword: String {
@@ -169,6 +174,8 @@ public enum Step: Sendable, Hashable {
         case .deleteObject: return "delete"
         case .toMutable: return "toMutable"
         case .object: return "object"
+        case .handle(let operation): return operation.keyword
+        case .deleteDatabaseByName: return "deleteDatabase"
         }
     }
 
@@ -227,6 +234,39 @@ extension Step {
             self.content = content
             self.concurrency = concurrency
             self.baseRevisionID = baseRevisionID
+        }
+    }
+
+    /// An operation on the current database's handles.
+    public enum HandleOperation: Sendable, Hashable {
+        /// `canOpen`: tries to open the database now; returns a boolean.
+        case canOpen
+        /// `isOpened`: whether the database holds an open SQLite handle; returns a boolean.
+        case isOpened
+        /// `blockade`: stops other threads' operations until `unblockade`; returns nothing.
+        case blockade
+        /// `unblockade`: lifts the blockade; returns nothing.
+        case unblockade
+        /// `closeHandles`: `close(onClosed:)`; returns `{openedInOnClosed}`, whether a handle
+        /// was still open while `onClosed` ran.
+        case closeHandles
+        /// `purgeFreeHandles`: closes the idle handles; returns nothing.
+        case purgeFreeHandles
+        /// `tag`: sets the tag shared by every object on the file (nil: only reads it);
+        /// returns the tag afterwards, or `null`.
+        case tag(set: Int?)
+
+        /// The step's name in spec files.
+        public var keyword: String {
+            switch self {
+            case .canOpen: return "canOpen"
+            case .isOpened: return "isOpened"
+            case .blockade: return "blockade"
+            case .unblockade: return "unblockade"
+            case .closeHandles: return "closeHandles"
+            case .purgeFreeHandles: return "purgeFreeHandles"
+            case .tag: return "tag"
+            }
         }
     }
 

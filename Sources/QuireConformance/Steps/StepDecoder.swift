@@ -13,6 +13,7 @@ enum StepDecoder {
         "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
         "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
         "generateBlob", "readBlob", "damageBlob", "toMutable", "object",
+        "canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag",
     ]
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
@@ -55,7 +56,16 @@ enum StepDecoder {
         case "reopen": return .reopen
         case "copyDatabase": return .copyDatabase(try copy(arguments, specDirectory: specDirectory))
         case "databaseExists": return .databaseExists(name: try arguments.string("name"))
-        case "deleteDatabase": return .deleteDatabase(name: try arguments.string("name"))
+        case "deleteDatabase":
+            if try arguments.bool("byName") == true { return .deleteDatabaseByName(name: try arguments.string("name")) }
+            return .deleteDatabase(name: try arguments.string("name"))
+        case "canOpen": return .handle(.canOpen)
+        case "isOpened": return .handle(.isOpened)
+        case "blockade": return .handle(.blockade)
+        case "unblockade": return .handle(.unblockade)
+        case "closeHandles": return .handle(.closeHandles)
+        case "purgeFreeHandles": return .handle(.purgeFreeHandles)
+        case "tag": return .handle(.tag(set: try arguments.integer("set")))
         case "saveBlob":
             return .saveBlob(
                 content: try arguments.string("content"),
