@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func everyDeliberateCaseFailsOrIsAnError() {
-        #expect(Self.report.results.count == 10)
+        #expect(Self.report.results.count == 11)
         #expect(Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
                 "\(TextReporter().render(Self.report))")
     }
@@ -42,6 +42,11 @@ import Testing
 
         let tombstone = try #require(try result("a tombstone's sequence is checked").failure)
         #expect(tombstone.message.contains("at _meta.sequence: expected 3, found 2"))
+    }
+
+    @Test func handleStepsReportTheHandleState() throws {
+        let closed = try #require(try result("handles are not open after closeHandles").failure)
+        #expect(closed.message == "isOpened returned another value (expected true, found false)")
     }
 
     @Test func aForeignCollectionSaveFailsInTheStore() throws {
