@@ -336,7 +336,7 @@ final class QuireSession: EngineSession {
         var value = members.mapValues(SpecValue.init(json:))
         value[DocumentSnapshot.metaKey] = .object([
             "id": .string(document.id),
-            "collection": document.collection.map { .string($0.fullName) } ?? .null,
+            "collection": document.collection.map { SpecValue.string($0.fullName) } ?? .null,
             "revisionID": document.revisionID.map(SpecValue.string) ?? .null,
             "sequence": .int(Int(document.sequence)),
             "isDeleted": .bool(document.isDeleted),
