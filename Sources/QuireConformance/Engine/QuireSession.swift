@@ -385,9 +385,9 @@ final class QuireSession: EngineSession {
             document = stored.toMutable()
             document.setData(body)
         } else if let base = save.baseRevisionID, let id = save.id, save.concurrency == .failOnConflict {
-            throw EngineError(
-                domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.conflict.name,
-                message: "document '\(id)' in \(collection.fullName) changed since revision \(base)")
+            // The runner found `from` stale and never asked the store (`object:` asks it).
+            throw EngineError.refusal(
+                "conflict", "document '\(id)' in \(collection.fullName) changed since revision \(base) of 'from'")
         } else {
             document = MutableDocument(id: save.id, data: body)
         }
@@ -417,9 +417,8 @@ final class QuireSession: EngineSession {
             throw EngineError.refusal("notFound", "document '\(reference.id)' not found in \(collection.fullName), so there is no object to delete")
         }
         if delete.concurrency == .failOnConflict, let base = delete.baseRevisionID, base != stored.revisionID {
-            throw EngineError(
-                domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.conflict.name,
-                message: "document '\(reference.id)' in \(collection.fullName) changed since revision \(base)")
+            throw EngineError.refusal(
+                "conflict", "document '\(reference.id)' in \(collection.fullName) changed since revision \(base) of 'from'")
         }
         try collection.delete(document: stored)
     }
