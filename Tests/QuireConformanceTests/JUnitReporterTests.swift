@@ -38,6 +38,16 @@ import Testing
         #expect(testcases == report.results.count)
     }
 
+    @Test(arguments: [
+        ("Specs/naming/collections.yaml", "Specs.naming.collections"),
+        ("/tmp/run/Specs/documents/save.yaml", "tmp.run.Specs.documents.save"),
+        ("./Specs/a.yml", "Specs.a"),
+        ("/work/../Specs/b.yaml", "work.Specs.b"),
+    ])
+    func classNamesHaveNoLeadingOrEmptySegments(path: String, expected: String) {
+        #expect(JUnitReporter().className(path) == expected)
+    }
+
     @Test func failuresCarryLocationStepExpectedAndActual() throws {
         let document = try XMLDocument(xmlString: JUnitReporter().render(report), options: [])
         let failures = try document.nodes(forXPath: "//testcase[@name='expects another value']/failure")

@@ -33,6 +33,32 @@ import Testing
         #expect(try collection.document(id: "missing") == nil)
     }
 
+    /// Couchbase Lite's DocumentTest.testDocumentResaveInAnotherCollection and
+    /// DatabaseTest.testSaveDocInDifferenceDB: a document object belongs to the collection it
+    /// was saved in or read from; another collection or database refuses it, and stores nothing.
+    @Test func aDocumentIsRefusedByAnotherCollectionOrDatabase() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        let other = try collection.database.createCollection(name: "others", scope: "store")
+        try collection.save(document: MutableDocument(id: "doc1", data: ["greeting": "hello"]))
+        let read = try #require(try collection.document(id: "doc1")).toMutable()
+        #expect(throws: QuireError.self) { try other.save(document: read) }
+        #expect(throws: QuireError.self) { try other.delete(document: read) }
+        #expect(try other.document(id: "doc1") == nil)
+
+        let elsewhere = try Database(name: "otherDB", config: DatabaseConfiguration(directory: directory.path))
+        defer { try? elsewhere.close() }
+        read.setInt(2, forKey: "key")
+        do {
+            try elsewhere.defaultCollection().save(document: read)
+            Issue.record("a document of another database was saved")
+        } catch let error as QuireError {
+            #expect(error.code == .invalidParameter)
+            #expect(error.message.contains("belongs to database 'col'"))
+        }
+        #expect(try elsewhere.defaultCollection().count == 0)
+    }
+
     @Test func revisionIDsAreDeterministic() throws {
         let first = TemporaryDirectory()
         let second = TemporaryDirectory()

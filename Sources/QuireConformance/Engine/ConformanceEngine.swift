@@ -86,6 +86,10 @@ public struct StepContext: Sendable, Hashable {
     /// may then skip building the value it would return (a save's re-read document, say), so
     /// that the timing is the operation alone.
     public var discardsResult = false
+    /// The name the step's `as:` gives its result. An engine that holds document objects keeps
+    /// the object a `get`, `save` or `toMutable` step produced under it, for later `object:`
+    /// arguments.
+    public var objectName: String?
 
     /// Makes a context.
     public init(location: SourceLocation, directory: URL, specDirectory: URL, seed: UInt64) {

@@ -9,6 +9,17 @@ public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The domain the runner and the engine contract use for their own errors.
     public static let conformanceDomain = "Conformance"
 
+    /// The domain of the runner's own refusals: a step the runner cannot do as written (a held
+    /// object that was never named, a `from` document that is no longer stored, an immutable
+    /// object given to save). The store under test never reports these; an unexpected one
+    /// makes a case an error.
+    public static let runnerDomain = "Runner"
+
+    /// The runner refuses a step: `code` names the refusal (`noSuchObject`, `staleFrom` ...).
+    public static func refusal(_ code: String, _ message: String) -> EngineError {
+        EngineError(domain: runnerDomain, code: code, message: message)
+    }
+
     /// Where the error comes from (`Quire`, `SQLite`, `POSIX`, `Network`, `Conformance`).
     public var domain: String
     /// The code's name (`invalidParameter`, `notFound`, `conflict` ...).

@@ -15,6 +15,8 @@ final class QuireSession: EngineSession {
     /// from the last step that created or looked it up, so a deleted collection's object
     /// reports notOpen as in Couchbase Lite.
     private var held: [CollectionName: Collection] = [:]
+    /// Document objects as an app holds them, by the name a step's `as:` gave them.
+    private var objects: [String: Document] = [:]
     /// Listeners started by `serve`, stopped by ``close()``.
     private var listeners: [URLEndpointListener] = []
     /// The performance baseline of this session, with the documents its preparation stored.
@@ -126,9 +128,34 @@ final class QuireSession: EngineSession {
         case .scopes:
             return .array(try current.scopes().map(\.name).sorted().map(SpecValue.string))
         case .save(let save):
-            return try self.save(save, returning: !context.discardsResult)
+            return try self.save(save, returning: !context.discardsResult, holdingAs: context.objectName)
         case .get(let reference):
-            return try snapshot(try collection(reference.collection), id: reference.id)?.specValue ?? .null
+            let collection = try collection(reference.collection)
+            if let name = context.objectName, let document = try collection.document(id: reference.id) {
+                objects[name] = document
+            }
+            return try snapshot(collection, id: reference.id)?.specValue ?? .null
+        case .saveObject(let save):
+            return try saveObject(save)
+        case .deleteObject(let name, let collectionName, let concurrency):
+            let document = try object(name)
+            let owner = try collectionName.map { try collection($0) } ?? document.collection ?? collection(.default)
+            let control: ConcurrencyControl = concurrency == .failOnConflict ? .failOnConflict : .lastWriteWins
+            guard try owner.delete(document: document, concurrencyControl: control) else {
+                throw QuireError(.conflict, "document '\(document.id)' in \(owner.fullName) was changed since '\(name)' was read")
+            }
+            return try QuireSession.state(of: document)
+        case .toMutable(let name):
+            let copy = try object(name).toMutable()
+            if let held = context.objectName { objects[held] = copy }
+            return try QuireSession.state(of: copy)
+        case .object(let name):
+            return try QuireSession.state(of: try object(name))
+        case .handle(let operation):
+            return try handle(operation)
+        case .deleteDatabaseByName(let name):
+            try Database.delete(withName: name, inDirectory: directory.path)
+            return nil
         case .delete(let delete):
             try self.delete(delete)
             return nil
@@ -270,7 +297,79 @@ final class QuireSession: EngineSession {
         }
     }
 
-    private func save(_ save: Step.Save, returning: Bool = true) throws -> SpecValue? {
+    private func handle(_ operation: Step.HandleOperation) throws -> SpecValue? {
+        switch operation {
+        case .canOpen: return .bool(current.canOpen)
+        case .isOpened: return .bool(current.isOpened)
+        case .blockade: current.blockade()
+        case .unblockade: current.unblockade()
+        case .closeHandles:
+            var openedInOnClosed = true
+            let database = current
+            try current.close(onClosed: { openedInOnClosed = database.isOpened })
+            return .object(["openedInOnClosed": .bool(openedInOnClosed)])
+        case .purgeFreeHandles: current.purgeFreeHandles()
+        case .tag(let value):
+            if let value { current.tag = value }
+            return current.tag.map(SpecValue.int) ?? .null
+        }
+        return nil
+    }
+
+    /// The document object held under `name`; the runner refuses a name no step gave.
+    private func object(_ name: String) throws -> Document {
+        guard let document = objects[name] else {
+            let known = objects.keys.sorted()
+            throw EngineError.refusal(
+                "noSuchObject",
+                "no document object is held as '\(name)' (a get, save or toMutable step with `as: \(name)` holds one)"
+                    + (known.isEmpty ? "" : "; held: \(known.joined(separator: ", "))"))
+        }
+        return document
+    }
+
+    /// A document object's own state: what the app would read from the object it holds.
+    private static func state(of document: Document) throws -> SpecValue {
+        guard case .object(let members) = try JSONReader.parse(document.toJSON()) else {
+            throw QuireError(.unexpectedError, "document '\(document.id)' did not serialise as a JSON object")
+        }
+        var value = members.mapValues(SpecValue.init(json:))
+        value[DocumentSnapshot.metaKey] = .object([
+            "id": .string(document.id),
+            "collection": document.collection.map { SpecValue.string($0.fullName) } ?? .null,
+            "revisionID": document.revisionID.map(SpecValue.string) ?? .null,
+            "sequence": .int(Int(document.sequence)),
+            "isDeleted": .bool(document.isDeleted),
+            "mutable": .bool(document is MutableDocument),
+        ])
+        return .object(value)
+    }
+
+    private func saveObject(_ save: Step.ObjectSave) throws -> SpecValue {
+        let held = try object(save.name)
+        guard let document = held as? MutableDocument else {
+            throw EngineError.refusal(
+                "notMutable", "'\(save.name)' is an immutable Document, which cannot be saved; make a copy with toMutable")
+        }
+        for (key, value) in save.merge { document.setValue(value.jsonValue.anyValue, forKey: key) }
+        for key in save.unset { document.removeValue(forKey: key) }
+        let database = try save.database.map { try self.database(named: $0) } ?? current
+        let target: Collection
+        if let name = save.collection {
+            target = try collection(name, in: database)
+        } else if save.database != nil {
+            target = try database.defaultCollection()
+        } else {
+            target = try document.collection ?? collection(.default)
+        }
+        let control: ConcurrencyControl = save.concurrency == .failOnConflict ? .failOnConflict : .lastWriteWins
+        guard try target.save(document: document, concurrencyControl: control) else {
+            throw QuireError(.conflict, "document '\(document.id)' in \(target.fullName) was changed since '\(save.name)' was read")
+        }
+        return try QuireSession.state(of: document)
+    }
+
+    private func save(_ save: Step.Save, returning: Bool = true, holdingAs name: String? = nil) throws -> SpecValue? {
         let collection = try collection(save.collection)
         let body: [String: Any]
         switch save.content {
@@ -286,9 +385,9 @@ final class QuireSession: EngineSession {
             document = stored.toMutable()
             document.setData(body)
         } else if let base = save.baseRevisionID, let id = save.id, save.concurrency == .failOnConflict {
-            throw EngineError(
-                domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.conflict.name,
-                message: "document '\(id)' in \(collection.fullName) changed since revision \(base)")
+            // The runner found `from` stale and never asked the store (`object:` asks it).
+            throw EngineError.refusal(
+                "conflict", "document '\(id)' in \(collection.fullName) changed since revision \(base) of 'from'")
         } else {
             document = MutableDocument(id: save.id, data: body)
         }
@@ -298,6 +397,7 @@ final class QuireSession: EngineSession {
                 domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.conflict.name,
                 message: "document '\(document.id)' in \(collection.fullName) was changed by another save")
         }
+        if let name { objects[name] = document }
         guard returning else { return nil }
         return try snapshot(collection, id: document.id)?.specValue ?? .null
     }
@@ -313,12 +413,12 @@ final class QuireSession: EngineSession {
                 info.isDeleted ? try collection.document(id: reference.id, revisionID: info.revisionID) : nil
             } : nil
         guard let stored = current ?? tombstone else {
-            throw QuireError(.notFound, "document '\(reference.id)' not found in \(collection.fullName)")
+            // No document object to give the store: the runner refuses, the store is never asked.
+            throw EngineError.refusal("notFound", "document '\(reference.id)' not found in \(collection.fullName), so there is no object to delete")
         }
         if delete.concurrency == .failOnConflict, let base = delete.baseRevisionID, base != stored.revisionID {
-            throw EngineError(
-                domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.conflict.name,
-                message: "document '\(reference.id)' in \(collection.fullName) changed since revision \(base)")
+            throw EngineError.refusal(
+                "conflict", "document '\(reference.id)' in \(collection.fullName) changed since revision \(base) of 'from'")
         }
         try collection.delete(document: stored)
     }

@@ -5,7 +5,7 @@ import Quire
 enum QuireTypedReads {
     static func value(_ read: Step.TypedRead, in collection: Collection) throws -> SpecValue {
         guard let document = try collection.document(id: read.document.id) else {
-            throw QuireError(.notFound, "document '\(read.document.id)' not found in \(collection.fullName)")
+            throw EngineError.refusal("notFound", "document '\(read.document.id)' not found in \(collection.fullName), so there is no object to read")
         }
         let key = read.key
         switch read.type {

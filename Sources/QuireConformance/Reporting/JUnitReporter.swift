@@ -62,11 +62,14 @@ public struct JUnitReporter: ConformanceReporter {
         return "tests=\"\(results.count)\" failures=\"\(count(.failed))\" errors=\"\(count(.error))\" skipped=\"\(count(.skipped))\""
     }
 
-    /// `Specs/naming/collections.yaml` -> `Specs.naming.collections`.
-    private func className(_ path: String) -> String {
+    /// `Specs/naming/collections.yaml` -> `Specs.naming.collections`; an absolute path or one
+    /// with `.` or `..` components gives no empty or dotted segments
+    /// (`/tmp/x/a.yaml` -> `tmp.x.a`).
+    func className(_ path: String) -> String {
         var name = path
         for suffix in [".yaml", ".yml"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
-        return name.replacingOccurrences(of: "/", with: ".")
+        let segments = name.split(separator: "/").filter { $0 != "." && $0 != ".." }
+        return segments.joined(separator: ".")
     }
 
     private func seconds(_ value: Double) -> String {

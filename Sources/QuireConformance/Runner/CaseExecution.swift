@@ -88,7 +88,9 @@ final class CaseExecution {
                 throw specError("\(error)", at: step.location, step: rendered)
             }
             performed = decoded
-            outcome = Result { try session.perform(decoded, in: context(step.location)) }
+            var stepContext = context(step.location)
+            stepContext.objectName = step.bind
+            outcome = Result { try session.perform(decoded, in: stepContext) }
         }
         if case .failure(let stop as Stop) = outcome { throw stop }
         try check(expectation, against: outcome, step: step, rendered: rendered, performed: performed)
@@ -109,6 +111,10 @@ final class CaseExecution {
             throw specError("\(error)", at: step.location, step: rendered)
         }
         let steps = step.nested.prefix(limit ?? step.nested.count)
+        if let skipped = step.nested.dropFirst(steps.count).first(where: { $0.expect != nil }) {
+            throw specError("this step has an expectation but never runs: the batch stops after \(steps.count) of its steps (throwAfter)",
+                            at: skipped.expectLocation ?? skipped.location, step: skipped.rendered())
+        }
         return Result {
             try session.inBatch {
                 for nested in steps { try execute(nested) }
@@ -140,6 +146,12 @@ final class CaseExecution {
         case .failure(let thrown):
             let error = Self.engineError(thrown)
             guard let pattern = expectation.error else {
+                if error.domain == EngineError.runnerDomain {
+                    // The runner could not do the step as written; the store was never asked.
+                    throw Stop(status: .error, failure: CaseFailure(
+                        message: "the runner refused \(step.keyword) (not an error of the store)", location: step.location,
+                        step: rendered, expected: "success", actual: "error \(error)"))
+                }
                 let stop = fail("\(step.keyword) failed", expected: "success", actual: "error \(error)")
                 // The contract broke (an unsupported step), not the store's behaviour.
                 throw error.domain == EngineError.conformanceDomain ? Stop(status: .error, failure: stop.failure) : stop
@@ -153,17 +165,47 @@ final class CaseExecution {
                 throw fail("\(step.keyword) succeeded but should have failed", expected: pattern.description, actual: "success\(returned)")
             }
             let actual = result ?? .null
+            let typed = expectation.typed
             if let expected = expectation.value {
                 let compared = Self.withoutMeta(actual, unlessIn: expected)
-                if let mismatch = ValueMatcher.mismatch(expected: expected, actual: compared, partial: false) {
+                if let mismatch = ValueMatcher.mismatch(expected: expected, actual: compared, partial: false, typed: typed) {
                     throw fail("\(step.keyword) returned another value (\(mismatch.description))",
                                expected: ValueMatcher.render(expected), actual: ValueMatcher.render(compared))
                 }
             }
             if let expected = expectation.partial,
-               let mismatch = ValueMatcher.mismatch(expected: expected, actual: actual, partial: true) {
+               let mismatch = ValueMatcher.mismatch(expected: expected, actual: actual, partial: true, typed: typed) {
                 throw fail("\(step.keyword) returned a value that does not match (\(mismatch.description))",
                            expected: "a value matching \(ValueMatcher.render(expected))", actual: ValueMatcher.render(actual))
+            }
+            if let unwanted = expectation.notEqual {
+                let compared = Self.withoutMeta(actual, unlessIn: unwanted)
+                if ValueMatcher.mismatch(expected: unwanted, actual: compared, partial: false, typed: typed) == nil {
+                    throw fail("\(step.keyword) returned the value it should differ from",
+                               expected: "a value other than \(ValueMatcher.render(unwanted))", actual: ValueMatcher.render(compared))
+                }
+            }
+            if !expectation.contains.isEmpty || !expectation.lacks.isEmpty || expectation.keyCount != nil {
+                guard case .object(var members) = actual else {
+                    throw fail("\(step.keyword) returned no document to look into", expected: "a document", actual: ValueMatcher.render(actual))
+                }
+                members[DocumentSnapshot.metaKey] = nil
+                let body = SpecValue.object(members)
+                for key in expectation.contains where body.value(at: key.split(separator: ".").map(String.init)) == nil {
+                    throw fail("\(step.keyword) returned a document without key '\(key)'", expected: "a value at '\(key)'",
+                               actual: ValueMatcher.render(body))
+                }
+                for key in expectation.lacks {
+                    if let found = body.value(at: key.split(separator: ".").map(String.init)) {
+                        throw fail("\(step.keyword) returned a document with key '\(key)'", expected: "no value at '\(key)'",
+                                   actual: ValueMatcher.render(found))
+                    }
+                }
+                if let count = expectation.keyCount, members.count != count {
+                    throw fail("\(step.keyword) returned a document with another number of keys",
+                               expected: "\(count) keys (_meta not counted)",
+                               actual: "\(members.count): \(members.keys.sorted().joined(separator: ", "))")
+                }
             }
             if !expectation.textMatches.isEmpty || !expectation.textLacks.isEmpty {
                 guard case .string(let text) = actual else {

@@ -62,6 +62,16 @@ struct Expectation: Sendable {
     var textMatches: [String] = []
     /// Regular expressions the text result must not contain a match of.
     var textLacks: [String] = []
+    /// The result must differ from this value.
+    var notEqual: SpecValue?
+    /// Key paths the result (a document) must have.
+    var contains: [String] = []
+    /// Key paths the result (a document) must not have.
+    var lacks: [String] = []
+    /// How many keys the result (a document) has, `_meta` not counted.
+    var keyCount: Int?
+    /// Numbers compare with their JSON type too (`1` is not `1.0`).
+    var typed = false
 
     /// Whether anything needs the store's view of a document.
     var needsDocument: Bool { !documentChecks.isEmpty || !unexpectedProperties.isEmpty || missingBlob != nil }
@@ -99,8 +109,40 @@ struct Expectation: Sendable {
         default: break
         }
         missingBlob = try members.optionalString("missingBlob")
+        notEqual = members.values["notEqual"]
+        contains = try Expectation.keyPaths(members, "contains")
+        lacks = try Expectation.keyPaths(members, "lacks")
+        if members.values["keyCount"] != nil {
+            guard let number = try members.integer("keyCount") else { throw ArgumentError("expect: 'keyCount' must be an integer") }
+            keyCount = number
+        }
+        typed = try members.bool("typed") ?? false
+        if typed, value == nil, partial == nil, notEqual == nil {
+            throw ArgumentError("expect: 'typed' changes how 'value', 'matches' and 'notEqual' compare numbers; give one of them")
+        }
+        for key in unexpectedProperties {
+            let path = key.split(separator: ".", omittingEmptySubsequences: false)
+            if path.contains(where: \.isEmpty) || path.first == Substring(DocumentSnapshot.metaKey) {
+                throw ArgumentError("expect: 'unexpectedPropertyAt' \(JSONText.quote(key)) can never be a property of a document body, so the check could not fail")
+            }
+        }
         textMatches = try Expectation.patterns(members, "textMatches")
         textLacks = try Expectation.patterns(members, "textLacks")
+    }
+
+    /// One key path or a list of them; an empty segment is refused.
+    private static func keyPaths(_ members: Arguments, _ key: String) throws -> [String] {
+        let paths: [String]
+        switch members[key] {
+        case .string(let path)?: paths = [path]
+        case .array?: paths = try members.strings(key) ?? []
+        case nil: return []
+        case let other?: throw ArgumentError("expect: '\(key)' must be a key path or a list of them, not \(other)")
+        }
+        for path in paths where path.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw ArgumentError("expect: '\(key)' has a key path with an empty segment: \(JSONText.quote(path))")
+        }
+        return paths
     }
 
     /// One regular expression or a list of them, each checked to compile.

@@ -276,7 +276,29 @@ public enum SpecSchema {
           "additionalProperties": false
         },
         "databaseExists": { "$ref": "#/$defs/nameArgument" },
-        "deleteDatabase": { "$ref": "#/$defs/nameArgument" },
+        "deleteDatabase": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "name": { "type": "string" },
+            "byName": { "description": "Delete through Database.delete(withName:), even while an object holds it open.", "type": "boolean" }
+          },
+          "required": ["name"],
+          "additionalProperties": false
+        },
+        "canOpen": { "$ref": "#/$defs/noArguments" },
+        "isOpened": { "$ref": "#/$defs/noArguments" },
+        "blockade": { "$ref": "#/$defs/noArguments" },
+        "unblockade": { "$ref": "#/$defs/noArguments" },
+        "closeHandles": { "$ref": "#/$defs/noArguments" },
+        "purgeFreeHandles": { "$ref": "#/$defs/noArguments" },
+        "tag": {
+          "title": "argument",
+          "description": "The tag shared by every object on the file; set: changes it first.",
+          "type": ["null", "object"],
+          "properties": { "set": { "$ref": "#/$defs/integerOrVariable" } },
+          "additionalProperties": false
+        },
         "saveBlob": {
           "title": "argument",
           "type": "object",
@@ -437,6 +459,22 @@ public enum SpecSchema {
           "required": ["digest"],
           "additionalProperties": false
         },
+        "toMutable": {
+          "title": "argument",
+          "description": "A mutable copy of a held document object; with as: the copy is held under that name.",
+          "type": "object",
+          "properties": { "object": { "$ref": "#/$defs/objectName" } },
+          "required": ["object"],
+          "additionalProperties": false
+        },
+        "object": {
+          "title": "argument",
+          "description": "A held document object's own state: its properties and _meta {id, collection, revisionID, sequence, isDeleted, mutable}.",
+          "type": "object",
+          "properties": { "name": { "$ref": "#/$defs/objectName" } },
+          "required": ["name"],
+          "additionalProperties": false
+        },
         "set": {
           "description": "Variables to bind: name: value.",
           "type": "object",
@@ -490,6 +528,15 @@ public enum SpecSchema {
         { "required": ["generateBlob"] },
         { "required": ["readBlob"] },
         { "required": ["damageBlob"] },
+        { "required": ["toMutable"] },
+        { "required": ["canOpen"] },
+        { "required": ["isOpened"] },
+        { "required": ["blockade"] },
+        { "required": ["unblockade"] },
+        { "required": ["closeHandles"] },
+        { "required": ["purgeFreeHandles"] },
+        { "required": ["tag"] },
+        { "required": ["object"] },
         { "required": ["set"] },
         { "required": ["inspect"] }
       ],
@@ -532,6 +579,11 @@ public enum SpecSchema {
       "required": ["id"],
       "additionalProperties": false
     },
+    "objectName": {
+      "description": "the name a get, save or toMutable step's as: gave a document object",
+      "type": "string",
+      "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"
+    },
     "concurrency": {
       "description": "lastWriteWins or failOnConflict",
       "anyOf": [{ "enum": ["lastWriteWins", "failOnConflict"] }, { "$ref": "#/$defs/variable" }]
@@ -545,11 +597,14 @@ public enum SpecSchema {
         "body": { "$ref": "#/$defs/objectOrVariable" },
         "json": { "description": "The body as JSON text, for the engine's own parser.", "type": "string" },
         "from": { "$ref": "#/$defs/objectOrVariable" },
+        "object": { "$ref": "#/$defs/objectName" },
+        "database": { "description": "With object: the database to save it in (another one than the object's must fail).", "type": "string", "minLength": 1 },
         "merge": { "$ref": "#/$defs/objectOrVariable" },
         "unset": { "type": "array", "items": { "type": "string" } },
         "concurrency": { "$ref": "#/$defs/concurrency" }
       },
-      "oneOf": [{ "required": ["body"] }, { "required": ["json"] }, { "required": ["from"] }],
+      "oneOf": [{ "required": ["body"] }, { "required": ["json"] }, { "required": ["from"] }, { "required": ["object"] }],
+      "dependentRequired": { "database": ["object"] },
       "additionalProperties": false
     },
     "deleteArguments": {
@@ -559,9 +614,10 @@ public enum SpecSchema {
         "collection": { "type": "string" },
         "id": { "type": "string" },
         "from": { "$ref": "#/$defs/objectOrVariable" },
+        "object": { "$ref": "#/$defs/objectName" },
         "concurrency": { "$ref": "#/$defs/concurrency" }
       },
-      "oneOf": [{ "required": ["id"] }, { "required": ["from"] }],
+      "oneOf": [{ "required": ["id"] }, { "required": ["from"] }, { "required": ["object"] }],
       "additionalProperties": false
     },
     "batchArguments": {
@@ -608,6 +664,13 @@ public enum SpecSchema {
     },
     "patterns": {
       "description": "a regular expression searched in the text result, or a list of them",
+      "anyOf": [
+        { "type": "string", "minLength": 1 },
+        { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }
+      ]
+    },
+    "keyPaths": {
+      "description": "a key path of the resulting document, or a list of them",
       "anyOf": [
         { "type": "string", "minLength": 1 },
         { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }
@@ -667,7 +730,15 @@ public enum SpecSchema {
         },
         "missingBlob": { "description": "The key path of a blob whose content is not stored.", "type": "string", "minLength": 1 },
         "textMatches": { "$ref": "#/$defs/patterns" },
-        "textLacks": { "$ref": "#/$defs/patterns" }
+        "textLacks": { "$ref": "#/$defs/patterns" },
+        "notEqual": { "description": "The result differs from this value (_meta left out unless listed)." },
+        "contains": { "$ref": "#/$defs/keyPaths" },
+        "lacks": { "$ref": "#/$defs/keyPaths" },
+        "keyCount": {
+          "description": "How many keys the resulting document has, _meta not counted.",
+          "anyOf": [{ "type": "integer", "minimum": 0 }, { "$ref": "#/$defs/variable" }]
+        },
+        "typed": { "description": "value, matches and notEqual compare numbers with their JSON type (1 is not 1.0).", "type": "boolean" }
       },
       "minProperties": 1,
       "additionalProperties": false

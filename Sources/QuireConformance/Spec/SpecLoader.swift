@@ -153,7 +153,7 @@ enum SpecLoader {
         }
         let expect = node["expect"]
         if let expect = expect?.value {
-            let conflicting = ["value", "matches", "count", "textMatches", "textLacks"].filter { expect[$0] != nil }
+            let conflicting = ["value", "matches", "count", "textMatches", "textLacks", "notEqual", "contains", "lacks", "keyCount"].filter { expect[$0] != nil }
             if expect["error"] != nil && !conflicting.isEmpty {
                 throw SpecError("an error expectation cannot be combined with \(conflicting.joined(separator: ", ")): a step that fails returns nothing", at: node["expect"]?.location ?? node.location)
             }

@@ -106,6 +106,25 @@ public enum Step: Sendable, Hashable {
     /// Damages the stored file of a blob in the current database (one byte changed, the
     /// length kept), so that reading it must fail the digest check; returns nothing.
     case damageBlob(digest: String)
+    /// Saves a document object held since an earlier step (`object: d1`), as an app saves the
+    /// object it holds: stale or not, and into the collection (or database) named, which may
+    /// be another than the object's own. Returns the object's own state (see
+    /// ``Step/object(name:)``).
+    case saveObject(ObjectSave)
+    /// Deletes a held document object, in its own collection or the one named; returns the
+    /// object's own state afterwards.
+    case deleteObject(name: String, collection: CollectionName?, concurrency: ConcurrencyControl)
+    /// Makes a mutable copy of a held document object (`toMutable()`); returns its state. With
+    /// `as:` the copy is held under that name.
+    case toMutable(name: String)
+    /// Returns a held document object's own state, without reading the store: its properties
+    /// plus `_meta: {id, collection, revisionID, sequence, isDeleted, mutable}`.
+    case object(name: String)
+    /// Works on the current database's handles (WCDB's handle model); see ``HandleOperation``.
+    case handle(HandleOperation)
+    /// Deletes a database by name (`Database.delete(withName:)`), whether or not an object
+    /// of the case holds it open; returns nothing.
+    case deleteDatabaseByName(name: String)
 
     /// The step's name in spec files.
     public var keyword: String {
@@ -151,6 +170,12 @@ public enum Step: Sendable, Hashable {
         case .generateBlob: return "generateBlob"
         case .readBlob: return "readBlob"
         case .damageBlob: return "damageBlob"
+        case .saveObject: return "save"
+        case .deleteObject: return "delete"
+        case .toMutable: return "toMutable"
+        case .object: return "object"
+        case .handle(let operation): return operation.keyword
+        case .deleteDatabaseByName: return "deleteDatabase"
         }
     }
 
@@ -209,6 +234,68 @@ extension Step {
             self.content = content
             self.concurrency = concurrency
             self.baseRevisionID = baseRevisionID
+        }
+    }
+
+    /// An operation on the current database's handles.
+    public enum HandleOperation: Sendable, Hashable {
+        /// `canOpen`: tries to open the database now; returns a boolean.
+        case canOpen
+        /// `isOpened`: whether the database holds an open SQLite handle; returns a boolean.
+        case isOpened
+        /// `blockade`: stops other threads' operations until `unblockade`; returns nothing.
+        case blockade
+        /// `unblockade`: lifts the blockade; returns nothing.
+        case unblockade
+        /// `closeHandles`: `close(onClosed:)`; returns `{openedInOnClosed}`, whether a handle
+        /// was still open while `onClosed` ran.
+        case closeHandles
+        /// `purgeFreeHandles`: closes the idle handles; returns nothing.
+        case purgeFreeHandles
+        /// `tag`: sets the tag shared by every object on the file (nil: only reads it);
+        /// returns the tag afterwards, or `null`.
+        case tag(set: Int?)
+
+        /// The step's name in spec files.
+        public var keyword: String {
+            switch self {
+            case .canOpen: return "canOpen"
+            case .isOpened: return "isOpened"
+            case .blockade: return "blockade"
+            case .unblockade: return "unblockade"
+            case .closeHandles: return "closeHandles"
+            case .purgeFreeHandles: return "purgeFreeHandles"
+            case .tag: return "tag"
+            }
+        }
+    }
+
+    /// The arguments of `save` given a held object (`save: {object: d1}`).
+    public struct ObjectSave: Sendable, Hashable {
+        /// The name the object is held under.
+        public var name: String
+        /// Where to save it; nil for the object's own collection.
+        public var collection: CollectionName?
+        /// The database to save it in (by name, opened if needed); nil for the current one.
+        public var database: String?
+        /// Properties set on the object before saving.
+        public var merge: [String: SpecValue]
+        /// Keys removed from the object before saving.
+        public var unset: [String]
+        /// The concurrency control.
+        public var concurrency: ConcurrencyControl
+
+        /// Makes the arguments.
+        public init(
+            name: String, collection: CollectionName? = nil, database: String? = nil, merge: [String: SpecValue] = [:],
+            unset: [String] = [], concurrency: ConcurrencyControl = .lastWriteWins
+        ) {
+            self.name = name
+            self.collection = collection
+            self.database = database
+            self.merge = merge
+            self.unset = unset
+            self.concurrency = concurrency
         }
     }
 

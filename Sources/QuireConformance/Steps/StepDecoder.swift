@@ -12,7 +12,8 @@ enum StepDecoder {
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
         "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
         "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
-        "generateBlob", "readBlob", "damageBlob",
+        "generateBlob", "readBlob", "damageBlob", "toMutable", "object",
+        "canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag",
     ]
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
@@ -24,9 +25,22 @@ enum StepDecoder {
         case "collections": return .collections(scope: try arguments.optionalString("scope") ?? CollectionName.defaultName)
         case "scope": return .scope(name: try arguments.string("name"))
         case "scopes": return .scopes
-        case "save": return .save(try save(arguments))
+        case "save":
+            if let name = try arguments.optionalString("object") { return .saveObject(try objectSave(name, arguments)) }
+            return .save(try save(arguments))
         case "get": return .get(try document(arguments))
-        case "delete": return .delete(try delete(arguments))
+        case "delete":
+            if let name = try arguments.optionalString("object") {
+                guard arguments["id"] == nil, arguments["from"] == nil else {
+                    throw ArgumentError("delete: 'object' names the document; 'id' and 'from' cannot be given with it")
+                }
+                return .deleteObject(
+                    name: name, collection: try arguments.optionalString("collection").map(CollectionName.init(fullName:)),
+                    concurrency: try arguments.concurrency())
+            }
+            return .delete(try delete(arguments))
+        case "toMutable": return .toMutable(name: try arguments.string("object"))
+        case "object": return .object(name: try arguments.string("name"))
         case "purge": return .purge(try document(arguments))
         case "count": return .count(try arguments.collection())
         case "setExpiration": return .setExpiration(try document(arguments), try expiration(arguments))
@@ -42,7 +56,16 @@ enum StepDecoder {
         case "reopen": return .reopen
         case "copyDatabase": return .copyDatabase(try copy(arguments, specDirectory: specDirectory))
         case "databaseExists": return .databaseExists(name: try arguments.string("name"))
-        case "deleteDatabase": return .deleteDatabase(name: try arguments.string("name"))
+        case "deleteDatabase":
+            if try arguments.bool("byName") == true { return .deleteDatabaseByName(name: try arguments.string("name")) }
+            return .deleteDatabase(name: try arguments.string("name"))
+        case "canOpen": return .handle(.canOpen)
+        case "isOpened": return .handle(.isOpened)
+        case "blockade": return .handle(.blockade)
+        case "unblockade": return .handle(.unblockade)
+        case "closeHandles": return .handle(.closeHandles)
+        case "purgeFreeHandles": return .handle(.purgeFreeHandles)
+        case "tag": return .handle(.tag(set: try arguments.integer("set")))
         case "saveBlob":
             return .saveBlob(
                 content: try arguments.string("content"),
@@ -144,6 +167,16 @@ enum StepDecoder {
         }
         return Step.Save(collection: collection, id: id, content: content, concurrency: try arguments.concurrency(),
                          baseRevisionID: read?.meta["revisionID"]?.stringValue)
+    }
+
+    private static func objectSave(_ name: String, _ arguments: Arguments) throws -> Step.ObjectSave {
+        for key in ["id", "from", "body", "json"] where arguments[key] != nil {
+            throw ArgumentError("save: 'object' saves a held document as it is; '\(key)' cannot be given with it (use 'merge' or 'unset')")
+        }
+        return Step.ObjectSave(
+            name: name, collection: try arguments.optionalString("collection").map(CollectionName.init(fullName:)),
+            database: try arguments.optionalString("database"), merge: try arguments.object("merge") ?? [:],
+            unset: try arguments.strings("unset") ?? [], concurrency: try arguments.concurrency())
     }
 
     private static func delete(_ arguments: Arguments) throws -> Step.Delete {
