@@ -144,7 +144,7 @@ enum IndexCatalog {
                 "CREATE INDEX \(valueIndexName(table: table, name: name)) ON \(table) (\(columns.joined(separator: ", "))) WHERE \(terms.joined(separator: " AND "))"
             )
         case .fullText:
-            let tokenizer = try FullTextIndexConfiguration(
+            let tokenizer = FullTextIndexConfiguration(
                 definition.expressions, ignoreAccents: definition.ignoreAccents, language: definition.language
             ).tokenizer()
             try createFullText(
@@ -163,6 +163,7 @@ enum IndexCatalog {
         try connection.execute(
             """
             CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnNames), tokenize = '\(tokenizer)');
+            INSERT INTO \(fts) (\(fts), rank) VALUES ('rank', 'quire_rank()');
             CREATE TRIGGER \(fts)_insert AFTER INSERT ON \(table) WHEN \(try filter("new.")) BEGIN
                 INSERT INTO \(fts) (rowid, \(columnNames)) VALUES (new.sequence, \(try values("new.")));
             END;
