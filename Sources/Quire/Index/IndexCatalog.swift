@@ -6,7 +6,9 @@
 /// table `<table>_fts_<name>_<hash>` whose rowid is the document's sequence, filled from the
 /// existing documents and kept current by three triggers on the documents table (insert,
 /// update, delete), so every write — saves, deletes, purges, expirations, other processes —
-/// updates it in the same transaction.
+/// updates it in the same transaction. Its rank column is `quire_rank()`, LiteCore's relevance;
+/// tables made before it keep FTS5's bm25 (and, in English, the porter tokenizer) until the
+/// index is created again.
 enum IndexCatalog {
     /// The kinds of index stored in `quire_indexes.kind`.
     enum Kind: String {
