@@ -14,7 +14,9 @@ public struct FullTextIndexConfiguration: IndexConfiguration, Equatable {
     /// The language whose stemming applies, as Couchbase Lite names it: `"en"` (English, the
     /// default), `"da"`, `"de"`, `"es"`, `"fi"`, `"fr"`, `"hu"`, `"it"`, `"nl"`, `"no"`,
     /// `"pt"`, `"ro"`, `"ru"`, `"sv"`, `"tr"` (Snowball's stemmers: `corriendo` matches
-    /// `correr` in Spanish), or nil or `""` for none. Other languages are invalidParameter.
+    /// `correr` in Spanish), or nil or `""` for none. English also drops Snowball's English
+    /// stop words (`the`, `is` ...) from the text and from queries. Another language makes an
+    /// index without stemming, as Couchbase Lite does.
     public let language: String?
 
     /// Makes a configuration.
@@ -25,21 +27,20 @@ public struct FullTextIndexConfiguration: IndexConfiguration, Equatable {
         self.language = language
     }
 
-    /// The FTS5 tokenizer for the settings; invalidParameter for an unsupported language.
-    /// English keeps SQLite's porter stemmer, which indexes made before the other languages
-    /// were supported use; every other language is Snowball's over unicode61, so
-    /// `ignoreAccents` applies alike in all of them.
-    func tokenizer() throws -> String {
+    /// The FTS5 tokenizer for the settings: Snowball's stemmer for the language over
+    /// unicode61, so `ignoreAccents` applies alike in all of them, with the English stop words
+    /// for English (as LiteCore's tokenizer), and unicode61 alone for no language or one
+    /// without a stemmer (LiteCore's "Query Full-Text Unsupported Language" indexes
+    /// "elbonian" text unstemmed). Indexes made before stop words were dropped name SQLite's
+    /// porter tokenizer in their table's definition and keep it: they go on working as they
+    /// were, stop words indexed, until the index is created again.
+    func tokenizer() -> String {
         let accents = "remove_diacritics \(ignoreAccents ? 2 : 0)"
-        guard let language, !language.isEmpty else { return "unicode61 \(accents)" }
-        guard let algorithm = SnowballStemmers.algorithm(for: language) else {
-            let supported = SnowballStemmers.algorithms.keys.sorted().joined(separator: ", ")
-            throw QuireError(
-                .invalidParameter,
-                "full-text language '\(language)' is not supported; supported: \(supported), or nil or \"\" for no stemming")
+        guard let language, !language.isEmpty, let algorithm = SnowballStemmers.algorithm(for: language) else {
+            return "unicode61 \(accents)"
         }
-        if algorithm == "english" { return "porter unicode61 \(accents)" }
         SnowballStemmers.registerForNewConnections()
-        return "\(SnowballStemmers.tokenizerName) \(algorithm) \(accents)"
+        let stopWords = algorithm == "english" ? " stopwords en" : ""
+        return "\(SnowballStemmers.tokenizerName) \(algorithm)\(stopWords) \(accents)"
     }
 }

@@ -6,7 +6,9 @@
 /// table `<table>_fts_<name>_<hash>` whose rowid is the document's sequence, filled from the
 /// existing documents and kept current by three triggers on the documents table (insert,
 /// update, delete), so every write — saves, deletes, purges, expirations, other processes —
-/// updates it in the same transaction.
+/// updates it in the same transaction. Its rank column is `quire_rank()`, LiteCore's relevance;
+/// tables made before it keep FTS5's bm25 (and, in English, the porter tokenizer) until the
+/// index is created again.
 enum IndexCatalog {
     /// The kinds of index stored in `quire_indexes.kind`.
     enum Kind: String {
@@ -144,7 +146,7 @@ enum IndexCatalog {
                 "CREATE INDEX \(valueIndexName(table: table, name: name)) ON \(table) (\(columns.joined(separator: ", "))) WHERE \(terms.joined(separator: " AND "))"
             )
         case .fullText:
-            let tokenizer = try FullTextIndexConfiguration(
+            let tokenizer = FullTextIndexConfiguration(
                 definition.expressions, ignoreAccents: definition.ignoreAccents, language: definition.language
             ).tokenizer()
             try createFullText(
@@ -163,6 +165,7 @@ enum IndexCatalog {
         try connection.execute(
             """
             CREATE VIRTUAL TABLE \(fts) USING fts5(\(columnNames), tokenize = '\(tokenizer)');
+            INSERT INTO \(fts) (\(fts), rank) VALUES ('rank', 'quire_rank()');
             CREATE TRIGGER \(fts)_insert AFTER INSERT ON \(table) WHEN \(try filter("new.")) BEGIN
                 INSERT INTO \(fts) (rowid, \(columnNames)) VALUES (new.sequence, \(try values("new.")));
             END;
