@@ -5,21 +5,24 @@ import Testing
 /// The in-flight body budget on its own: first come, first served, and a cancelled wait
 /// leaves no reservation.
 @Suite struct RequestBodyBudgetTests {
+    // The waits are events; their 300 s bound is only a safety net, wide because a waiting
+    // task needs a cooperative thread, and the whole suite's other tests can hold both of a
+    // 2-core machine's for tens of seconds.
     @Test func reservationsWaitInOrderAndCancellationLeavesNothing() async throws {
         let budget = RequestBodyBudget(total: 100)
         #expect(try await budget.reserve(60) == 60)
         let big = Task { try await budget.reserve(70) }
-        try await eventually(timeout: 30, "one waiting") { budget.waiting == 1 }
+        try await eventually(timeout: 300, "one waiting") { budget.waiting == 1 }
         // A small one that would fit waits behind the big one: no starvation.
         let small = Task { try await budget.reserve(10) }
-        try await eventually(timeout: 30, "two waiting") { budget.waiting == 2 }
+        try await eventually(timeout: 300, "two waiting") { budget.waiting == 2 }
         budget.release(60)
         #expect(try await big.value == 70)
         #expect(try await small.value == 10)
         #expect(budget.inUse == 80)
         // A wait cancelled gives nothing back and takes nothing.
         let cancelled = Task { try await budget.reserve(50) }
-        try await eventually(timeout: 30, "one waiting") { budget.waiting == 1 }
+        try await eventually(timeout: 300, "one waiting") { budget.waiting == 1 }
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         #expect(budget.waiting == 0)
