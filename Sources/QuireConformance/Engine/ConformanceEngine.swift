@@ -86,6 +86,9 @@ public struct StepContext: Sendable, Hashable {
     /// may then skip building the value it would return (a save's re-read document, say), so
     /// that the timing is the operation alone.
     public var discardsResult = false
+    /// The threads a performance workload runs on (`threads:`); its baseline does its work on
+    /// as many.
+    public var threads = 1
 
     /// Makes a context.
     public init(location: SourceLocation, directory: URL, specDirectory: URL, seed: UInt64) {
