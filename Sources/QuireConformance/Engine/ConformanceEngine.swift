@@ -90,6 +90,9 @@ public struct StepContext: Sendable, Hashable {
     /// the object a `get`, `save` or `toMutable` step produced under it, for later `object:`
     /// arguments.
     public var objectName: String?
+    /// The threads a performance workload runs on (`threads:`); its baseline does its work on
+    /// as many.
+    public var threads = 1
 
     /// Makes a context.
     public init(location: SourceLocation, directory: URL, specDirectory: URL, seed: UInt64) {

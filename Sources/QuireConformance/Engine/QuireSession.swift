@@ -83,8 +83,8 @@ final class QuireSession: EngineSession {
             guard RawSQLiteBaseline.names.contains(name) else {
                 throw EngineError.unsupported("the baseline '\(name)' (known: \(RawSQLiteBaseline.names.joined(separator: ", ")))")
             }
-            let fresh = try RawSQLiteBaseline(directory: context.directory, seed: context.seed)
-            try fresh.prepare(name, prepareIterations: prepareIterations)
+            let fresh = try RawSQLiteBaseline(directory: context.directory, specDirectory: context.specDirectory, seed: context.seed)
+            try fresh.prepare(name, prepareIterations: prepareIterations, threads: context.threads)
             baseline = (fresh, prepareIterations)
         }
     }
@@ -93,7 +93,7 @@ final class QuireSession: EngineSession {
         try QuireSession.engineCall {
             if baseline == nil { try prepareBaseline(named: name, iterations: iterations, prepareIterations: 1, in: context) }
             guard let (store, prepared) = baseline else { return }
-            try store.run(name, iterations: iterations, prepareIterations: prepared)
+            try store.run(name, iterations: iterations, prepareIterations: prepared, threads: context.threads)
         }
     }
 

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Quire
+import QuireFixtures
 
 /// The baselines performance cases are measured against: what a careful engineer writes by
 /// hand with the SQLite C API for the same job, with nothing of a document store around it.
@@ -16,14 +17,23 @@ final class RawSQLiteBaseline {
     /// The baselines, by the name a spec gives.
     static let names = [
         "rawSQLiteInsert", "rawSQLiteInsertEach", "rawSQLiteRead", "rawSQLiteQuery", "rawSQLiteQueryIndexed",
-        "rawSQLiteCreateIndex", "rawSQLiteFullText", "nothing",
+        "rawSQLiteCreateIndex", "rawSQLiteFullText", "rawSQLiteInsertTravel", "rawSQLiteReadTravel",
+        "rawSQLitePurgeExpired", "rawSQLiteExtractAndOpen", "nothing",
     ]
 
     private let handle: OpaquePointer
     private let seed: UInt64
+    private let path: String
+    /// The case's directory, and the spec file's, against which ``fixtureArchive`` resolves.
+    private let directory: URL
+    private let specDirectory: URL
+    /// Databases opened by `rawSQLiteExtractAndOpen`, closed with the baseline.
+    private var extracted: [OpaquePointer] = []
+    /// Read-only connections of their own for reads on several threads, opened untimed.
+    private var readers: [OpaquePointer] = []
 
     /// Opens a new database file in `directory`.
-    init(directory: URL, seed: UInt64) throws {
+    init(directory: URL, specDirectory: URL, seed: UInt64) throws {
         let path = directory.appendingPathComponent("baseline-\(UUID().uuidString).sqlite3").path
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
@@ -33,6 +43,9 @@ final class RawSQLiteBaseline {
         }
         handle = opened
         self.seed = seed
+        self.path = path
+        self.directory = directory
+        self.specDirectory = specDirectory
         try execute("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=NORMAL")
         try execute("PRAGMA temp_store=MEMORY")
@@ -40,6 +53,7 @@ final class RawSQLiteBaseline {
     }
 
     deinit {
+        for reader in readers + extracted { sqlite3_close_v2(reader) }
         sqlite3_close_v2(handle)
     }
 
@@ -49,7 +63,20 @@ final class RawSQLiteBaseline {
     }
 
     /// Untimed: what the workload's preparation stored, and what the baseline needs besides.
-    func prepare(_ name: String, prepareIterations: Int) throws {
+    /// With `threads` above 1, a read baseline also opens that many read-only connections.
+    func prepare(_ name: String, prepareIterations: Int, threads: Int = 1) throws {
+        defer {
+            if threads > 1, name == "rawSQLiteRead" || name == "rawSQLiteReadTravel" {
+                for _ in 0..<threads {
+                    var reader: OpaquePointer?
+                    if sqlite3_open_v2(path, &reader, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let reader {
+                        readers.append(reader)
+                    } else {
+                        sqlite3_close_v2(reader)
+                    }
+                }
+            }
+        }
         switch name {
         case "rawSQLiteRead", "rawSQLiteQuery", "rawSQLiteCreateIndex":
             try insert(prefix: "p-", count: prepareIterations, oneTransaction: true)
@@ -60,19 +87,37 @@ final class RawSQLiteBaseline {
             try insert(prefix: "p-", count: prepareIterations, oneTransaction: true)
             try execute("CREATE VIRTUAL TABLE docs_text USING fts5(text)")
             try execute("INSERT INTO docs_text (rowid, text) SELECT rowid, json_extract(body, '$.text') FROM docs")
+        case "rawSQLiteReadTravel":
+            try insertTravel(prefix: "p-", count: prepareIterations)
+        case "rawSQLitePurgeExpired":
+            // An expiration column with a partial index, as one would add for expiring rows;
+            // every prepared row expired at 1 ms after the epoch.
+            try execute("ALTER TABLE docs ADD COLUMN expiration INTEGER")
+            try execute("CREATE INDEX docs_expiration ON docs (expiration) WHERE expiration IS NOT NULL")
+            try insert(prefix: "p-", count: prepareIterations, oneTransaction: true)
+            try execute("UPDATE docs SET expiration = 1")
         default:
             return
         }
     }
 
     /// Timed: the baseline's work, `iterations` times.
-    func run(_ name: String, iterations: Int, prepareIterations: Int) throws {
+    /// A read baseline with `threads` above 1 shares the reads among that many threads, each
+    /// on its own connection, as the workload shares its iterations.
+    func run(_ name: String, iterations: Int, prepareIterations: Int, threads: Int = 1) throws {
+        if threads > 1, name == "rawSQLiteRead" || name == "rawSQLiteReadTravel" {
+            return try readConcurrently(iterations: iterations, range: prepareIterations, threads: threads)
+        }
         switch name {
         case "rawSQLiteInsert": try insert(prefix: "doc-", count: iterations, oneTransaction: true)
         case "rawSQLiteInsertEach": try insert(prefix: "doc-", count: iterations, oneTransaction: false)
         case "rawSQLiteRead": try read(iterations: iterations, range: prepareIterations)
         case "rawSQLiteQuery", "rawSQLiteQueryIndexed": try query(Self.bucketQuery, iterations: iterations)
         case "rawSQLiteFullText": try query(Self.fullTextQuery, iterations: iterations)
+        case "rawSQLiteInsertTravel": try insertTravel(prefix: "doc-", count: iterations)
+        case "rawSQLiteReadTravel": try read(iterations: iterations, range: prepareIterations)
+        case "rawSQLitePurgeExpired": try purgeExpired(iterations: iterations, expected: prepareIterations)
+        case "rawSQLiteExtractAndOpen": try extractAndOpen(iterations: iterations)
         case "rawSQLiteCreateIndex":
             // Later iterations find the index there, as a workload's repeated createIndex does.
             for _ in 0..<iterations { try execute(Self.createIndex) }
@@ -97,6 +142,71 @@ final class RawSQLiteBaseline {
         if oneTransaction { try execute("COMMIT") }
     }
 
+    /// Travel-sized documents (``TravelDocuments``) in one transaction, each encoded to JSON
+    /// text in the loop, as an app holding the documents as values encodes them to store them.
+    private func insertTravel(prefix: String, count: Int) throws {
+        let statement = try prepare("INSERT INTO docs (key, body) VALUES (?, ?)")
+        defer { sqlite3_finalize(statement) }
+        try execute("BEGIN")
+        for index in 0..<count {
+            let body = try TravelDocuments.hotel(index).jsonString(sortedKeys: false)
+            sqlite3_reset(statement)
+            sqlite3_bind_text(statement, 1, prefix + String(index), -1, quire_sqlite_transient())
+            sqlite3_bind_text(statement, 2, body, -1, quire_sqlite_transient())
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("insert") }
+        }
+        try execute("COMMIT")
+    }
+
+    /// Deletes the expired rows in one transaction, `iterations` times (later iterations find
+    /// none left, as a second purge does); the first must delete all `expected` rows.
+    private func purgeExpired(iterations: Int, expected: Int) throws {
+        let statement = try prepare("DELETE FROM docs WHERE expiration IS NOT NULL AND expiration <= ?")
+        defer { sqlite3_finalize(statement) }
+        for iteration in 0..<iterations {
+            try execute("BEGIN")
+            sqlite3_reset(statement)
+            sqlite3_bind_int64(statement, 1, Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("purge") }
+            let deleted = Int(sqlite3_changes(handle))
+            try execute("COMMIT")
+            guard iteration > 0 || deleted == expected else { throw failure("purge deleted \(deleted) of \(expected) rows") }
+        }
+    }
+
+    /// The archive `rawSQLiteExtractAndOpen` extracts, relative to the spec file: the one the
+    /// fixture case installs.
+    static let fixtureArchive = "../../Fixtures/archives/travel-20.quire.zip"
+
+    /// Extracts ``fixtureArchive`` `iterations` times, each into a folder of its own, with the
+    /// same guarded libarchive reader an installer needs (no path escapes the folder), then
+    /// opens its SQLite file and reads the schema, as an app shipping a prebuilt database
+    /// would; the databases stay open, as the workload's do.
+    private func extractAndOpen(iterations: Int) throws {
+        let archive = specDirectory.appendingPathComponent(Self.fixtureArchive).standardizedFileURL
+        for index in 0..<iterations {
+            let folder = try SafeArchiveReader(archiveURL: archive)
+                .extract(nextTo: directory.appendingPathComponent("extracted-\(index)", isDirectory: true))
+            let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            guard let root = entries.first(where: { $0.hasSuffix(".quire") }) else { throw failure("find the database in \(archive.path)") }
+            let file = folder.appendingPathComponent(root).appendingPathComponent("db.sqlite3").path
+            var opened: OpaquePointer?
+            guard sqlite3_open_v2(file, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let opened else {
+                sqlite3_close_v2(opened)
+                throw failure("open \(file)")
+            }
+            extracted.append(opened)
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(opened, "SELECT count(*) FROM sqlite_master", -1, &statement, nil) == SQLITE_OK, let statement else {
+                throw failure("read the schema of \(file)")
+            }
+            defer { sqlite3_finalize(statement) }
+            guard sqlite3_step(statement) == SQLITE_ROW, sqlite3_column_int(statement, 0) > 0 else {
+                throw failure("read the schema of \(file)")
+            }
+        }
+    }
+
     /// Random point reads of one property, as `getValue` reads `name`.
     private func read(iterations: Int, range: Int) throws {
         let statement = try prepare("SELECT json_extract(body, '$.name') FROM docs WHERE key = ?")
@@ -111,6 +221,51 @@ final class RawSQLiteBaseline {
             if let text = sqlite3_column_text(statement, 0) { bytes += String(cString: text).utf8.count }
         }
         guard bytes > 0 else { throw failure("read nothing") }
+    }
+
+    /// The reads of ``read(iterations:range:)`` (the same keys in the same order), each
+    /// thread a contiguous share of them on its own read-only connection.
+    private func readConcurrently(iterations: Int, range: Int, threads: Int) throws {
+        guard readers.count == threads else { throw failure("open \(threads) readers") }
+        var random = SeededRandom(seed: seed)
+        let keys = (0..<iterations).map { _ in "p-\(Int(random.next() % UInt64(max(range, 1))))" }
+        let errors = Locked<[String]>([])
+        let group = DispatchGroup()
+        for (thread, reader) in readers.enumerated() {
+            let share = Array(keys[(iterations * thread / threads)..<(iterations * (thread + 1) / threads)])
+            let connection = Connection(reader)
+            group.enter()
+            let worker = Thread {
+                defer { group.leave() }
+                var statement: OpaquePointer?
+                guard sqlite3_prepare_v2(connection.handle, "SELECT json_extract(body, '$.name') FROM docs WHERE key = ?", -1,
+                                         &statement, nil) == SQLITE_OK, let statement else {
+                    errors.withLock { $0.append("prepare the read") }
+                    return
+                }
+                defer { sqlite3_finalize(statement) }
+                var bytes = 0
+                for key in share {
+                    sqlite3_reset(statement)
+                    sqlite3_bind_text(statement, 1, key, -1, quire_sqlite_transient())
+                    guard sqlite3_step(statement) == SQLITE_ROW else {
+                        errors.withLock { $0.append("read \(key)") }
+                        return
+                    }
+                    if let text = sqlite3_column_text(statement, 0) { bytes += String(cString: text).utf8.count }
+                }
+                if bytes == 0 && !share.isEmpty { errors.withLock { $0.append("read nothing") } }
+            }
+            worker.start()
+        }
+        group.wait()
+        if let first = errors.withLock({ $0.first }) { throw QuireError(.unexpectedError, "the baseline failed at \(first)") }
+    }
+
+    /// A connection handed to one reader thread, which alone uses it.
+    private struct Connection: @unchecked Sendable {
+        let handle: OpaquePointer
+        init(_ handle: OpaquePointer) { self.handle = handle }
     }
 
     /// The documents of bucket 7 (2%).

@@ -151,10 +151,15 @@ public struct ConformanceRunner: Sendable {
     private func measure(_ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate) -> CaseResult {
         var sizes: [PerformanceMeasurement.Size] = []
         var notes: [String] = []
-        for iterations in performance.sizes {
+        // Two sizes on the same threads, or one size on two thread counts.
+        let points = performance.threads.count == 2
+            ? performance.threads.map { (iterations: performance.sizes[0], threads: $0) }
+            : performance.sizes.map { (iterations: $0, threads: performance.threads[0]) }
+        for (iterations, threads) in points {
             var counted: [CaseExecution.RoundTimes] = []
             for round in 0..<(performance.warmup + performance.rounds) {
-                switch runRound(testCase, scenario, performance, iterations: iterations, baselineFirst: round % 2 == 1) {
+                switch runRound(testCase, scenario, performance, iterations: iterations, threads: threads,
+                                baselineFirst: round % 2 == 1) {
                 case .success(let times):
                     if round >= performance.warmup { counted.append(times) }
                 case .failure(let failure):
@@ -162,7 +167,7 @@ public struct ConformanceRunner: Sendable {
                 }
             }
             sizes.append(PerformanceMeasurement.Size(
-                iterations: iterations, workload: Self.median(counted.map(\.workload)),
+                iterations: iterations, threads: threads, workload: Self.median(counted.map(\.workload)),
                 baseline: Self.median(counted.map(\.baseline)), ratio: Self.median(counted.map { $0.workload / $0.baseline })))
         }
         var growth: Double?
@@ -187,7 +192,10 @@ public struct ConformanceRunner: Sendable {
         } else if let growth, let maxGrowth = measurement.maxGrowth, growth > maxGrowth {
             result.status = .failed
             result.failure = CaseFailure(
-                message: "the workload's cost grows faster than its size", location: performance.location,
+                message: performance.threads.count == 2
+                    ? "the workload takes longer on \(performance.threads[1]) threads than allowed against \(performance.threads[0])"
+                    : "the workload's cost grows faster than its size",
+                location: performance.location,
                 expected: String(format: "growth <= %.2f", maxGrowth), actual: measurement.summary)
         }
         return result
@@ -195,7 +203,8 @@ public struct ConformanceRunner: Sendable {
 
     /// One round in its own directory and session; a failure comes back as the case's result.
     private func runRound(
-        _ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate, iterations: Int, baselineFirst: Bool
+        _ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate, iterations: Int, threads: Int,
+        baselineFirst: Bool
     ) -> Result<CaseExecution.RoundTimes, RoundFailure> {
         let directory: URL
         do {
@@ -219,7 +228,7 @@ public struct ConformanceRunner: Sendable {
         let execution = CaseExecution(session: session, scenario: scenario, directory: directory, location: testCase.location)
         do {
             try execution.run()
-            return .success(try execution.measure(performance, iterations: iterations, baselineFirst: baselineFirst))
+            return .success(try execution.measure(performance, iterations: iterations, threads: threads, baselineFirst: baselineFirst))
         } catch let stop as CaseExecution.Stop {
             return .failure(RoundFailure(CaseResult(testCase: testCase, status: stop.status, failure: stop.failure)))
         } catch {

@@ -5,6 +5,8 @@ public struct PerformanceMeasurement: Sendable, Hashable {
     public struct Size: Sendable, Hashable {
         /// Workload iterations.
         public var iterations: Int
+        /// The threads they were shared among.
+        public var threads: Int = 1
         /// Median workload time, in seconds.
         public var workload: Double
         /// Median baseline time, in seconds.
@@ -23,7 +25,8 @@ public struct PerformanceMeasurement: Sendable, Hashable {
     public var rounds: Int
     /// Uncounted rounds run first.
     public var warmup: Int
-    /// Cost per iteration at the second size ÷ at the first (workload time), for a scaling case.
+    /// Cost per iteration at the second size (or thread count) ÷ at the first (workload time),
+    /// for a scaling case.
     public var growth: Double?
     /// The growth limit.
     public var maxGrowth: Double?
@@ -40,8 +43,9 @@ public struct PerformanceMeasurement: Sendable, Hashable {
     public var summary: String {
         var parts = sizes.map { size in
             String(
-                format: "workload %.3f ms, baseline %@ %.3f ms, ratio %.2f (limit %.2f), %d iterations",
-                size.workload * 1000, baselineName, size.baseline * 1000, size.ratio, maxRatio, size.iterations)
+                format: "workload %.3f ms, baseline %@ %.3f ms, ratio %.2f (limit %.2f), %d iterations%@",
+                size.workload * 1000, baselineName, size.baseline * 1000, size.ratio, maxRatio, size.iterations,
+                size.threads > 1 ? " on \(size.threads) threads" : "")
         }
         if let growth, let maxGrowth {
             parts.append(String(format: "growth %.2f (limit %.2f)", growth, maxGrowth))
@@ -63,12 +67,14 @@ public struct PerformanceMeasurement: Sendable, Hashable {
             ("warmup", String(warmup)),
             ("iterations", String(first?.iterations ?? 0)),
         ]
+        if sizes.contains(where: { $0.threads > 1 }) { result.append(("threads", String(first?.threads ?? 1))) }
         if sizes.count > 1, let last = sizes.last {
             result += [
                 ("largeIterations", String(last.iterations)),
                 ("largeWorkload", String(format: "%.3f", last.workload * 1000)),
                 ("largeBaseline", String(format: "%.3f", last.baseline * 1000)),
             ]
+            if last.threads != first?.threads { result.append(("largeThreads", String(last.threads))) }
         }
         if let growth, let maxGrowth {
             result += [("growth", String(format: "%.3f", growth)), ("growthLimit", String(format: "%.3f", maxGrowth))]

@@ -201,8 +201,15 @@ public enum SpecSchema {
         },
         "maxRatio": { "type": "number", "exclusiveMinimum": 0 },
         "maxGrowth": {
-          "description": "Most the cost per iteration may grow from the first size to the second (1.2: linear within 20%).",
+          "description": "Most the cost per iteration may grow from the first size to the second (1.2: linear within 20%), or the time from the first thread count to the second.",
           "type": "number", "exclusiveMinimum": 0
+        },
+        "threads": {
+          "description": "Threads the iterations are shared among; two counts, fewer first, compare them (maxGrowth limits the time on the second ÷ on the first).",
+          "oneOf": [
+            { "type": "integer", "minimum": 1, "maximum": 16 },
+            { "type": "array", "minItems": 2, "maxItems": 2, "items": { "type": "integer", "minimum": 1, "maximum": 16 } }
+          ]
         },
         "inBatch": { "description": "Run all iterations in one batch (one transaction).", "type": "boolean" },
         "prepare": {
@@ -215,7 +222,6 @@ public enum SpecSchema {
       },
       "required": ["workload", "baseline", "maxRatio"],
       "oneOf": [{ "required": ["iterations"] }, { "required": ["sizes"] }],
-      "dependentRequired": { "maxGrowth": ["sizes"] },
       "additionalProperties": false
     },
     "step": {

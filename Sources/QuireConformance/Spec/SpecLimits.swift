@@ -14,4 +14,6 @@ public enum SpecLimits {
     public static let maximumCasesPerFile = 100_000
     /// Most steps a performance case may decode (`iterations` times the workload's steps).
     public static let maximumPerformanceSteps = 10_000_000
+    /// Most threads a performance workload may run on.
+    public static let maximumPerformanceThreads = 16
 }

@@ -174,8 +174,21 @@ enum SpecLoader {
         }
         let sizes = node["sizes"]?.value.arrayValue?.compactMap(\.intValue) ?? [node["iterations"]?.scalar?.intValue ?? 1]
         let maxGrowth = node["maxGrowth"]?.scalar?.doubleValue
-        if maxGrowth != nil && sizes.count != 2 {
-            throw SpecError("maxGrowth needs two sizes (sizes: [small, large])", at: node.location)
+        let threads = node["threads"].map { $0.value.arrayValue?.compactMap(\.intValue) ?? [$0.scalar?.intValue ?? 1] } ?? [1]
+        if threads.isEmpty || threads.count > 2 || threads.contains(where: { !(1...SpecLimits.maximumPerformanceThreads).contains($0) }) {
+            throw SpecError("threads is one count or two, each in 1...\(SpecLimits.maximumPerformanceThreads)", at: node.location)
+        }
+        if threads.count == 2 && sizes.count == 2 {
+            throw SpecError("a case compares two sizes or two thread counts, not both", at: node.location)
+        }
+        if threads.count == 2 && threads[0] >= threads[1] {
+            throw SpecError("threads must grow: \(threads[0]) is not less than \(threads[1])", at: node.location)
+        }
+        if threads.contains(where: { $0 > 1 }) && node["inBatch"]?.scalar?.boolValue == true {
+            throw SpecError("a batch runs on one thread: inBatch and threads above 1 exclude each other", at: node.location)
+        }
+        if maxGrowth != nil && sizes.count != 2 && threads.count != 2 {
+            throw SpecError("maxGrowth needs two sizes (sizes: [small, large]) or two thread counts (threads: [1, 2])", at: node.location)
         }
         if sizes.count == 2 && sizes[0] >= sizes[1] {
             throw SpecError("sizes must grow: \(sizes[0]) is not less than \(sizes[1])", at: node.location)
@@ -195,6 +208,7 @@ enum SpecLoader {
             sizes: sizes,
             maxRatio: node["maxRatio"]?.scalar?.doubleValue ?? 1,
             maxGrowth: maxGrowth,
+            threads: threads,
             inBatch: node["inBatch"]?.scalar?.boolValue ?? false,
             prepare: prepare,
             prepareIterations: prepareIterations,

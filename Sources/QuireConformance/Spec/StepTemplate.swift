@@ -35,6 +35,9 @@ struct PerformanceTemplate: Sendable {
     var maxRatio: Double
     /// How much more than linear the cost may grow from the first size to the second.
     var maxGrowth: Double?
+    /// The threads the iterations are shared among: one count, or two for a case that
+    /// compares them (`maxGrowth` then limits the time on the second ÷ on the first).
+    var threads: [Int] = [1]
     /// Whether all iterations run inside one batch.
     var inBatch: Bool
     /// Untimed steps run `prepareIterations` times in one batch before each measurement.
