@@ -32,6 +32,7 @@ if [ ${#benchmarks[@]} -eq 0 ]; then
         query-indexed/Quire query-indexed/SQLite query-indexed/GRDB
         full-text/Quire full-text/SQLite full-text/GRDB
         fixture-build/Quire fixture-build/SQLite
+        fixture-install/Quire fixture-install/SQLite
     )
 fi
 

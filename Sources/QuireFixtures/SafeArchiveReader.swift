@@ -88,6 +88,24 @@ public struct SafeArchiveReader: Sendable {
         return found
     }
 
+    /// Reads every header and applies every rule to it, as ``validate()`` does, and returns the
+    /// bytes of the file entry at `path` (metered against the limits), or nil when there is
+    /// none. No other entry's data is read: for a zip, whose entries are found through its
+    /// central directory, the rest of the archive is not even decompressed. The data rules
+    /// (real sizes, the ratio and total limits) are applied to the other entries when they are
+    /// extracted.
+    package func validate(readingEntry path: String) throws -> Data? {
+        let wanted = try ArchivePath.normalize(path, code: .invalidParameter)
+        var found: Data?
+        try forEachEntry { entry, read in
+            guard entry.kind == .file, entry.path == wanted else { return }
+            var data = Data()
+            _ = try read { data.append(contentsOf: $0) }
+            found = data
+        }
+        return found
+    }
+
     /// Validates the archive, then extracts it into a new temporary folder next to `destination`.
     ///
     /// The folder is named after `destination` (`.<name>.extract-<UUID>`) and is in the same
@@ -107,9 +125,24 @@ public struct SafeArchiveReader: Sendable {
     /// locked as ``OwnedScratch`` until the caller closes or removes it. On any error the
     /// folder is removed.
     package func extract(in parent: URL, prefix: String) throws -> OwnedScratch {
+        try extract(in: parent, prefix: prefix, hashing: false).scratch
+    }
+
+    /// Extracts as ``extract(in:prefix:)`` does, hashing each file's bytes with SHA-256 as they
+    /// are written, so a caller that checks the files against a list of digests need not read
+    /// them back.
+    ///
+    /// - Returns: the locked folder, and each file entry by its normalised path with the
+    ///   bytes counted and their SHA-256 (lowercase hex).
+    package func extractHashing(in parent: URL, prefix: String) throws -> (scratch: OwnedScratch, files: [String: ArchiveEntry]) {
+        try extract(in: parent, prefix: prefix, hashing: true)
+    }
+
+    private func extract(in parent: URL, prefix: String, hashing: Bool) throws -> (scratch: OwnedScratch, files: [String: ArchiveEntry]) {
         _ = try validate()
         let scratch = try OwnedScratch.create(.folder, in: parent, prefix: prefix)
         let folder = scratch.url
+        var files: [String: ArchiveEntry] = [:]
         do {
             guard chmod(folder.path, 0o755) == 0 else {
                 throw QuireError.posix(errno, "cannot set permissions of '\(folder.path)'")
@@ -127,14 +160,27 @@ public struct SafeArchiveReader: Sendable {
                 }
                 guard entry.kind == .file else { return }
                 let file = try PosixFile.create(folder.appendingPathComponent(entry.path).path, permissions: 0o644)
-                _ = try read { bytes in try file.write(bytes) }
+                if hashing {
+                    // The file is new (created exclusively in a folder just made) and written
+                    // only here, so the digest of these bytes is the digest of the file.
+                    var hasher = SHA256()
+                    var described = entry
+                    described.size = try read { bytes in
+                        hasher.update(bytes)
+                        try file.write(bytes)
+                    }
+                    described.sha256 = Digest.hex(hasher.finalize())
+                    files[entry.path] = described
+                } else {
+                    _ = try read { bytes in try file.write(bytes) }
+                }
                 try file.close()
             }
         } catch {
             scratch.remove()
             throw error
         }
-        return scratch
+        return (scratch, files)
     }
 
     /// Runs `body` for each admitted entry with a function that streams its data through a

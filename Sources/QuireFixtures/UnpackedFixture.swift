@@ -17,6 +17,9 @@ struct UnpackedFixture {
     /// The manifest, read and validated.
     let manifest: FixtureManifest
     private let scratch: OwnedScratch
+    /// Each extracted file by its path in the folder, with the size and SHA-256 of the bytes
+    /// written to it, taken while extracting.
+    private let extractedFiles: [String: ArchiveEntry]
 
     /// Removes the extraction folders in `folder` that a killed install, verify or inspect
     /// left behind (those no living process holds); returns their names.
@@ -30,15 +33,24 @@ struct UnpackedFixture {
     /// Extracts `archive` into a new folder `<prefix><UUID>` in `parent` and reads its
     /// manifest. On any error nothing is left behind.
     ///
-    /// The archive is read twice: first in full without writing anything, applying every rule
-    /// and limit and taking the manifest; then, only if that passed, extracted with just
-    /// `manifest.json` and the manifest's `<name>.quire` folder allowed, so an entry anywhere
-    /// else is refused before a byte is written.
+    /// The archive is read twice: first every header, applying every rule to it, and the
+    /// manifest's data (nothing else is decompressed); then, only if that passed, it is
+    /// extracted with just `manifest.json` and the manifest's `<name>.quire` folder allowed,
+    /// so an entry anywhere else is refused before a byte is written. The data rules (each
+    /// entry's real size against its declared one, the per-entry, total and ratio limits) are
+    /// applied while extracting: a bomb is stopped within the limits and the folder removed.
+    /// Each file is hashed as it is written, for ``checkFiles()``.
     ///
     /// - Throws: `corruptData` for an unsafe or damaged archive, a missing or invalid manifest,
     ///   or an entry outside the database folder.
     static func extract(_ archive: URL, in parent: URL, prefix: String, limits: ArchiveLimits) throws -> UnpackedFixture {
-        let manifestData = try SafeArchiveReader(archiveURL: archive, limits: limits).contents(ofEntry: FixtureManifest.fileName)
+        let headerReader = SafeArchiveReader(archiveURL: archive, limits: limits)
+        var manifestData = try headerReader.validate(readingEntry: FixtureManifest.fileName)
+        if manifestData == nil {
+            // Not a fixture. Read it all so a damaged or hostile archive (a bomb) is reported
+            // as such, rather than only as lacking a manifest.
+            manifestData = try headerReader.contents(ofEntry: FixtureManifest.fileName)
+        }
         guard let manifestData else {
             throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' has no \(FixtureManifest.fileName)")
         }
@@ -46,14 +58,14 @@ struct UnpackedFixture {
         let reader = SafeArchiveReader(
             archiveURL: archive, limits: limits,
             allowedRoots: [FixtureManifest.fileName, FixtureLayout.databaseFolder(manifest.name)])
-        let scratch = try reader.extract(in: parent, prefix: prefix)
+        let (scratch, files) = try reader.extractHashing(in: parent, prefix: prefix)
         // The file may have changed between the two reads; only the extracted copy counts.
         let extracted = FileManager.default.contents(atPath: scratch.url.appendingPathComponent(FixtureManifest.fileName).path)
         guard extracted == manifestData else {
             scratch.remove()
             throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' changed while it was being read")
         }
-        return UnpackedFixture(manifest: manifest, scratch: scratch)
+        return UnpackedFixture(manifest: manifest, scratch: scratch, extractedFiles: files)
     }
 
     /// The database folder, `<name>.quire`.
@@ -72,7 +84,7 @@ struct UnpackedFixture {
     }
 
     /// Checks every file against the manifest: each listed entry present with its size and
-    /// SHA-256, each listed blob present under its name with content of that SHA-1, the
+    /// SHA-256 (those of the bytes extracted into it, counted while they were written), each listed blob present under its name with content of that SHA-1, the
     /// database file listed, and nothing else.
     func checkFiles() -> [FixtureVerificationReport.Check] {
         var checks: [FixtureVerificationReport.Check] = []
@@ -98,9 +110,15 @@ struct UnpackedFixture {
                 continue
             }
             do {
-                var hasher = SHA256()
-                let size = try PosixFile.stream(folder.appendingPathComponent(entry.path).path) { hasher.update($0) }
-                let sha256 = Digest.hex(hasher.finalize())
+                let size: Int64
+                let sha256: String
+                if let extracted = extractedFiles[entry.path], let counted = extracted.size, let digest = extracted.sha256 {
+                    (size, sha256) = (counted, digest)
+                } else {
+                    var hasher = SHA256()
+                    size = try PosixFile.stream(folder.appendingPathComponent(entry.path).path) { hasher.update($0) }
+                    sha256 = Digest.hex(hasher.finalize())
+                }
                 if size != entry.size {
                     checks.append(.init(subject: subject, problem: "has \(size) bytes; the manifest says \(entry.size)"))
                 } else if sha256 != entry.sha256 {

@@ -130,6 +130,12 @@ import Testing
         ("decompression bomb", "decompression bomb", { _, url in
             try HostileArchive.write([.init(name: "travel.quire/db.sqlite3", kind: .zeros(24 << 20))], format: .zip, to: url)
         }),
+        ("decompression bomb in a fixture", "decompression bomb", { scratch, url in
+            // A manifest, so the bomb is met while extracting, after the headers passed.
+            try SampleFixture.repack(try SampleFixture.buildTravel(in: scratch, folder: "good"), to: url) { folder in
+                try Data(count: 24 << 20).write(to: folder.appendingPathComponent("travel.quire/db.sqlite3"))
+            }
+        }),
         ("truncated archive", "archive", { scratch, url in
             let good = try Data(contentsOf: try SampleFixture.buildTravel(in: scratch, folder: "good"))
             try good.prefix(good.count / 2).write(to: url)

@@ -65,6 +65,43 @@ import Testing
         #expect(contents(of: setup.destination.deletingLastPathComponent()).isEmpty)
     }
 
+    @Test func validateReadingOneEntryChecksEveryHeaderAndReadsOnlyThatEntry() throws {
+        let setup = try Setup()
+        defer { setup.scratch.cleanUp() }
+        // The second entry's data is a bomb; only its header is read, so it passes here and is
+        // refused when extracted.
+        try hostile(setup, .zip, [.init(name: "manifest.json", kind: .file(Data("{}".utf8))), .init(name: "db/zeros", kind: .zeros(50 << 20))])
+        let reader = SafeArchiveReader(archiveURL: setup.archive)
+        #expect(try withArchiveLock { try reader.validate(readingEntry: "manifest.json") } == Data("{}".utf8))
+        #expect(try withArchiveLock { try reader.validate(readingEntry: "absent.json") } == nil)
+        setup.expectRefused("archive entry 'db/zeros' expands", "ratio limit of 200")
+
+        try hostile(setup, .zip, [.init(name: "manifest.json", kind: .file(Data("{}".utf8))), .init(name: "../evil", kind: .file(Data("x".utf8)))])
+        expectQuireError(.corruptData, containing: ["escapes the destination"]) {
+            _ = try withArchiveLock { try reader.validate(readingEntry: "manifest.json") }
+        }
+    }
+
+    @Test func extractHashingDigestsWhatItWrites() throws {
+        let setup = try Setup()
+        defer { setup.scratch.cleanUp() }
+        let (listing, files, folder) = try withArchiveLock { () throws -> ([ArchiveEntry], [String: ArchiveEntry], URL) in
+            try ReproducibleZipWriter().write(
+                [.bytes("a/b.txt", Data("abc".utf8)), .bytes("a/c.bin", Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))],
+                to: setup.archive)
+            let reader = SafeArchiveReader(archiveURL: setup.archive)
+            let (scratch, files) = try reader.extractHashing(in: setup.destination.deletingLastPathComponent(), prefix: ".db.extract-")
+            scratch.close()
+            return (try reader.listing(), files, scratch.url)
+        }
+        #expect(files.count == 2)
+        for entry in listing where entry.kind == .file {
+            #expect(files[entry.path] == entry)
+            let written = try Data(contentsOf: folder.appendingPathComponent(entry.path))
+            #expect(Digest.hex(SHA256.hash(data: written)) == entry.sha256)
+        }
+    }
+
     @Test(arguments: [HostileArchive.Format.zip, .tar])
     func refusesDotDotTraversal(format: HostileArchive.Format) throws {
         let setup = try Setup()

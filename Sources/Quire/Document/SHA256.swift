@@ -1,3 +1,4 @@
+import CQuireDigest
 import Foundation
 
 /// SHA-256 (FIPS 180-4), streaming.
@@ -79,8 +80,21 @@ struct SHA256State: DigestCompressor {
         0x748F_82EE, 0x78A5_636F, 0x84C8_7814, 0x8CC7_0208, 0x90BE_FFFA, 0xA450_6CEB, 0xBEF9_A3F7, 0xC671_78F2,
     ]
 
-    /// Processes one 64-byte block (FIPS 180-4 section 6.2.2).
+    /// Processes one 64-byte block, with the processor's SHA instructions where there are
+    /// some (the ones SHA-1 uses): fixture builds, installs and verification hash every file.
     mutating func compress(_ block: UnsafeRawPointer) {
+        guard SHA1State.usesHardware else { return compressPortable(block) }
+        var words = (h0, h1, h2, h3, h4, h5, h6, h7)
+        withUnsafeMutableBytes(of: &words) { state in
+            guard let base = state.baseAddress else { return }
+            quire_sha256_compress_blocks(
+                base.assumingMemoryBound(to: UInt32.self), block.assumingMemoryBound(to: UInt8.self), 1)
+        }
+        (h0, h1, h2, h3, h4, h5, h6, h7) = words
+    }
+
+    /// Processes one 64-byte block in Swift (FIPS 180-4 section 6.2.2), on any processor.
+    mutating func compressPortable(_ block: UnsafeRawPointer) {
         Self.roundConstants.withUnsafeBufferPointer { k in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
                 for t in 0..<16 {
