@@ -42,20 +42,12 @@ import Testing
         }
     }
 
-    private static func launch(_ arguments: [String], temporary: URL, in directory: URL) throws -> Process {
+    private static func launch(_ arguments: [String], temporary: URL, in directory: URL) throws -> SpawnedProcess {
         let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
-        let process = Process()
-        process.executableURL = quire
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = temporary.path
         environment["SOURCE_DATE_EPOCH"] = "946684800"
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        return try SpawnedProcess(executable: quire, arguments: arguments, directory: directory, environment: environment)
     }
 
     /// Names directly in `folder`.
@@ -69,7 +61,7 @@ import Testing
 
     /// Waits until `appeared` says the child's scratch exists, or the child has ended; returns
     /// whether it appeared. The bound only stops a hang.
-    private static func waitForScratch(_ process: Process, _ appeared: () -> Bool) async -> Bool {
+    private static func waitForScratch(_ process: SpawnedProcess, _ appeared: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning, Date() < deadline {
             if appeared() { return true }
@@ -79,7 +71,7 @@ import Testing
     }
 
     /// Waits for the child to end.
-    private static func waitForExit(_ process: Process) async {
+    private static func waitForExit(_ process: SpawnedProcess) async {
         while process.isRunning { try? await Task.sleep(for: .milliseconds(1)) }
         process.waitUntilExit()
     }
