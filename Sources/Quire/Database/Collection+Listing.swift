@@ -56,20 +56,8 @@ extension Collection {
     /// Documents whose latest change is before sequence `before` (every document when nil),
     /// newest change first, at most `limit` of them: CouchDB's `_changes?descending=true`.
     public func changesDescending(before: UInt64? = nil, limit: Int? = nil) throws -> [ChangeEntry] {
-        try reading { connection in
-            let rows = try connection.query(
-                "SELECT key, sequence, flags, revid FROM \(table) WHERE sequence < ? ORDER BY sequence DESC LIMIT ?",
-                [.integer(before.map { Int64(clamping: $0) } ?? Int64.max), .integer(Int64(limit ?? -1))]
-            ) { ($0.text(at: 0) ?? "", UInt64($0.int64(at: 1)), $0.int64(at: 2), $0.text(at: 3) ?? "") }
-            return try rows.map { key, sequence, flags, revisionID in
-                let leaves = try [revisionID] + connection.query(
-                    "SELECT revid FROM quire_leaves WHERE collection_id = ? AND key = ? ORDER BY revid",
-                    [.integer(id), .text(key)]
-                ) { $0.text(at: 0) ?? "" }
-                return ChangeEntry(
-                    documentID: key, sequence: sequence, revisionID: revisionID,
-                    isDeleted: flags & DocumentFlags.deleted != 0, leafRevisionIDs: leaves)
-            }
-        }
+        try changeEntries(
+            "sequence < ? ORDER BY sequence DESC",
+            [.integer(before.map { Int64(clamping: $0) } ?? Int64.max), .integer(Int64(limit ?? -1))])
     }
 }

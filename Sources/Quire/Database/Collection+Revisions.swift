@@ -78,10 +78,16 @@ extension Collection {
 
     /// Documents changed after `since`, in sequence order, at most `limit` of them.
     public func changes(since: UInt64, limit: Int? = nil) throws -> [ChangeEntry] {
+        try changeEntries(
+            "sequence > ? ORDER BY sequence", [.integer(Int64(clamping: since)), .integer(Int64(limit ?? -1))])
+    }
+
+    /// The change entries of the rows `condition` (a WHERE clause with its ORDER BY, whose
+    /// arguments come first in `arguments`, the LIMIT's last) selects.
+    func changeEntries(_ condition: String, _ arguments: [SQLiteValue]) throws -> [ChangeEntry] {
         try reading { connection in
             let rows = try connection.query(
-                "SELECT key, sequence, flags, revid FROM \(table) WHERE sequence > ? ORDER BY sequence LIMIT ?",
-                [.integer(Int64(clamping: since)), .integer(Int64(limit ?? -1))]
+                "SELECT key, sequence, flags, revid FROM \(table) WHERE \(condition) LIMIT ?", arguments
             ) { ($0.text(at: 0) ?? "", UInt64($0.int64(at: 1)), $0.int64(at: 2), $0.text(at: 3) ?? "") }
             return try rows.map { key, sequence, flags, revisionID in
                 // Closed branches (deleted leaves) count too: style=all_docs lists every leaf.
