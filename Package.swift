@@ -94,6 +94,10 @@ let package = Package(
             dependencies: ["QuireFixtures", "Quire", "QuireSync", "CArchive", "quire"]
         ),
         .testTarget(
+            name: "QuireCLITests",
+            dependencies: ["Quire", "QuireSync", "QuireFixtures", "quire"]
+        ),
+        .testTarget(
             name: "QuireConformanceTests",
             dependencies: ["QuireConformance", "Quire"],
             resources: [.copy("Resources")]

@@ -13,6 +13,9 @@ struct ConformCommand: ParsableCommand {
 
             Exit status: 0 when every selected case passed, 1 when an expectation failed, \
             2 when a spec file, the engine or the harness broke.
+
+            Example:
+              quire conform Specs --filter blobs --junit report.xml
             """
     )
 

@@ -13,6 +13,9 @@ struct FixtureBuildCommand: ParsableCommand {
             and sources are byte-identical; the one timestamp they carry comes from \
             SOURCE_DATE_EPOCH (2000-01-01T00:00:00Z when unset). A progress bar is drawn when \
             standard error is a terminal and CI is not set.
+
+            Example:
+              quire fixture build my-travel.yaml -o out
             """
     )
 

@@ -21,6 +21,9 @@ struct FixtureDoctorCommand: ParsableCommand {
 
             Exits 0 when the replication will resume, 1 when it will start over, 2 when the \
             fixture or database cannot be read, and 64 on bad arguments.
+
+            Example:
+              quire fixture doctor out/my-travel.quire.zip --url http://127.0.0.1:4984/travel --collection inventory.hotel
             """
     )
 

@@ -11,6 +11,9 @@ struct FixtureGenerateCommand: ParsableCommand {
             The same kind, count and seed always produce the same bytes. Kinds:
               names   people in the default collection (COUNT people)
               travel  inventory.airline/airport/hotel/landmark/route with PNG blobs (COUNT hotels)
+
+            Example:
+              quire fixture generate travel --count 20 --seed 1 -o my-travel
             """
     )
 

@@ -6,7 +6,11 @@ import QuireFixtures
 struct FixtureInspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show a fixture archive's manifest and what each collection holds."
+        abstract: "Show a fixture archive's manifest and what each collection holds.",
+        discussion: """
+            Example:
+              quire fixture inspect out/my-travel.quire.zip --json
+            """
     )
 
     @Argument(help: "The fixture archive (.quire.zip).")

@@ -12,6 +12,9 @@ struct FixtureInstallCommand: ParsableCommand {
             Extracts the archive safely into a temporary folder, checks it against its manifest, \
             then copies the database into DIR/NAME.quire with new UUIDs, keeping the fixture's \
             private UUID as the previous one. A refused archive leaves nothing in DIR.
+
+            Example:
+              quire fixture install out/my-travel.quire.zip --name travel --directory Apps --if-absent
             """
     )
 

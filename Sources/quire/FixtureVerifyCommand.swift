@@ -11,6 +11,9 @@ struct FixtureVerifyCommand: ParsableCommand {
             Recomputes every entry's hash, opens the database read-only in a temporary folder, \
             runs SQLite's integrity check, and compares collections, document counts and indexes \
             with the manifest.
+
+            Example:
+              quire fixture verify out/my-travel.quire.zip
             """
     )
 

@@ -18,6 +18,9 @@ struct ServeCommand: ParsableCommand {
 
             With --user and --password-file every request needs those credentials (HTTP Basic).
             Listening on an interface other than loopback needs them, or --insecure-no-auth.
+
+            Example:
+              quire serve travel.quire --port 4984 --read-only
             """
     )
 

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// `quire db`: create, look inside, edit, query, export, import and replicate a database
+/// from the shell, as Couchbase's `cblite` does.
+struct DbCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Create, inspect, edit, query, export, import and replicate a database.",
+        discussion: """
+            DATABASE is a database folder (<name>.quire) or the name of one in the current folder. \
+            Every subcommand prints readable text, or JSON for scripts with --json.
+
+            Example:
+              quire db create travel.quire --collection inventory.hotel
+              quire db put travel.quire hotel_1 '{"name": "Le Monde", "city": "Paris"}' -c inventory.hotel
+              quire db query travel.quire "SELECT name FROM inventory.hotel WHERE city = 'Paris'"
+            """,
+        subcommands: [
+            DbCreateCommand.self, DbInfoCommand.self, DbCheckCommand.self, DbCompactCommand.self, DbReindexCommand.self,
+            DbLsCommand.self, DbCatCommand.self, DbPutCommand.self, DbRmCommand.self, DbExpireCommand.self,
+            DbQueryCommand.self, DbMkindexCommand.self, DbRmindexCommand.self, DbExportCommand.self, DbImportCommand.self,
+            DbPushCommand.self, DbPullCommand.self,
+        ]
+    )
+}

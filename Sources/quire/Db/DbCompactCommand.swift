@@ -1,0 +1,25 @@
+import ArgumentParser
+import Quire
+
+/// `quire db compact DATABASE [--json]`.
+struct DbCompactCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact",
+        abstract: "Delete unreferenced blobs and rebuild the file without free pages.",
+        discussion: """
+            Runs Couchbase Lite's `compact` maintenance; the database must not be open elsewhere while it runs.
+
+            Example:
+              quire db compact travel.quire
+            """
+    )
+
+    @OptionGroup var target: DbDatabaseArgument
+
+    @Flag(help: "Print the outcome as JSON.")
+    var json = false
+
+    func run() throws {
+        try DbMaintenanceRunner.run(.compact, on: target, json: json, done: "Compacted")
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+/// `quire db create DATABASE [--collection scope.name ...]`.
+struct DbCreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Create an empty database, with collections.",
+        discussion: """
+            Fails when the database exists. The default collection always exists; --collection adds others.
+
+            Example:
+              quire db create travel.quire --collection inventory.hotel --collection inventory.route
+            """
+    )
+
+    @OptionGroup var target: DbDatabaseArgument
+
+    @Option(name: .customLong("collection"), help: "A collection to create, as scope.name or name (repeatable).")
+    var collections: [String] = []
+
+    @Flag(help: "Print what was created as JSON.")
+    var json = false
+
+    func run() throws {
+        let (name, directory) = target.location
+        guard !Database.exists(withName: name, inDirectory: directory) else {
+            throw DbFailure("Database '\(name)' already exists in \(directory)")
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let database = try DbFailure.reporting { try Database(name: name, config: DatabaseConfiguration(directory: directory)) }
+        defer { try? database.close() }
+        let created = try DbFailure.reporting {
+            _ = try database.defaultCollection()
+            for text in collections { _ = try DbCollectionName(text).resolveOrCreate(in: database) }
+            return try DbCollectionName.all(in: database).map(\.fullName)
+        }
+        if json {
+            try DbOutput.json(.object(["path": .string(target.folder.path), "collections": .array(created.map(JSONValue.string))]))
+        } else {
+            DbOutput.write("Created \(target.folder.path) with \(created.joined(separator: ", "))\n")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+/// The DATABASE argument every `quire db` subcommand takes: a database folder (`<name>.quire`,
+/// anywhere) or the name of one in the current folder.
+struct DbDatabaseArgument: ParsableArguments {
+    @Argument(help: "The database folder (<name>.quire), or the name of one in the current folder.")
+    var database: String
+
+    /// The database's name and the folder holding it.
+    var location: (name: String, directory: String) {
+        let url = URL(fileURLWithPath: database)
+        if url.pathExtension == "quire" {
+            return (url.deletingPathExtension().lastPathComponent, url.deletingLastPathComponent().path)
+        }
+        return (database, FileManager.default.currentDirectoryPath)
+    }
+
+    /// The database's folder.
+    var folder: URL {
+        let (name, directory) = location
+        return URL(fileURLWithPath: directory).appendingPathComponent("\(name).quire")
+    }
+
+    /// Opens the database, which must exist.
+    ///
+    /// - Throws: ``DbFailure`` when there is no such database.
+    func open() throws -> Database {
+        let (name, directory) = location
+        guard !name.isEmpty else { throw DbFailure("'\(database)' does not name a database") }
+        guard Database.exists(withName: name, inDirectory: directory) else {
+            throw DbFailure("No database '\(name)' in \(directory) (create one with: quire db create \(database))")
+        }
+        return try DbFailure.reporting { try Database(name: name, config: DatabaseConfiguration(directory: directory)) }
+    }
+
+    /// Opens the database, runs `body` with it, and closes it whatever happens.
+    func with<T>(_ body: (Database) throws -> T) throws -> T {
+        let opened = try open()
+        defer { try? opened.close() }
+        return try DbFailure.reporting { try body(opened) }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+/// `quire db expire DATABASE ID (DATE | --in DURATION | --clear) [-c COLLECTION]`.
+struct DbExpireCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "expire",
+        abstract: "Set or clear when a document expires (is purged).",
+        discussion: """
+            DATE is ISO 8601 (2030-01-01T00:00:00Z); --in takes a number with s, m, h or d \
+            (90m, 1h, 7d). An expired document is purged by the database's housekeeping.
+
+            Example:
+              quire db expire travel.quire hotel_1 --in 1h -c inventory.hotel
+            """
+    )
+
+    @OptionGroup var target: DbDatabaseArgument
+
+    @Argument(help: "The document ID.")
+    var id: String
+
+    @Argument(help: "When it expires, in ISO 8601.")
+    var date: String?
+
+    @Option(name: .customLong("in"), help: "Expire after this long from now: a number with s, m, h or d.")
+    var after: String?
+
+    @Flag(help: "Remove the expiration.")
+    var clear = false
+
+    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    var collection: String?
+
+    func validate() throws {
+        guard [date != nil, after != nil, clear].filter({ $0 }).count == 1 else {
+            throw ValidationError("Give exactly one of DATE, --in DURATION or --clear.")
+        }
+    }
+
+    func run() throws {
+        let when: Date?
+        if let date {
+            let formatter = ISO8601DateFormatter()
+            var parsed = formatter.date(from: date)
+            if parsed == nil {
+                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                parsed = formatter.date(from: date)
+            }
+            guard let parsed else { throw ValidationError("'\(date)' is not an ISO 8601 date such as 2030-01-01T00:00:00Z.") }
+            when = parsed
+        } else if let after {
+            when = Date().addingTimeInterval(try Self.seconds(after))
+        } else {
+            when = nil
+        }
+        try target.with { database in
+            let source = try DbCollectionName(collection).resolve(in: database)
+            guard try source.document(id: id) != nil else { throw DbFailure("\(source.fullName) has no document '\(id)'") }
+            try source.setDocumentExpiration(id: id, expiration: when)
+        }
+        DbOutput.write(when.map { "\(id) expires at \(ISO8601DateFormatter().string(from: $0))\n" } ?? "\(id) no longer expires\n")
+    }
+
+    /// The seconds of a duration such as `90s`, `15m`, `1h` or `7d`.
+    static func seconds(_ text: String) throws -> TimeInterval {
+        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+        guard let last = text.last, let unit = units[last], let number = Double(text.dropLast()), number > 0, number.isFinite
+        else {
+            throw ValidationError("'\(text)' is not a duration such as 90s, 15m, 1h or 7d.")
+        }
+        return number * unit
+    }
+}

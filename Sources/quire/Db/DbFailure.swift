@@ -1,0 +1,31 @@
+import Foundation
+import Quire
+
+/// An error of a `quire db` subcommand, printed as one sentence naming the fault
+/// (`Error: No database 'travel' in /tmp.`); the tool then exits with status 1.
+struct DbFailure: Error, CustomStringConvertible {
+    /// The sentence.
+    let description: String
+
+    /// A failure saying `message`, made into a sentence: first letter capitalised, ending in a full stop.
+    init(_ message: String) {
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let first = text.first, first.isLowercase { text = first.uppercased() + text.dropFirst() }
+        if let last = text.last, !".!?".contains(last) { text += "." }
+        description = text
+    }
+
+    /// Runs `body`, turning a `QuireError` or a Foundation error into a ``DbFailure`` with its
+    /// message alone (the code and domain are for programs, not for the person at the shell).
+    static func reporting<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as QuireError {
+            throw DbFailure(error.message)
+        } catch let error as DbFailure {
+            throw error
+        } catch let error as CocoaError {
+            throw DbFailure(error.localizedDescription)
+        }
+    }
+}

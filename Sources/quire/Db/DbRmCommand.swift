@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+/// `quire db rm DATABASE ID... [-c COLLECTION] [--purge]`.
+struct DbRmCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Delete documents (leaving tombstones that replicate), or purge them.",
+        discussion: """
+            A deletion is a new revision that replicators send on; --purge removes every trace \
+            of the document instead, as if it had never been there.
+
+            Example:
+              quire db rm travel.quire hotel_1 -c inventory.hotel
+            """
+    )
+
+    @OptionGroup var target: DbDatabaseArgument
+
+    @Argument(help: "The document IDs.")
+    var ids: [String]
+
+    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    var collection: String?
+
+    @Flag(help: "Purge instead of deleting: no tombstone is kept.")
+    var purge = false
+
+    func validate() throws {
+        guard !ids.isEmpty else { throw ValidationError("Give at least one document ID.") }
+    }
+
+    func run() throws {
+        try target.with { database in
+            let source = try DbCollectionName(collection).resolve(in: database)
+            for id in ids {
+                if purge {
+                    guard try source.revisionInfo(id: id) != nil else { throw DbFailure("\(source.fullName) has no document '\(id)'") }
+                    try source.purge(id: id)
+                    DbOutput.write("Purged \(id)\n")
+                } else {
+                    guard let document = try source.document(id: id) else {
+                        throw DbFailure("\(source.fullName) has no document '\(id)'")
+                    }
+                    try source.delete(document: document)
+                    DbOutput.write("Deleted \(id)\n")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+/// `quire db rmindex DATABASE NAME [-c COLLECTION]`.
+struct DbRmindexCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rmindex",
+        abstract: "Delete an index.",
+        discussion: """
+            Example:
+              quire db rmindex travel.quire by_city -c inventory.hotel
+            """
+    )
+
+    @OptionGroup var target: DbDatabaseArgument
+
+    @Argument(help: "The index name.")
+    var name: String
+
+    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    var collection: String?
+
+    func run() throws {
+        try target.with { database in
+            let source = try DbCollectionName(collection).resolve(in: database)
+            guard try source.indexes().contains(name) else {
+                throw DbFailure("\(source.fullName) has no index '\(name)'")
+            }
+            try source.deleteIndex(forName: name)
+            DbOutput.write("Deleted index \(name) from \(source.fullName)\n")
+        }
+    }
+}
