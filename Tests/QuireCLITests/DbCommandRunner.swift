@@ -76,6 +76,31 @@ struct DbCommandRunner {
             errors: String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self))
     }
 
+    /// Starts `quire` with `arguments` without waiting for it (`quire serve`); its standard
+    /// output and error go to one file that ``DbBackgroundCommand/waitForOutput(containing:)`` reads.
+    func start(_ arguments: [String]) throws -> DbBackgroundCommand {
+        let log = directory.appendingPathComponent(".background-\(UUID().uuidString)")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = directory.path
+        let words = ["/usr/bin/env", "-C", directory.path, executable.path] + arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let started = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
+        guard started == 0 else { throw POSIXError(POSIXErrorCode(rawValue: started) ?? .EIO) }
+        return DbBackgroundCommand(processIdentifier: pid, log: log)
+    }
+
     /// Runs `quire` with `arguments` and returns its standard output, recording an issue
     /// (with what it said) unless it exits with 0.
     func succeed(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> String {

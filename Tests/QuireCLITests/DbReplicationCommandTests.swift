@@ -10,61 +10,66 @@ import Testing
 /// `quire db push` and `quire db pull` against a listener in the test process: collections,
 /// document IDs, the summary, and a peer that never answers.
 @Suite struct DbReplicationCommandTests {
-    /// A database served by a listener on a free loopback port.
+    /// `quire serve` on a database of its own (the default collection and store.products),
+    /// on a free loopback port; `url` is what it prints.
     struct Served {
-        let database: Database
-        let listener: URLEndpointListener
-        let url: URL
+        let process: DbBackgroundCommand
+        let url: String
 
-        init(name: String, in folder: URL) async throws {
-            database = try Database(name: name, config: DatabaseConfiguration(directory: folder.path))
-            let products = try database.createCollection(name: "products", scope: "store")
-            listener = URLEndpointListener(
-                config: URLEndpointListenerConfiguration(
-                    collections: [try database.defaultCollection(), products], port: 0, networkInterface: "127.0.0.1"))
-            try await listener.start()
-            url = try #require(URL(string: "http://127.0.0.1:\(listener.port ?? 0)/\(name)"))
+        init(_ quire: DbCommandRunner, name: String) throws {
+            _ = try quire.succeed(["db", "create", "server/\(name).quire", "--collection", "store.products"])
+            process = try quire.start(["serve", "server/\(name).quire", "--port", "0"])
+            url = String(try process.waitForLine(startingWith: "Serving ").dropFirst("Serving ".count))
         }
 
-        func stop() async {
-            await listener.stop()
-            try? database.close()
+        /// Stops the server (which must exit cleanly) so its database can be read.
+        func stop() {
+            let output = process.output
+            if let status = process.stop() { #expect(status == 0, "quire serve: \(output)") }
         }
     }
 
-    @Test func pushAndPullWithTheReplicatorsOptions() async throws {
+    @Test func pushAndPullWithTheReplicatorsOptions() throws {
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }
         let quire = DbCommandRunner(
             executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"), directory: scratch.url)
-        let served = try await Served(name: "remote", in: scratch.file("server"))
+        let served = try Served(quire, name: "remote")
+        defer { served.stop() }
         _ = try quire.succeed(["db", "create", "local", "--collection", "store.products"])
         for id in ["p1", "p2", "p3"] {
             _ = try quire.succeed(["db", "put", "local", id, #"{"name":"\#(id)"}"#, "-c", "store.products"])
         }
         _ = try quire.succeed(["db", "put", "local", "note", #"{"text":"hello"}"#])
 
-        let pushed = try quire.succeed(["db", "push", "local", served.url.absoluteString, "--collection", "store.products", "--doc-id", "p1", "--doc-id", "p3"])
-        #expect(pushed.hasPrefix("Pushed 2 documents to \(served.url.absoluteString) in "), "\(pushed)")
-        let products = try #require(try served.database.collection(name: "products", scope: "store"))
-        #expect(try products.liveDocuments().map(\.id) == ["p1", "p3"])
-        #expect(try served.database.defaultCollection().count == 0)
+        func remoteIDs(_ collection: String) throws -> [JSONValue?] {
+            // A second database, pulled from the server, shows what the server holds.
+            let probe = "probe-\(UUID().uuidString.prefix(8))"
+            _ = try quire.succeed(["db", "create", probe])
+            _ = try quire.succeed(["db", "pull", probe, served.url, "--collection", collection])
+            return try quire.succeed(["db", "ls", probe, collection, "--json"]).split(separator: "\n").map {
+                try JSONReader.parse(String($0))["id"]
+            }
+        }
+        let pushed = try quire.succeed(["db", "push", "local", served.url, "--collection", "store.products", "--doc-id", "p1", "--doc-id", "p3"])
+        #expect(pushed.hasPrefix("Pushed 2 documents to \(served.url) in "), "\(pushed)")
+        #expect(try remoteIDs("store.products") == ["p1", "p3"])
+        #expect(try remoteIDs("_default").isEmpty)
 
-        let everything = try JSONReader.parse(try quire.succeed(["db", "push", "local", served.url.absoluteString, "--json"]))
+        let everything = try JSONReader.parse(try quire.succeed(["db", "push", "local", served.url, "--json"]))
         #expect(everything["documents"] == 2 && everything["failed"] == 0 && everything["direction"] == "push", "\(everything)")
-        #expect(try products.liveDocuments().map(\.id) == ["p1", "p2", "p3"])
-        #expect(try served.database.defaultCollection().document(id: "note")?.string(forKey: "text") == "hello")
+        #expect(try remoteIDs("store.products") == ["p1", "p2", "p3"])
+        #expect(try remoteIDs("_default") == ["note"])
 
         // Pull into a new database: the named collection is created, only the chosen documents come.
         _ = try quire.succeed(["db", "create", "copy"])
-        let pulled = try quire.succeed(["db", "pull", "copy", served.url.absoluteString, "--collection", "store.products", "--doc-id", "p2"])
+        let pulled = try quire.succeed(["db", "pull", "copy", served.url, "--collection", "store.products", "--doc-id", "p2"])
         #expect(pulled.hasPrefix("Pulled 1 documents from "), "\(pulled)")
         let listed = try quire.succeed(["db", "ls", "copy", "store.products", "--json"])
         #expect(try listed.split(separator: "\n").map { try JSONReader.parse(String($0))["id"] } == ["p2"])
         let info = try JSONReader.parse(try quire.succeed(["db", "info", "copy", "--json"]))
         let copied = info["collections"]?.arrayValue?.first { $0["name"] == "store.products" }
         #expect(copied?["checkpoints"]?.arrayValue?.count == 1, "the pull kept its checkpoint: \(info)")
-        await served.stop()
     }
 
     /// A peer that accepts the connection and never answers: both directions end after
@@ -95,7 +100,7 @@ import Testing
         let port: UInt16
 
         init() throws {
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -106,7 +111,11 @@ import Testing
                     bind(descriptor, raw, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, raw, &length) == 0
                 }
             }
-            guard descriptor >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+            guard descriptor >= 0, bound else {
+                if descriptor >= 0 { _ = Glibc.close(descriptor) }
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+            self.descriptor = descriptor
             port = UInt16(bigEndian: address.sin_port)
         }
 

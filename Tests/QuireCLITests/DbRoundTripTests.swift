@@ -24,13 +24,13 @@ import Testing
         #expect(exported.hasPrefix("Exported "), "\(exported)")
         let generatedIndex = try JSONReader.parse(try Data(contentsOf: scratch.file("generated/index.json")))
         let exportedIndex = try JSONReader.parse(try Data(contentsOf: scratch.file("exported/index.json")))
-        let collections = try #require(generatedIndex["collections"]?.arrayValue?.compactMap(\.stringValue))
+        let collections = try #require(generatedIndex["collections"]?.arrayValue?.compactMap { $0.stringValue })
         #expect(collections.count == 5)
         #expect(Set(exportedIndex["collections"]?.arrayValue?.compactMap(\.stringValue) ?? []) == Set(collections + ["_default"]))
         for collection in collections {
             let original = try Self.lines(scratch.file("generated/\(collection).jsonl"))
             let copy = try Self.lines(scratch.file("exported/\(collection).jsonl"))
-            #expect(!original.isEmpty && copy == original.sorted(), "\(collection)")
+            #expect(!original.isEmpty && copy == original.sorted { $0.lexicographicallyPrecedes($1) }, "\(collection)")
         }
         let blobs = try Self.files(in: scratch.file("generated/Attachments"))
         #expect(!blobs.isEmpty)

@@ -7,10 +7,14 @@ struct DbFailure: Error, CustomStringConvertible {
     /// The sentence.
     let description: String
 
-    /// A failure saying `message`, made into a sentence: first letter capitalised, ending in a full stop.
+    /// A failure saying `message`, made into a sentence: a plain first word capitalised, ending in a full stop.
     init(_ message: String) {
         var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let first = text.first, first.isLowercase { text = first.uppercased() + text.dropFirst() }
+        // A plain first word gets a capital; a name (a file, a collection, an ID) stays as written.
+        let firstWord = text.prefix { $0 != " " }
+        if let first = text.first, first.isLowercase, firstWord.allSatisfy(\.isLetter) {
+            text = first.uppercased() + text.dropFirst()
+        }
         if let last = text.last, !".!?".contains(last) { text += "." }
         description = text
     }
