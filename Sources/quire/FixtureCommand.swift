@@ -7,7 +7,8 @@ struct FixtureCommand: ParsableCommand {
         abstract: "Build, pack, verify and install prebuilt Quire databases.",
         discussion: """
             Example:
-              quire fixture build my-travel.yaml -o out && quire fixture install out/my-travel.quire.zip --name travel --directory Apps
+              quire fixture build my-travel.yaml -o out
+              quire fixture install out/my-travel.quire.zip --name travel --directory db
             """,
         subcommands: [
             FixtureGenerateCommand.self, FixtureBuildCommand.self, FixtureVerifyCommand.self, FixtureInspectCommand.self,

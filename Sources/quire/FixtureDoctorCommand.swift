@@ -23,7 +23,7 @@ struct FixtureDoctorCommand: ParsableCommand {
             fixture or database cannot be read, and 64 on bad arguments.
 
             Example:
-              quire fixture doctor out/my-travel.quire.zip --url http://127.0.0.1:4984/travel --collection inventory.hotel
+              quire fixture doctor out/travel.quire.zip --url http://10.0.0.7:4984/db
             """
     )
 

@@ -14,7 +14,7 @@ struct FixtureInstallCommand: ParsableCommand {
             private UUID as the previous one. A refused archive leaves nothing in DIR.
 
             Example:
-              quire fixture install out/my-travel.quire.zip --name travel --directory Apps --if-absent
+              quire fixture install out/my-travel.quire.zip --name travel --directory db
             """
     )
 

@@ -68,7 +68,19 @@ struct DbCommandRunner {
         let started = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
         guard started == 0 else { throw POSIXError(POSIXErrorCode(rawValue: started) ?? .EIO) }
         var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+        // Waits for the child; after two minutes (a safety net: every run here takes well
+        // under a second or two) it is killed, so a hang fails the test instead of stalling it.
+        let deadline = Date().addingTimeInterval(120)
+        while true {
+            let result = waitpid(pid, &raw, WNOHANG)
+            if result == pid || (result == -1 && errno != EINTR) { break }
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &raw, 0) == -1 && errno == EINTR {}
+                break
+            }
+            usleep(5_000)
+        }
         let status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
         return Outcome(
             status: status,

@@ -226,7 +226,11 @@ import Testing
         ] + ["create", "info", "check", "compact", "reindex", "ls", "cat", "put", "rm", "expire", "query", "mkindex", "rmindex", "export", "import", "push", "pull"].map { ["db", $0] }
         for subcommand in subcommands {
             let help = try fixture.quire.succeed(subcommand + ["--help"])
-            #expect(help.contains("Example:\n  quire \(subcommand.joined(separator: " "))"), "quire \(subcommand.joined(separator: " ")) --help:\n\(help)")
+            let name = "quire \(subcommand.joined(separator: " "))"
+            #expect(help.contains("Example:\n  \(name)"), "\(name) --help:\n\(help)")
+            // Each example is one unwrapped line, so it can be copied as it is.
+            let examples = help.components(separatedBy: "Example:\n").last?.components(separatedBy: "\n\n").first ?? ""
+            #expect(examples.split(separator: "\n").allSatisfy { $0.hasPrefix("  quire ") }, "\(name) --help:\n\(help)")
         }
         for shell in ["bash", "zsh", "fish"] {
             let script = try fixture.quire.succeed(["--generate-completion-script", shell])

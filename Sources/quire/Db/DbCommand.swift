@@ -12,8 +12,8 @@ struct DbCommand: ParsableCommand {
 
             Example:
               quire db create travel.quire --collection inventory.hotel
-              quire db put travel.quire hotel_1 '{"name": "Le Monde", "city": "Paris"}' -c inventory.hotel
-              quire db query travel.quire "SELECT name FROM inventory.hotel WHERE city = 'Paris'"
+              quire db put travel.quire h1 '{"name": "Le Monde"}' -c inventory.hotel
+              quire db query travel.quire "SELECT name FROM inventory.hotel"
             """,
         subcommands: [
             DbCreateCommand.self, DbInfoCommand.self, DbCheckCommand.self, DbCompactCommand.self, DbReindexCommand.self,

@@ -11,7 +11,7 @@ struct DbCreateCommand: ParsableCommand {
             Fails when the database exists. The default collection always exists; --collection adds others.
 
             Example:
-              quire db create travel.quire --collection inventory.hotel --collection inventory.route
+              quire db create travel.quire --collection inventory.hotel
             """
     )
 
@@ -28,8 +28,10 @@ struct DbCreateCommand: ParsableCommand {
         guard !Database.exists(withName: name, inDirectory: directory) else {
             throw DbFailure("Database '\(name)' already exists in \(directory)")
         }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let database = try DbFailure.reporting { try Database(name: name, config: DatabaseConfiguration(directory: directory)) }
+        let database = try DbFailure.reporting {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return try Database(name: name, config: DatabaseConfiguration(directory: directory))
+        }
         defer { try? database.close() }
         let created = try DbFailure.reporting {
             _ = try database.defaultCollection()

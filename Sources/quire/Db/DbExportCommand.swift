@@ -18,7 +18,7 @@ struct DbExportCommand: ParsableCommand {
 
             Example:
               quire db export travel.quire travel-data
-              quire fixture build travel.yaml -o out     # source: {dataset: travel-data}
+              quire fixture build travel.yaml -o out   # source: {dataset: travel-data}
               quire db export travel.quire - --format jsonl --collection inventory.hotel
             """
     )
@@ -67,6 +67,7 @@ struct DbExportCommand: ParsableCommand {
                     progress.advance(sources[0].fullName)
                 }
                 try writer.close()
+                progress.finish()
                 if blobCount > 0 {
                     FileHandle.standardError.write(
                         Data("Warning: \(blobCount) blob references written without their blobs; export a dataset to keep them.\n".utf8))
@@ -99,6 +100,7 @@ struct DbExportCommand: ParsableCommand {
                 let indexWriter = try DbFileWriter(path: folder.appendingPathComponent(DatasetIndex.fileName).path)
                 try indexWriter.append(try JSONWriter.bytes(index) + [0x0a])
                 try indexWriter.close()
+                progress.finish()
                 DbOutput.write(
                     "Exported \(progress.count) documents in \(listed.count) collections and \(written.count) blobs to \(output)\n")
             }

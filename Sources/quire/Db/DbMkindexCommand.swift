@@ -13,8 +13,8 @@ struct DbMkindexCommand: ParsableCommand {
             that exists with the same definition does nothing; another definition replaces it.
 
             Example:
-              quire db mkindex travel.quire by_city --value city -c inventory.hotel
-              quire db mkindex travel.quire reviews --fts description --language en -c inventory.hotel
+              quire db mkindex travel.quire by_city --value city -c hotel
+              quire db mkindex travel.quire reviews --fts review --language fr -c hotel
             """
     )
 

@@ -9,6 +9,7 @@ final class DbProgressLine {
     /// Items counted so far.
     private(set) var count = 0
     private var lastDrawn: (percent: Int, label: String)?
+    private var isFinished = false
 
     /// A bar for `total` items, shown when `shown` (by default when standard output is interactive).
     init(total: Int, shown: Bool = DbOutput.isInteractive) {
@@ -22,9 +23,10 @@ final class DbProgressLine {
         draw(label)
     }
 
-    /// Ends the line.
+    /// Ends the line (once; later calls do nothing).
     func finish() {
-        guard isShown, lastDrawn != nil else { return }
+        guard isShown, lastDrawn != nil, !isFinished else { return }
+        isFinished = true
         FileHandle.standardError.write(Data("\n".utf8))
     }
 

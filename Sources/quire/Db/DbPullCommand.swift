@@ -16,7 +16,7 @@ struct DbPullCommand: ParsableCommand {
             seconds for an answer.
 
             Example:
-              quire db pull travel.quire http://127.0.0.1:4984/travel --collection inventory.hotel --doc-id hotel_1
+              quire db pull travel.quire http://127.0.0.1:4984/travel --doc-id h1
             """
     )
 

@@ -16,7 +16,7 @@ struct DbPushCommand: ParsableCommand {
             seconds for an answer.
 
             Example:
-              quire db push travel.quire http://127.0.0.1:4984/travel --collection inventory.hotel
+              quire db push travel.quire http://127.0.0.1:4984/travel --collection hotel
             """
     )
 

@@ -13,8 +13,8 @@ struct DbPutCommand: ParsableCommand {
             when it does not.
 
             Example:
-              quire db put travel.quire hotel_1 '{"name": "Le Monde", "city": "Paris"}' -c inventory.hotel
-              quire db put travel.quire hotel_2 @hotel_2.json -c inventory.hotel --create-only
+              quire db put travel.quire h1 '{"name": "Le Monde", "city": "Paris"}'
+              quire db put travel.quire h2 @h2.json -c inventory.hotel --create-only
             """
     )
 

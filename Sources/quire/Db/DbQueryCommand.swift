@@ -13,8 +13,8 @@ struct DbQueryCommand: ParsableCommand {
             the query names it $NAME.
 
             Example:
-              quire db query travel.quire "SELECT name FROM inventory.hotel WHERE city = \\$city ORDER BY name" --param city=Paris
-              quire db query travel.quire "SELECT name FROM inventory.hotel WHERE city = 'Paris'" --explain
+              quire db query t.quire 'SELECT * FROM hotel WHERE city=$c' --param c=Pisa
+              quire db query t.quire 'SELECT * FROM hotel WHERE stars > 3' --explain
             """
     )
 
