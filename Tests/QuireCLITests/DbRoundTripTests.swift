@@ -4,7 +4,7 @@ import Testing
 
 /// `quire db export` → `quire fixture build` → `quire fixture install` → `quire db ls` on a
 /// generated travel dataset, every step through the built executable: every document and
-/// every blob comes back byte for byte.
+/// every blob comes back byte for byte; `quire db import` of the export gives the same.
 @Suite struct DbRoundTripTests {
     @Test func exportBuildInstallListGivesBackEveryDocumentAndBlob() throws {
         let scratch = try DbScratchFolder()
@@ -45,6 +45,14 @@ import Testing
             let after = try quire.succeed(["db", "ls", "Apps/b.quire", collection, "--body", "--json"])
             #expect(before.split(separator: "\n").count == (try Self.lines(scratch.file("generated/\(collection).jsonl"))).count)
             #expect(after == before, "\(collection)")
+        }
+        // Import the export into a new database: the same documents, every blob present.
+        _ = try quire.succeed(["db", "create", "imported"])
+        #expect(try quire.succeed(["db", "import", "imported", "exported"]).hasSuffix(" and \(blobs.count) blobs from exported\n"))
+        _ = try quire.succeed(["db", "check", "imported"])
+        for collection in collections {
+            let before = try quire.succeed(["db", "ls", "Apps/a.quire", collection, "--body", "--json"])
+            #expect(try quire.succeed(["db", "ls", "imported", collection, "--body", "--json"]) == before, "\(collection)")
         }
         _ = try quire.succeed(["db", "export", "Apps/b.quire", "exported-again", "--name", "travel"])
         let first = try Self.files(in: scratch.file("exported"))

@@ -7,12 +7,14 @@ struct DbFailure: Error, CustomStringConvertible {
     /// The sentence.
     let description: String
 
-    /// A failure saying `message`, made into a sentence: a plain first word capitalised, ending in a full stop.
-    init(_ message: String) {
+    /// A failure saying `message`, made into a sentence ending in a full stop, its first word
+    /// capitalised when it is a plain word and `capitalizing` is true (the top-level handler
+    /// keeps library messages as written, since scripts match them).
+    init(_ message: String, capitalizing: Bool = true) {
         var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
         // A plain first word gets a capital; a name (a file, a collection, an ID) stays as written.
         let firstWord = text.prefix { $0 != " " }
-        if let first = text.first, first.isLowercase, firstWord.allSatisfy(\.isLetter) {
+        if capitalizing, let first = text.first, first.isLowercase, firstWord.allSatisfy(\.isLetter) {
             text = first.uppercased() + text.dropFirst()
         }
         if let last = text.last, !".!?".contains(last) { text += "." }
