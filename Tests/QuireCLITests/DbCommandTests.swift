@@ -112,8 +112,17 @@ import Testing
         #expect(matches == [["id": "p1"], ["id": "p3"]])
         let info = try JSONReader.parse(try quire.succeed(["db", "info", "shop.quire", "--json"]))
         let products = try #require(info["collections"]?.arrayValue?.first { $0["name"] == "store.products" })
+
         #expect(products["indexes"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["by_price", "words"])
         #expect(products["documents"] == 3 && products["lastSequence"] == 3)
+
+        // Accents: an index made with --ignore-accents finds "cafe" in "café"; one without does not.
+        _ = try quire.succeed(["db", "put", "shop.quire", "p4", #"{"name":"Cup","price":5,"text":"café au lait"}"#, "-c", "store.products"])
+        let cafe = "SELECT META().id AS id FROM store.products WHERE MATCH(%@, 'cafe')"
+        _ = try quire.succeed(["db", "mkindex", "shop.quire", "plain", "--fts", "text", "--language", "none", "-c", "store.products"])
+        _ = try quire.succeed(["db", "mkindex", "shop.quire", "folded", "--fts", "text", "--language", "none", "--ignore-accents", "-c", "store.products"])
+        #expect(try quire.succeed(["db", "query", "shop.quire", cafe.replacingOccurrences(of: "%@", with: "plain"), "--json"]).isEmpty)
+        #expect(try quire.succeed(["db", "query", "shop.quire", cafe.replacingOccurrences(of: "%@", with: "folded"), "--json"]) == #"{"id":"p4"}"# + "\n")
 
         _ = try quire.succeed(["db", "rmindex", "shop.quire", "by_price", "-c", "store.products"])
         #expect(!(try quire.succeed(["db", "query", "shop.quire", select, "--explain"]).contains("by_price")))
@@ -157,6 +166,9 @@ import Testing
         _ = try fixture.scratch.write(lines.reversed().joined(separator: "\n") + "\n\n", to: "people.jsonl")
         #expect(try quire.succeed(["db", "import", "people", "people.jsonl", "--collection", "crm.people", "--batch-size", "2"])
             == "Imported 3 documents and 0 blobs from people.jsonl\n")
+        let dataset = try quire.run(["db", "export", "people", "people-data"])
+        #expect(dataset.status == 0 && dataset.errors.isEmpty, "no progress bar without a terminal: \(dataset.errors)")
+        #expect(dataset.output == "Exported 3 documents in 2 collections and 0 blobs to people-data\n")
         let exported = try quire.succeed(["db", "export", "people", "-", "--format", "jsonl", "--collection", "crm.people"])
         #expect(exported == lines.joined(separator: "\n") + "\n")
         _ = try quire.succeed(["db", "export", "people", "out.jsonl", "--format", "jsonl", "--collection", "crm.people"])
