@@ -14,9 +14,10 @@ enum StepDecoder {
         "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
         "generateBlob", "readBlob", "damageBlob", "toMutable", "object",
         "canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag",
-    ]
+    ].union(Step.ReplicatorOperation.keywords).union(Step.ContainerOperation.keywords)
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
+        if let step = try ReplicatorStepDecoder.decode(keyword: keyword, arguments: value) { return step }
         let arguments = try Arguments(keyword: keyword, value)
         switch keyword {
         case "createCollection": return .createCollection(try collectionName(arguments))
