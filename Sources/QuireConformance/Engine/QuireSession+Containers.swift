@@ -157,7 +157,7 @@ extension QuireSession {
             if let array = value as? ArrayProtocol { return try json(array.toJSON()) }
             if let dictionary = value as? DictionaryProtocol { return try json(dictionary.toJSON()) }
             if let document = value as? Document { return try json(document.toJSON()) }
-            return JSONValue(any: value).map(SpecValue.init(json:)) ?? .null
+            return JSONValue(any: value as Any).map(SpecValue.init(json:)) ?? .null
         case .count:
             if let array = value as? ArrayProtocol { return .int(array.count) }
             if let dictionary = value as? DictionaryProtocol { return .int(dictionary.count) }

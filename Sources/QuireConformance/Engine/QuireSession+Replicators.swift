@@ -85,7 +85,7 @@ extension QuireSession {
             guard let info = try collection.revisionInfo(id: id), info.isDeleted == wait.deleted else { return nil }
             if let key = wait.key, let expected = wait.equals {
                 guard let document = try collection.document(id: id) else { return nil }
-                let actual = JSONValue(any: document.value(forKey: key)).map(SpecValue.init(json:)) ?? .null
+                let actual = JSONValue(any: document.value(forKey: key) as Any).map(SpecValue.init(json:)) ?? .null
                 guard ValueMatcher.mismatch(expected: expected, actual: actual, partial: false) == nil else { return nil }
             }
             return info.revisionID
@@ -115,7 +115,7 @@ extension QuireSession {
             if let deleted = spec.deleted, flags.contains(.deleted) != deleted { return false }
             if let removed = spec.accessRemoved, flags.contains(.accessRemoved) != removed { return false }
             if let key = spec.key, let expected = spec.equals {
-                let actual = JSONValue(any: document.value(forKey: key)).map(SpecValue.init(json:)) ?? .null
+                let actual = JSONValue(any: document.value(forKey: key) as Any).map(SpecValue.init(json:)) ?? .null
                 if ValueMatcher.mismatch(expected: expected, actual: actual, partial: false) != nil { return false }
             }
             return true
