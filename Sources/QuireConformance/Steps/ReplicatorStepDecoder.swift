@@ -2,6 +2,9 @@
 /// of held documents (``Step/ContainerOperation``).
 enum ReplicatorStepDecoder {
     static func decode(keyword: String, arguments value: SpecValue) throws -> Step? {
+        guard Step.ReplicatorOperation.keywords.contains(keyword) || Step.ContainerOperation.keywords.contains(keyword) else {
+            return nil
+        }
         let arguments = try Arguments(keyword: keyword, value)
         switch keyword {
         case "startReplicator": return .replicator(.start(try settings(arguments)))
