@@ -96,7 +96,7 @@ import Testing
         }
     }
 
-    @Test func newEditsFalseInsertsConflictsAndOpenRevsListsThem() async throws {
+    @Test func newEditsFalseRefusesConflictsAndOpenRevsListsThem() async throws {
         try await ListenerHarness.with { harness async throws in
             let client = harness.client
             let base: JSONValue = ["_id": "c", "_rev": "1-aaa", "v": 0]
@@ -104,7 +104,13 @@ import Testing
             let left: JSONValue = ["_rev": "2-bbb", "_revisions": ["start": 2, "ids": ["bbb", "aaa"]], "v": 1]
             let right: JSONValue = ["_rev": "2-ccc", "_revisions": ["start": 2, "ids": ["ccc", "aaa"]], "v": 2]
             #expect(try await client.put("/db/c?new_edits=false", left).json["rev"] == "2-bbb")
-            #expect(try await client.put("/db/c?new_edits=false", right).json["rev"] == "2-ccc")
+            // A second live branch is a conflict, refused as Couchbase Lite's listener refuses it.
+            let refused = try await client.put("/db/c?new_edits=false", right)
+            #expect(refused.status == 409)
+            #expect(refused.json["error"] == "conflict")
+            // A conflict made locally (a replicator's pull does this) is listed.
+            try harness.collection.insert(
+                ForeignRevision(documentID: "c", revisionID: "2-ccc", ancestors: ["1-aaa"], isDeleted: false, body: ["v": 2]))
             // CouchDB's winner: same generation, higher revision ID.
             let current = try await client.get("/db/c?conflicts=true")
             #expect(current.json["_rev"] == "2-ccc")

@@ -7,7 +7,7 @@ extension Collection {
     /// such document.
     public func setDocumentExpiration(id: String, expiration: Date?) throws {
         try DocumentRules.validate(id: id)
-        let milliseconds = expiration.map { Int64(($0.timeIntervalSince1970 * 1000).rounded(.down)) }
+        let milliseconds = expiration.map { EpochMilliseconds.of($0) }
         try writing { connection in
             try connection.run(
                 "UPDATE \(table) SET expiration = ? WHERE key = ?", [.integer(milliseconds), .text(id)])

@@ -14,15 +14,18 @@ extension Database {
     /// The blob that `properties` (a blob's ``Blob/properties``, or the dictionary stored in
     /// a document) describe, or nil when this database does not hold its content.
     ///
-    /// Throws invalidParameter when `properties` are not a blob's: `"@type": "blob"` with a
-    /// `sha1-` digest, and a `length` that, if present, is a non-negative integer. Reading
-    /// the blob's content checks it against that length and digest.
+    /// Throws invalidParameter when `properties` are not a blob's (``Blob/isBlob(properties:)``:
+    /// `"@type": "blob"`, a `digest` string, a string `content_type` and a numeric `length`
+    /// when present) or the length is not a non-negative integer. A digest that is not a
+    /// `sha1-` digest names no stored content: the result is nil, as in Couchbase Lite.
+    /// Reading the blob's content checks it against that length and digest.
     public func getBlob(properties: [String: Any]) throws -> Blob? {
         try checkOpen()
         guard Blob.isBlob(properties: properties) else {
             throw QuireError(
                 .invalidParameter,
-                "not blob properties: expected \"@type\": \"blob\" and a \"digest\" string, got keys \(properties.keys.sorted())")
+                "not blob properties: expected \"@type\": \"blob\", a \"digest\" string, and a string \"content_type\" "
+                    + "and a numeric \"length\" if present; got keys \(properties.keys.sorted())")
         }
         var json: [String: JSONValue] = [:]
         for (key, value) in properties {
@@ -33,7 +36,7 @@ extension Database {
         }
         let store = blobStore
         let digest = json["digest"]?.stringValue ?? ""
-        _ = try store.fileURL(forDigest: digest)
+        guard (try? store.fileURL(forDigest: digest)) != nil else { return nil }
         guard let size = store.fileSize(digest: digest) else { return nil }
         if let length = json["length"] {
             guard let value = length.int64Value, value >= 0 else {

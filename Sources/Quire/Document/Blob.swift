@@ -157,13 +157,28 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// Whether a dictionary is a blob reference (`"@type": "blob"` with a digest).
+    /// Whether a dictionary is a blob's properties, as Couchbase Lite's `Blob.isBlob` decides:
+    /// `"@type": "blob"`, a `digest` string, and, when present, a `content_type` string and a
+    /// numeric `length`.
     public static func isBlob(properties: [String: Any]) -> Bool {
-        (properties["@type"] as? String) == "blob" && properties["digest"] is String
+        guard (properties["@type"] as? String) == "blob", properties["digest"] is String else { return false }
+        if let contentType = properties["content_type"], !(contentType is String) { return false }
+        if let length = properties["length"] {
+            guard let json = JSONValue(any: length) else { return false }
+            switch json {
+            case .int, .double: break
+            default: return false
+            }
+        }
+        return true
     }
 
+    /// Whether a dictionary in a document reads as a ``Blob``, as Couchbase Lite's Fleece layer
+    /// decides: `"@type": "blob"` (with or without a digest), or a legacy attachment (`digest`,
+    /// `revpos`, `stub` and `length`, without `@type`).
     static func isBlob(json: [String: JSONValue]) -> Bool {
-        json["@type"] == .string("blob") && json["digest"]?.stringValue != nil
+        if let type = json["@type"] { return type == .string("blob") }
+        return json["digest"] != nil && json["revpos"] != nil && json["stub"] != nil && json["length"] != nil
     }
 
     /// Writes pending content into `store` (before the document that refers to it is saved).

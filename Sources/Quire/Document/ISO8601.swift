@@ -6,8 +6,7 @@ import Foundation
 enum ISO8601 {
     /// Formats `date` as UTC with milliseconds.
     static func string(from date: Date) -> String {
-        let totalMilliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        var milliseconds = Int64(totalMilliseconds)
+        var milliseconds = EpochMilliseconds.of(date)
         var seconds = milliseconds.quotientFloor(1000)
         milliseconds -= seconds * 1000
         let days = seconds.quotientFloor(86_400)
@@ -19,42 +18,47 @@ enum ISO8601 {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milliseconds, 3))Z"
     }
 
-    /// Parses ISO-8601 text, or returns nil.
+    /// Parses ISO-8601 text, or returns nil. The time is counted in whole milliseconds (digits
+    /// past the third of a fraction are dropped), never through floating-point seconds.
     static func date(from text: String) -> Date? {
+        milliseconds(from: text).map(EpochMilliseconds.date)
+    }
+
+    /// Parses ISO-8601 text into milliseconds since 1970, or returns nil.
+    static func milliseconds(from text: String) -> Int64? {
         var scanner = Scanner(Array(text.utf8))
         guard let year = scanner.number(digits: 4), scanner.take("-"),
             let month = scanner.number(digits: 2), scanner.take("-"),
             let day = scanner.number(digits: 2),
             (1...12).contains(month), (1...31).contains(day)
         else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
-        if scanner.atEnd { return Date(timeIntervalSince1970: seconds) }
+        var milliseconds = daysFromCivil(year: year, month: month, day: day) * 86_400_000
+        if scanner.atEnd { return milliseconds }
         guard scanner.take("T") || scanner.take("t") || scanner.take(" ") else { return nil }
         guard let hour = scanner.number(digits: 2), scanner.take(":"), let minute = scanner.number(digits: 2),
             hour < 24, minute < 60
         else { return nil }
         var second: Int64 = 0
-        var fraction = 0.0
+        var fraction: Int64 = 0
         if scanner.take(":") {
             guard let parsed = scanner.number(digits: 2), parsed <= 60 else { return nil }
             second = parsed
             if scanner.take(".") || scanner.take(",") {
-                var scale = 0.1
                 var digits = 0
                 while let digit = scanner.digit() {
-                    fraction += Double(digit) * scale
-                    scale /= 10
+                    if digits < 3 { fraction = fraction * 10 + digit }
                     digits += 1
                 }
+                for _ in min(digits, 3)..<3 { fraction *= 10 }
                 guard digits > 0 else { return nil }
             }
         }
-        seconds += Double(hour * 3600 + minute * 60 + second) + fraction
+        milliseconds += (hour * 3600 + minute * 60 + second) * 1000 + fraction
         if scanner.take("Z") || scanner.take("z") {
-            return scanner.atEnd ? Date(timeIntervalSince1970: seconds) : nil
+            return scanner.atEnd ? milliseconds : nil
         }
-        if scanner.atEnd { return Date(timeIntervalSince1970: seconds) }
-        let sign: Double
+        if scanner.atEnd { return milliseconds }
+        let sign: Int64
         if scanner.take("+") {
             sign = 1
         } else if scanner.take("-") {
@@ -71,8 +75,8 @@ enum ISO8601 {
             offsetMinutes = minutes
         }
         guard scanner.atEnd, offsetHours < 24, offsetMinutes < 60 else { return nil }
-        seconds -= sign * Double(offsetHours * 3600 + offsetMinutes * 60)
-        return Date(timeIntervalSince1970: seconds)
+        milliseconds -= sign * (offsetHours * 3600 + offsetMinutes * 60) * 1000
+        return milliseconds
     }
 
     private struct Scanner {

@@ -382,13 +382,14 @@ final class JSONTape: @unchecked Sendable {
 }
 
 extension JSONTapeReader {
-    /// Whether the object at `index` is a blob reference (`"@type": "blob"` and a string
-    /// `digest`), as ``Blob/isBlob(json:)`` decides for built objects.
+    /// Whether the object at `index` reads as a blob (`"@type": "blob"`, or a legacy
+    /// attachment's `digest`, `revpos`, `stub` and `length` without `@type`), as
+    /// ``Blob/isBlob(json:)`` decides for built objects.
     func isBlob(at index: Int) -> Bool {
-        guard let type = member("@type", inObjectAt: index), tape[type].kind == .string, string(at: type) == "blob",
-            let digest = member("digest", inObjectAt: index)
-        else { return false }
-        return tape[digest].kind == .string
+        if let type = member("@type", inObjectAt: index) {
+            return tape[type].kind == .string && string(at: type) == "blob"
+        }
+        return ["digest", "revpos", "stub", "length"].allSatisfy { member($0, inObjectAt: index) != nil }
     }
 }
 

@@ -21,7 +21,7 @@ final class Housekeeper: @unchecked Sendable {
     }
 
     /// The current time in milliseconds since the epoch.
-    var nowMilliseconds: Int64 { Int64((clock.now.timeIntervalSince1970 * 1000).rounded(.down)) }
+    var nowMilliseconds: Int64 { EpochMilliseconds.of(clock.now) }
 
     /// Purges what is due and arms the timer.
     func start() {

@@ -172,6 +172,6 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
 enum QueryClock {
     /// Milliseconds since the epoch, rounded down.
     static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        EpochMilliseconds.of(date)
     }
 }

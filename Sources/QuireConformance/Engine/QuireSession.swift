@@ -9,20 +9,22 @@ final class QuireSession: EngineSession {
     private let clock: any QuireClock
     private let manualClock: ManualClock?
     private var currentName: String
-    private var current: Database
+    private(set) var current: Database
     private var open: [String: Database] = [:]
     /// Collection objects as an app would hold them: a step on a collection uses the object
     /// from the last step that created or looked it up, so a deleted collection's object
     /// reports notOpen as in Couchbase Lite.
     private var held: [CollectionName: Collection] = [:]
     /// Document objects as an app holds them, by the name a step's `as:` gave them.
-    private var objects: [String: Document] = [:]
+    var objects: [String: Document] = [:]
     /// Listeners started by `serve`, stopped by ``close()``.
     private var listeners: [URLEndpointListener] = []
     /// The performance baseline of this session, with the documents its preparation stored.
     private var baseline: (store: RawSQLiteBaseline, prepareIterations: Int)?
     /// Change listeners added by `addChangeListener`.
     private let changeRecorder = ChangeRecorder()
+    /// Replicators started by `startReplicator`, stopped by ``close()``.
+    let replicators = QuireReplicators()
 
     init(directory: URL, given: Given) throws {
         self.directory = directory
@@ -100,6 +102,7 @@ final class QuireSession: EngineSession {
     func close() throws {
         baseline = nil
         changeRecorder.removeAll()
+        replicators.stopAll()
         for listener in listeners { QuireSession.waitFor { await listener.stop() } }
         listeners.removeAll()
         for database in open.values { try? database.close() }
@@ -156,6 +159,10 @@ final class QuireSession: EngineSession {
         case .deleteDatabaseByName(let name):
             try Database.delete(withName: name, inDirectory: directory.path)
             return nil
+        case .replicator(let operation):
+            return try replicator(operation)
+        case .container(let operation):
+            return try container(operation)
         case .delete(let delete):
             try self.delete(delete)
             return nil
@@ -317,7 +324,7 @@ final class QuireSession: EngineSession {
     }
 
     /// The document object held under `name`; the runner refuses a name no step gave.
-    private func object(_ name: String) throws -> Document {
+    func object(_ name: String) throws -> Document {
         guard let document = objects[name] else {
             let known = objects.keys.sorted()
             throw EngineError.refusal(
@@ -560,7 +567,7 @@ final class QuireSession: EngineSession {
         }
     }
 
-    private func url(_ text: String) throws -> URL {
+    func url(_ text: String) throws -> URL {
         guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
             throw QuireError(.invalidParameter, "'\(text)' is not a URL such as http://127.0.0.1:4984/db")
         }
@@ -568,7 +575,7 @@ final class QuireSession: EngineSession {
     }
 
     /// The named database of the case directory, opened if needed; the current one is unchanged.
-    private func database(named name: String) throws -> Database {
+    func database(named name: String) throws -> Database {
         if name == currentName, !current.isClosedForSpecs { return current }
         if let database = open[name], !database.isClosedForSpecs { return database }
         let database = try Database(name: name, config: configuration)
@@ -576,7 +583,7 @@ final class QuireSession: EngineSession {
         return database
     }
 
-    private func collection(_ name: CollectionName, in database: Database) throws -> Collection {
+    func collection(_ name: CollectionName, in database: Database) throws -> Collection {
         if database === current { return try collection(name) }
         guard let collection = try database.collection(name: name.name, scope: name.scope) else {
             throw QuireError(.notFound, "collection \(name.fullName) does not exist in '\(database.name)'")
@@ -610,7 +617,7 @@ final class QuireSession: EngineSession {
 
     // MARK: Helpers
 
-    private func collection(_ name: CollectionName) throws -> Collection {
+    func collection(_ name: CollectionName) throws -> Collection {
         if let held = held[name], held.database === current { return held }
         guard let collection = try current.collection(name: name.name, scope: name.scope) else {
             throw QuireError(.notFound, "collection \(name.fullName) does not exist")

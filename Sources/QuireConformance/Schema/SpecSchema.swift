@@ -465,6 +465,113 @@ public enum SpecSchema {
           "required": ["digest"],
           "additionalProperties": false
         },
+        "startReplicator": {
+          "title": "argument",
+          "description": "Starts a replicator held under name until stopReplicator or the end of the case.",
+          "type": "object",
+          "properties": {
+            "name": { "type": "string", "minLength": 1 },
+            "url": { "description": "The remote database's URL.", "type": "string", "minLength": 1 },
+            "database": { "description": "The local database (default: the current one).", "type": "string", "minLength": 1 },
+            "type": { "enum": ["push", "pull", "pushAndPull"] },
+            "continuous": {
+              "description": "Keep replicating until stopped (default true).",
+              "anyOf": [{ "type": "boolean" }, { "$ref": "#/$defs/variable" }]
+            },
+            "enableAutoPurge": {
+              "description": "Purge pulled documents whose access was removed (default true).",
+              "anyOf": [{ "type": "boolean" }, { "$ref": "#/$defs/variable" }]
+            },
+            "reset": { "type": "boolean" },
+            "collections": {
+              "description": "Full names sharing the step's options, or a mapping of each full name to its own options.",
+              "anyOf": [
+                { "type": "array", "items": { "type": "string" } },
+                { "type": "object", "additionalProperties": { "$ref": "#/$defs/replicatorCollection" } }
+              ]
+            },
+            "documentIDs": { "type": "array", "items": { "type": "string" } },
+            "channels": { "type": "array", "items": { "type": "string" } },
+            "pushFilter": { "$ref": "#/$defs/replicationFilter" },
+            "pullFilter": { "$ref": "#/$defs/replicationFilter" },
+            "conflictResolver": { "$ref": "#/$defs/conflictResolver" }
+          },
+          "required": ["name", "url", "type"],
+          "additionalProperties": false
+        },
+        "waitForReplicator": {
+          "title": "argument",
+          "description": "Waits until the named replicator is idle or stopped; returns {activity, error, errorCode}.",
+          "type": "object",
+          "properties": { "name": { "type": "string", "minLength": 1 }, "activity": { "enum": ["idle", "stopped"] } },
+          "required": ["name"],
+          "additionalProperties": false
+        },
+        "stopReplicator": { "$ref": "#/$defs/nameArgument" },
+        "pendingDocumentIDs": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "name": { "type": "string", "minLength": 1 }, "collection": { "type": "string" } },
+          "required": ["name"],
+          "additionalProperties": false
+        },
+        "isDocumentPending": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "name": { "type": "string", "minLength": 1 }, "id": { "type": "string" }, "collection": { "type": "string" } },
+          "required": ["name", "id"],
+          "additionalProperties": false
+        },
+        "replicationEvents": { "$ref": "#/$defs/nameArgument" },
+        "waitForDocument": {
+          "title": "argument",
+          "description": "Waits until a database holds the document (or its tombstone, or a property value); returns its revision ID.",
+          "type": "object",
+          "properties": {
+            "database": { "type": "string", "minLength": 1 },
+            "collection": { "type": "string" },
+            "id": { "type": "string" },
+            "deleted": { "type": "boolean" },
+            "key": { "type": "string", "minLength": 1 },
+            "equals": { "description": "The value key must have." }
+          },
+          "required": ["id"],
+          "additionalProperties": false
+        },
+        "setValue": { "$ref": "#/$defs/containerChange" },
+        "insertValue": { "$ref": "#/$defs/containerChange" },
+        "removeValue": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "object": { "$ref": "#/$defs/objectName" }, "path": { "$ref": "#/$defs/keyPath" } },
+          "required": ["object", "path"],
+          "additionalProperties": false
+        },
+        "valueAt": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "object": { "$ref": "#/$defs/objectName" },
+            "path": { "description": "A key path (a.b.0); left out or empty: the document itself.", "type": "string" },
+            "as": { "enum": ["int", "int64", "double", "float", "boolean", "string", "date", "array", "dictionary", "blob", "number", "value", "count", "keys", "contains", "json"] }
+          },
+          "required": ["object", "as"],
+          "additionalProperties": false
+        },
+        "isBlob": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "properties": { "$ref": "#/$defs/objectOrVariable" } },
+          "required": ["properties"],
+          "additionalProperties": false
+        },
+        "readBlobBytes": {
+          "title": "argument",
+          "type": "object",
+          "properties": { "blob": { "$ref": "#/$defs/objectOrVariable" }, "count": { "$ref": "#/$defs/integerOrVariable" } },
+          "required": ["blob", "count"],
+          "additionalProperties": false
+        },
         "toMutable": {
           "title": "argument",
           "description": "A mutable copy of a held document object; with as: the copy is held under that name.",
@@ -534,6 +641,19 @@ public enum SpecSchema {
         { "required": ["generateBlob"] },
         { "required": ["readBlob"] },
         { "required": ["damageBlob"] },
+        { "required": ["startReplicator"] },
+        { "required": ["waitForReplicator"] },
+        { "required": ["stopReplicator"] },
+        { "required": ["pendingDocumentIDs"] },
+        { "required": ["isDocumentPending"] },
+        { "required": ["replicationEvents"] },
+        { "required": ["waitForDocument"] },
+        { "required": ["setValue"] },
+        { "required": ["insertValue"] },
+        { "required": ["removeValue"] },
+        { "required": ["valueAt"] },
+        { "required": ["isBlob"] },
+        { "required": ["readBlobBytes"] },
         { "required": ["toMutable"] },
         { "required": ["canOpen"] },
         { "required": ["isOpened"] },
@@ -546,6 +666,66 @@ public enum SpecSchema {
         { "required": ["set"] },
         { "required": ["inspect"] }
       ],
+      "additionalProperties": false
+    },
+    "replicatorCollection": {
+      "title": "argument",
+      "description": "One collection's replication options.",
+      "type": ["null", "object"],
+      "properties": {
+        "documentIDs": { "type": "array", "items": { "type": "string" } },
+        "channels": { "type": "array", "items": { "type": "string" } },
+        "pushFilter": { "$ref": "#/$defs/replicationFilter" },
+        "pullFilter": { "$ref": "#/$defs/replicationFilter" },
+        "conflictResolver": { "$ref": "#/$defs/conflictResolver" }
+      },
+      "additionalProperties": false
+    },
+    "replicationFilter": {
+      "anyOf": [{ "$ref": "#/$defs/variable" }, { "$ref": "#/$defs/filterConditions" }]
+    },
+    "filterConditions": {
+      "title": "filter key",
+      "description": "A document passes when every condition given holds.",
+      "type": "object",
+      "properties": {
+        "documentIDs": { "type": "array", "items": { "type": "string" } },
+        "key": { "description": "A top-level property, compared with equals.", "type": "string", "minLength": 1 },
+        "equals": { "description": "The value key must have." },
+        "deleted": { "type": "boolean" },
+        "accessRemoved": { "type": "boolean" }
+      },
+      "dependentRequired": { "key": ["equals"], "equals": ["key"] },
+      "additionalProperties": false
+    },
+    "conflictResolver": {
+      "description": "localWins, remoteWins, delete, or {merge: [keys taken from the remote revision]}",
+      "anyOf": [
+        { "enum": ["localWins", "remoteWins", "delete"] },
+        { "$ref": "#/$defs/variable" },
+        {
+          "title": "resolver key",
+          "type": "object",
+          "properties": { "merge": { "type": "array", "items": { "type": "string" } } },
+          "required": ["merge"],
+          "additionalProperties": false
+        }
+      ]
+    },
+    "keyPath": {
+      "description": "a key path: keys and array indexes separated by dots (a.b.0)",
+      "type": "string",
+      "minLength": 1
+    },
+    "containerChange": {
+      "title": "argument",
+      "type": "object",
+      "properties": {
+        "object": { "$ref": "#/$defs/objectName" },
+        "path": { "$ref": "#/$defs/keyPath" },
+        "value": { "description": "The value (a mapping or list makes a nested container)." }
+      },
+      "required": ["object", "path", "value"],
       "additionalProperties": false
     },
     "collectionArguments": {

@@ -125,6 +125,11 @@ public enum Step: Sendable, Hashable {
     /// Deletes a database by name (`Database.delete(withName:)`), whether or not an object
     /// of the case holds it open; returns nothing.
     case deleteDatabaseByName(name: String)
+    /// Works on a named replicator held across steps; see ``ReplicatorOperation``.
+    case replicator(ReplicatorOperation)
+    /// Works on the nested containers of a held document object, or on blob properties; see
+    /// ``ContainerOperation``.
+    case container(ContainerOperation)
 
     /// The step's name in spec files.
     public var keyword: String {
@@ -176,6 +181,8 @@ public enum Step: Sendable, Hashable {
         case .object: return "object"
         case .handle(let operation): return operation.keyword
         case .deleteDatabaseByName: return "deleteDatabase"
+        case .replicator(let operation): return operation.keyword
+        case .container(let operation): return operation.keyword
         }
     }
 

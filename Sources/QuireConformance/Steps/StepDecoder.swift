@@ -6,7 +6,7 @@ enum StepDecoder {
     static let runnerKeywords: Set<String> = ["set", "inspect", "batch"]
 
     /// Keywords that become a ``Step`` for the engine.
-    static let engineKeywords: Set<String> = [
+    static let engineKeywords: Set<String> = Set([
         "createCollection", "deleteCollection", "collection", "collections", "scope", "scopes", "save", "get",
         "delete", "purge", "count", "setExpiration", "getExpiration", "advanceClock", "query", "createIndex",
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
@@ -14,9 +14,10 @@ enum StepDecoder {
         "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
         "generateBlob", "readBlob", "damageBlob", "toMutable", "object",
         "canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag",
-    ]
+    ]).union(Step.ReplicatorOperation.keywords).union(Step.ContainerOperation.keywords)
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
+        if let step = try ReplicatorStepDecoder.decode(keyword: keyword, arguments: value) { return step }
         let arguments = try Arguments(keyword: keyword, value)
         switch keyword {
         case "createCollection": return .createCollection(try collectionName(arguments))

@@ -31,6 +31,7 @@ struct RevisionWriter: Sendable {
         let body = try served.codec.decode(document, known: RevisionRenderer.knownAttachments(leaves))
         if !newEdits {
             let revision = try document.foreignRevision(body: body)
+            try RevisionWriter.refuseConflict(revision, leaves: leaves)
             try collection.insert(revision)
             return revision.revisionID
         }
@@ -59,6 +60,23 @@ struct RevisionWriter: Sendable {
             }
         }
         return current
+    }
+
+    /// Refuses a replicated revision that would leave the document with a live revision it
+    /// does not descend from (a conflict), with 409 `conflict`, as Couchbase Lite's listener
+    /// refuses incoming conflicts (`noIncomingConflicts`): the pushing side keeps its revision
+    /// and resolves the conflict when it pulls. A deletion never makes a live conflict, so a
+    /// tombstone closing a branch (how a resolved conflict arrives) is taken, and so is a
+    /// revision the document already has.
+    static func refuseConflict(_ revision: ForeignRevision, leaves: [LeafRevision]) throws {
+        guard !revision.isDeleted else { return }
+        if leaves.contains(where: { $0.revisionID == revision.revisionID || $0.ancestors.contains(revision.revisionID) }) {
+            return
+        }
+        let ancestors = Set(revision.ancestors)
+        if leaves.contains(where: { !$0.isDeleted && !ancestors.contains($0.revisionID) }) {
+            throw HTTPFailure.conflict
+        }
     }
 
     /// A normal edit of `current` (checked by ``checkEdit(_:)``); the save itself still fails

@@ -73,7 +73,10 @@ struct Pusher: Sendable {
         let missing = try await job.remote.revsDiff(offered)
         var uploads: [Upload] = []
         for (id, revisions) in missing.sorted(by: { $0.key < $1.key }) {
-            for leaf in leavesByID[id] ?? [] where revisions.contains(leaf.revisionID) {
+            // Tombstones first: a branch a resolved conflict closed must be closed on the
+            // remote before the winner arrives, or the remote refuses the winner as a conflict.
+            let leaves = leavesByID[id] ?? []
+            for leaf in leaves.filter(\.isDeleted) + leaves.filter({ !$0.isDeleted }) where revisions.contains(leaf.revisionID) {
                 do {
                     let json = try wireDocument(id: id, leaf: leaf)
                     uploads.append(Upload(id: id, deleted: leaf.isDeleted, json: json, size: try JSONWriter.bytes(json).count))

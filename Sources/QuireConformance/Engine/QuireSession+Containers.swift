@@ -1,0 +1,207 @@
+import Foundation
+import Quire
+
+/// The container steps (``Step/ContainerOperation``) on the Quire engine: a held document's
+/// nested dictionaries and arrays changed and read through their own API, as an app does.
+extension QuireSession {
+    func container(_ operation: Step.ContainerOperation) throws -> SpecValue? {
+        switch operation {
+        case .set(let name, let path, let value):
+            let (parent, last) = try mutableParent(of: path, in: name)
+            let native = QuireSession.native(value)
+            if let array = parent as? MutableArrayObject {
+                let index = try QuireSession.index(last, in: array.count, path: path, inserting: false)
+                array.setValue(native, at: index)
+            } else if let dictionary = parent as? MutableDictionaryProtocol {
+                dictionary.setValue(native, forKey: last)
+            }
+            return nil
+        case .remove(let name, let path):
+            let (parent, last) = try mutableParent(of: path, in: name)
+            if let array = parent as? MutableArrayObject {
+                array.removeValue(at: try QuireSession.index(last, in: array.count, path: path, inserting: false))
+            } else if let dictionary = parent as? MutableDictionaryProtocol {
+                dictionary.removeValue(forKey: last)
+            }
+            return nil
+        case .insert(let name, let path, let value):
+            let (parent, last) = try mutableParent(of: path, in: name)
+            guard let array = parent as? MutableArrayObject else {
+                throw EngineError.refusal("invalidParameter", "insertValue: \(path.dropLast().joined(separator: ".")) is not an array")
+            }
+            array.insertValue(QuireSession.native(value), at: try QuireSession.index(last, in: array.count, path: path, inserting: true))
+            return nil
+        case .read(let name, let path, let getter):
+            return try read(getter, at: path, in: try object(name))
+        case .isBlob(let properties):
+            return .bool(Blob.isBlob(properties: properties.mapValues { $0.jsonValue.anyValue as Any }))
+        case .readBlobBytes(let properties, let count):
+            guard let blob = try current.getBlob(properties: properties.mapValues { $0.jsonValue.anyValue as Any }),
+                let stream = blob.contentStream
+            else { return .null }
+            stream.open()
+            defer { stream.close() }
+            var bytes = [UInt8](repeating: 0, count: count)
+            var filled = 0
+            while filled < count {
+                let read = bytes.withUnsafeMutableBufferPointer { buffer in
+                    stream.read(buffer.baseAddress! + filled, maxLength: count - filled)
+                }
+                if read == 0 { break }
+                if read < 0 { throw stream.streamError ?? QuireError(.ioError, "reading blob \(blob.digest ?? "") failed") }
+                filled += read
+            }
+            return .string(String(decoding: bytes[0..<filled], as: UTF8.self))
+        }
+    }
+
+    /// The container holding the path's last segment, and that segment; the object must be
+    /// mutable (a `save`'s or a `toMutable`'s).
+    private func mutableParent(of path: [String], in name: String) throws -> (Any, String) {
+        guard let document = try object(name) as? MutableDocument else {
+            throw EngineError.refusal("notMutable", "'\(name)' is an immutable Document; make a copy with toMutable first")
+        }
+        var container: Any = document
+        for (offset, segment) in path.dropLast().enumerated() {
+            let reached = path[0...offset].joined(separator: ".")
+            let next: Any?
+            if let array = container as? MutableArrayObject {
+                next = array.value(at: try QuireSession.index(segment, in: array.count, path: Array(path[0...offset]), inserting: false))
+            } else if let dictionary = container as? MutableDictionaryProtocol {
+                next = dictionary.value(forKey: segment)
+            } else {
+                next = nil
+            }
+            guard let next, next is MutableArrayObject || next is MutableDictionaryObject else {
+                throw EngineError.refusal("invalidParameter", "\(reached) is not a dictionary or an array of '\(name)'")
+            }
+            container = next
+        }
+        return (container, path[path.count - 1])
+    }
+
+    /// An array index from a path segment. Couchbase Lite raises an exception for an index out
+    /// of range (`Array index out of range`); Quire's setters ignore it, so the step refuses it
+    /// before asking, with outOfRange.
+    private static func index(_ segment: String, in count: Int, path: [String], inserting: Bool) throws -> Int {
+        guard let index = Int(segment) else {
+            throw EngineError.refusal("invalidParameter", "\(path.joined(separator: ".")): '\(segment)' is not an array index")
+        }
+        guard index >= 0, inserting ? index <= count : index < count else {
+            throw EngineError.refusal(
+                "outOfRange", "\(path.joined(separator: ".")): index \(index) is out of range for an array of \(count)")
+        }
+        return index
+    }
+
+    /// A spec value as the plain value a setter takes (mappings and lists as Swift ones).
+    private static func native(_ value: SpecValue) -> Any? {
+        let plain = value.jsonValue.anyValue
+        return plain is NSNull ? nil : plain
+    }
+
+    private func read(_ getter: Step.ContainerRead, at path: [String], in document: Document) throws -> SpecValue {
+        // Walk to the parent with the read-side API; the last segment goes to the parent's own
+        // typed getter, as `dictionary.int(forKey:)` or `array.int(at:)`.
+        var parent: Any = document
+        for segment in path.dropLast() {
+            let next: Any?
+            if let array = parent as? ArrayProtocol {
+                next = Int(segment).flatMap { $0 >= 0 && $0 < array.count ? array.value(at: $0) : nil }
+            } else if let dictionary = parent as? DictionaryProtocol {
+                next = dictionary.value(forKey: segment)
+            } else {
+                next = nil
+            }
+            guard let next else { return getter.missing }
+            parent = next
+        }
+        let target: Any?
+        if let last = path.last {
+            if getter == .contains {
+                if let dictionary = parent as? DictionaryProtocol { return .bool(dictionary.contains(key: last)) }
+                if let array = parent as? ArrayProtocol { return .bool(Int(last).map { $0 >= 0 && $0 < array.count } ?? false) }
+                return .bool(false)
+            }
+            if let array = parent as? ArrayProtocol {
+                guard let index = Int(last), index >= 0, index < array.count else { return getter.missing }
+                return try QuireSession.typed(getter, array.value(at: index), fragment: array[index])
+            }
+            guard let dictionary = parent as? DictionaryProtocol else { return getter.missing }
+            target = dictionary.value(forKey: last)
+            return try QuireSession.typed(getter, target, fragment: dictionary[last])
+        }
+        return try QuireSession.typed(getter, document, fragment: nil)
+    }
+
+    /// One getter's result for `value` (the fragment gives the typed getters' conversions).
+    private static func typed(_ getter: Step.ContainerRead, _ value: Any?, fragment: Fragment?) throws -> SpecValue {
+        switch getter {
+        case .int: return .int(fragment?.int ?? 0)
+        case .int64: return .int(Int(fragment?.int64 ?? 0))
+        case .double: return .double(fragment?.double ?? 0)
+        case .float: return .double(Double(Float(fragment?.double ?? 0)))
+        case .boolean: return .bool(fragment?.boolean ?? false)
+        case .string: return (value as? String).map(SpecValue.string) ?? .null
+        case .date:
+            guard let date = fragment?.date else { return .null }
+            return MutableDocument().setDate(date, forKey: "date").string(forKey: "date").map(SpecValue.string) ?? .null
+        case .array: return try (value as? ArrayProtocol).map { try json($0.toJSON()) } ?? .null
+        case .dictionary: return try (value as? DictionaryProtocol).map { try json($0.toJSON()) } ?? .null
+        case .blob: return try (value as? Blob).map(QuireBlobs.properties(of:)) ?? .null
+        case .number:
+            guard let number = fragment.flatMap({ TypedNumber.of($0) }) else { return .null }
+            return number
+        case .value:
+            if let blob = value as? Blob { return try QuireBlobs.properties(of: blob) }
+            if let array = value as? ArrayProtocol { return try json(array.toJSON()) }
+            if let dictionary = value as? DictionaryProtocol { return try json(dictionary.toJSON()) }
+            if let document = value as? Document { return try json(document.toJSON()) }
+            return JSONValue(any: value as Any).map(SpecValue.init(json:)) ?? .null
+        case .count:
+            if let array = value as? ArrayProtocol { return .int(array.count) }
+            if let dictionary = value as? DictionaryProtocol { return .int(dictionary.count) }
+            if let document = value as? Document { return .int(document.count) }
+            return .null
+        case .keys:
+            if let dictionary = value as? DictionaryProtocol { return .array(dictionary.keys.map(SpecValue.string)) }
+            if let document = value as? Document { return .array(document.keys.map(SpecValue.string)) }
+            return .null
+        case .contains: return .bool(value != nil)
+        case .json:
+            if let array = value as? ArrayProtocol { return .string(array.toJSON()) }
+            if let dictionary = value as? DictionaryProtocol { return .string(dictionary.toJSON()) }
+            if let document = value as? Document { return .string(document.toJSON()) }
+            return .null
+        }
+    }
+
+    private static func json(_ text: String) throws -> SpecValue {
+        SpecValue(json: try JSONReader.parse(text))
+    }
+}
+
+extension Step.ContainerRead {
+    /// What a getter gives for a path that leads nowhere: the typed getters' defaults.
+    var missing: SpecValue {
+        switch self {
+        case .int, .int64, .count: return self == .count ? .null : .int(0)
+        case .double, .float: return .double(0)
+        case .boolean, .contains: return .bool(false)
+        default: return .null
+        }
+    }
+}
+
+/// `number(forKey:)` as a spec value: doubles stay doubles, the rest (booleans as 0 or 1) are
+/// integers.
+enum TypedNumber {
+    static func of(_ fragment: Fragment) -> SpecValue? {
+        guard fragment.exists else { return nil }
+        if fragment.value is Double || fragment.value is Float { return .double(fragment.double) }
+        guard fragment.value is Int || fragment.value is Int64 || fragment.value is Bool || fragment.value is NSNumber else {
+            return nil
+        }
+        return .int(Int(fragment.int64))
+    }
+}
