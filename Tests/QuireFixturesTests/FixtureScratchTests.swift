@@ -134,7 +134,11 @@ import Testing
         var random = SeededGenerator(seed: 0xC0FFEE)
         var killed = 0
         var leftBehind = 0
-        for run in 0..<Self.runs {
+        // On a loaded machine a run can end before the poll sees its scratch; up to three times
+        // the runs are made until at least one kill lands while scratch exists.
+        var run = 0
+        while run < Self.runs || (leftBehind == 0 && run < 3 * Self.runs) {
+            defer { run += 1 }
             let wasKilled = try await Self.runAndKill(
                 arguments, temporary: temporary, in: setup.scratch.url, window: window, random: &random, scratch: appeared)
             if wasKilled { killed += 1 }
@@ -153,7 +157,7 @@ import Testing
         #expect(Self.names(apps) == ["travel.quire"], "left beside the database: \(Self.names(apps))")
         try Self.expectComplete(apps, name: "travel", counts: setup.counts, "after the last install")
         #expect(leftBehind > 0, "no kill landed while scratch existed; the test proved nothing")
-        print("fixture install: \(Self.runs) runs, \(killed) killed, \(leftBehind) left scratch, all removed by the next install")
+        print("fixture install: \(run) runs, \(killed) killed, \(leftBehind) left scratch, all removed by the next install")
     }
 
     @Test func killedBuildsLeaveNoScratchForTheNextOne() async throws {
@@ -170,7 +174,9 @@ import Testing
         var random = SeededGenerator(seed: 0xB111D)
         var killed = 0
         var leftBehind = 0
-        for run in 0..<Self.runs {
+        var run = 0
+        while run < Self.runs || (leftBehind == 0 && run < 3 * Self.runs) {
+            defer { run += 1 }
             try? FileManager.default.removeItem(at: archive)
             let wasKilled = try await Self.runAndKill(
                 arguments, temporary: temporary, in: setup.scratch.url, window: window, random: &random, scratch: appeared)
@@ -190,7 +196,7 @@ import Testing
         let report = withArchiveLock { FixtureVerifier(archiveURL: archive).verify() }
         #expect(report.checks.filter { !$0.passed }.isEmpty, "\(report.checks.filter { !$0.passed })")
         #expect(leftBehind > 0, "no kill landed while scratch existed; the test proved nothing")
-        print("fixture build: \(Self.runs) runs, \(killed) killed, \(leftBehind) left scratch, all removed by the next build")
+        print("fixture build: \(run) runs, \(killed) killed, \(leftBehind) left scratch, all removed by the next build")
     }
 
     @Test func concurrentInstallsSharingATemporaryFolderAllSucceed() async throws {
