@@ -155,12 +155,12 @@ public final class Connection {
     }
 
     /// Prepares a statement that is not cached (for one-off SQL).
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         try Statement(connection: self, sql: sql)
     }
 
     /// A prepared statement from this connection's cache, reset and ready to bind.
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statements[sql] {
             statement.reset()
             return statement
@@ -184,13 +184,13 @@ public final class Connection {
     }
 
     /// Forgets cached statements, e.g. after tables they refer to were dropped.
-    public func clearStatementCache() {
+    package func clearStatementCache() {
         statements.removeAll()
         keyedStatements.removeAll()
     }
 
     /// The number of statements in the cache.
-    public var cachedStatementCount: Int { statements.count + keyedStatements.count }
+    package var cachedStatementCount: Int { statements.count + keyedStatements.count }
 
     /// Runs a cached statement with arguments, ignoring rows.
     public func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
@@ -200,7 +200,7 @@ public final class Connection {
     }
 
     /// Runs a cached statement and maps each row.
-    public func query<T>(_ sql: String, _ arguments: [SQLiteValue] = [], row: (Statement) throws -> T) throws -> [T] {
+    package func query<T>(_ sql: String, _ arguments: [SQLiteValue] = [], row: (Statement) throws -> T) throws -> [T] {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(arguments)

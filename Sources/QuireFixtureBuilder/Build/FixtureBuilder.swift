@@ -184,14 +184,7 @@ public struct FixtureBuilder: Sendable {
 
     /// Gives the database the fixture's UUIDs.
     private func stamp(_ database: Database, _ identity: FixtureIdentity) throws {
-        try database.write { connection in
-            for (key, value) in [("privateUUID", identity.privateUUID), ("publicUUID", identity.publicUUID)] {
-                try connection.run("UPDATE quire_info SET value = ? WHERE key = ?", [.text(value), .text(key)])
-                guard connection.changes == 1 else {
-                    throw QuireError(.unexpectedError, "the database has no '\(key)' in quire_info to set")
-                }
-            }
-        }
+        try StoreCatalog.stamp(database, privateUUID: identity.privateUUID, publicUUID: identity.publicUUID)
     }
 
     /// What a remote source contributes to the identity: the collections and channels, not

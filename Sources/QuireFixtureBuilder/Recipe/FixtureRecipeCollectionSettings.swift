@@ -1,3 +1,4 @@
+import Quire
 import QuireFixtures
 
 extension FixtureRecipe {

@@ -3,10 +3,9 @@ import Quire
 
 /// What a fixture's database file holds, read without changing a byte of it.
 ///
-/// This is the one place outside `Quire` that knows the store's catalog tables
-/// (`quire_collections`, `docs_<id>` with the deleted flag in bit 0 of `flags`,
-/// `quire_indexes`, `quire_info`); it reads them so a fixture can be checked without
-/// opening it as a database, which would migrate it and switch its journal.
+/// The store's catalogue comes from ``StoreCatalog/probe(path:)``, which reads the file
+/// without opening it as a database (that would migrate it and switch its journal); this
+/// maps it to the manifest's terms.
 struct FixtureDatabaseProbe {
     /// One collection: its full name, live documents and their bodies' bytes.
     struct CollectionFacts: Equatable {
@@ -43,32 +42,16 @@ struct FixtureDatabaseProbe {
 
     /// Reads the SQLite file at `path` read-only.
     init(path: String) throws {
-        try Database.withReadOnlyConnection(path: path) { connection in
-            integrityProblems = try connection.integrityProblems()
-            guard integrityProblems.isEmpty else { return }
-            schemaVersion = try connection.scalarInt("PRAGMA user_version") ?? 0
-            let catalog = try connection.query("SELECT id, scope, name FROM quire_collections ORDER BY id") { row in
-                (id: row.int64(at: 0), name: "\(row.text(at: 1) ?? "").\(row.text(at: 2) ?? "")")
-            }
-            for entry in catalog {
-                let facts = try connection.query(
-                    "SELECT count(*), coalesce(sum(length(CAST(body AS BLOB))), 0) FROM docs_\(entry.id) WHERE flags & 1 = 0"
-                ) { row in (Int(row.int64(at: 0)), row.int64(at: 1)) }
-                collections.append(
-                    CollectionFacts(name: entry.name, documentCount: facts.first?.0 ?? 0, bodyBytes: facts.first?.1 ?? 0))
-            }
-            indexes = try connection.query(
-                """
-                SELECT c.scope || '.' || c.name, i.name, i.kind, i.definition FROM quire_indexes i
-                JOIN quire_collections c ON c.id = i.collection_id ORDER BY 1, 2
-                """
-            ) { row in
-                Self.indexFacts(
-                    collection: row.text(at: 0) ?? "", name: row.text(at: 1) ?? "", kind: row.text(at: 2) ?? "",
-                    definition: row.text(at: 3) ?? "")
-            }
-            privateUUID = try connection.scalarText("SELECT value FROM quire_info WHERE key = 'privateUUID'")
+        let contents = try StoreCatalog.probe(path: path)
+        integrityProblems = contents.integrityProblems
+        schemaVersion = contents.schemaVersion
+        collections = contents.collections.map {
+            CollectionFacts(name: $0.fullName, documentCount: $0.liveDocuments, bodyBytes: $0.bodyBytes)
         }
+        indexes = contents.indexes.map {
+            Self.indexFacts(collection: $0.collection, name: $0.name, kind: $0.kind, definition: $0.definition)
+        }
+        privateUUID = contents.privateUUID
     }
 
     /// Reads a catalogue row; `definition` is the JSON object Quire stores
