@@ -7,15 +7,15 @@ import Quire
 ///
 /// The calling thread blocks until the replicator stops, so it must not be one of Swift
 /// concurrency's cooperative threads.
-public enum BlockingReplication {
+package enum BlockingReplication {
     /// What one run did.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// Documents pushed successfully (deletions included).
-        public var pushed: Int
+        package var pushed: Int
         /// Documents pulled successfully (deletions included).
-        public var pulled: Int
+        package var pulled: Int
         /// Why the run stopped early; nil when it finished.
-        public var error: QuireError?
+        package var error: QuireError?
     }
 
     /// Starts `replicator` (which must not be continuous), waits until it stops and returns
@@ -23,7 +23,7 @@ public enum BlockingReplication {
     ///
     /// - Throws: `QuireError.timeout` (network domain) when it runs longer than `timeout`
     ///   seconds; the replicator is stopped first.
-    public static func run(_ replicator: Replicator, reset: Bool = false, timeout: TimeInterval = 60) throws -> Outcome {
+    package static func run(_ replicator: Replicator, reset: Bool = false, timeout: TimeInterval = 60) throws -> Outcome {
         guard !replicator.config.continuous else {
             throw QuireError(.invalidParameter, "a continuous replicator never finishes; use a one-shot one")
         }
