@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "QuireSync", targets: ["QuireSync"]),
         .library(name: "QuireConformance", targets: ["QuireConformance"]),
         .library(name: "QuireFixtures", targets: ["QuireFixtures"]),
+        .library(name: "QuireFixtureBuilder", targets: ["QuireFixtureBuilder"]),
         .executable(name: "quire", targets: ["quire"]),
     ],
     dependencies: [
@@ -53,10 +54,18 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]
         ),
+        // What an app needs to put a prebuilt database in place: no networking, no YAML.
         .target(
             name: "QuireFixtures",
+            dependencies: ["Quire", "CArchive"]
+        ),
+        // Recipes, datasets and the archive writer behind `quire fixture build`; QuireSync for
+        // recipes that pull from a remote database.
+        .target(
+            name: "QuireFixtureBuilder",
             dependencies: [
                 "Quire",
+                "QuireFixtures",
                 "QuireSync",
                 "CArchive",
                 .product(name: "Yams", package: "Yams"),
@@ -68,6 +77,7 @@ let package = Package(
                 "CSQLite",
                 "Quire",
                 "QuireFixtures",
+                "QuireFixtureBuilder",
                 "QuireSync",
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -78,6 +88,7 @@ let package = Package(
                 "Quire",
                 "QuireConformance",
                 "QuireFixtures",
+                "QuireFixtureBuilder",
                 "QuireSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -89,13 +100,28 @@ let package = Package(
         ),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-test-helper"]),
         .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire", "quire-test-helper"]),
-        .testTarget(
-            name: "QuireFixturesTests",
-            dependencies: ["QuireFixtures", "Quire", "QuireSync", "CArchive", "quire"]
+        // Helpers shared by the fixture and command-line tests (one process runs both, so one
+        // lock serialises libarchive's use of `TZ` for all of them).
+        .target(
+            name: "QuireFixturesTestSupport",
+            dependencies: ["Quire", "QuireFixtures", "QuireFixtureBuilder", "CArchive"],
+            path: "Tests/QuireFixturesTestSupport"
         ),
         .testTarget(
+            name: "QuireFixturesTests",
+            dependencies: ["QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync", "CArchive"]
+        ),
+        // The `quire` executable run as a child process.
+        .testTarget(
             name: "QuireCLITests",
-            dependencies: ["Quire", "QuireSync", "QuireFixtures", "quire"]
+            dependencies: ["QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync", "quire"]
+        ),
+        // An app that ships a prebuilt database: it imports the install side alone, and
+        // `Tests/Scripts/install-only-dependencies` checks that nothing here reaches
+        // Hummingbird, NIO or the replicator.
+        .testTarget(
+            name: "QuireInstallOnlyTests",
+            dependencies: ["QuireFixtures", "Quire"]
         ),
         .testTarget(
             name: "QuireConformanceTests",

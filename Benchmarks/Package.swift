@@ -35,6 +35,7 @@ let package = Package(
                 "CSQLiteBaseline",
                 .product(name: "Quire", package: quire),
                 .product(name: "QuireFixtures", package: quire),
+                .product(name: "QuireFixtureBuilder", package: quire),
                 .product(name: "QuireConformance", package: quire),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireFixtureBuilder
 import QuireFixtures
 
 /// `quire fixture build RECIPE [-o DIR]`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireFixtureBuilder
 import QuireFixtures
 
 /// `quire fixture generate KIND --count N --seed S -o DIR`.

@@ -1,8 +1,10 @@
 import Foundation
 import Quire
+import QuireFixturesTestSupport
 import Testing
 
 @testable import QuireFixtures
+@testable import QuireFixtureBuilder
 
 @Suite struct DatasetReaderTests {
     @Test func readsAGeneratedTravelDataset() throws {
@@ -108,50 +110,10 @@ import Testing
         expectQuireError(.notFound, containing: ["'x.y'", "x.y.jsonl"]) { _ = try DatasetReader(folder: scratch.file("ds2")) }
     }
 
-    // MARK: Couchbase's own layout (couchbase-lite-tests, dataset/server/dbs/js/)
-
-    /// A small blob as the travel dataset's `Attachments/` holds it: named by the base64 of its
-    /// SHA-1 with `/` written `_` and `+` kept, as in `EgtdwwdbRd9oLIVJWyJeuBPpx+w=.blob`.
-    private static func couchbaseBlob(_ bytes: Data, in folder: URL) throws -> String {
-        let digest = DatasetBlobName.digest(of: bytes)
-        let name = digest.dropFirst(5).replacingOccurrences(of: "/", with: "_") + ".blob"
-        let attachments = folder.appendingPathComponent("Attachments")
-        try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
-        try bytes.write(to: attachments.appendingPathComponent(name))
-        return digest
-    }
-
-    /// `names`, `todo` and `travel` laid out as Couchbase writes them: `index.json` entries
-    /// `_default`, `lists`, `travel.hotels`, each file named exactly `<entry>.jsonl`.
-    private static func writeCouchbaseDatasets(in scratch: ScratchFolder) throws -> (names: URL, todo: URL, travel: URL) {
-        _ = try scratch.write("{\n    \"name\": \"names\",\n    \"collections\": [\n        \"_default\"\n    ]\n}\n", to: "names/index.json")
-        _ = try scratch.write(
-            #"{"_id":"name_1","name":{"first":"Lue","last":"Laserna"},"gender":"female"}"# + "\n"
-                + #"{"_id":"name_2","name":{"first":"Jasper","last":"Grebel"},"gender":"male"}"# + "\n",
-            to: "names/_default.jsonl")
-
-        _ = try scratch.write(#"{"name":"todo","collections":["_default","lists","tasks"]}"#, to: "todo/index.json")
-        _ = try scratch.write(#"{"_id":"user_1","type":"user"}"# + "\n", to: "todo/_default.jsonl")
-        _ = try scratch.write(#"{"_id":"list_1","name":"Groceries"}"# + "\n", to: "todo/lists.jsonl")
-        _ = try scratch.write(
-            #"{"_id":"task_1","list":"list_1","task":"milk"}"# + "\n" + #"{"_id":"task_2","list":"list_1","task":"eggs"}"#,
-            to: "todo/tasks.jsonl")
-
-        _ = try scratch.write(#"{"name":"travel","collections":["travel.airlines","travel.hotels"]}"#, to: "travel/index.json")
-        let digest = try couchbaseBlob(Data("\u{89}PNG small picture".utf8), in: scratch.file("travel"))
-        let length = Data("\u{89}PNG small picture".utf8).count
-        _ = try scratch.write(#"{"_id":"airline_10","name":"40-Mile Air","channels":["United States"]}"# + "\n", to: "travel/travel.airlines.jsonl")
-        _ = try scratch.write(
-            #"{"_id":"hotel_1","name":"The Padre Hotel","image":{"length":"# + "\(length)"
-                + #","digest":""# + digest + #"","content_type":"image/png","@type":"blob"}}"# + "\n",
-            to: "travel/travel.hotels.jsonl")
-        return (scratch.file("names"), scratch.file("todo"), scratch.file("travel"))
-    }
-
     @Test func readsCouchbasesLayoutWithEntriesAsFileNames() throws {
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }
-        let datasets = try Self.writeCouchbaseDatasets(in: scratch)
+        let datasets = try CouchbaseDatasets.write(in: scratch)
         let todo = try DatasetReader(folder: datasets.todo)
         #expect(todo.index.fullCollectionNames == ["_default._default", "_default.lists", "_default.tasks"])
         var ids: [String] = []
@@ -171,37 +133,10 @@ import Testing
         for reference in references { #expect(try travel.verifyBlob(digest: reference.digest) == reference.length) }
     }
 
-    @Test func quireFixtureBuildBuildsCouchbasesNamesTodoAndTravelLayouts() throws {
-        let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
-        let scratch = try ScratchFolder()
-        defer { scratch.cleanUp() }
-        let datasets = try Self.writeCouchbaseDatasets(in: scratch)
-        let expected: [(URL, [String: Int])] = [
-            (datasets.names, ["_default._default": 2]),
-            (datasets.todo, ["_default._default": 1, "_default.lists": 1, "_default.tasks": 2]),
-            // The manifest lists every collection of the database, the empty default one too.
-            (datasets.travel, ["_default._default": 0, "travel.airlines": 1, "travel.hotels": 1]),
-        ]
-        for (folder, counts) in expected {
-            let name = folder.lastPathComponent
-            let recipe = try scratch.write("name: \(name)\nsource:\n  dataset: \(name)\n", to: "\(name).yaml")
-            let output = try scratch.folder("out-\(name)")
-            let result = try runCommand(
-                quire, ["fixture", "build", recipe.path, "-o", output.path], temporary: try scratch.folder("tmp"), in: scratch.url)
-            #expect(result.status == 0, "\(name): \(result.output)")
-            let archive = output.appendingPathComponent("\(name).quire.zip")
-            let manifest = try withArchiveLock { try FixtureInspector.inspect(archive: archive).manifest }
-            var built: [String: Int] = [:]
-            for collection in manifest.collections { built[collection.name] = collection.documentCount }
-            #expect(built == counts, "\(name)")
-            #expect(withArchiveLock { FixtureVerifier(archiveURL: archive).verify().isValid }, "\(name)")
-        }
-    }
-
     @Test func aGitLFSPointerInsteadOfABlobIsNamedAsSuch() throws {
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }
-        let datasets = try Self.writeCouchbaseDatasets(in: scratch)
+        let datasets = try CouchbaseDatasets.write(in: scratch)
         let reader = try DatasetReader(folder: datasets.travel)
         let digest = try reader.blobDigests()[0]
         // The pointer Couchbase's repository holds for 3ppFYLm0lhEXssMhhJm_20MYcns=.blob (131 bytes).

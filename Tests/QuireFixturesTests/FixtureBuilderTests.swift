@@ -1,8 +1,10 @@
 import Foundation
 import Quire
+import QuireFixturesTestSupport
 import Testing
 
 @testable import QuireFixtures
+@testable import QuireFixtureBuilder
 
 @Suite struct FixtureBuilderTests {
     private let timestamp = FixtureTimestamp(secondsSinceEpoch: 1_900_000_000)

@@ -1,8 +1,10 @@
 import Foundation
 @testable import Quire
 import Testing
+import QuireFixturesTestSupport
 
 @testable import QuireFixtures
+@testable import QuireFixtureBuilder
 
 /// Fixture format 2 (document tables keyed by sequence) and format 1 (`WITHOUT ROWID`) side
 /// by side: both verify and install, a build writes 2, and a format-2 file stays close to a

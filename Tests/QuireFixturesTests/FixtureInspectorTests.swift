@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireFixturesTestSupport
 import Testing
 
 @testable import QuireFixtures

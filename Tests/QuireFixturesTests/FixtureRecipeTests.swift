@@ -1,8 +1,10 @@
 import Foundation
 import Quire
+import QuireFixturesTestSupport
 import Testing
 
 @testable import QuireFixtures
+@testable import QuireFixtureBuilder
 
 @Suite struct FixtureRecipeTests {
     /// A scratch folder with a small travel dataset in `data/travel` and a JSON Lines file.

@@ -1,8 +1,10 @@
 import Foundation
 import Quire
+import QuireFixturesTestSupport
 import Testing
 
 @testable import QuireFixtures
+@testable import QuireFixtureBuilder
 
 @Suite struct FixtureVerifierTests {
     private func verify(_ archive: URL) -> FixtureVerificationReport {

@@ -1,8 +1,10 @@
 import Foundation
 import Quire
+import QuireFixturesTestSupport
 import Testing
 
 @testable import QuireFixtures
+@testable import QuireFixtureBuilder
 
 /// The repository's `Fixtures/` folder: its datasets come from the generator, its recipes build.
 @Suite struct FixturesFolderTests {

@@ -1,7 +1,9 @@
 import Foundation
 import Quire
+import QuireFixturesTestSupport
 import Testing
 @testable import QuireFixtures
+@testable import QuireFixtureBuilder
 
 /// The README's fixture round trip as code: generate, build, verify, install, open, query.
 @Suite struct ReadmeFixtureTests {

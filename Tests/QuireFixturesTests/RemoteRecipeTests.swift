@@ -1,6 +1,8 @@
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireFixtures
+import QuireFixturesTestSupport
 import QuireSync
 import Testing
 

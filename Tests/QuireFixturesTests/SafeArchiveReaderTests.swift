@@ -1,8 +1,10 @@
 import Foundation
 import Quire
+import QuireFixturesTestSupport
 import Testing
 
 @testable import QuireFixtures
+@testable import QuireFixtureBuilder
 
 @Suite struct SafeArchiveReaderTests {
     /// A scratch folder with `in/` for the archive and `out/` as the destination's parent.

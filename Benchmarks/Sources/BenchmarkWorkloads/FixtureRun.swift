@@ -1,6 +1,7 @@
 import BenchmarkCatalog
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireFixtures
 
 /// Building a fixture of people from a generated dataset, or installing and opening one:

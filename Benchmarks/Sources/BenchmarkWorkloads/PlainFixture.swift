@@ -1,5 +1,6 @@
 import CSQLiteBaseline
 import Foundation
+import QuireFixtureBuilder
 import QuireFixtures
 
 /// The hand-rolled fixture the fixture workloads compare against: the same JSON lines in one

@@ -1,6 +1,7 @@
 import BenchmarkCatalog
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireFixtures
 
 /// One document as every engine receives it: its ID and its body as canonical JSON text

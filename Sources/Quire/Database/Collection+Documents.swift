@@ -33,7 +33,7 @@ extension Collection {
 
     /// Facts about the stored revision of `id`, also for a deleted document; nil when there is
     /// no trace of it (never saved, or purged).
-    public func revisionInfo(id: String) throws -> RevisionInfo? {
+    package func revisionInfo(id: String) throws -> RevisionInfo? {
         try DocumentRules.validate(id: id)
         return try reading { connection in
             try storedRow(connection, id: id).map {

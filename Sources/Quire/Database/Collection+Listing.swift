@@ -1,17 +1,17 @@
 import Foundation
 
 /// A live document as a listing by ID gives it: its ID and current revision.
-public struct DocumentListing: Sendable, Equatable {
+package struct DocumentListing: Sendable, Equatable {
     /// The document ID.
-    public let id: String
+    package let id: String
     /// The current revision ID.
-    public let revisionID: String
+    package let revisionID: String
 }
 
 extension Collection {
     /// The number of deleted documents (tombstones) kept; 0 for a deleted collection or a
     /// closed database. Counted on the index of deleted documents alone.
-    public var deletedCount: UInt64 {
+    package var deletedCount: UInt64 {
         (try? reading { connection in try connection.scalarInt(StoreSchema.deletedCountSQL(table)) })
             .flatMap { $0 }.map { UInt64(clamping: $0) } ?? 0
     }
@@ -27,7 +27,7 @@ extension Collection {
     ///   - descending: highest ID first.
     ///   - skip: documents passed over first.
     ///   - limit: at most this many; nil for all.
-    public func liveDocuments(
+    package func liveDocuments(
         from start: String? = nil, to end: String? = nil, inclusiveEnd: Bool = true, descending: Bool = false,
         skip: Int = 0, limit: Int? = nil
     ) throws -> [DocumentListing] {
@@ -55,7 +55,7 @@ extension Collection {
 
     /// Documents whose latest change is before sequence `before` (every document when nil),
     /// newest change first, at most `limit` of them: CouchDB's `_changes?descending=true`.
-    public func changesDescending(before: UInt64? = nil, limit: Int? = nil) throws -> [ChangeEntry] {
+    package func changesDescending(before: UInt64? = nil, limit: Int? = nil) throws -> [ChangeEntry] {
         try changeEntries(
             "sequence < ? ORDER BY sequence DESC",
             [.integer(before.map { Int64(clamping: $0) } ?? Int64.max), .integer(Int64(limit ?? -1))])

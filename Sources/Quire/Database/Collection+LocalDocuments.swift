@@ -2,7 +2,7 @@ extension Collection {
     /// The local document `id` (CouchDB's `_local/<id>`): data kept beside the collection,
     /// without revisions, never replicated and never in queries; replication checkpoints live
     /// here. nil when absent.
-    public func localDocument(id: String) throws -> [String: JSONValue]? {
+    package func localDocument(id: String) throws -> [String: JSONValue]? {
         let text = try reading { connection in
             try connection.scalarText(
                 "SELECT body FROM quire_local_docs WHERE collection_id = ? AND key = ?", [.integer(self.id), .text(id)])
@@ -15,7 +15,7 @@ extension Collection {
     }
 
     /// Stores (or, with nil, removes) the local document `id`.
-    public func setLocalDocument(id: String, body: [String: JSONValue]?) throws {
+    package func setLocalDocument(id: String, body: [String: JSONValue]?) throws {
         guard !id.isEmpty else { throw QuireError(.badDocID, "a local document needs a non-empty ID") }
         let text = try body.map { try JSONWriter.string(.object($0)) }
         try writing { connection in

@@ -6,7 +6,7 @@ extension Collection {
     /// The leaf revision `revisionID` of document `id` as a document (a tombstone gives a
     /// document with ``Document/isDeleted`` set and an empty body); nil when the document has
     /// no such leaf.
-    public func document(id: String, revisionID: String) throws -> Document? {
+    package func document(id: String, revisionID: String) throws -> Document? {
         guard let leaf = try leaves(id: id).first(where: { $0.revisionID == revisionID }) else { return nil }
         let sequence = try revisionInfo(id: id)?.sequence ?? 0
         return Document(
@@ -16,7 +16,7 @@ extension Collection {
 
     /// A document showing `revision` before it is stored (for filters and conflict resolvers);
     /// its blobs read from this database's blob store.
-    public func document(for revision: ForeignRevision) -> Document {
+    package func document(for revision: ForeignRevision) -> Document {
         Document(
             id: revision.documentID, revisionID: revision.revisionID, sequence: 0, isDeleted: revision.isDeleted,
             collection: self,
@@ -26,7 +26,7 @@ extension Collection {
     /// Resolves the conflicted document `id` with `resolved` (nil or a deleted document
     /// deletes it), as ``resolveConflict(id:body:)`` does; the resolved document's new blobs
     /// are stored first.
-    public func resolveConflict(id: String, with resolved: Document?) throws {
+    package func resolveConflict(id: String, with resolved: Document?) throws {
         guard let resolved, !resolved.isDeleted else {
             try resolveConflict(id: id, body: nil)
             return
@@ -43,7 +43,7 @@ extension Collection {
     }
 
     /// The IDs of this collection's local documents (``localDocument(id:)``), sorted.
-    public func localDocumentIDs() throws -> [String] {
+    package func localDocumentIDs() throws -> [String] {
         try reading { connection in
             try connection.query(
                 "SELECT key FROM quire_local_docs WHERE collection_id = ? ORDER BY key", [.integer(self.id)]

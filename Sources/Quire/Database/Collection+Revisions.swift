@@ -1,21 +1,21 @@
 import Foundation
 
 /// A revision that arrives from another database (through replication), with its ancestry.
-public struct ForeignRevision: Sendable {
+package struct ForeignRevision: Sendable {
     /// The document ID.
-    public var documentID: String
+    package var documentID: String
     /// The revision ID, `<generation>-<digest>`.
-    public var revisionID: String
+    package var revisionID: String
     /// Ancestor revision IDs, newest first (CouchDB's `_revisions`), not including
     /// ``revisionID``.
-    public var ancestors: [String]
+    package var ancestors: [String]
     /// Whether the revision is a deletion (tombstone).
-    public var isDeleted: Bool
+    package var isDeleted: Bool
     /// The body (empty for a tombstone).
-    public var body: [String: JSONValue]
+    package var body: [String: JSONValue]
 
     /// Makes a revision.
-    public init(documentID: String, revisionID: String, ancestors: [String], isDeleted: Bool, body: [String: JSONValue]) {
+    package init(documentID: String, revisionID: String, ancestors: [String], isDeleted: Bool, body: [String: JSONValue]) {
         self.documentID = documentID
         self.revisionID = revisionID
         self.ancestors = ancestors
@@ -25,7 +25,7 @@ public struct ForeignRevision: Sendable {
 }
 
 /// What inserting a foreign revision did.
-public enum RevisionInsertOutcome: Sendable, Equatable {
+package enum RevisionInsertOutcome: Sendable, Equatable {
     /// The revision (or a descendant of it) was already here.
     case alreadyKnown
     /// The revision was added; `isCurrent` when it became the document's current revision,
@@ -34,31 +34,31 @@ public enum RevisionInsertOutcome: Sendable, Equatable {
 }
 
 /// A leaf of a document's revision tree, with its body.
-public struct LeafRevision: Sendable, Equatable {
+package struct LeafRevision: Sendable, Equatable {
     /// The revision ID.
-    public let revisionID: String
+    package let revisionID: String
     /// Whether the leaf is a tombstone.
-    public let isDeleted: Bool
+    package let isDeleted: Bool
     /// The body.
-    public let body: [String: JSONValue]
+    package let body: [String: JSONValue]
     /// Ancestor revision IDs, newest first.
-    public let ancestors: [String]
+    package let ancestors: [String]
     /// Whether this leaf is the current (winning) revision.
-    public let isCurrent: Bool
+    package let isCurrent: Bool
 }
 
 /// One entry of a collection's changes feed: a document and its current state.
-public struct ChangeEntry: Sendable, Equatable {
+package struct ChangeEntry: Sendable, Equatable {
     /// The document ID.
-    public let documentID: String
+    package let documentID: String
     /// The sequence of the document's latest change.
-    public let sequence: UInt64
+    package let sequence: UInt64
     /// The current revision.
-    public let revisionID: String
+    package let revisionID: String
     /// Whether the current revision is a tombstone.
-    public let isDeleted: Bool
+    package let isDeleted: Bool
     /// Every leaf revision ID, the current one first (CouchDB's `style=all_docs`).
-    public let leafRevisionIDs: [String]
+    package let leafRevisionIDs: [String]
 }
 
 extension Collection {
@@ -70,14 +70,14 @@ extension Collection {
     }
 
     /// The sequence of the latest change in this collection.
-    public func lastSequence() throws -> UInt64 {
+    package func lastSequence() throws -> UInt64 {
         try reading { connection in
             try connection.lastSequence(collectionID: id, table: table) ?? 0
         }
     }
 
     /// Documents changed after `since`, in sequence order, at most `limit` of them.
-    public func changes(since: UInt64, limit: Int? = nil) throws -> [ChangeEntry] {
+    package func changes(since: UInt64, limit: Int? = nil) throws -> [ChangeEntry] {
         try changeEntries(
             "sequence > ? ORDER BY sequence", [.integer(Int64(clamping: since)), .integer(Int64(limit ?? -1))])
     }
@@ -104,7 +104,7 @@ extension Collection {
 
     /// Every leaf of the document's revision tree, the current revision first; empty when the
     /// document has no trace here.
-    public func leaves(id: String) throws -> [LeafRevision] {
+    package func leaves(id: String) throws -> [LeafRevision] {
         try DocumentRules.validate(id: id)
         return try reading { connection in try treeRows(connection, id: id) }.enumerated().map { index, row in
             LeafRevision(
@@ -114,7 +114,7 @@ extension Collection {
     }
 
     /// The IDs of live leaves other than the current revision: the document's conflicts.
-    public func conflictingRevisionIDs(id: String) throws -> [String] {
+    package func conflictingRevisionIDs(id: String) throws -> [String] {
         try leaves(id: id).filter { !$0.isCurrent && !$0.isDeleted }.map(\.revisionID)
     }
 
@@ -122,7 +122,7 @@ extension Collection {
     /// `_revs_diff`), and the leaves that could be their ancestors. An ID the store would
     /// refuse has nothing stored, so all of `revisionIDs` are missing: a peer's `_revs_diff`
     /// is answered whole, and the upload that follows is refused document by document.
-    public func missingRevisions(id: String, revisionIDs: [String]) throws -> (missing: [String], possibleAncestors: [String]) {
+    package func missingRevisions(id: String, revisionIDs: [String]) throws -> (missing: [String], possibleAncestors: [String]) {
         let rows = try reading { connection in try treeRows(connection, id: id) }
         var known = Set<String>()
         for row in rows {
@@ -141,7 +141,7 @@ extension Collection {
     /// current revision is then the winning leaf: a live leaf beats a deleted one, then the
     /// higher generation, then the higher revision ID.
     @discardableResult
-    public func insert(_ revision: ForeignRevision) throws -> RevisionInsertOutcome {
+    package func insert(_ revision: ForeignRevision) throws -> RevisionInsertOutcome {
         try DocumentRules.validate(id: revision.documentID)
         // Every ID is checked, ancestors too: they are compared by generation and stored
         // comma-separated, and a document's next edit computes the generation after its own.
@@ -173,7 +173,7 @@ extension Collection {
     /// tombstone child (closing its branch), and the current revision gets a child with
     /// `body` (or a tombstone when `body` is nil). Does nothing for a document without
     /// conflicts when `body` equals the current body.
-    public func resolveConflict(id: String, body: [String: JSONValue]?) throws {
+    package func resolveConflict(id: String, body: [String: JSONValue]?) throws {
         try DocumentRules.validate(id: id)
         try writing { connection in
             var rows = try treeRows(connection, id: id)

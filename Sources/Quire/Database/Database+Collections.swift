@@ -24,7 +24,7 @@ extension Database {
     /// The scope `name`, or nil when it has no collections.
     public func scope(name: String) throws -> Scope? {
         try checkOpen()
-        if name != Database.defaultScopeName { try CollectionNaming.validate(name, kind: "scope") }
+        if name != Database.defaultScopeName { try CollectionName.validate(name, kind: "scope") }
         let found = try read { connection in
             try connection.scalarInt("SELECT 1 FROM quire_collections WHERE scope = ? LIMIT 1", [.text(name)])
         }
@@ -42,7 +42,7 @@ extension Database {
     /// The collections of a scope (the default scope when nil), sorted by name.
     public func collections(scope: String? = nil) throws -> [Collection] {
         let scopeName = scope ?? Database.defaultScopeName
-        if scopeName != Database.defaultScopeName { try CollectionNaming.validate(scopeName, kind: "scope") }
+        if scopeName != Database.defaultScopeName { try CollectionName.validate(scopeName, kind: "scope") }
         let entries = try read { connection in
             try connection.query(
                 "SELECT id, scope, name FROM quire_collections WHERE scope = ? ORDER BY name", [.text(scopeName)]
@@ -110,9 +110,9 @@ extension Database {
 
     static func validatedNames(name: String, scope: String?) throws -> (scope: String, name: String) {
         let scopeName = scope ?? defaultScopeName
-        if scopeName != defaultScopeName { try CollectionNaming.validate(scopeName, kind: "scope") }
+        if scopeName != defaultScopeName { try CollectionName.validate(scopeName, kind: "scope") }
         if !(scopeName == defaultScopeName && name == defaultCollectionName) {
-            try CollectionNaming.validate(name, kind: "collection")
+            try CollectionName.validate(name, kind: "collection")
         }
         return (scopeName, name)
     }

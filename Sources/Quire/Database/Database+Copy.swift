@@ -140,7 +140,7 @@ extension Database {
 
     /// The private UUIDs this database had before it was copied, most recent first: the
     /// replicator tries their checkpoints when its own UUID has none.
-    public func previousPrivateUUIDs() throws -> [String] {
+    package func previousPrivateUUIDs() throws -> [String] {
         try read { try Database.previousUUIDs($0) }
     }
 }

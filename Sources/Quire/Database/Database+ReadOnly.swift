@@ -8,7 +8,7 @@ extension Database {
     ///
     /// - Throws: notFound when there is no file at `path`; SQLite errors when it is not a
     ///   database.
-    public static func withReadOnlyConnection<T>(path: String, _ body: (Connection) throws -> T) throws -> T {
+    package static func withReadOnlyConnection<T>(path: String, _ body: (Connection) throws -> T) throws -> T {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             throw QuireError(.notFound, "no database file at \(path)")

@@ -337,7 +337,7 @@ public final class Database: @unchecked Sendable {
     }
 
     /// The database's private UUID, which replication checkpoints are derived from.
-    public func privateUUID() throws -> String {
+    package func privateUUID() throws -> String {
         try info("privateUUID") ?? ""
     }
 

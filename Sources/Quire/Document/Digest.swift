@@ -1,9 +1,9 @@
 import Foundation
 
 /// Text forms of digests and other binary values.
-public enum Digest {
+package enum Digest {
     /// Lower-case hexadecimal, two digits per byte (`"a9993e36..."`).
-    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.underestimatedCount * 2)
@@ -16,13 +16,13 @@ public enum Digest {
 
     /// Standard Base64 with padding (RFC 4648 section 4), the form Couchbase Lite uses in
     /// blob digests (`"sha1-..."`).
-    public static func base64(_ bytes: some Sequence<UInt8>) -> String {
+    package static func base64(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString()
     }
 
     /// The bytes of a hexadecimal string (either case), or nil if it has an odd length or a
     /// character that is not a hex digit.
-    public static func bytes(fromHex text: String) -> [UInt8]? {
+    package static func bytes(fromHex text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
@@ -37,7 +37,7 @@ public enum Digest {
     }
 
     /// The bytes of standard Base64 text, or nil if it is not valid Base64.
-    public static func bytes(fromBase64 text: String) -> [UInt8]? {
+    package static func bytes(fromBase64 text: String) -> [UInt8]? {
         Data(base64Encoded: text).map { Array($0) }
     }
 

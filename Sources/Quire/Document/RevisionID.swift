@@ -17,16 +17,16 @@
 /// text that is not `<integer>-<suffix>`; a bound is needed here because the next
 /// generation is computed in a fixed-width integer. A document whose current revision is at
 /// the maximum generation can still be read, replicated and purged, but not edited.
-public enum RevisionID {
+package enum RevisionID {
     /// The highest generation a revision ID may have: 4,294,967,295 (2^32 − 1), as in
     /// LiteCore.
-    public static let maximumGeneration = Int(UInt32.max)
+    package static let maximumGeneration = Int(UInt32.max)
 
     /// The longest suffix (the part after the `-`), in bytes.
-    public static let maximumSuffixLength = 128
+    package static let maximumSuffixLength = 128
 
     /// The generation and suffix of a well-formed revision ID, or nil (see ``RevisionID``).
-    public static func parse(_ revisionID: String) -> (generation: Int, suffix: Substring)? {
+    package static func parse(_ revisionID: String) -> (generation: Int, suffix: Substring)? {
         let utf8 = revisionID.utf8
         guard let dash = utf8.firstIndex(of: UInt8(ascii: "-")) else { return nil }
         let digits = utf8[..<dash]
@@ -44,14 +44,14 @@ public enum RevisionID {
     }
 
     /// Whether `suffix` may follow the `-` of a revision ID.
-    public static func isValidSuffix(_ suffix: Substring) -> Bool {
+    package static func isValidSuffix(_ suffix: Substring) -> Bool {
         !suffix.isEmpty && suffix.utf8.count <= maximumSuffixLength
             && suffix.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") }
     }
 
     /// Checks a revision ID that came from elsewhere; ``QuireError/Code/badRevisionID``
     /// naming the document and what is wrong.
-    public static func validate(_ revisionID: String, documentID: String) throws {
+    package static func validate(_ revisionID: String, documentID: String) throws {
         guard parse(revisionID) == nil else { return }
         throw QuireError(.badRevisionID, invalidMessage(revisionID, documentID: documentID))
     }

@@ -13,30 +13,30 @@ import Foundation
 /// hasher.update(data: chunk2)
 /// let digest = hasher.finalize()   // 20 bytes
 /// ```
-public struct SHA1: Sendable {
+package struct SHA1: Sendable {
     /// The digest length in bytes.
-    public static let digestLength = 20
+    package static let digestLength = 20
 
     private var state = SHA1State()
     private var pending = DigestBlock()
 
     /// A hasher that has seen no input.
-    public init() {}
+    package init() {}
 
     /// Feeds bytes to the hasher; any chunking gives the same digest.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         pending.absorb(bytes, into: &state)
     }
 
     /// Feeds the bytes of `data` (`Data`, `[UInt8]`, a `DispatchData` ...) to the hasher.
-    public mutating func update(data: some DataProtocol) {
+    package mutating func update(data: some DataProtocol) {
         for region in data.regions {
             region.withUnsafeBytes { update($0) }
         }
     }
 
     /// Returns the 20-byte digest of everything fed so far, and starts over.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let words = finalizeWords()
         return DigestBlock.bigEndianBytes([words.0, words.1, words.2, words.3, words.4])
     }
@@ -50,14 +50,14 @@ public struct SHA1: Sendable {
     }
 
     /// The digest of `bytes`.
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var hasher = SHA1()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The digest of `data`.
-    public static func hash(data: some DataProtocol) -> [UInt8] {
+    package static func hash(data: some DataProtocol) -> [UInt8] {
         var hasher = SHA1()
         hasher.update(data: data)
         return hasher.finalize()

@@ -9,30 +9,30 @@ import Foundation
 /// hasher.update(data: chunk2)
 /// let digest = hasher.finalize()   // 32 bytes
 /// ```
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     /// The digest length in bytes.
-    public static let digestLength = 32
+    package static let digestLength = 32
 
     private var state = SHA256State()
     private var pending = DigestBlock()
 
     /// A hasher that has seen no input.
-    public init() {}
+    package init() {}
 
     /// Feeds bytes to the hasher; any chunking gives the same digest.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         pending.absorb(bytes, into: &state)
     }
 
     /// Feeds the bytes of `data` (`Data`, `[UInt8]`, a `DispatchData` ...) to the hasher.
-    public mutating func update(data: some DataProtocol) {
+    package mutating func update(data: some DataProtocol) {
         for region in data.regions {
             region.withUnsafeBytes { update($0) }
         }
     }
 
     /// Returns the 32-byte digest of everything fed so far, and starts over.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         pending.pad(into: &state)
         let digest = DigestBlock.bigEndianBytes([
             state.h0, state.h1, state.h2, state.h3, state.h4, state.h5, state.h6, state.h7,
@@ -42,14 +42,14 @@ public struct SHA256: Sendable {
     }
 
     /// The digest of `bytes`.
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The digest of `data`.
-    public static func hash(data: some DataProtocol) -> [UInt8] {
+    package static func hash(data: some DataProtocol) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(data: data)
         return hasher.finalize()

@@ -7,7 +7,7 @@ import Foundation
 /// `write` closures; it must not escape them.
 public final class Connection {
     /// How a connection is used: writers create the file and take write locks, readers only read.
-    public enum Role: Sendable {
+    package enum Role: Sendable {
         /// The single writer of a core.
         case writer
         /// One of the pooled readers.
@@ -15,17 +15,17 @@ public final class Connection {
     }
 
     /// Settings applied to every connection of a core.
-    public struct Options: Sendable, Equatable {
+    package struct Options: Sendable, Equatable {
         /// `synchronous=FULL` instead of `NORMAL`: every commit survives power loss.
-        public var fullSync: Bool = false
+        package var fullSync: Bool = false
         /// How long SQLite waits for another process's lock before giving up, in milliseconds.
-        public var busyTimeoutMilliseconds: Int32 = 10_000
+        package var busyTimeoutMilliseconds: Int32 = 10_000
         /// Open the file with `SQLITE_OPEN_READONLY` and `query_only`: nothing is created,
         /// and neither the journal mode nor the file changes.
-        public var readOnly: Bool = false
+        package var readOnly: Bool = false
 
         /// Default options: WAL, `synchronous=NORMAL`, a ten-second busy timeout, read-write.
-        public init(fullSync: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000, readOnly: Bool = false) {
+        package init(fullSync: Bool = false, busyTimeoutMilliseconds: Int32 = 10_000, readOnly: Bool = false) {
             self.fullSync = fullSync
             self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
             self.readOnly = readOnly
@@ -36,7 +36,7 @@ public final class Connection {
     /// The file this connection has open.
     public let path: String
     /// Whether this is the writer or a reader.
-    public let role: Role
+    package let role: Role
     private var statements: [String: Statement] = [:]
     /// Statements of the hot paths, found by the identity of their key, not by hashing SQL
     /// text (a few hundred bytes for an upsert). The entry keeps its key alive, so an
@@ -155,12 +155,12 @@ public final class Connection {
     }
 
     /// Prepares a statement that is not cached (for one-off SQL).
-    public func prepare(_ sql: String) throws -> Statement {
+    package func prepare(_ sql: String) throws -> Statement {
         try Statement(connection: self, sql: sql)
     }
 
     /// A prepared statement from this connection's cache, reset and ready to bind.
-    public func cachedStatement(_ sql: String) throws -> Statement {
+    package func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statements[sql] {
             statement.reset()
             return statement
@@ -184,13 +184,13 @@ public final class Connection {
     }
 
     /// Forgets cached statements, e.g. after tables they refer to were dropped.
-    public func clearStatementCache() {
+    package func clearStatementCache() {
         statements.removeAll()
         keyedStatements.removeAll()
     }
 
     /// The number of statements in the cache.
-    public var cachedStatementCount: Int { statements.count + keyedStatements.count }
+    package var cachedStatementCount: Int { statements.count + keyedStatements.count }
 
     /// Runs a cached statement with arguments, ignoring rows.
     public func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
@@ -200,7 +200,7 @@ public final class Connection {
     }
 
     /// Runs a cached statement and maps each row.
-    public func query<T>(_ sql: String, _ arguments: [SQLiteValue] = [], row: (Statement) throws -> T) throws -> [T] {
+    package func query<T>(_ sql: String, _ arguments: [SQLiteValue] = [], row: (Statement) throws -> T) throws -> [T] {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(arguments)

@@ -3,18 +3,18 @@
 /// Each migration runs once, in order, inside the writer's transaction, and bumps
 /// `user_version` to its own number; a file written by a newer Quire (a higher version than
 /// any known migration) is refused rather than modified.
-public struct SchemaMigrator: Sendable {
+package struct SchemaMigrator: Sendable {
     /// One step of the schema.
-    public struct Migration: Sendable {
+    package struct Migration: Sendable {
         /// The `user_version` the file has after this migration.
-        public let version: Int64
+        package let version: Int64
         /// A short description, used in error messages.
-        public let name: String
+        package let name: String
         /// The work; it runs inside a transaction on the writer.
-        public let apply: @Sendable (Connection) throws -> Void
+        package let apply: @Sendable (Connection) throws -> Void
 
         /// Makes a migration.
-        public init(version: Int64, name: String, apply: @escaping @Sendable (Connection) throws -> Void) {
+        package init(version: Int64, name: String, apply: @escaping @Sendable (Connection) throws -> Void) {
             self.version = version
             self.name = name
             self.apply = apply
@@ -22,10 +22,10 @@ public struct SchemaMigrator: Sendable {
     }
 
     /// The migrations, in ascending version order.
-    public let migrations: [Migration]
+    package let migrations: [Migration]
 
     /// Makes a migrator; versions must ascend strictly from 1.
-    public init(_ migrations: [Migration]) {
+    package init(_ migrations: [Migration]) {
         precondition(
             zip(migrations, migrations.dropFirst()).allSatisfy { $0.version < $1.version },
             "migration versions must ascend")
@@ -33,11 +33,11 @@ public struct SchemaMigrator: Sendable {
     }
 
     /// The version a fully migrated file has.
-    public var latestVersion: Int64 { migrations.last?.version ?? 0 }
+    package var latestVersion: Int64 { migrations.last?.version ?? 0 }
 
     /// Brings the writer's file up to date; returns the versions applied.
     @discardableResult
-    public func migrate(_ connection: Connection) throws -> [Int64] {
+    package func migrate(_ connection: Connection) throws -> [Int64] {
         let current = try connection.scalarInt("PRAGMA user_version") ?? 0
         if current > latestVersion {
             throw QuireError(

@@ -4,10 +4,10 @@ import CSQLite
 ///
 /// Statements are not thread-safe: they belong to the connection that prepared them, and a
 /// connection is only ever used by one thread at a time (the core hands it out).
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
     /// The SQL text the statement was prepared from.
-    public let sql: String
+    package let sql: String
     private unowned let connection: Connection
 
     init(connection: Connection, sql: String) throws {
@@ -30,7 +30,7 @@ public final class Statement {
     // MARK: Binding
 
     /// Binds one value to a 1-based parameter index.
-    public func bind(_ value: SQLiteValue, at index: Int32) throws {
+    package func bind(_ value: SQLiteValue, at index: Int32) throws {
         switch value {
         case .null: try check(sqlite3_bind_null(handle, index))
         case .integer(let number): try bind(number, at: index)
@@ -41,17 +41,17 @@ public final class Statement {
     }
 
     /// Binds an integer.
-    public func bind(_ value: Int64, at index: Int32) throws {
+    package func bind(_ value: Int64, at index: Int32) throws {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
     /// Binds a double.
-    public func bind(_ value: Double, at index: Int32) throws {
+    package func bind(_ value: Double, at index: Int32) throws {
         try check(sqlite3_bind_double(handle, index, value))
     }
 
     /// Binds text; SQLite takes its own copy, so the string need not outlive the call.
-    public func bind(_ value: String, at index: Int32) throws {
+    package func bind(_ value: String, at index: Int32) throws {
         var text = value
         try text.withUTF8 { buffer in
             try bindText(UnsafeRawBufferPointer(buffer), at: index)
@@ -59,7 +59,7 @@ public final class Statement {
     }
 
     /// Binds UTF-8 bytes as text (used for JSON bodies, which are produced as bytes).
-    public func bind(utf8 bytes: [UInt8], at index: Int32) throws {
+    package func bind(utf8 bytes: [UInt8], at index: Int32) throws {
         try bytes.withUnsafeBytes { buffer in
             try bindText(buffer, at: index)
         }
@@ -88,7 +88,7 @@ public final class Statement {
     }
 
     /// Binds bytes as a BLOB.
-    public func bind(blob bytes: [UInt8], at index: Int32) throws {
+    package func bind(blob bytes: [UInt8], at index: Int32) throws {
         let result = bytes.withUnsafeBytes { buffer in
             sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
                 quire_sqlite_transient())
@@ -97,31 +97,31 @@ public final class Statement {
     }
 
     /// Binds NULL.
-    public func bindNull(at index: Int32) throws {
+    package func bindNull(at index: Int32) throws {
         try check(sqlite3_bind_null(handle, index))
     }
 
     /// Binds values to parameters 1...n, in order.
-    public func bind(_ values: [SQLiteValue]) throws {
+    package func bind(_ values: [SQLiteValue]) throws {
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
     }
 
     /// The 1-based index of a named parameter (`:name`, `$name`), or nil.
-    public func parameterIndex(_ name: String) -> Int32? {
+    package func parameterIndex(_ name: String) -> Int32? {
         let index = sqlite3_bind_parameter_index(handle, name)
         return index == 0 ? nil : index
     }
 
     /// The number of parameters the statement takes.
-    public var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
+    package var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
 
     // MARK: Stepping
 
     /// Advances to the next row: true when a row is available, false when done.
     @discardableResult
-    public func step() throws -> Bool {
+    package func step() throws -> Bool {
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true
@@ -134,13 +134,13 @@ public final class Statement {
     }
 
     /// Resets the statement and clears its bindings so it can run again.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     /// Runs the statement to completion, ignoring rows.
-    public func run() throws {
+    package func run() throws {
         defer { sqlite3_reset(handle) }
         while try step() {}
     }
@@ -167,30 +167,30 @@ public final class Statement {
     // MARK: Reading columns
 
     /// The number of columns in a result row.
-    public var columnCount: Int32 { sqlite3_column_count(handle) }
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
 
     /// The name of a result column.
-    public func columnName(at index: Int32) -> String {
+    package func columnName(at index: Int32) -> String {
         sqlite3_column_name(handle, index).map { String(cString: $0) } ?? ""
     }
 
     /// The storage class of a column in the current row.
-    public func isNull(at index: Int32) -> Bool {
+    package func isNull(at index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
     /// A column as an integer (0 for NULL).
-    public func int64(at index: Int32) -> Int64 {
+    package func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }
 
     /// A column as a double (0 for NULL).
-    public func double(at index: Int32) -> Double {
+    package func double(at index: Int32) -> Double {
         sqlite3_column_double(handle, index)
     }
 
     /// A column as text, or nil for NULL.
-    public func text(at index: Int32) -> String? {
+    package func text(at index: Int32) -> String? {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -198,7 +198,7 @@ public final class Statement {
 
     /// Gives the column's bytes to `body` without copying them; the buffer is valid only
     /// inside the call (SQLite owns it until the next step or reset).
-    public func withUnsafeBytes<T>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    package func withUnsafeBytes<T>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let type = sqlite3_column_type(handle, index)
         let pointer: UnsafeRawPointer?
         if type == SQLITE_BLOB {
@@ -211,12 +211,12 @@ public final class Statement {
     }
 
     /// A column as bytes (empty for NULL).
-    public func bytes(at index: Int32) -> [UInt8] {
+    package func bytes(at index: Int32) -> [UInt8] {
         withUnsafeBytes(at: index) { Array($0) }
     }
 
     /// A column as a ``SQLiteValue``.
-    public func value(at index: Int32) -> SQLiteValue {
+    package func value(at index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, index) {
         case SQLITE_INTEGER: return .integer(int64(at: index))
         case SQLITE_FLOAT: return .real(double(at: index))

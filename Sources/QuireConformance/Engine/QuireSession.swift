@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireFixtures
 import QuireSync
 

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireFixtures
 
 /// Travel-sized documents for performance cases: the hotels of `quire fixture generate

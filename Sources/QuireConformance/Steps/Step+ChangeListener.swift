@@ -1,3 +1,5 @@
+import Quire
+
 extension Step {
     /// The arguments of `addChangeListener`.
     public struct ChangeListener: Sendable, Hashable {

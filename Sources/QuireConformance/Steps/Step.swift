@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 
 /// One operation of the closed step vocabulary, with its arguments decoded and its variables
 /// already substituted. Engines receive these through ``EngineSession/perform(_:in:)``.

@@ -1,26 +1,26 @@
 /// What ``CheckpointDoctor`` found: whether the first replication will resume from a stored
 /// checkpoint, and when not, which inputs differ from the closest stored one.
-public struct CheckpointDiagnosis: Sendable, Equatable, CustomStringConvertible {
+package struct CheckpointDiagnosis: Sendable, Equatable, CustomStringConvertible {
     /// Whether a matching local checkpoint exists, so replication resumes (as long as the
     /// remote still holds its side, which only a replication can tell).
-    public let willResume: Bool
+    package let willResume: Bool
     /// The checkpoint ID the replication would look for first (with the current UUID).
-    public let checkpointID: String
+    package let checkpointID: String
     /// The stored checkpoint it would resume from, or the closest one when none matches.
-    public let storedCheckpointID: String?
+    package let storedCheckpointID: String?
     /// The UUID the matching checkpoint was made with; for a fixture or a database installed
     /// with `Database.copy`, a previous UUID.
-    public let matchedUUID: String?
+    package let matchedUUID: String?
     /// Why it will not resume: the inputs that differ from the closest stored checkpoint,
     /// or ``CheckpointDifference/noCheckpoint``. Empty when it will resume.
-    public let differences: [CheckpointDifference]
+    package let differences: [CheckpointDifference]
     /// The inputs the replication would use.
-    public let expected: CheckpointInputs
+    package let expected: CheckpointInputs
     /// How many checkpoints the collection stores.
-    public let storedCheckpointCount: Int
+    package let storedCheckpointCount: Int
 
     /// A report for people.
-    public var description: String {
+    package var description: String {
         var lines: [String] = []
         if willResume {
             lines.append("The first replication will resume from checkpoint \(storedCheckpointID ?? checkpointID).")

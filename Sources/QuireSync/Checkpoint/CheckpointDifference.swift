@@ -1,6 +1,6 @@
 /// One input of a stored checkpoint that differs from what a replication would use, so the
 /// replication cannot resume from it.
-public enum CheckpointDifference: Sendable, Equatable, CustomStringConvertible {
+package enum CheckpointDifference: Sendable, Equatable, CustomStringConvertible {
     /// The database has no checkpoint for the collection at all.
     case noCheckpoint
     /// `http` against `https` (`ws`/`wss` count as `http`/`https`).
@@ -29,7 +29,7 @@ public enum CheckpointDifference: Sendable, Equatable, CustomStringConvertible {
     case uuidNotRegenerated(recordedPath: String, currentPath: String)
 
     /// The difference in one sentence.
-    public var description: String {
+    package var description: String {
         switch self {
         case .noCheckpoint:
             return "no checkpoint is stored for this collection"

@@ -14,9 +14,9 @@ import Quire
 ///     channels: ["news"])
 /// print(diagnosis)
 /// ```
-public struct CheckpointDoctor: Sendable {
+package struct CheckpointDoctor: Sendable {
     /// How the database will be used.
-    public enum Mode: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// The database is used where it is: a checkpoint made with its own UUID must have been
         /// saved at its own path, or it is a file copy whose UUID was not regenerated.
         case installed
@@ -26,19 +26,19 @@ public struct CheckpointDoctor: Sendable {
     }
 
     /// The database examined.
-    public let database: Database
+    package let database: Database
     /// How it will be used.
-    public let mode: Mode
+    package let mode: Mode
 
     /// A doctor for `database`.
-    public init(database: Database, mode: Mode = .installed) {
+    package init(database: Database, mode: Mode = .installed) {
         self.database = database
         self.mode = mode
     }
 
     /// Diagnoses the replication of `collection` with the remote database at `url` and the
     /// given options (as in ``CollectionConfiguration``).
-    public func diagnose(
+    package func diagnose(
         collection: Collection, url: URL, channels: [String] = [], documentIDs: [String] = [], filter: String? = nil,
         filterParameters: [String: String] = [:]
     ) throws -> CheckpointDiagnosis {
@@ -125,7 +125,7 @@ extension CheckpointDoctor {
     /// Opens the database at `path` (a `<name>.quire` folder or its `db.sqlite3`) and
     /// diagnoses the replication of its collection `collectionName` (`scope.collection`;
     /// the default collection when nil).
-    public static func diagnose(
+    package static func diagnose(
         databaseAt path: String, mode: Mode = .installed, collection collectionName: String? = nil, url: URL,
         channels: [String] = [], documentIDs: [String] = [], filter: String? = nil,
         filterParameters: [String: String] = [:]

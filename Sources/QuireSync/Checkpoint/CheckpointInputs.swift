@@ -7,24 +7,24 @@ import Quire
 /// Client-side filter closures are not part of it (they cannot be compared), as in
 /// Couchbase Lite. Channels and document IDs are sets: their order and repeats change
 /// nothing that is synced, so they are sorted and deduplicated.
-public struct CheckpointInputs: Sendable, Hashable {
+package struct CheckpointInputs: Sendable, Hashable {
     /// The local database's private UUID the ID was made with.
-    public var uuid: String
+    package var uuid: String
     /// The remote database's URL, normalised.
-    public var remoteURL: NormalizedURL
+    package var remoteURL: NormalizedURL
     /// The collection's full name, `scope.collection`.
-    public var collection: String
+    package var collection: String
     /// The channels pulled, sorted; empty for all.
-    public var channels: [String]
+    package var channels: [String]
     /// The server-side filter's name, if any.
-    public var filter: String?
+    package var filter: String?
     /// The server-side filter's parameters.
-    public var filterParameters: [String: String]
+    package var filterParameters: [String: String]
     /// The document IDs replicated, sorted; empty for all.
-    public var documentIDs: [String]
+    package var documentIDs: [String]
 
     /// Makes the inputs, normalising channels and document IDs.
-    public init(
+    package init(
         uuid: String, remoteURL: NormalizedURL, collection: String, channels: [String] = [], filter: String? = nil,
         filterParameters: [String: String] = [:], documentIDs: [String] = []
     ) {
@@ -39,7 +39,7 @@ public struct CheckpointInputs: Sendable, Hashable {
 
     /// The checkpoint ID: `cp-` and the hex SHA-1 of the inputs written as canonical JSON
     /// (sorted keys, no spaces).
-    public var checkpointID: String {
+    package var checkpointID: String {
         let bytes = (try? JSONWriter.bytes(.object(hashedFields))) ?? []
         return "cp-" + Digest.hex(SHA1.hash(data: bytes))
     }

@@ -8,19 +8,19 @@ import Quire
 /// information, query and fragment are dropped, and trailing slashes leave the path. So
 /// `HTTP://Host/db/`, `http://host:80/db` and `ws://host/db` name one remote and share a
 /// checkpoint, where Couchbase Lite would keep three.
-public struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
+package struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
     /// `http` or `https`.
-    public let scheme: String
+    package let scheme: String
     /// The host, lower-cased.
-    public let host: String
+    package let host: String
     /// The port, explicit even when it is the scheme's default.
-    public let port: Int
+    package let port: Int
     /// The percent-encoded path without trailing slashes (empty for the server root).
-    public let path: String
+    package let path: String
 
     /// Normalises `url`; invalidURL for a URL that is not `http`, `https`, `ws` or `wss` with
     /// a host.
-    public init(_ url: URL) throws {
+    package init(_ url: URL) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw QuireError(.invalidURL, "'\(url.absoluteString)' is not a valid URL", domain: .network)
         }
@@ -49,7 +49,7 @@ public struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses and normalises `text`.
-    public init(string text: String) throws {
+    package init(string text: String) throws {
         guard let url = URL(string: text) else {
             throw QuireError(.invalidURL, "'\(text)' is not a valid URL", domain: .network)
         }
@@ -62,7 +62,7 @@ public struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `scheme://host:port/path`.
-    public var description: String { "\(scheme)://\(hostForURL):\(port)\(path)" }
+    package var description: String { "\(scheme)://\(hostForURL):\(port)\(path)" }
 
     /// The URL to send requests to.
     var url: URL? { URL(string: description) }

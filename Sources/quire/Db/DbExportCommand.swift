@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireFixtures
 
 /// `quire db export DATABASE OUTPUT [--collection C ...] [--format dataset|jsonl] [--name NAME]`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireFixtures
 
 /// `quire db import DATABASE SOURCE [--collection C ...] [--batch-size N]`.

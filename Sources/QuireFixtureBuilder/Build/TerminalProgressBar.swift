@@ -1,0 +1,56 @@
+import Foundation
+import QuireFixtures
+
+/// Draws a build's progress on one terminal line, `[#####-----]  50%  1200/2400  inventory.hotel`,
+/// redrawn in place, at most once per whole percent or stage change.
+///
+/// Use it only where a person watches: ``isWanted(environment:isTerminal:)`` says no in CI
+/// (the `CI` variable is set) and when standard error is not a terminal.
+public final class TerminalProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+    private let width: Int
+    private let write: @Sendable (String) -> Void
+    private var lastDrawn: (percent: Int, label: String)?
+
+    /// Makes a bar `width` characters wide that writes through `write` (standard error by
+    /// default).
+    public init(width: Int = 30, write: @escaping @Sendable (String) -> Void = TerminalProgressBar.writeToStandardError) {
+        self.width = max(10, width)
+        self.write = write
+    }
+
+    /// Whether to show a bar: standard error is a terminal and `CI` is not set.
+    public static func isWanted(
+        environment: [String: String] = ProcessInfo.processInfo.environment, isTerminal: Bool = isatty(2) != 0
+    ) -> Bool {
+        isTerminal && (environment["CI"] ?? "").isEmpty
+    }
+
+    /// Redraws for `progress`; the ``FixtureBuildProgress/Stage/finished`` stage ends the line.
+    public func update(_ progress: FixtureBuildProgress) {
+        let percent = Int(progress.fraction * 100)
+        let label: String
+        switch progress.stage {
+        case .loading(let collection): label = "loading \(collection)"
+        case .indexing: label = "creating indexes"
+        case .compacting: label = "compacting"
+        case .packing: label = "packing"
+        case .finished: label = "done"
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        if let lastDrawn, lastDrawn.percent == percent, lastDrawn.label == label { return }
+        lastDrawn = (percent, label)
+        let filled = width * percent / 100
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let percentText = String(repeating: " ", count: 3 - String(percent).count) + String(percent)
+        let line = "[\(bar)] \(percentText)%  \(progress.documentsLoaded)/\(progress.documentsTotal)  \(label)"
+        // "\r" returns to the line start, ESC[K clears what a longer previous line left.
+        write("\r\(line)\u{1b}[K" + (progress.stage == .finished ? "\n" : ""))
+    }
+
+    /// Writes `text` to standard error unbuffered.
+    public static let writeToStandardError: @Sendable (String) -> Void = { text in
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

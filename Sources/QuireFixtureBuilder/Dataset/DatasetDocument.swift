@@ -1,0 +1,78 @@
+import Foundation
+import Quire
+import QuireFixtures
+
+/// One document read from a `.jsonl` file.
+public struct DatasetDocument: Sendable {
+    /// The document ID.
+    public var id: String
+    /// The 1-based line it came from.
+    public var line: Int
+    /// The body without `_id`, with numbers as written (`1` and `1.0` stay apart).
+    public var body: [String: JSONValue]
+    /// Every blob reference (`{"@type": "blob", "digest": ...}`) anywhere in the body, depth
+    /// first with keys in sorted order.
+    public var blobReferences: [DatasetBlobReference]
+
+    /// Makes a document.
+    public init(id: String, line: Int, body: [String: JSONValue], blobReferences: [DatasetBlobReference]) {
+        self.id = id
+        self.line = line
+        self.body = body
+        self.blobReferences = blobReferences
+    }
+
+    /// The body as Foundation values (the shape `MutableDocument(id:data:)` and
+    /// `JSONSerialization` take).
+    public var properties: [String: Any] {
+        body.mapValues(\.anyValue)
+    }
+}
+
+/// A blob reference inside a dataset document.
+public struct DatasetBlobReference: Sendable, Equatable, Hashable {
+    /// `sha1-<base64>`.
+    public var digest: String
+    /// The declared length in bytes, when given.
+    public var length: Int64?
+    /// The declared content type, when given.
+    public var contentType: String?
+
+    /// Makes a reference.
+    public init(digest: String, length: Int64?, contentType: String?) {
+        self.digest = digest
+        self.length = length
+        self.contentType = contentType
+    }
+
+    /// Every blob reference inside `value`, depth first, object keys in UTF-8 order.
+    ///
+    /// - Throws: `QuireError.corruptData` for a blob object without a valid `sha1-` digest.
+    static func all(in value: JSONValue) throws -> [DatasetBlobReference] {
+        var found: [DatasetBlobReference] = []
+        func visit(_ value: JSONValue) throws {
+            switch value {
+            case .object(let members):
+                if members["@type"] == .string("blob") {
+                    guard let digest = members["digest"]?.stringValue, DatasetBlobName.isValidDigest(digest) else {
+                        throw QuireError(.corruptData, "has a blob without a valid 'sha1-' digest")
+                    }
+                    found.append(
+                        DatasetBlobReference(
+                            digest: digest, length: members["length"]?.int64Value,
+                            contentType: members["content_type"]?.stringValue))
+                    return
+                }
+                for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                    if let child = members[key] { try visit(child) }
+                }
+            case .array(let elements):
+                for element in elements { try visit(element) }
+            default:
+                break
+            }
+        }
+        try visit(value)
+        return found
+    }
+}

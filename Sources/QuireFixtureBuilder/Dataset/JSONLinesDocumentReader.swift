@@ -1,0 +1,68 @@
+import Foundation
+import Quire
+import QuireFixtures
+
+/// Reads documents from a JSON Lines file: one JSON object per line, the document ID in a
+/// named field. Lines stream one at a time; errors name the file and the line.
+///
+/// Blank lines are skipped. Every other line must be a JSON object whose ID field holds a
+/// non-empty string (an integer is taken in decimal), unique within the file. `_id` is never
+/// part of a body (Quire rejects it there): when it is the ID field it is removed, and when
+/// another field is the ID field a line that also has `_id` is refused rather than guessed at.
+struct JSONLinesDocumentReader {
+    /// The field test-kit datasets keep IDs in.
+    static let defaultIDField = "_id"
+
+    /// The `.jsonl` file.
+    let url: URL
+    /// The top-level field holding each document's ID.
+    var idField: String = defaultIDField
+
+    /// Calls `body` with each document, in file order, and the line's bytes as read.
+    func forEachDocument(_ body: (DatasetDocument, ArraySlice<UInt8>) throws -> Void) throws {
+        let reader = try JSONLinesReader(path: url.path)
+        var firstLineByID: [String: Int] = [:]
+        while let line = try reader.nextLine() {
+            let number = reader.lineNumber
+            func refuse(_ problem: String) -> QuireError {
+                QuireError(.corruptData, "line \(number) of '\(url.lastPathComponent)' \(problem)")
+            }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            let parsed: JSONValue
+            do {
+                parsed = try line.withUnsafeBytes { try JSONReader.parse($0) }
+            } catch let error as QuireError {
+                throw refuse("is not valid JSON: \(error.message)")
+            }
+            guard case .object(var members) = parsed else { throw refuse("is not a JSON object") }
+            let id: String
+            switch idField == Self.defaultIDField ? members.removeValue(forKey: idField) : members[idField] {
+            case .string(let text)? where !text.isEmpty: id = text
+            case .int(let number)?: id = String(number)
+            default: throw refuse("has no string \"\(idField)\"")
+            }
+            if idField != Self.defaultIDField, members[Self.defaultIDField] != nil {
+                throw refuse("has \"\(Self.defaultIDField)\" but IDs are taken from \"\(idField)\"")
+            }
+            if let first = firstLineByID[id] { throw refuse("repeats \(idField) '\(id)' (first on line \(first))") }
+            firstLineByID[id] = number
+            let references: [DatasetBlobReference]
+            do {
+                references = try DatasetBlobReference.all(in: .object(members))
+            } catch let error as QuireError {
+                throw refuse("document '\(id)': \(error.message)")
+            }
+            try body(DatasetDocument(id: id, line: number, body: members, blobReferences: references), line)
+        }
+    }
+
+    /// Counts the lines that are not blank, without parsing them (for progress totals).
+    func countDocumentLines() throws -> Int {
+        let reader = try JSONLinesReader(path: url.path)
+        var count = 0
+        while let line = try reader.nextLine() {
+            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { count += 1 }
+        }
+        return count
+    }
+}

@@ -1,9 +1,0 @@
-import CArchive
-
-/// libarchive's last error text for a handle.
-enum LibArchiveMessage {
-    static func of(_ archive: OpaquePointer) -> String {
-        guard let text = archive_error_string(archive) else { return "unknown libarchive error" }
-        return String(cString: text)
-    }
-}
