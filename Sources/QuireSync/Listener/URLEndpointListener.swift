@@ -161,6 +161,7 @@ public final class URLEndpointListener: @unchecked Sendable {
         // cancelled; by then the server no longer accepts, so no connection is left unhandled.
         groupConfiguration.maximumGracefulShutdownDuration = URLEndpointListener.shutdownGracePeriod
         let services = ServiceGroup(configuration: groupConfiguration)
+        let work = responder.work
         let task = Task {
             let problem: String
             do {
@@ -169,6 +170,8 @@ public final class URLEndpointListener: @unchecked Sendable {
             } catch {
                 problem = "cannot listen on \(host):\(requestedPort): \(error)"
             }
+            // The server has stopped: its database threads end once their work is done.
+            work.shutdown()
             // Ignored once the server has started: the signal settles once.
             startup.fail(QuireError(.networkError, problem, domain: .network))
         }
