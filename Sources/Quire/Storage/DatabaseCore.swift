@@ -32,6 +32,9 @@ func currentThreadID() -> ThreadID {
 /// - every wait is on one condition, signalled whenever a handle comes back or the
 ///   blockade changes.
 final class DatabaseCore: @unchecked Sendable {
+    // Safe because the variables below are read and written only with `condition` locked
+    // (the contract above), except `pendingChanges`, which only the thread holding the
+    // writer touches; the rest are constants or lock themselves.
     /// The canonical path of the SQLite file.
     let path: String
     private let migrator: SchemaMigrator

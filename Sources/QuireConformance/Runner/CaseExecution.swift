@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 
 /// Runs one scenario's steps against one engine session, keeping its variables.
 final class CaseExecution {
@@ -452,6 +453,8 @@ final class CaseExecution {
 
     /// A session handed to a workload's threads (see ``perform(_:stepsPerIteration:on:session:context:)``).
     private struct UncheckedSession: @unchecked Sendable {
+        // Safe because engine sessions are made for this: each workload thread calls the
+        // session it is given, and every engine's session serialises or isolates its calls.
         let session: any EngineSession
     }
 

@@ -22,9 +22,7 @@ import Quire
 ///
 /// Listeners are called on the queue given, or on a private serial queue, in order.
 public final class Replicator: Sendable {
-    private struct Listener<Value>: @unchecked Sendable {
-        // Safe because both fields are constants of Sendable types; only the generic
-        // `Value` (which need not be Sendable for the struct to be) blocks the check.
+    private struct Listener<Value>: Sendable {
         let queue: DispatchQueue
         let deliver: @Sendable (Value) -> Void
     }
