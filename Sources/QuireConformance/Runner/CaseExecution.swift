@@ -453,8 +453,8 @@ final class CaseExecution {
 
     /// A session handed to a workload's threads (see ``perform(_:stepsPerIteration:on:session:context:)``).
     private struct UncheckedSession: @unchecked Sendable {
-        // Safe because engine sessions are made for this: each workload thread calls the
-        // session it is given, and every engine's session serialises or isolates its calls.
+        // Safe because only `perform` shares it, for a workload made of steps an engine serves
+        // concurrently (reads), and the case uses the session again only after every thread ended.
         let session: any EngineSession
     }
 
