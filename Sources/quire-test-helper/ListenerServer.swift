@@ -21,13 +21,13 @@ enum ListenerServer {
                 authenticator: ListenerPasswordAuthenticator { $0 == "peer" && $1 == password },
                 maxRequestBodySize: maxBody))
             let started = DispatchSemaphore(value: 0)
-            let failure = FailureBox()
+            let failure = Locked<(any Error)?>(nil)
             Task {
-                do { try await listener.start() } catch { failure.error = error }
+                do { try await listener.start() } catch { failure.withLock { $0 = error } }
                 started.signal()
             }
             started.wait()
-            if let error = failure.error { TestHelper.fail("cannot start: \(error)") }
+            if let error = failure.withLock({ $0 }) { TestHelper.fail("cannot start: \(error)") }
             FileHandle.standardOutput.write(Data("port \(listener.port ?? 0)\n".utf8))
             // Serve until the test closes our standard input.
             _ = FileHandle.standardInput.readDataToEndOfFile()
@@ -43,9 +43,4 @@ enum ListenerServer {
             TestHelper.fail("\(error)")
         }
     }
-}
-
-/// An error handed from the starting task to the main thread (ordered by a semaphore).
-private final class FailureBox: @unchecked Sendable {
-    var error: (any Error)?
 }

@@ -202,12 +202,11 @@ struct ServeCommand: ParsableCommand {
 }
 
 /// Why serving ended, handed from the listener's task to the command.
-private final class ServeOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (any Error)?
+private final class ServeOutcome: Sendable {
+    private let stored = Locked<(any Error)?>(nil)
 
     var error: (any Error)? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }

@@ -281,4 +281,32 @@ import Testing
             #expect(error?.message.contains("outer.value") == true)
         }
     }
+
+    /// A mutable document's calls are each safe from any thread (run under ThreadSanitizer
+    /// in CI): reads that make nested containers live and reads of untouched JSON change the
+    /// document, and every thread must see the one live container they made.
+    @Test func callsFromManyThreadsAtOnceKeepEveryChange() throws {
+        let document = try MutableDocument(id: "shared", json: #"{"nested": {"a": 1}, "list": [1, 2]}"#)
+        let nested = Locked([ObjectIdentifier]())
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for step in 0..<25 {
+                if let live = document.value(forKey: "nested") as? MutableDictionaryObject {
+                    nested.withLock { $0.append(ObjectIdentifier(live)) }
+                    live.setValue(step, forKey: "t\(thread)")
+                }
+                (document.value(forKey: "list") as? MutableArrayObject)?.addValue(thread)
+                document.setValue(step, forKey: "k\(thread)")
+                _ = document.toJSON()
+            }
+        }
+        #expect(Set(nested.withLock { $0 }).count == 1)
+        let body = document.toDictionary()
+        for thread in 0..<8 { #expect(body["k\(thread)"] as? Int == 24) }
+        let inner = try #require(body["nested"] as? [String: Any])
+        #expect(inner.count == 9)
+        #expect((body["list"] as? [Any])?.count == 2 + 8 * 25)
+        let saved = try roundTrip(document)
+        #expect(saved.dictionary(forKey: "nested")?.count == 9)
+        #expect(saved.revisionID == document.revisionID)
+    }
 }

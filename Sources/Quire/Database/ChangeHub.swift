@@ -16,8 +16,10 @@ struct ChangeRecord: Sendable {
 /// notification already queued is dropped rather than delivered after removal. Removal
 /// waits for a delivery already running on another thread, so once `remove()` or `close()`
 /// returns the listener is never running; a listener may remove itself from its own call.
-final class ChangeHub: @unchecked Sendable {
+final class ChangeHub: Sendable {
     private final class Entry: @unchecked Sendable {
+        // Safe because every stored property is a constant of a Sendable type except
+        // `active`, which is only read and written under the recursive lock.
         let collectionIDs: Set<Int64>
         let documentID: String?
         let owner: ObjectIdentifier
@@ -54,10 +56,9 @@ final class ChangeHub: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var entries: [UUID: Entry] = [:]
+    private let entries = Locked<[UUID: Entry]>([:])
 
-    var count: Int { lock.withLock { entries.count } }
+    var count: Int { entries.withLock { $0.count } }
 
     func add(
         collectionID: Int64, documentID: String?, owner: ObjectIdentifier, queue: DispatchQueue?,
@@ -77,18 +78,18 @@ final class ChangeHub: @unchecked Sendable {
             collectionIDs: collectionIDs, documentID: documentID, owner: owner,
             queue: queue ?? DispatchQueue(label: "quire.listener.\(id.uuidString.prefix(8))"), deliver: deliver,
             onRemove: onRemove)
-        lock.withLock { entries[id] = entry }
+        entries.withLock { $0[id] = entry }
         return ListenerToken(id: id, hub: self)
     }
 
     func remove(_ id: UUID) {
-        let entry = lock.withLock { entries.removeValue(forKey: id) }
+        let entry = entries.withLock { $0.removeValue(forKey: id) }
         entry?.deactivate()
     }
 
     /// Removes every listener added through one `Database` object.
     func removeAll(ownedBy owner: ObjectIdentifier) {
-        let removed = lock.withLock {
+        let removed = entries.withLock { entries in
             let ids = entries.filter { $0.value.owner == owner }.map(\.key)
             return ids.compactMap { entries.removeValue(forKey: $0) }
         }
@@ -98,7 +99,7 @@ final class ChangeHub: @unchecked Sendable {
     /// Delivers one committed transaction's changes.
     func publish(_ records: [ChangeRecord]) {
         guard !records.isEmpty else { return }
-        let listeners = lock.withLock { Array(entries.values) }
+        let listeners = entries.withLock { Array($0.values) }
         guard !listeners.isEmpty else { return }
         var byCollection: [Int64: [String]] = [:]
         var seen = Set<String>()

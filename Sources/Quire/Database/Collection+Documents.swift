@@ -128,9 +128,9 @@ extension Collection {
         let mutable = (document as? MutableDocument) ?? document.toMutable()
         let result = try store(mutable, deleting: true, control: concurrencyControl, conflictHandler: nil)
         if result, mutable !== document {
-            document.revisionID = mutable.revisionID
-            document.sequence = mutable.sequence
-            document.isDeleted = true
+            document.updateMetadata(
+                revisionID: mutable.revisionID, sequence: mutable.sequence, collection: document.collection,
+                isDeleted: true)
         }
         return result
     }
@@ -272,10 +272,7 @@ extension Collection {
             return (revisionID, sequence)
         }
         guard let (revisionID, sequence) = outcome else { return false }
-        document.revisionID = revisionID
-        document.sequence = sequence
-        document.collection = self
-        document.isDeleted = deleting
+        document.updateMetadata(revisionID: revisionID, sequence: sequence, collection: self, isDeleted: deleting)
         return true
     }
 

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Every object whose path resolves to the same file shares one core: one writer connection
 /// and a pool of reader connections in WAL mode, the tag, and the blockade.
-public final class Database: @unchecked Sendable {
+public final class Database: Sendable {
     /// The name of the default scope, `_default`.
     public static let defaultScopeName = "_default"
     /// The name of the default collection, `_default`.
@@ -31,8 +31,7 @@ public final class Database: @unchecked Sendable {
     /// The folder of this database's blob files, made once: building a file URL costs more
     /// than reading a small document, and every document read hands it to its content.
     let blobStore: BlobStore
-    private let state = CoreCondition()
-    private var closed = false
+    private let closed = Locked(false)
 
     // MARK: Opening (WCDB style)
 
@@ -104,14 +103,14 @@ public final class Database: @unchecked Sendable {
             try core.open()
         } catch {
             try? core.detach()
-            closed = true
+            closed.withLock { $0 = true }
             throw error
         }
         core.startHousekeeping(clock: config.clock)
     }
 
     deinit {
-        if !closed { try? core.detach() }
+        if !closed.withLock({ $0 }) { try? core.detach() }
     }
 
     /// `<folder>/Attachments` for a named database, `<file>-attachments` for one opened by path.
@@ -160,9 +159,7 @@ public final class Database: @unchecked Sendable {
     public var isBlockaded: Bool { core.isBlockaded }
 
     var isClosedObject: Bool {
-        state.lock()
-        defer { state.unlock() }
-        return closed
+        closed.withLock { $0 }
     }
 
     /// Throws notOpen when this object was closed or its database deleted.
@@ -231,19 +228,17 @@ public final class Database: @unchecked Sendable {
     /// Ends this object's use: afterwards it (and its scopes and collections) throw notOpen.
     /// The core's handles close when no open object uses them any more.
     public func close() throws {
-        state.lock()
-        if closed {
-            state.unlock()
-            return
+        let proceed = try closed.withLock { closed in
+            if closed { return false }
+            if core.callerHoldsHandle {
+                throw QuireError(
+                    core.callerIsWriting ? .transactionNotClosed : .busy,
+                    "cannot close database '\(name)' from inside one of its own reads, writes or batches")
+            }
+            closed = true
+            return true
         }
-        if core.callerHoldsHandle {
-            state.unlock()
-            throw QuireError(
-                core.callerIsWriting ? .transactionNotClosed : .busy,
-                "cannot close database '\(name)' from inside one of its own reads, writes or batches")
-        }
-        closed = true
-        state.unlock()
+        guard proceed else { return }
         core.changes.removeAll(ownedBy: ObjectIdentifier(self))
         try core.detach()
     }
@@ -279,9 +274,7 @@ public final class Database: @unchecked Sendable {
             throw QuireError(
                 .busy, "cannot delete database '\(name)': \(others) other open Database object(s) use it; close them first")
         }
-        state.lock()
-        closed = true
-        state.unlock()
+        closed.withLock { $0 = true }
         core.changes.removeAll(ownedBy: ObjectIdentifier(self))
         let folder = self.folder
         let file = core.path

@@ -20,7 +20,7 @@ import Foundation
 /// Names are `<prefix><UUID><suffix>`; the UUID is what ``isScratchName(_:prefix:suffix:)``
 /// checks, so a sweep never takes a file of the user's that happens to share a prefix.
 package final class OwnedScratch: @unchecked Sendable {
-    // @unchecked: the descriptor is written only by `close()`, which callers call once, from
+    // Safe because the descriptor is written only by `close()`, which callers call once, from
     // the thread that owns the scratch.
 
     /// What the scratch is.

@@ -2,6 +2,8 @@ import Foundation
 
 /// An immutable JSON array inside a document.
 public class ArrayObject: ArrayProtocol, @unchecked Sendable, Equatable, CustomStringConvertible, Sequence {
+    // Safe because its stored properties are constants (the elements are values); the open
+    // class is what keeps the compiler from checking, and the mutable subclass locks.
     private let elements: [JSONValue]
     let blobStore: BlobStore?
 

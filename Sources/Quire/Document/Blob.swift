@@ -13,6 +13,9 @@ import Foundation
 /// a small buffer. Blobs of stored documents read their file on demand: ``content`` loads it
 /// whole, ``contentStream`` streams it; both check the length and digest.
 public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible {
+    // Safe because all of its mutable state is behind `state`'s lock, and a stream source is
+    // read only under `staging`, by one thread, once; InputStream, which is not Sendable, is
+    // what keeps the compiler from checking that.
     /// Where the content of a blob comes from until it is stored.
     private enum Source {
         case stored
@@ -23,20 +26,21 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
 
     /// The MIME type given when the blob was made, if any.
     public let contentType: String?
-    private let lock = NSLock()
+    private struct State {
+        var source: Source
+        var knownDigest: String?
+        var knownLength: UInt64
+        var store: BlobStore?
+    }
+
+    private let state: Locked<State>
     /// Held while installing or loading, so a stream is read by one thread, once.
-    private let stagingLock = NSLock()
-    private var source: Source
-    private var knownDigest: String?
-    private var knownLength: UInt64
-    private var store: BlobStore?
+    private let staging = Locked()
 
     /// A blob holding `data` in memory until its document is saved.
     public init(contentType: String, data: Data) {
         self.contentType = contentType
-        source = .data(data)
-        knownLength = UInt64(data.count)
-        knownDigest = BlobStore.digest(of: data)
+        state = Locked(State(source: .data(data), knownDigest: BlobStore.digest(of: data), knownLength: UInt64(data.count)))
     }
 
     /// A blob whose content is read from `contentStream` when it is saved (or when
@@ -47,8 +51,7 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
     /// copies the stored file.
     public init(contentType: String, contentStream: InputStream) {
         self.contentType = contentType
-        source = .stream(contentStream)
-        knownLength = 0
+        state = Locked(State(source: .stream(contentStream), knownLength: 0))
     }
 
     /// A blob whose content is read from the file at `fileURL` when it is saved, a chunk at a
@@ -64,24 +67,23 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
             throw QuireError(.notFound, "blob content file \(fileURL.path) does not exist or is not a regular file")
         }
         self.contentType = contentType
-        source = .file(fileURL)
-        knownLength = size
+        state = Locked(State(source: .file(fileURL), knownLength: size))
     }
 
     init(json: [String: JSONValue], store: BlobStore?) {
         contentType = json["content_type"]?.stringValue
-        knownDigest = json["digest"]?.stringValue
-        knownLength = UInt64(max(0, json["length"]?.int64Value ?? 0))
-        source = .stored
-        self.store = store
+        state = Locked(
+            State(
+                source: .stored, knownDigest: json["digest"]?.stringValue,
+                knownLength: UInt64(max(0, json["length"]?.int64Value ?? 0)), store: store))
     }
 
     /// The number of bytes (0 for a blob made from a stream, until it is saved).
-    public var length: UInt64 { lock.withLock { knownLength } }
+    public var length: UInt64 { state.withLock { $0.knownLength } }
 
     /// `sha1-<base64 of the SHA-1 of the content>`; nil for a blob made from a stream or a
     /// file until it is saved.
-    public var digest: String? { lock.withLock { knownDigest } }
+    public var digest: String? { state.withLock { $0.knownDigest } }
 
     /// The whole content, in memory: the data of a new blob, a stream or file read to the end,
     /// or the stored file (checked against the length and digest); nil when it cannot be read.
@@ -98,7 +100,7 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
     /// corruptData `streamError` past the expected length, or at the end when the content is
     /// short or its digest differs.
     public var contentStream: InputStream? {
-        let (source, store, digest, length) = lock.withLock { (self.source, self.store, knownDigest, knownLength) }
+        let (source, store, digest, length) = snapshot
         switch source {
         case .data(let data): return InputStream(data: data)
         case .file(let url): return InputStream(url: url)
@@ -111,8 +113,8 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
 
     /// The content, or the reason it cannot be read (missing file, length or digest mismatch).
     public func readContent() throws -> Data {
-        try stagingLock.withLock {
-            let (source, store, digest, length) = lock.withLock { (self.source, self.store, knownDigest, knownLength) }
+        try staging.withLock {
+            let (source, store, digest, length) = snapshot
             switch source {
             case .data(let data):
                 return data
@@ -125,10 +127,11 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
             case .stream(let stream):
                 let data = try Blob.readAll(stream)
                 // The stream is spent: its content lives in memory from now on.
-                lock.withLock {
-                    self.source = .data(data)
-                    knownLength = UInt64(data.count)
-                    knownDigest = BlobStore.digest(of: data)
+                let digest = BlobStore.digest(of: data)
+                state.withLock { state in
+                    state.source = .data(data)
+                    state.knownLength = UInt64(data.count)
+                    state.knownDigest = digest
                 }
                 return data
             case .stored:
@@ -146,12 +149,12 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
     }
 
     var jsonProperties: [String: JSONValue] {
-        lock.withLock {
+        state.withLock { state in
             var properties: [String: JSONValue] = [
                 "@type": "blob",
-                "length": .int(Int64(knownLength)),
+                "length": .int(Int64(state.knownLength)),
             ]
-            if let knownDigest { properties["digest"] = .string(knownDigest) }
+            if let knownDigest = state.knownDigest { properties["digest"] = .string(knownDigest) }
             if let contentType { properties["content_type"] = .string(contentType) }
             return properties
         }
@@ -190,14 +193,14 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
     /// pinning its digest on `lease` (when given) so compaction keeps the file until the
     /// document that refers to it is committed.
     func install(into store: BlobStore, lease: BlobLease?) throws {
-        try stagingLock.withLock {
-            let (source, current, digest, length) = lock.withLock { (self.source, self.store, knownDigest, knownLength) }
+        try staging.withLock {
+            let (source, current, digest, length) = snapshot
             switch source {
             case .data(let data):
                 let digest = try store.write(data, lease: lease)
-                lock.withLock {
-                    knownDigest = digest
-                    self.store = store
+                state.withLock { state in
+                    state.knownDigest = digest
+                    state.store = store
                 }
             case .stream(let stream):
                 let (digest, length) = try store.write(from: stream, lease: lease)
@@ -221,18 +224,23 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
                 } else {
                     lease?.pin(digest)
                 }
-                lock.withLock { self.store = store }
+                state.withLock { $0.store = store }
             }
         }
     }
 
     private func attach(to store: BlobStore, digest: String, length: UInt64) {
-        lock.withLock {
-            source = .stored
-            knownDigest = digest
-            knownLength = length
-            self.store = store
+        state.withLock { state in
+            state.source = .stored
+            state.knownDigest = digest
+            state.knownLength = length
+            state.store = store
         }
+    }
+
+    /// Where the content is now, in one consistent read.
+    private var snapshot: (source: Source, store: BlobStore?, digest: String?, length: UInt64) {
+        state.withLock { ($0.source, $0.store, $0.knownDigest, $0.knownLength) }
     }
 
     private static func readAll(_ stream: InputStream) throws -> Data {

@@ -5,12 +5,9 @@ import Foundation
 ///
 /// Most saves install no blob, so the lease learns its folder's key (a path with symbolic
 /// links resolved, which takes system calls) only when it pins its first digest.
-final class BlobLease: @unchecked Sendable {
-    // @unchecked: `folder` and `digests` are only touched under `lock`.
+final class BlobLease: Sendable {
     private let store: BlobStore
-    private let lock = NSLock()
-    private var folder: String?
-    private var digests: [String] = []
+    private let pins = Locked((folder: String?.none, digests: [String]()))
 
     /// A lease on blobs of `store`, holding no pins yet.
     init(store: BlobStore) {
@@ -19,21 +16,21 @@ final class BlobLease: @unchecked Sendable {
 
     /// Pins `digest` until ``release()``.
     func pin(_ digest: String) {
-        let folder = lock.withLock {
-            if let folder = self.folder { return folder }
+        let folder = pins.withLock { pins in
+            if let folder = pins.folder { return folder }
             let resolved = store.pinFolder
-            self.folder = resolved
+            pins.folder = resolved
             return resolved
         }
         BlobPinBoard.shared.pin(digest, folder: folder)
-        lock.withLock { digests.append(digest) }
+        pins.withLock { $0.digests.append(digest) }
     }
 
     /// Takes back every pin of this lease.
     func release() {
-        let (held, folder) = lock.withLock {
-            defer { digests = [] }
-            return (digests, self.folder)
+        let (held, folder) = pins.withLock { pins in
+            defer { pins.digests = [] }
+            return (pins.digests, pins.folder)
         }
         guard let folder else { return }
         BlobPinBoard.shared.unpin(held, folder: folder)

@@ -9,24 +9,27 @@ import Foundation
 /// the same lock before it looks for the file or renames one into place; so a file a save
 /// counts on is never taken away. The board is shared because every ``Database`` object on a
 /// file builds its own ``BlobStore``.
-final class BlobPinBoard: @unchecked Sendable {
+final class BlobPinBoard: Sendable {
     /// The board of this process.
     static let shared = BlobPinBoard()
 
-    private let lock = NSLock()
-    private var pins: [String: [String: Int]] = [:]
-    private var temporaries: Set<String> = []
+    private struct State {
+        var pins: [String: [String: Int]] = [:]
+        var temporaries: Set<String> = []
+    }
+
+    private let state = Locked(State())
 
     /// Pins `digest` in `folder` once more.
     func pin(_ digest: String, folder: String) {
-        lock.withLock { pins[folder, default: [:]][digest, default: 0] += 1 }
+        state.withLock { state in state.pins[folder, default: [:]][digest, default: 0] += 1 }
     }
 
     /// Takes back one pin of each of `digests` in `folder`.
     func unpin(_ digests: [String], folder: String) {
         guard !digests.isEmpty else { return }
-        lock.withLock {
-            var counts = pins[folder] ?? [:]
+        state.withLock { state in
+            var counts = state.pins[folder] ?? [:]
             for digest in digests {
                 if let count = counts[digest], count > 1 {
                     counts[digest] = count - 1
@@ -34,20 +37,20 @@ final class BlobPinBoard: @unchecked Sendable {
                     counts.removeValue(forKey: digest)
                 }
             }
-            pins[folder] = counts.isEmpty ? nil : counts
+            state.pins[folder] = counts.isEmpty ? nil : counts
         }
     }
 
     /// Whether a save holds a pin on `digest` in `folder`.
     func isPinned(_ digest: String, folder: String) -> Bool {
-        lock.withLock { pins[folder]?[digest] != nil }
+        state.withLock { state in state.pins[folder]?[digest] != nil }
     }
 
     /// Runs `remove` for `digest` unless it is pinned, keeping pins out meanwhile; returns
     /// whether it ran.
     func removeUnlessPinned(_ digest: String, folder: String, _ remove: () throws -> Void) rethrows -> Bool {
-        try lock.withLock {
-            if pins[folder]?[digest] != nil { return false }
+        try state.withLock { state in
+            if state.pins[folder]?[digest] != nil { return false }
             try remove()
             return true
         }
@@ -55,18 +58,18 @@ final class BlobPinBoard: @unchecked Sendable {
 
     /// Notes that the temporary file at `path` is being written.
     func beginTemporary(_ path: String) {
-        _ = lock.withLock { temporaries.insert(path) }
+        _ = state.withLock { state in state.temporaries.insert(path) }
     }
 
     /// Notes that the temporary file at `path` is finished with.
     func endTemporary(_ path: String) {
-        _ = lock.withLock { temporaries.remove(path) }
+        _ = state.withLock { state in state.temporaries.remove(path) }
     }
 
     /// Runs `remove` unless the temporary file at `path` is being written; returns whether it ran.
     func removeUnlessInUse(temporary path: String, _ remove: () throws -> Void) rethrows -> Bool {
-        try lock.withLock {
-            if temporaries.contains(path) { return false }
+        try state.withLock { state in
+            if state.temporaries.contains(path) { return false }
             try remove()
             return true
         }

@@ -2,6 +2,8 @@ import Foundation
 
 /// An immutable JSON object inside a document.
 public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatable, CustomStringConvertible {
+    // Safe because `storage` is a constant holding values or an immutable JSONTape; the open
+    // class is what keeps the compiler from checking, and the mutable subclass locks.
     /// Built members, or a validated body read lazily (see ``JSONTape``): a document read from
     /// the store builds only what its reader asks for.
     private enum Storage {

@@ -1,29 +1,53 @@
 import Foundation
 
 /// A saved document, read from a collection: immutable; ``toMutable()`` gives a copy to edit.
+///
+/// Documents are Sendable, and every one of their calls is safe from any thread: as
+/// Couchbase Lite advises, pass a `Document` (a snapshot of one revision) between threads,
+/// and edit a ``MutableDocument`` on one thread at a time. The metadata that a save or a
+/// delete updates on the object (``revisionID``, ``sequence``, ``isDeleted``,
+/// ``collection``) is behind a lock.
 public class Document: DictionaryProtocol, @unchecked Sendable, CustomStringConvertible {
+    // Safe because `id` and `content` are constants, the metadata that saves and deletes
+    // change is only reached through `metadata`'s lock, and `content` is either immutable
+    // (DictionaryObject) or locks its own state (MutableDictionaryObject).
+    private struct Metadata {
+        var revisionID: String?
+        var sequence: UInt64
+        var collection: Collection?
+        var isDeleted: Bool
+    }
+
     /// The document's ID.
     public let id: String
+    private let metadata: Locked<Metadata>
+    let content: DictionaryObject
+
     /// The current revision ID (`<generation>-<hex digest>`), nil for a document never saved.
-    public internal(set) var revisionID: String?
+    public var revisionID: String? { metadata.withLock { $0.revisionID } }
     /// The collection sequence of the current revision, 0 for a document never saved.
-    public internal(set) var sequence: UInt64
+    public var sequence: UInt64 { metadata.withLock { $0.sequence } }
     /// The collection the document was read from or saved to.
-    public internal(set) var collection: Collection?
+    public var collection: Collection? { metadata.withLock { $0.collection } }
     /// Whether the current revision is a deletion (tombstone).
-    public internal(set) var isDeleted: Bool
-    var content: DictionaryObject
+    public var isDeleted: Bool { metadata.withLock { $0.isDeleted } }
 
     init(
         id: String, revisionID: String?, sequence: UInt64, isDeleted: Bool, collection: Collection?,
         content: DictionaryObject
     ) {
         self.id = id
-        self.revisionID = revisionID
-        self.sequence = sequence
-        self.isDeleted = isDeleted
-        self.collection = collection
+        self.metadata = Locked(
+            Metadata(revisionID: revisionID, sequence: sequence, collection: collection, isDeleted: isDeleted))
         self.content = content
+    }
+
+    /// Updates the metadata after a save or a delete, all at once, so no reader on another
+    /// thread sees a revision ID with the sequence of another.
+    func updateMetadata(revisionID: String?, sequence: UInt64, collection: Collection?, isDeleted: Bool) {
+        metadata.withLock { metadata in
+            metadata = Metadata(revisionID: revisionID, sequence: sequence, collection: collection, isDeleted: isDeleted)
+        }
     }
 
     /// The number of top-level keys.

@@ -330,7 +330,7 @@ struct JSONTapeReader {
 ///
 /// Immutable after it is made, so it may be shared between threads.
 final class JSONTape: @unchecked Sendable {
-    // @unchecked: `base` and `entries` are never mutated after init.
+    // Safe because `base` and `entries` are never mutated after init, and readers only read.
     private let base: UnsafeMutablePointer<UInt8>
     private let byteCount: Int
     private let entries: [JSONTapeEntry]

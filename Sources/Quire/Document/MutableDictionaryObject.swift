@@ -2,37 +2,44 @@ import Foundation
 
 /// A JSON object inside a mutable document. Nested containers read from it are live: a
 /// change to them is a change to this object.
+///
+/// Each call is safe from any thread, a lock guarding the content (a read may change it:
+/// JSON given to ``setJSON(_:)`` is turned into nodes at the first use, and a nested
+/// container read becomes live); a sequence of calls from two threads interleaves, so edit
+/// a document on one thread and pass saved ``Document``s between threads.
 public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryProtocol, @unchecked Sendable {
-    private var storedNodes: [String: DocumentNode]
-    /// JSON text given to ``setJSON(_:)``, validated but not yet turned into nodes: a
-    /// document made from JSON and saved unchanged is written straight from it.
-    private(set) var untouchedJSON: JSONTape?
+    // Safe because the only mutable state is `state`, reached only under its lock; nested
+    // containers lock their own, and no lock is held while calling into another object.
+    private struct State {
+        var nodes: [String: DocumentNode]
+        /// JSON text given to ``setJSON(_:)``, validated but not yet turned into nodes: a
+        /// document made from JSON and saved unchanged is written straight from it.
+        var untouchedJSON: JSONTape?
 
-    /// The content as nodes, built from ``untouchedJSON`` at the first use.
-    private var nodes: [String: DocumentNode] {
-        get {
+        /// The content as nodes, built from ``untouchedJSON`` at the first use.
+        mutating func builtNodes() -> [String: DocumentNode] {
             buildNodes()
-            return storedNodes
+            return nodes
         }
-        _modify {
-            buildNodes()
-            yield &storedNodes
-        }
-        set {
+
+        mutating func buildNodes() {
+            guard let tape = untouchedJSON else { return }
             untouchedJSON = nil
-            storedNodes = newValue
+            nodes = tape.read { $0.object(at: 0) }.mapValues { .value($0) }
         }
     }
 
-    private func buildNodes() {
-        guard let tape = untouchedJSON else { return }
-        untouchedJSON = nil
-        storedNodes = tape.read { $0.object(at: 0) }.mapValues { .value($0) }
-    }
+    private let state: Locked<State>
+
+    /// JSON text given to ``setJSON(_:)`` and not touched since (see ``State``).
+    var untouchedJSON: JSONTape? { state.withLock { $0.untouchedJSON } }
+
+    /// The nodes now; the nested containers among them are live and locked on their own.
+    private var nodes: [String: DocumentNode] { state.withLock { $0.builtNodes() } }
 
     /// An empty dictionary.
     public init() {
-        storedNodes = [:]
+        state = Locked(State(nodes: [:]))
         super.init([:])
     }
 
@@ -49,13 +56,14 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     }
 
     override init(_ members: [String: JSONValue], blobStore: BlobStore?) {
-        storedNodes = members.mapValues { .value($0) }
+        state = Locked(State(nodes: members.mapValues { .value($0) }))
         super.init([:], blobStore: blobStore)
     }
 
     override var jsonObject: [String: JSONValue] { (try? jsonObject(path: "")) ?? [:] }
 
     func jsonObject(path: String) throws -> [String: JSONValue] {
+        let nodes = self.nodes
         var result: [String: JSONValue] = [:]
         result.reserveCapacity(nodes.count)
         for (key, node) in nodes {
@@ -64,7 +72,12 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         return result
     }
 
-    func setNode(_ node: DocumentNode, forKey key: String) { nodes[key] = node }
+    func setNode(_ node: DocumentNode, forKey key: String) {
+        state.withLock { state in
+            state.buildNodes()
+            state.nodes[key] = node
+        }
+    }
 
     func collectBlobs(into blobs: inout [Blob]) {
         for node in nodes.values { node.collectBlobs(into: &blobs) }
@@ -78,30 +91,38 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
 
     /// The value at `key`; nested dictionaries and arrays come back mutable and live.
     public override func value(forKey key: String) -> Any? {
-        guard let node = nodes[key] else { return nil }
-        let (value, live) = node.presented(blobStore: blobStore)
-        if let live { nodes[key] = live }
-        return value
+        let blobStore = self.blobStore
+        return state.withLock { state -> Any? in
+            state.buildNodes()
+            guard let node = state.nodes[key] else { return nil }
+            let (value, live) = node.presented(blobStore: blobStore)
+            if let live { state.nodes[key] = live }
+            return value
+        }
     }
 
     /// Sets `value` at `key`.
     @discardableResult
     public func setValue(_ value: Any?, forKey key: String) -> Self {
-        nodes[key] = DocumentNode(any: value)
+        setNode(DocumentNode(any: value), forKey: key)
         return self
     }
 
     /// Removes `key`.
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
-        nodes.removeValue(forKey: key)
+        state.withLock { state in
+            state.buildNodes()
+            _ = state.nodes.removeValue(forKey: key)
+        }
         return self
     }
 
     /// Replaces the whole content.
     @discardableResult
     public func setData(_ data: [String: Any]) -> Self {
-        nodes = data.mapValues { DocumentNode(any: $0) }
+        let nodes = data.mapValues { DocumentNode(any: $0) }
+        state.withLock { $0 = State(nodes: nodes) }
         return self
     }
 
@@ -114,8 +135,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         guard tape.kind(at: 0) == .object else {
             throw QuireError(.invalidJSON, "invalid JSON at byte 0: the JSON for a dictionary or document must be an object")
         }
-        storedNodes = [:]
-        untouchedJSON = tape
+        state.withLock { $0 = State(nodes: [:], untouchedJSON: tape) }
         return self
     }
 }

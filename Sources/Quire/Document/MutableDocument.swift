@@ -1,7 +1,15 @@
 import Foundation
 
 /// A document to create or change, then save with ``Collection/save(document:)``.
+///
+/// Sendable as its superclass ``Document`` is (Swift does not let a subclass give up a
+/// conformance), and honestly so: its body is a ``MutableDictionaryObject``, which locks its
+/// content, and the metadata a save updates is behind ``Document``'s lock, so every call is
+/// safe from any thread. Two threads editing one document still interleave their edits, as
+/// in Couchbase Lite: edit on one thread, save, and pass the saved ``Document`` around.
 public final class MutableDocument: Document, MutableDictionaryProtocol, @unchecked Sendable {
+    // Safe because its only state of its own is a constant reference to a body that locks
+    // itself; the rest is Document's, locked there.
     private let mutableContent: MutableDictionaryObject
 
     /// A new document with a generated UUID as its ID.

@@ -8,12 +8,17 @@ import Foundation
 /// Purges are plain deletes (no tombstone, never replicated) and are reported to change
 /// listeners like any other change.
 final class Housekeeper: @unchecked Sendable {
+    // Safe because the timer state is behind its lock and `core` is a weak reference set
+    // once, at init (weak references are read atomically).
     private weak var core: DatabaseCore?
     let clock: any QuireClock
-    private let lock = NSLock()
-    private var timer: (any ClockTimer)?
-    private var armedFor: Int64?
-    private var stopped = false
+    private struct State {
+        var timer: (any ClockTimer)?
+        var armedFor: Int64?
+        var stopped = false
+    }
+
+    private let state = Locked(State())
 
     init(core: DatabaseCore, clock: any QuireClock) {
         self.core = core
@@ -30,17 +35,17 @@ final class Housekeeper: @unchecked Sendable {
 
     /// Cancels the timer; nothing runs afterwards.
     func stop() {
-        let pending = lock.withLock {
-            stopped = true
-            defer { timer = nil }
-            return timer
+        let pending = state.withLock { state in
+            state.stopped = true
+            defer { state.timer = nil }
+            return state.timer
         }
         pending?.cancel()
     }
 
     /// Re-reads the earliest expiration and arms the timer for it.
     func rearm() {
-        guard let core, !lock.withLock({ stopped }) else { return }
+        guard let core, !state.withLock({ state in state.stopped }) else { return }
         let next = try? core.read { connection in try Housekeeper.earliestExpiration(connection) }
         arm(for: next ?? nil)
     }
@@ -52,14 +57,14 @@ final class Housekeeper: @unchecked Sendable {
     }
 
     private func arm(for milliseconds: Int64?) {
-        let previous: (any ClockTimer)? = lock.withLock {
-            guard !stopped, armedFor != milliseconds else { return nil }
-            let old = timer
-            timer = nil
-            armedFor = milliseconds
+        let previous: (any ClockTimer)? = state.withLock { state in
+            guard !state.stopped, state.armedFor != milliseconds else { return nil }
+            let old = state.timer
+            state.timer = nil
+            state.armedFor = milliseconds
             if let milliseconds {
                 let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-                timer = clock.schedule(at: date) { [weak self] in self?.fire(for: milliseconds) }
+                state.timer = clock.schedule(at: date) { [weak self] in self?.fire(for: milliseconds) }
             }
             return old
         }
@@ -67,10 +72,10 @@ final class Housekeeper: @unchecked Sendable {
     }
 
     private func fire(for milliseconds: Int64) {
-        lock.withLock {
-            if armedFor == milliseconds {
-                armedFor = nil
-                timer = nil
+        state.withLock { state in
+            if state.armedFor == milliseconds {
+                state.armedFor = nil
+                state.timer = nil
             }
         }
         purgeExpired()
@@ -78,7 +83,7 @@ final class Housekeeper: @unchecked Sendable {
 
     /// Deletes every document whose expiration has passed, in one transaction, then re-arms.
     func purgeExpired() {
-        guard let core, !lock.withLock({ stopped }) else { return }
+        guard let core, !state.withLock({ state in state.stopped }) else { return }
         let now = nowMilliseconds
         do {
             try core.write { connection in
@@ -106,7 +111,7 @@ final class Housekeeper: @unchecked Sendable {
             // A closed or busy database retries at the next change or opening; the documents
             // stay expired and hidden from nothing, so nothing is lost by waiting.
         }
-        lock.withLock { armedFor = nil }
+        state.withLock { state in state.armedFor = nil }
         rearm()
     }
 

@@ -23,7 +23,8 @@ public struct SystemClock: QuireClock {
 }
 
 private struct DispatchClockTimer: ClockTimer, @unchecked Sendable {
-    // DispatchSourceTimer is thread-safe but not marked Sendable.
+    // Safe because its one field is a DispatchSourceTimer, which libdispatch lets any thread
+    // cancel, though it is not marked Sendable.
     let timer: any DispatchSourceTimer
 
     func cancel() { timer.cancel() }

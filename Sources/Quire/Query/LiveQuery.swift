@@ -9,6 +9,8 @@ import Foundation
 /// token or by closing the database) marks it stopped before anything else; a run already
 /// under way then delivers nothing.
 final class LiveQuery: @unchecked Sendable {
+    // Safe because the scheduling state is behind its lock and `lastResults` is touched
+    // only on the serial `worker` queue; the rest are constants.
     /// How long a commit waits for the next ones before the query re-runs.
     static let coalescingDelay: DispatchTimeInterval = .milliseconds(20)
 
@@ -16,10 +18,13 @@ final class LiveQuery: @unchecked Sendable {
     private let queue: DispatchQueue
     private let listener: @Sendable (QueryChange) -> Void
     private let worker = DispatchQueue(label: "quire.livequery")
-    private let lock = NSLock()
-    private var scheduled = false
-    private var stopped = false
-    private var onStop: (@Sendable () -> Void)?
+    private struct State {
+        var scheduled = false
+        var stopped = false
+        var onStop: (@Sendable () -> Void)?
+    }
+
+    private let state = Locked(State())
     /// Touched only on `worker`.
     private var lastResults: ResultSet?
 
@@ -31,7 +36,7 @@ final class LiveQuery: @unchecked Sendable {
 
     /// Subscribes to the query's collections and runs the query once at once.
     func start(onStop: @escaping @Sendable () -> Void) -> ListenerToken {
-        lock.withLock { self.onStop = onStop }
+        state.withLock { $0.onStop = onStop }
         let database = query.plan.database
         let ids = Set(query.plan.sources.map(\.collection.id))
         let token = database.core.changes.add(
@@ -39,16 +44,16 @@ final class LiveQuery: @unchecked Sendable {
             deliver: { [weak self] _ in self?.scheduleRun() },
             onRemove: { [weak self] in self?.stop() })
         if database.isClosedObject { token.remove() }
-        lock.withLock { scheduled = true }
+        state.withLock { $0.scheduled = true }
         worker.async { [self] in run() }
         return token
     }
 
     /// Schedules a run unless one is already waiting.
     func scheduleRun() {
-        let schedule = lock.withLock {
-            guard !scheduled, !stopped else { return false }
-            scheduled = true
+        let schedule = state.withLock { state in
+            guard !state.scheduled, !state.stopped else { return false }
+            state.scheduled = true
             return true
         }
         if schedule {
@@ -56,21 +61,21 @@ final class LiveQuery: @unchecked Sendable {
         }
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func stop() {
-        let callback = lock.withLock {
-            stopped = true
-            defer { onStop = nil }
-            return onStop
+        let callback = state.withLock { state in
+            state.stopped = true
+            defer { state.onStop = nil }
+            return state.onStop
         }
         callback?()
     }
 
     private func run() {
-        let proceed = lock.withLock {
-            scheduled = false
-            return !stopped
+        let proceed = state.withLock { state in
+            state.scheduled = false
+            return !state.stopped
         }
         guard proceed else { return }
         let change: QueryChange

@@ -5,29 +5,28 @@ import Foundation
 /// A query keeps its own copy: changing a `Parameters` object after assigning it to
 /// ``Query/parameters`` changes nothing until it is assigned again. A parameter that is not
 /// set is MISSING.
-public final class Parameters: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [String: JSONValue]
+public final class Parameters: Sendable {
+    private let values: Locked<[String: JSONValue]>
 
     /// Empty parameters.
     public init() {
-        values = [:]
+        values = Locked([:])
     }
 
     /// A copy of `parameters` (empty when nil), to change without touching the original.
     public init(parameters: Parameters?) {
-        values = parameters?.snapshot ?? [:]
+        values = Locked(parameters?.snapshot ?? [:])
     }
 
     init(values: [String: JSONValue]) {
-        self.values = values
+        self.values = Locked(values)
     }
 
-    var snapshot: [String: JSONValue] { lock.withLock { values } }
+    var snapshot: [String: JSONValue] { values.withLock { $0 } }
 
     /// The value of `name` as a plain Swift value (`NSNull` for NULL), or nil when unset.
     public func value(forName name: String) -> Any? {
-        lock.withLock { values[name] }.map(\.plainValue)
+        values.withLock { $0[name] }.map(\.plainValue)
     }
 
     /// Sets `name` to a plain value: `nil`/`NSNull` (NULL), `Bool`, numbers, `String`, `Date`
@@ -82,11 +81,11 @@ public final class Parameters: @unchecked Sendable {
 
     /// Unsets `name`, making it MISSING again.
     public func removeValue(forName name: String) {
-        lock.withLock { _ = values.removeValue(forKey: name) }
+        values.withLock { _ = $0.removeValue(forKey: name) }
     }
 
     private func set(_ value: JSONValue, _ name: String) {
-        lock.withLock { values[name] = value }
+        values.withLock { $0[name] = value }
     }
 
     static func json(_ value: Any?) throws -> JSONValue {

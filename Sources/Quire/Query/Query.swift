@@ -9,12 +9,12 @@ import Foundation
 /// ``Meta/isDeleted``) nor documents whose expiration has passed by the database's clock.
 /// A query is safe to use from several threads; each ``execute()`` reads one snapshot.
 public final class Query: @unchecked Sendable, CustomStringConvertible {
+    // Safe because the plan and text never change after init and the parameters and live
+    // listeners are behind their lock.
     let plan: QueryPlan
     /// The SQL++ text the query was parsed from, if it was.
     private let text: String?
-    private let lock = NSLock()
-    private var storedParameters: [String: JSONValue] = [:]
-    private var liveQueries: [ObjectIdentifier: LiveQuery] = [:]
+    private let state = Locked((parameters: [String: JSONValue](), liveQueries: [ObjectIdentifier: LiveQuery]()))
 
     init(plan: QueryPlan, text: String?) {
         self.plan = plan
@@ -65,19 +65,19 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
     /// re-runs the query's live listeners.
     public var parameters: Parameters? {
         get {
-            let values = lock.withLock { storedParameters }
+            let values = state.withLock { $0.parameters }
             return values.isEmpty ? nil : Parameters(values: values)
         }
         set {
-            let live = lock.withLock {
-                storedParameters = newValue?.snapshot ?? [:]
-                return Array(liveQueries.values)
+            let live = state.withLock { state in
+                state.parameters = newValue?.snapshot ?? [:]
+                return Array(state.liveQueries.values)
             }
             live.forEach { $0.scheduleRun() }
         }
     }
 
-    var parameterValues: [String: JSONValue] { lock.withLock { storedParameters } }
+    var parameterValues: [String: JSONValue] { state.withLock { $0.parameters } }
 
     // MARK: Running
 
@@ -150,9 +150,9 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
     ) -> ListenerToken {
         let live = LiveQuery(query: self, queue: queue ?? DispatchQueue(label: "quire.query.listener"), listener: listener)
         let key = ObjectIdentifier(live)
-        lock.withLock { liveQueries[key] = live }
+        state.withLock { $0.liveQueries[key] = live }
         let token = live.start { [weak self] in
-            self?.lock.withLock { _ = self?.liveQueries.removeValue(forKey: key) }
+            self?.state.withLock { _ = $0.liveQueries.removeValue(forKey: key) }
         }
         return token
     }

@@ -5,12 +5,11 @@ import Foundation
 /// It is a sequence that is consumed as it is iterated, as Couchbase Lite's is: ``next()``
 /// and iteration move forward, ``allResults()`` returns the rows not yet read.
 public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
-    // @unchecked: `position` is only touched under `lock`; `rows` never changes.
+    // Safe because `rows` never changes once read and the read position is behind its lock.
     /// The keys of the result columns, in order.
     public let columnNames: [String]
     private let rows: ResultRows
-    private let lock = NSLock()
-    private var position = 0
+    private let position = Locked(0)
 
     init(rows: ResultRows) {
         self.columnNames = rows.columnNames
@@ -19,7 +18,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
 
     /// The next row, or nil after the last.
     public func next() -> QueryResult? {
-        let row: Int? = lock.withLock {
+        let row: Int? = position.withLock { position in
             guard position < rows.count else { return nil }
             defer { position += 1 }
             return position
@@ -29,7 +28,7 @@ public final class ResultSet: Sequence, IteratorProtocol, @unchecked Sendable {
 
     /// The rows not read yet.
     public func allResults() -> [QueryResult] {
-        let unread = lock.withLock {
+        let unread = position.withLock { position in
             defer { position = rows.count }
             return position..<rows.count
         }

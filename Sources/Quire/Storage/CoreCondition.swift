@@ -11,7 +11,7 @@
 /// hundreds of microseconds to be woken on a busy or virtual machine; with `NSCondition`,
 /// two threads reading the same database lost much of their second core that way.
 final class CoreCondition: @unchecked Sendable {
-    // @unchecked: the pthread objects are only used through their own locking functions.
+    // Safe because the pthread objects are only used through their own locking functions.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 

@@ -5,6 +5,8 @@ import Foundation
 /// Cores are held weakly: a core lives while some `Database` object refers to it, so its tag
 /// and handles go away with the last object, as WCDB's reference-counted cores do.
 final class CoreRegistry: @unchecked Sendable {
+    // Safe because the map is only reached under its lock; the weak boxes in it are made,
+    // read and dropped only there.
     static let shared = CoreRegistry()
 
     private final class WeakCore {
@@ -12,19 +14,18 @@ final class CoreRegistry: @unchecked Sendable {
         init(_ core: DatabaseCore) { self.core = core }
     }
 
-    private let lock = NSLock()
-    private var cores: [String: WeakCore] = [:]
+    private let cores = Locked<[String: WeakCore]>([:])
 
     /// The core for a path, created on first use. The path is canonicalised first.
     func core(forPath path: String, migrator: SchemaMigrator) -> DatabaseCore {
         let canonical = CoreRegistry.canonicalPath(path)
-        lock.lock()
-        defer { lock.unlock() }
-        if let existing = cores[canonical]?.core { return existing }
-        let core = DatabaseCore(path: canonical, migrator: migrator)
-        cores[canonical] = WeakCore(core)
-        if cores.count > 64 { cores = cores.filter { $0.value.core != nil } }
-        return core
+        return cores.withLock { cores in
+            if let existing = cores[canonical]?.core { return existing }
+            let core = DatabaseCore(path: canonical, migrator: migrator)
+            cores[canonical] = WeakCore(core)
+            if cores.count > 64 { cores = cores.filter { $0.value.core != nil } }
+            return core
+        }
     }
 
     /// The live core carrying `tag`, if any.
@@ -34,10 +35,7 @@ final class CoreRegistry: @unchecked Sendable {
 
     /// Every live core.
     func allCores() -> [DatabaseCore] {
-        lock.lock()
-        let live = cores.values.compactMap(\.core)
-        lock.unlock()
-        return live
+        cores.withLock { $0.values.compactMap(\.core) }
     }
 
     /// An absolute path with `.` and `..` resolved and symbolic links followed, also for a

@@ -32,6 +32,9 @@ func currentThreadID() -> ThreadID {
 /// - every wait is on one condition, signalled whenever a handle comes back or the
 ///   blockade changes.
 final class DatabaseCore: @unchecked Sendable {
+    // Safe because the variables below are read and written only with `condition` locked
+    // (the contract above), except `pendingChanges`, which only the thread holding the
+    // writer touches; the rest are constants or lock themselves.
     /// The canonical path of the SQLite file.
     let path: String
     private let migrator: SchemaMigrator
@@ -58,6 +61,9 @@ final class DatabaseCore: @unchecked Sendable {
     let changes = ChangeHub()
     /// The expiration scheduler of this file, once started.
     private(set) var housekeeper: Housekeeper?
+    /// Run at the start of every outermost write transaction, on the writing thread: a seam
+    /// for tests that need a write held open (see ``Database/setWriteTransactionHook(_:)``).
+    let writeTransactionHook = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Free readers kept for reuse; more are closed when they come back.
     let maximumFreeReaders = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -222,7 +228,10 @@ final class DatabaseCore: @unchecked Sendable {
         let connection = try takeWriterLocked(me)
         defer { giveBackWriter(me) }
         do {
-            let value = try connection.transaction { try body(connection) }
+            let value = try connection.transaction {
+                writeTransactionHook.withLock { $0 }?()
+                return try body(connection)
+            }
             let committed = pendingChanges
             pendingChanges = []
             // Published while this thread still holds the writer, so deliveries are queued in

@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 
 /// The engines `quire conform` can use, by name.
 ///

@@ -264,6 +264,8 @@ final class RawSQLiteBaseline {
 
     /// A connection handed to one reader thread, which alone uses it.
     private struct Connection: @unchecked Sendable {
+        // Safe because the handle moves to one reader thread, which alone uses it (SQLite's
+        // handles may change threads, just not be used by two at once).
         let handle: OpaquePointer
         init(_ handle: OpaquePointer) { self.handle = handle }
     }

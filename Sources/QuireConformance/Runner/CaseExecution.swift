@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 
 /// Runs one scenario's steps against one engine session, keeping its variables.
 final class CaseExecution {
@@ -452,6 +453,8 @@ final class CaseExecution {
 
     /// A session handed to a workload's threads (see ``perform(_:stepsPerIteration:on:session:context:)``).
     private struct UncheckedSession: @unchecked Sendable {
+        // Safe because only `perform` shares it, for a workload made of steps an engine serves
+        // concurrently (reads), and the case uses the session again only after every thread ended.
         let session: any EngineSession
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 
 /// Runs cases against an engine, each isolated in its own directory.
 public struct ConformanceRunner: Sendable {

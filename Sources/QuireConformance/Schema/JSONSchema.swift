@@ -10,7 +10,7 @@ import Foundation
 /// Patterns use `NSRegularExpression` (ICU), which agrees with ECMA-262 on the simple
 /// patterns the schema contains.
 final class JSONSchema: @unchecked Sendable {
-    // @unchecked: every stored property is immutable after `init`, and compiled regular
+    // Safe because every stored property is immutable after `init`, and compiled regular
     // expressions are documented as safe to use from several threads.
 
     /// Annotation keywords: accepted and ignored.

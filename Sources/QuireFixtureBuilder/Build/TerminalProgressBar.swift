@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import QuireFixtures
 
 /// Draws a build's progress on one terminal line, `[#####-----]  50%  1200/2400  inventory.hotel`,
@@ -6,11 +7,11 @@ import QuireFixtures
 ///
 /// Use it only where a person watches: ``isWanted(environment:isTerminal:)`` says no in CI
 /// (the `CI` variable is set) and when standard error is not a terminal.
-public final class TerminalProgressBar: @unchecked Sendable {
-    private let lock = NSLock()
+public final class TerminalProgressBar: Sendable {
     private let width: Int
     private let write: @Sendable (String) -> Void
-    private var lastDrawn: (percent: Int, label: String)?
+    /// What the line shows; held while drawing, so lines from several threads do not mix.
+    private let lastDrawn = Locked<(percent: Int, label: String)?>(nil)
 
     /// Makes a bar `width` characters wide that writes through `write` (standard error by
     /// default).
@@ -37,16 +38,16 @@ public final class TerminalProgressBar: @unchecked Sendable {
         case .packing: label = "packing"
         case .finished: label = "done"
         }
-        lock.lock()
-        defer { lock.unlock() }
-        if let lastDrawn, lastDrawn.percent == percent, lastDrawn.label == label { return }
-        lastDrawn = (percent, label)
-        let filled = width * percent / 100
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let percentText = String(repeating: " ", count: 3 - String(percent).count) + String(percent)
-        let line = "[\(bar)] \(percentText)%  \(progress.documentsLoaded)/\(progress.documentsTotal)  \(label)"
-        // "\r" returns to the line start, ESC[K clears what a longer previous line left.
-        write("\r\(line)\u{1b}[K" + (progress.stage == .finished ? "\n" : ""))
+        lastDrawn.withLock { lastDrawn in
+            if let lastDrawn, lastDrawn.percent == percent, lastDrawn.label == label { return }
+            lastDrawn = (percent, label)
+            let filled = width * percent / 100
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let percentText = String(repeating: " ", count: 3 - String(percent).count) + String(percent)
+            let line = "[\(bar)] \(percentText)%  \(progress.documentsLoaded)/\(progress.documentsTotal)  \(label)"
+            // "\r" returns to the line start, ESC[K clears what a longer previous line left.
+            write("\r\(line)\u{1b}[K" + (progress.stage == .finished ? "\n" : ""))
+        }
     }
 
     /// Writes `text` to standard error unbuffered.

@@ -8,6 +8,9 @@ import Quire
 /// A commit that lands while nobody waits is remembered, so a feed that registers its signal
 /// before scanning never misses a change made between its scan and its wait.
 final class ChangeSignal: @unchecked Sendable {
+    // Safe because all of its state is behind `state`'s lock; only the timer's
+    // DispatchWorkItem, not marked Sendable though libdispatch lets any thread cancel it,
+    // keeps the compiler from checking that.
     /// Why ``wait(timeout:)`` returned.
     enum Outcome: Equatable, Sendable {
         /// Something was committed.
@@ -18,22 +21,26 @@ final class ChangeSignal: @unchecked Sendable {
         case ended
     }
 
-    private let lock = NSLock()
-    private var pending = false
-    private var ended = false
-    private var waiter: CheckedContinuation<Outcome, Never>?
-    private var timer: DispatchWorkItem?
-    /// Counts waits, so a timer that fires late cannot end a later wait.
-    private var generation = 0
-    private var token: ListenerToken?
+    private struct State {
+        var pending = false
+        var ended = false
+        var waiter: CheckedContinuation<Outcome, Never>?
+        var timer: DispatchWorkItem?
+        /// Counts waits, so a timer that fires late cannot end a later wait.
+        var generation = 0
+        var token: ListenerToken?
+    }
+
+    private let state = Locked(State())
 
     /// A signal for changes to `collection`.
     init(collection: Collection) {
         let token = collection.addChangeListener { [weak self] _ in self?.resume(with: .changed) }
-        lock.withLock { self.token = token }
+        state.withLock { $0.token = token }
     }
 
     deinit {
+        let (token, timer) = state.withLock { ($0.token, $0.timer) }
         token?.remove()
         timer?.cancel()
     }
@@ -44,33 +51,33 @@ final class ChangeSignal: @unchecked Sendable {
     }
 
     /// Whether ``end()`` was called.
-    var isEnded: Bool { lock.withLock { ended } }
+    var isEnded: Bool { state.withLock { $0.ended } }
 
     /// Waits for the next change (or one that came since the last wait), at most `timeout`.
     /// Task cancellation ends the feed.
     func wait(timeout: Duration) async -> Outcome {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                lock.lock()
-                defer { lock.unlock() }
-                if ended {
-                    continuation.resume(returning: .ended)
-                } else if pending {
-                    pending = false
-                    continuation.resume(returning: .changed)
-                } else {
-                    waiter = continuation
-                    generation += 1
-                    let current = generation
-                    let item = DispatchWorkItem { [weak self] in self?.resume(with: .timedOut, generation: current) }
-                    timer = item
-                    let (seconds, attoseconds) = timeout.components
-                    // Saturating: a timeout of more than 292 years is as good as forever.
-                    let (whole, overflow) = max(0, seconds).multipliedReportingOverflow(by: 1_000_000_000)
-                    let sum = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-                    let nanoseconds = overflow || sum.overflow ? Int64.max : sum.partialValue
-                    DispatchQueue.global().asyncAfter(
-                        deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
+                state.withLock { state in
+                    if state.ended {
+                        continuation.resume(returning: .ended)
+                    } else if state.pending {
+                        state.pending = false
+                        continuation.resume(returning: .changed)
+                    } else {
+                        state.waiter = continuation
+                        state.generation += 1
+                        let current = state.generation
+                        let item = DispatchWorkItem { [weak self] in self?.resume(with: .timedOut, generation: current) }
+                        state.timer = item
+                        let (seconds, attoseconds) = timeout.components
+                        // Saturating: a timeout of more than 292 years is as good as forever.
+                        let (whole, overflow) = max(0, seconds).multipliedReportingOverflow(by: 1_000_000_000)
+                        let sum = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+                        let nanoseconds = overflow || sum.overflow ? Int64.max : sum.partialValue
+                        DispatchQueue.global().asyncAfter(
+                            deadline: .now() + .nanoseconds(Int(clamping: nanoseconds)), execute: item)
+                    }
                 }
             }
         } onCancel: {
@@ -79,17 +86,17 @@ final class ChangeSignal: @unchecked Sendable {
     }
 
     private func resume(with outcome: Outcome, generation timerGeneration: Int? = nil) {
-        let (continuation, timer): (CheckedContinuation<Outcome, Never>?, DispatchWorkItem?) = lock.withLock {
+        let (continuation, timer) = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, DispatchWorkItem?) in
             switch outcome {
-            case .ended: ended = true
-            case .changed: if waiter == nil { pending = true }
-            case .timedOut: if timerGeneration != generation { return (nil, nil) }
+            case .ended: state.ended = true
+            case .changed: if state.waiter == nil { state.pending = true }
+            case .timedOut: if timerGeneration != state.generation { return (nil, nil) }
             }
             defer {
-                waiter = nil
-                self.timer = nil
+                state.waiter = nil
+                state.timer = nil
             }
-            return (waiter, self.timer)
+            return (state.waiter, state.timer)
         }
         timer?.cancel()
         continuation?.resume(returning: outcome)

@@ -6,6 +6,8 @@ struct ChangesEndpoint: Sendable {
     let served: ServedCollection
     let feeds: FeedRegistry
     let maxTimeout: Duration
+    /// Where the scans run (see ``DatabaseWork``).
+    let work: DatabaseWork
 
     func respond(_ request: ListenerRequest) async throws -> Response {
         // Spelled out: JSONValue is nil-literal-expressible, so a ternary would turn nil into `.null`.
@@ -13,14 +15,20 @@ struct ChangesEndpoint: Sendable {
         if request.method == .post, !request.body.isEmpty { body = try request.jsonBody() }
         let options = try ChangesOptions(query: request.query, body: body, maxTimeout: maxTimeout)
         let scanner = ChangesScanner(served: served, options: options)
-        let since = try options.since ?? served.collection.lastSequence()
+        let collection = served.collection
+        let since: UInt64
+        if let given = options.since {
+            since = given
+        } else {
+            since = try await work.read { try collection.lastSequence() }
+        }
 
         if options.descending {
-            let (entries, last) = try scanner.scanDescending(limit: options.limit)
+            let (entries, last) = try await work.read { try scanner.scanDescending(limit: options.limit) }
             return JSONResponse.make(.ok, ChangesResponse(results: entries, lastSequence: ChangesSequence(last)).json)
         }
         guard options.feed != .normal else {
-            let (entries, last) = try scanner.scan(after: since, limit: options.limit)
+            let (entries, last) = try await work.read { try scanner.scan(after: since, limit: options.limit) }
             return JSONResponse.make(.ok, ChangesResponse(results: entries, lastSequence: ChangesSequence(last)).json)
         }
         // Registered before the first scan, so a commit between scan and wait is not missed.
@@ -29,7 +37,7 @@ struct ChangesEndpoint: Sendable {
         feeds.add(signal, endingWith: request.connection)
         let first: (entries: [ChangesResponse.Entry], last: UInt64)
         do {
-            first = try scanner.scan(after: since, limit: options.limit)
+            first = try await work.read { try scanner.scan(after: since, limit: options.limit) }
         } catch {
             feeds.remove(signal)
             throw error
@@ -39,7 +47,7 @@ struct ChangesEndpoint: Sendable {
             return JSONResponse.make(
                 .ok, ChangesResponse(results: first.entries, lastSequence: ChangesSequence(first.last)).json)
         }
-        let feed = ChangesFeed(scanner: scanner, options: options, signal: signal)
+        let feed = ChangesFeed(scanner: scanner, options: options, signal: signal, work: work)
         let feeds = self.feeds
         let contentType = options.feed == .eventsource ? "text/event-stream" : "application/json"
         return Response(

@@ -13,6 +13,8 @@ struct ChangesFeed: Sendable {
     let scanner: ChangesScanner
     let options: ChangesOptions
     let signal: ChangeSignal
+    /// Where the scans run (see ``DatabaseWork``).
+    let work: DatabaseWork
 
     /// A change as the feed writes it: a JSON line, or a Server-Sent Event.
     private func line(_ entry: ChangesResponse.Entry) throws -> ByteBuffer {
@@ -46,7 +48,7 @@ struct ChangesFeed: Sendable {
                 continue
             }
             let remaining = options.limit.map { $0 - sent }
-            (entries, last) = try scanner.scan(after: last, limit: remaining)
+            (entries, last) = try await work.read { [last] in try scanner.scan(after: last, limit: remaining) }
         }
         if options.feed == .eventsource {
             return

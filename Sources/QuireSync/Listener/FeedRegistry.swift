@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Quire
 
 /// The change signals of the feeds in progress, so stopping the listener ends them all, and
 /// closing a connection ends the feeds on it.
@@ -7,17 +8,20 @@ import NIOCore
 /// Signals are held weakly: a feed whose response is dropped before it runs (the client left
 /// first) leaves nothing behind. Each connection with a feed is watched once, however many
 /// feeds it serves one after the other.
-final class FeedRegistry: @unchecked Sendable {
+final class FeedRegistry: Sendable {
     private struct Entry {
         weak var signal: ChangeSignal?
     }
 
-    private let lock = NSLock()
-    private var entries: [ObjectIdentifier: Entry] = [:]
-    private var closed = false
-    /// The watched connections, by identity: their feeds, and whether their client has
-    /// closed its side. Removed when the connection closes.
-    private var connections: [ObjectIdentifier: Watched] = [:]
+    private struct State {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        var closed = false
+        /// The watched connections, by identity: their feeds, and whether their client has
+        /// closed its side. Removed when the connection closes.
+        var connections: [ObjectIdentifier: Watched] = [:]
+    }
+
+    private let state = Locked(State())
 
     private struct Watched {
         var feeds: [ObjectIdentifier: Entry] = [:]
@@ -26,12 +30,12 @@ final class FeedRegistry: @unchecked Sendable {
 
     /// Tracks `signal` until ``remove(_:)``; a signal added after ``endAll()`` ends at once.
     func add(_ signal: ChangeSignal) {
-        let isClosed = lock.withLock {
-            if !closed {
-                entries = entries.filter { $0.value.signal != nil }
-                entries[ObjectIdentifier(signal)] = Entry(signal: signal)
+        let isClosed = state.withLock { state in
+            if !state.closed {
+                state.entries = state.entries.filter { $0.value.signal != nil }
+                state.entries[ObjectIdentifier(signal)] = Entry(signal: signal)
             }
-            return closed
+            return state.closed
         }
         if isClosed { signal.end() }
     }
@@ -42,11 +46,11 @@ final class FeedRegistry: @unchecked Sendable {
     func add(_ signal: ChangeSignal, endingWith connection: (any Channel)?) {
         add(signal)
         guard let connection else { return }
-        let (isNew, inputClosed) = lock.withLock { () -> (Bool, Bool) in
+        let (isNew, inputClosed) = state.withLock { state -> (Bool, Bool) in
             let key = ObjectIdentifier(connection)
-            let isNew = connections[key] == nil
-            connections[key, default: Watched()].feeds[ObjectIdentifier(signal)] = Entry(signal: signal)
-            return (isNew, connections[key]?.inputClosed ?? false)
+            let isNew = state.connections[key] == nil
+            state.connections[key, default: Watched()].feeds[ObjectIdentifier(signal)] = Entry(signal: signal)
+            return (isNew, state.connections[key]?.inputClosed ?? false)
         }
         if isNew { watch(connection) }
         if inputClosed { signal.end() }
@@ -55,11 +59,11 @@ final class FeedRegistry: @unchecked Sendable {
     /// Ends the feeds in progress on `connection`, and those it starts later: its client
     /// closed its side.
     func endFeeds(of connection: any Channel) {
-        let (isNew, signals) = lock.withLock { () -> (Bool, [ChangeSignal]) in
+        let (isNew, signals) = state.withLock { state -> (Bool, [ChangeSignal]) in
             let key = ObjectIdentifier(connection)
-            let isNew = connections[key] == nil
-            connections[key, default: Watched()].inputClosed = true
-            return (isNew, connections[key]?.feeds.values.compactMap(\.signal) ?? [])
+            let isNew = state.connections[key] == nil
+            state.connections[key, default: Watched()].inputClosed = true
+            return (isNew, state.connections[key]?.feeds.values.compactMap(\.signal) ?? [])
         }
         if isNew { watch(connection) }
         signals.forEach { $0.end() }
@@ -67,10 +71,10 @@ final class FeedRegistry: @unchecked Sendable {
 
     /// Stops tracking `signal`.
     func remove(_ signal: ChangeSignal) {
-        lock.withLock {
+        state.withLock { state in
             let key = ObjectIdentifier(signal)
-            entries.removeValue(forKey: key)
-            for connection in connections.keys { connections[connection]?.feeds.removeValue(forKey: key) }
+            state.entries.removeValue(forKey: key)
+            for connection in state.connections.keys { state.connections[connection]?.feeds.removeValue(forKey: key) }
         }
     }
 
@@ -79,20 +83,20 @@ final class FeedRegistry: @unchecked Sendable {
         let key = ObjectIdentifier(connection)
         connection.closeFuture.whenComplete { [weak self] _ in
             guard let self else { return }
-            let signals = self.lock.withLock { self.connections.removeValue(forKey: key)?.feeds.values.compactMap(\.signal) ?? [] }
+            let signals = state.withLock { state in state.connections.removeValue(forKey: key)?.feeds.values.compactMap(\.signal) ?? [] }
             signals.forEach { $0.end() }
         }
     }
 
     /// Ends every feed, and every feed that starts afterwards.
     func endAll() {
-        let all = lock.withLock {
-            closed = true
-            return entries.values.compactMap(\.signal)
+        let all = state.withLock { state in
+            state.closed = true
+            return state.entries.values.compactMap(\.signal)
         }
         all.forEach { $0.end() }
     }
 
     /// The number of feeds in progress.
-    var count: Int { lock.withLock { entries.values.filter { $0.signal != nil }.count } }
+    var count: Int { state.withLock { state in state.entries.values.filter { $0.signal != nil }.count } }
 }

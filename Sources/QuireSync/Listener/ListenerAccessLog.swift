@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Quire
 
 /// Where a ``URLEndpointListener`` writes its access log: one line per request in Common
 /// Log Format, written when the response has been sent.
@@ -21,9 +22,10 @@ public struct ListenerAccessLog: Sendable {
 
     /// A log appending to `handle` (a file opened for writing, or standard output).
     public init(fileHandle handle: FileHandle) {
-        let lock = NSLock()
+        // One line at a time, whole: writes from several threads would interleave.
+        let writing = Locked()
         self.init { line in
-            lock.withLock { handle.write(Data(line.utf8)) }
+            writing.withLock { handle.write(Data(line.utf8)) }
         }
     }
 
@@ -85,13 +87,12 @@ public struct ListenerAccessLog: Sendable {
 }
 
 /// Bytes written so far by a ``CountingWriter``.
-private final class ByteTally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total = 0
+private final class ByteTally: Sendable {
+    private let total = Locked(0)
 
-    var count: Int { lock.withLock { total } }
+    var count: Int { total.withLock { $0 } }
 
-    func add(_ bytes: Int) { lock.withLock { total += bytes } }
+    func add(_ bytes: Int) { total.withLock { $0 += bytes } }
 }
 
 /// A response body writer that counts the bytes it passes on.

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdCore
 import Logging
 import NIOCore
+import Quire
 
 /// A listener's HTTP/1.1 connection: Hummingbird's, with the idle timeout set, a request-head
 /// timeout in front of the HTTP decoder, and a ``ListenerConnectionHandler`` after it (closing
@@ -10,18 +11,16 @@ struct ListenerChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     /// Counts the connections accepted, so tests can tell a reused connection from a new one.
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var accepted = 0
-        private var open = 0
+    final class Counter: Sendable {
+        private let counts = Locked((accepted: 0, open: 0))
 
         /// Connections accepted since the listener started.
-        var acceptedCount: Int { lock.withLock { accepted } }
+        var acceptedCount: Int { counts.withLock { $0.accepted } }
         /// Connections open now.
-        var openCount: Int { lock.withLock { open } }
+        var openCount: Int { counts.withLock { $0.open } }
 
-        func opened() { lock.withLock { accepted += 1; open += 1 } }
-        func closed() { lock.withLock { open -= 1 } }
+        func opened() { counts.withLock { $0.accepted += 1; $0.open += 1 } }
+        func closed() { counts.withLock { $0.open -= 1 } }
     }
 
     private let http: HTTP1Channel

@@ -17,6 +17,8 @@ struct ListenerResponder: Sendable {
     let feeds: FeedRegistry
     let bodyBudget: RequestBodyBudget
     let cors: CORSPolicy
+    /// The threads that run the endpoints' database work, off the cooperative pool.
+    let work: DatabaseWork
 
     /// Bodies up to this size are read without a reservation, and an error answered before
     /// reading one keeps the connection (the server reads and drops it).
@@ -28,6 +30,7 @@ struct ListenerResponder: Sendable {
         self.feeds = feeds
         bodyBudget = RequestBodyBudget(total: max(configuration.maxInFlightBodyBytes, configuration.maxRequestBodySize))
         cors = CORSPolicy(origins: configuration.corsOrigins)
+        work = DatabaseWork()
     }
 
     func respond(to request: Request, connection: (any Channel)? = nil) async -> Response {
@@ -96,26 +99,37 @@ struct ListenerResponder: Sendable {
         return headers[.transferEncoding] != nil
     }
 
+    /// Runs the endpoint; its database work goes to ``work``'s threads (writes to the writer
+    /// threads), so no handler blocks a cooperative thread.
     private func dispatch(_ route: ListenerRoute, _ request: ListenerRequest) async throws -> Response {
-        guard let keyspace = route.keyspace else { return try ServerEndpoints.welcome(keyspaces: keyspaces) }
+        let keyspaces = self.keyspaces
+        guard let keyspace = route.keyspace else {
+            return try await work.read { try ServerEndpoints.welcome(keyspaces: keyspaces) }
+        }
         guard let served = keyspaces.resolve(keyspace) else {
             throw HTTPFailure.notFound("Database does not exist.")
         }
+        let writing = route.isDocumentWrite(request.method)
         switch route {
-        case .root: return try ServerEndpoints.welcome(keyspaces: keyspaces)
-        case .database: return try ServerEndpoints.database(served)
+        case .root: return try await work.read { try ServerEndpoints.welcome(keyspaces: keyspaces) }
+        case .database: return try await work.read { try ServerEndpoints.database(served) }
         case .changes:
-            return try await ChangesEndpoint(served: served, feeds: feeds, maxTimeout: configuration.maxFeedTimeout)
-                .respond(request)
-        case .revsDiff: return try BulkEndpoints(served: served).revsDiff(request)
-        case .bulkGet: return try BulkEndpoints(served: served).bulkGet(request)
-        case .bulkDocs: return try BulkEndpoints(served: served).bulkDocs(request)
+            return try await ChangesEndpoint(
+                served: served, feeds: feeds, maxTimeout: configuration.maxFeedTimeout, work: work
+            ).respond(request)
+        case .revsDiff: return try await work.read { try BulkEndpoints(served: served).revsDiff(request) }
+        case .bulkGet: return try await work.read { try BulkEndpoints(served: served).bulkGet(request) }
+        case .bulkDocs: return try await work.write { try BulkEndpoints(served: served).bulkDocs(request) }
         case .ensureFullCommit: return BulkEndpoints.ensureFullCommit()
-        case .allDocs: return try AllDocsEndpoint(served: served).respond(request)
-        case .localDocument(_, let id): return try LocalDocumentEndpoint(served: served, id: id).respond(request)
-        case .document(_, let id): return try DocumentEndpoint(served: served, id: id).respond(request)
+        case .allDocs: return try await work.read { try AllDocsEndpoint(served: served).respond(request) }
+        case .localDocument(_, let id):
+            return try await work.run(writing: writing) {
+                try LocalDocumentEndpoint(served: served, id: id).respond(request)
+            }
+        case .document(_, let id):
+            return try await work.run(writing: writing) { try DocumentEndpoint(served: served, id: id).respond(request) }
         case .attachment(_, let id, let name):
-            return try DocumentEndpoint(served: served, id: id).attachment(name, request: request)
+            return try await work.read { try DocumentEndpoint(served: served, id: id).attachment(name, request: request) }
         }
     }
 

@@ -21,7 +21,7 @@ import ServiceLifecycle
 /// answers what clients ask around replication: `GET /`, `GET /<db>`, `_all_docs`, and single
 /// documents and attachments. Failures are CouchDB error objects with a 4xx or 5xx status;
 /// no request can crash the server.
-public final class URLEndpointListener: @unchecked Sendable {
+public final class URLEndpointListener: Sendable {
     private struct Running {
         /// Runs `services` until it has shut down.
         let task: Task<Void, Never>
@@ -38,9 +38,7 @@ public final class URLEndpointListener: @unchecked Sendable {
 
     /// The configuration the listener was made with.
     public let config: URLEndpointListenerConfiguration
-    private let lock = NSLock()
-    private var running: Running?
-    private var starting = false
+    private let state = Locked((running: Running?.none, starting: false))
 
     /// A listener for `config`; nothing listens until ``start()``.
     public init(config: URLEndpointListenerConfiguration) {
@@ -49,29 +47,29 @@ public final class URLEndpointListener: @unchecked Sendable {
 
     /// The port being listened on; nil while stopped.
     public var port: UInt16? {
-        lock.withLock { running?.port }
+        state.withLock { $0.running?.port }
     }
 
     /// The number of longpoll and continuous `_changes` feeds in progress.
     var activeFeedCount: Int {
-        lock.withLock { running?.feeds.count ?? 0 }
+        state.withLock { $0.running?.feeds.count ?? 0 }
     }
 
     /// The number of connections accepted since the listener started (0 while stopped).
     var acceptedConnectionCount: Int {
-        lock.withLock { running?.connections.acceptedCount ?? 0 }
+        state.withLock { $0.running?.connections.acceptedCount ?? 0 }
     }
 
     /// The request-body bytes reserved by requests being read, and the requests waiting for
     /// room (0 while stopped).
     var bodyBudgetUse: (bytes: Int, waiting: Int) {
-        guard let budget = lock.withLock({ running?.bodyBudget }) else { return (0, 0) }
+        guard let budget = state.withLock({ $0.running?.bodyBudget }) else { return (0, 0) }
         return (budget.inUse, budget.waiting)
     }
 
     /// The number of connections open now (0 while stopped).
     var openConnectionCount: Int {
-        lock.withLock { running?.connections.openCount ?? 0 }
+        state.withLock { $0.running?.connections.openCount ?? 0 }
     }
 
     /// The URLs of the first served database, one per address the listener can be reached
@@ -92,20 +90,20 @@ public final class URLEndpointListener: @unchecked Sendable {
     /// configuration (no collections, two collections at one keyspace, a limit that cannot
     /// work, already started) and a network error when the address cannot be bound.
     public func start() async throws {
-        try lock.withLock {
-            guard running == nil, !starting else {
+        try state.withLock { state in
+            guard state.running == nil, !state.starting else {
                 throw QuireError(.invalidParameter, "the listener is already started")
             }
-            starting = true
+            state.starting = true
         }
         do {
             let started = try await launch()
-            lock.withLock {
-                running = started
-                starting = false
+            state.withLock { state in
+                state.running = started
+                state.starting = false
             }
         } catch {
-            lock.withLock { starting = false }
+            state.withLock { $0.starting = false }
             throw error
         }
     }
@@ -114,9 +112,9 @@ public final class URLEndpointListener: @unchecked Sendable {
     /// ones with their `last_seq` line), requests in progress are answered, then every
     /// connection closes. Returns once the server has shut down. Does nothing when not running.
     public func stop() async {
-        guard let current = lock.withLock({ () -> Running? in
-            defer { running = nil }
-            return running
+        guard let current = state.withLock({ state -> Running? in
+            defer { state.running = nil }
+            return state.running
         }) else { return }
         current.feeds.endAll()
         // Graceful shutdown closes the listening socket, lets every accepted connection finish
@@ -161,6 +159,7 @@ public final class URLEndpointListener: @unchecked Sendable {
         // cancelled; by then the server no longer accepts, so no connection is left unhandled.
         groupConfiguration.maximumGracefulShutdownDuration = URLEndpointListener.shutdownGracePeriod
         let services = ServiceGroup(configuration: groupConfiguration)
+        let work = responder.work
         let task = Task {
             let problem: String
             do {
@@ -169,6 +168,8 @@ public final class URLEndpointListener: @unchecked Sendable {
             } catch {
                 problem = "cannot listen on \(host):\(requestedPort): \(error)"
             }
+            // The server has stopped: its database threads end once their work is done.
+            work.shutdown()
             // Ignored once the server has started: the signal settles once.
             startup.fail(QuireError(.networkError, problem, domain: .network))
         }

@@ -55,17 +55,15 @@ package enum BlockingReplication {
         return Outcome(pushed: pushed, pulled: pulled, error: replicator.status.error)
     }
 
-    private final class Tally: @unchecked Sendable {
-        private let lock = NSLock()
-        private var pushed = 0
-        private var pulled = 0
+    private final class Tally: Sendable {
+        private let tally = Locked((pushed: 0, pulled: 0))
 
         func add(_ count: Int, pushed isPush: Bool) {
-            lock.withLock {
-                if isPush { pushed += count } else { pulled += count }
+            tally.withLock { tally in
+                if isPush { tally.pushed += count } else { tally.pulled += count }
             }
         }
 
-        var counts: (pushed: Int, pulled: Int) { lock.withLock { (pushed, pulled) } }
+        var counts: (pushed: Int, pulled: Int) { tally.withLock { $0 } }
     }
 }

@@ -17,6 +17,9 @@ import Quire
 /// Transport failures become ``QuireError``s in the network domain; whether one is worth a
 /// retry is ``isTransient(_:)``.
 final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // Safe because the session, the exchanges and every field of an exchange are reached
+    // only under `state`'s lock (an exchange leaves the table before it is read outside);
+    // NSObject subclasses cannot be checked Sendable.
     private final class Exchange {
         var data = Data()
         var response: HTTPURLResponse?
@@ -26,10 +29,13 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     /// The largest response body accepted.
     let maximumResponseBytes: Int
-    private let lock = NSLock()
-    private var exchanges: [Int: Exchange] = [:]
-    private var session: URLSession?
-    private var invalidated = false
+    private struct State {
+        var exchanges: [Int: Exchange] = [:]
+        var session: URLSession?
+        var invalidated = false
+    }
+
+    private let state = Locked(State())
 
     init(requestTimeout: TimeInterval, maximumResponseBytes: Int) {
         self.maximumResponseBytes = maximumResponseBytes
@@ -41,7 +47,8 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+        state.withLock { $0.session = session }
     }
 
     /// Sends `request` and collects the whole response; an idempotent request whose kept
@@ -75,11 +82,11 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         let taskBox = TaskBox()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RemoteResponse, Error>) in
-                let task: URLSessionDataTask? = lock.withLock {
-                    guard !invalidated, let session else { return nil }
+                let task: URLSessionDataTask? = state.withLock { state in
+                    guard !state.invalidated, let session = state.session else { return nil }
                     let task = session.dataTask(with: request)
                     exchange.continuation = continuation
-                    exchanges[task.taskIdentifier] = exchange
+                    state.exchanges[task.taskIdentifier] = exchange
                     return task
                 }
                 guard let task else {
@@ -96,10 +103,10 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     /// Cancels every request and releases the session; later sends fail as cancelled.
     func invalidate() {
-        let session = lock.withLock {
-            invalidated = true
-            defer { self.session = nil }
-            return self.session
+        let session = state.withLock { state in
+            state.invalidated = true
+            defer { state.session = nil }
+            return state.session
         }
         session?.invalidateAndCancel()
     }
@@ -110,7 +117,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        lock.withLock { exchanges[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+        state.withLock { $0.exchanges[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
         completionHandler(.allow)
     }
 
@@ -123,8 +130,8 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     ) {
         let target = task.originalRequest?.url?.absoluteString ?? "the remote"
         let sent = task.originalRequest?.value(forHTTPHeaderField: "Authorization") != nil
-        lock.withLock {
-            exchanges[task.taskIdentifier]?.failure = QuireError(
+        state.withLock { state in
+            state.exchanges[task.taskIdentifier]?.failure = QuireError(
                 .httpAuthRequired,
                 sent ? "\(target) refused the credentials (HTTP 401)" : "\(target) needs credentials (HTTP 401)",
                 domain: .network, underlyingCode: 401)
@@ -133,8 +140,8 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow: Bool = lock.withLock {
-            guard let exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return false }
+        let overflow: Bool = state.withLock { state in
+            guard let exchange = state.exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return false }
             if exchange.data.count + data.count > maximumResponseBytes {
                 exchange.failure = QuireError(
                     .remoteError,
@@ -150,7 +157,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let exchange = lock.withLock({ exchanges.removeValue(forKey: task.taskIdentifier) }),
+        guard let exchange = state.withLock({ $0.exchanges.removeValue(forKey: task.taskIdentifier) }),
             let continuation = exchange.continuation
         else { return }
         if let failure = exchange.failure {
@@ -227,23 +234,23 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
 /// The data task of one request, or the fact that it was cancelled before it existed.
 private final class TaskBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var cancelled = false
+    // Safe because the task and the flag are reached only under `state`'s lock, and
+    // URLSessionTask, not marked Sendable on every platform, may be cancelled from any thread.
+    private let state = Locked((task: URLSessionDataTask?.none, cancelled: false))
 
     /// Records the running task, and cancels it when cancellation came first.
     func set(_ task: URLSessionDataTask) {
-        let cancelled = lock.withLock {
-            self.task = task
-            return self.cancelled
+        let cancelled = state.withLock { state in
+            state.task = task
+            return state.cancelled
         }
         if cancelled { task.cancel() }
     }
 
     func cancel() {
-        let task = lock.withLock {
-            cancelled = true
-            return self.task
+        let task = state.withLock { state in
+            state.cancelled = true
+            return state.task
         }
         task?.cancel()
     }

@@ -4,16 +4,19 @@ import Quire
 /// What one run of a replicator reports back: its workers' activity, progress, replicated
 /// documents and checkpoint reports. The run's overall activity is busy while any worker is
 /// busy and idle once all are caught up.
-final class ReplicationMonitor: @unchecked Sendable {
+final class ReplicationMonitor: Sendable {
+    private struct State {
+        var busyWorkers: Set<String> = []
+        var completed: UInt64 = 0
+        var total: UInt64 = 0
+        var progressMade = false
+        var connected = false
+    }
+
     let generation: Int
     // Strong: a running replicator stays alive until it stops, as in Couchbase Lite.
     private let replicator: Replicator
-    private let lock = NSLock()
-    private var busyWorkers: Set<String> = []
-    private var completed: UInt64 = 0
-    private var total: UInt64 = 0
-    private var progressMade = false
-    private var connected = false
+    private let state = Locked(State())
 
     init(replicator: Replicator, generation: Int) {
         self.replicator = replicator
@@ -21,7 +24,7 @@ final class ReplicationMonitor: @unchecked Sendable {
     }
 
     private func publish(_ activity: Replicator.ActivityLevel? = nil, error: QuireError?) {
-        let (done, all, busy, isConnected) = lock.withLock { (completed, total, !busyWorkers.isEmpty, connected) }
+        let (done, all, busy, isConnected) = state.withLock { ($0.completed, $0.total, !$0.busyWorkers.isEmpty, $0.connected) }
         let level = activity ?? (isConnected ? (busy ? .busy : .idle) : .connecting)
         replicator.update(generation: generation) {
             $0 = Replicator.Status(
@@ -30,25 +33,25 @@ final class ReplicationMonitor: @unchecked Sendable {
     }
 
     func connecting() {
-        lock.withLock {
-            connected = false
-            busyWorkers = []
+        state.withLock { state in
+            state.connected = false
+            state.busyWorkers = []
         }
         publish(.connecting, error: nil)
     }
 
     func offline(_ error: QuireError) {
-        lock.withLock {
-            connected = false
-            busyWorkers = []
+        state.withLock { state in
+            state.connected = false
+            state.busyWorkers = []
         }
         publish(.offline, error: error)
     }
 
     func connected(workers: [String]) {
-        lock.withLock {
-            connected = true
-            busyWorkers = Set(workers)
+        state.withLock { state in
+            state.connected = true
+            state.busyWorkers = Set(workers)
         }
         publish(error: nil)
     }
@@ -58,37 +61,37 @@ final class ReplicationMonitor: @unchecked Sendable {
     }
 
     func busy(_ worker: String) {
-        let changed = lock.withLock { busyWorkers.insert(worker).inserted }
+        let changed = state.withLock { $0.busyWorkers.insert(worker).inserted }
         if changed { publish(error: nil) }
     }
 
     func idle(_ worker: String) {
-        let changed = lock.withLock { busyWorkers.remove(worker) != nil }
+        let changed = state.withLock { $0.busyWorkers.remove(worker) != nil }
         if changed { publish(error: nil) }
     }
 
     func found(_ count: Int) {
         guard count > 0 else { return }
-        lock.withLock { total += UInt64(count) }
+        state.withLock { $0.total += UInt64(count) }
         publish(error: nil)
     }
 
     func processed(_ count: Int) {
         guard count > 0 else { return }
-        lock.withLock { completed += UInt64(count) }
+        state.withLock { $0.completed += UInt64(count) }
         publish(error: nil)
     }
 
     /// A checkpoint was saved: the connection works, so failures start counting afresh.
     func savedCheckpoint() {
-        lock.withLock { progressMade = true }
+        state.withLock { $0.progressMade = true }
     }
 
     /// Whether a checkpoint was saved since the last call.
     func takeProgress() -> Bool {
-        lock.withLock {
-            defer { progressMade = false }
-            return progressMade
+        state.withLock { state in
+            defer { state.progressMade = false }
+            return state.progressMade
         }
     }
 

@@ -21,21 +21,24 @@ import Quire
 /// each collection started is in ``checkpointReport(for:)``.
 ///
 /// Listeners are called on the queue given, or on a private serial queue, in order.
-public final class Replicator: @unchecked Sendable {
-    private struct Listener<Value>: @unchecked Sendable {
+public final class Replicator: Sendable {
+    private struct Listener<Value>: Sendable {
         let queue: DispatchQueue
         let deliver: @Sendable (Value) -> Void
     }
 
+    private struct State {
+        var current = Status(activity: .stopped, progress: Progress(completed: 0, total: 0), error: nil)
+        var runTask: Task<Void, Never>?
+        var generation = 0
+        var statusListeners: [UUID: Listener<ReplicatorChange>] = [:]
+        var documentListeners: [UUID: Listener<DocumentReplication>] = [:]
+        var reports: [String: CheckpointReport] = [:]
+    }
+
     /// The configuration, as given.
     public let config: ReplicatorConfiguration
-    private let lock = NSLock()
-    private var current = Status(activity: .stopped, progress: Progress(completed: 0, total: 0), error: nil)
-    private var runTask: Task<Void, Never>?
-    private var generation = 0
-    private var statusListeners: [UUID: Listener<ReplicatorChange>] = [:]
-    private var documentListeners: [UUID: Listener<DocumentReplication>] = [:]
-    private var reports: [String: CheckpointReport] = [:]
+    private let state = Locked(State())
     private let listenerQueue = DispatchQueue(label: "Quire.Replicator.listeners")
 
     /// A replicator for `config`; it does nothing until ``start()``.
@@ -44,7 +47,7 @@ public final class Replicator: @unchecked Sendable {
     }
 
     /// The current activity, progress and error.
-    public var status: Status { lock.withLock { current } }
+    public var status: Status { state.withLock { $0.current } }
 
     /// Starts replicating from the checkpoints; does nothing when already running.
     public func start() {
@@ -57,11 +60,11 @@ public final class Replicator: @unchecked Sendable {
         let run: ReplicationRun
         do {
             let (url, entries) = try config.validated()
-            let (begun, generation) = lock.withLock { () -> (Bool, Int) in
-                if current.activity != .stopped { return (false, self.generation) }
-                self.generation += 1
-                reports = [:]
-                return (true, self.generation)
+            let (begun, generation) = state.withLock { state -> (Bool, Int) in
+                if state.current.activity != .stopped { return (false, state.generation) }
+                state.generation += 1
+                state.reports = [:]
+                return (true, state.generation)
             }
             guard begun else { return }
             run = ReplicationRun(
@@ -77,13 +80,15 @@ public final class Replicator: @unchecked Sendable {
             $0 = Status(activity: .connecting, progress: Progress(completed: 0, total: 0), error: nil)
         }
         let task = Task { await run.execute() }
-        lock.withLock { if generation == run.monitor.generation { runTask = task } }
+        state.withLock { state in
+            if state.generation == run.monitor.generation { state.runTask = task }
+        }
     }
 
     /// Stops replicating. The status turns ``ActivityLevel/stopped`` once in-flight work has
     /// been abandoned (each document is stored whole or not at all).
     public func stop() {
-        let task = lock.withLock { runTask }
+        let task = state.withLock { $0.runTask }
         task?.cancel()
     }
 
@@ -93,9 +98,10 @@ public final class Replicator: @unchecked Sendable {
         withQueue queue: DispatchQueue? = nil, _ listener: @escaping @Sendable (ReplicatorChange) -> Void
     ) -> ReplicatorListenerToken {
         let id = UUID()
-        lock.withLock { statusListeners[id] = Listener(queue: queue ?? listenerQueue, deliver: listener) }
+        let entry = Listener(queue: queue ?? listenerQueue, deliver: listener)
+        state.withLock { $0.statusListeners[id] = entry }
         return ReplicatorListenerToken(id: id) { [weak self] id in
-            self?.lock.withLock { _ = self?.statusListeners.removeValue(forKey: id) }
+            self?.state.withLock { _ = $0.statusListeners.removeValue(forKey: id) }
         }
     }
 
@@ -105,16 +111,17 @@ public final class Replicator: @unchecked Sendable {
         withQueue queue: DispatchQueue? = nil, _ listener: @escaping @Sendable (DocumentReplication) -> Void
     ) -> ReplicatorListenerToken {
         let id = UUID()
-        lock.withLock { documentListeners[id] = Listener(queue: queue ?? listenerQueue, deliver: listener) }
+        let entry = Listener(queue: queue ?? listenerQueue, deliver: listener)
+        state.withLock { $0.documentListeners[id] = entry }
         return ReplicatorListenerToken(id: id) { [weak self] id in
-            self?.lock.withLock { _ = self?.documentListeners.removeValue(forKey: id) }
+            self?.state.withLock { _ = $0.documentListeners.removeValue(forKey: id) }
         }
     }
 
     /// Where the current (or last) run started replicating `collection`, and why; nil before
     /// its checkpoints were read.
     public func checkpointReport(for collection: Collection) -> CheckpointReport? {
-        lock.withLock { reports[collection.fullName] }
+        state.withLock { $0.reports[collection.fullName] }
     }
 
     // MARK: Run callbacks
@@ -122,15 +129,15 @@ public final class Replicator: @unchecked Sendable {
     /// Applies `change` to the status of run `generation` (nil: whatever run), and tells the
     /// listeners when it changed. Updates from a run that was replaced are dropped.
     func update(generation: Int?, _ change: (inout Status) -> Void) {
-        lock.withLock {
-            if let generation, generation != self.generation { return }
-            var status = current
+        state.withLock { state in
+            if let generation, generation != state.generation { return }
+            var status = state.current
             change(&status)
-            guard status != current else { return }
-            current = status
-            if status.activity == .stopped, generation != nil { runTask = nil }
+            guard status != state.current else { return }
+            state.current = status
+            if status.activity == .stopped, generation != nil { state.runTask = nil }
             let notice = ReplicatorChange(replicator: self, status: status)
-            for listener in statusListeners.values {
+            for listener in state.statusListeners.values {
                 listener.queue.async { listener.deliver(notice) }
             }
         }
@@ -138,19 +145,19 @@ public final class Replicator: @unchecked Sendable {
 
     func deliver(generation: Int, documents: [ReplicatedDocument], isPush: Bool) {
         guard !documents.isEmpty else { return }
-        lock.withLock {
-            guard generation == self.generation else { return }
+        state.withLock { state in
+            guard generation == state.generation else { return }
             let notice = DocumentReplication(replicator: self, isPush: isPush, documents: documents)
-            for listener in documentListeners.values {
+            for listener in state.documentListeners.values {
                 listener.queue.async { listener.deliver(notice) }
             }
         }
     }
 
     func record(generation: Int, report: CheckpointReport, for collection: Collection) {
-        lock.withLock {
-            guard generation == self.generation else { return }
-            reports[collection.fullName] = report
+        state.withLock { state in
+            guard generation == state.generation else { return }
+            state.reports[collection.fullName] = report
         }
     }
 }

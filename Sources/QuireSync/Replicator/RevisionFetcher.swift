@@ -4,17 +4,16 @@ import Quire
 /// Fetches revisions with `_bulk_get?revs=true&attachments=true`, and falls back for good to
 /// one `GET /{db}/{id}?revs=true&open_revs=[…]&latest=true&attachments=true` per document
 /// when the peer has no `_bulk_get` (404, 405 or 501).
-final class RevisionFetcher: @unchecked Sendable {
+final class RevisionFetcher: Sendable {
     private let remote: RemoteDatabase
-    private let lock = NSLock()
-    private var bulkGetUnavailable = false
+    private let bulkGetUnavailable = Locked(false)
 
     init(remote: RemoteDatabase) {
         self.remote = remote
     }
 
     /// Whether the fallback is in use.
-    var usesOpenRevs: Bool { lock.withLock { bulkGetUnavailable } }
+    var usesOpenRevs: Bool { bulkGetUnavailable.withLock { $0 } }
 
     /// Fetches `wanted` (document ID → revision IDs), with ancestry and attachments.
     func fetch(_ wanted: [(id: String, revisions: [String])]) async throws -> [FetchedRevision] {
@@ -25,7 +24,7 @@ final class RevisionFetcher: @unchecked Sendable {
             let response = try await remote.send(
                 "POST", "_bulk_get", query: [("revs", "true"), ("attachments", "true")], body: request.json)
             if [404, 405, 501].contains(response.status) {
-                lock.withLock { bulkGetUnavailable = true }
+                bulkGetUnavailable.withLock { $0 = true }
             } else {
                 return try parseBulkGet(try remote.checked(response, "_bulk_get"), wanted: wanted)
             }
