@@ -259,6 +259,9 @@ final class QuireSession: EngineSession {
             return nil
         case .changes(let name):
             return try changeRecorder.changes(of: name)
+        case .removeChangeListener(let name):
+            try changeRecorder.remove(name)
+            return nil
         case .generateBlob(let size, let seed, let contentType):
             return try QuireBlobs.generate(size: size, seed: seed, contentType: contentType, in: current)
         case .readBlob(let properties):
@@ -361,6 +364,9 @@ final class QuireSession: EngineSession {
             target = try database.defaultCollection()
         } else {
             target = try document.collection ?? collection(.default)
+        }
+        if let choice = save.conflictHandler {
+            return try QuireConflictSave.save(document, in: target, choice: choice, state: QuireSession.state(of:))
         }
         let control: ConcurrencyControl = save.concurrency == .failOnConflict ? .failOnConflict : .lastWriteWins
         guard try target.save(document: document, concurrencyControl: control) else {
