@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import QuireConformance
 
-/// Every expectation the loop, listener-removal, conflict-handler and variable-function steps
+/// Every expectation the loop, listener-removal, conflict-handler, second-database-object and
+/// variable-function steps
 /// make possible is shown to fail when it should (`Resources/failing-steps`, on the Quire
 /// engine), with a failure that says what happened.
 @Suite struct SpecStepFailureTests {
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func everyDeliberateCaseFailsOrIsAnError() {
-        #expect(Self.report.results.count == 10)
+        #expect(Self.report.results.count == 11)
         #expect(Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
                 "\(TextReporter().render(Self.report))")
     }
@@ -43,6 +44,12 @@ import Testing
         #expect(theirs.actual == #"{"v":2}"#)
         let merged = try failure("a merge is expected to leave the merged key alone")
         #expect(merged.actual == #"{"k":"stored","v":3}"#)
+    }
+
+    @Test func anotherDatabaseObjectReadsTheSameFile() throws {
+        let other = try failure("another object is expected to miss a committed save")
+        #expect(other.actual == #"{"v":1}"#)
+        #expect(other.step == #"get {"id":"d"}"#)
     }
 
     @Test func variableFunctionsChangeTheValue() throws {

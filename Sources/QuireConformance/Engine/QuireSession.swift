@@ -11,6 +11,8 @@ final class QuireSession: EngineSession {
     private var currentName: String
     private var current: Database
     private var open: [String: Database] = [:]
+    /// More `Database` objects on the case's files, by the alias `open {name, as}` gave them.
+    private var instances: [String: Database] = [:]
     /// Collection objects as an app would hold them: a step on a collection uses the object
     /// from the last step that created or looked it up, so a deleted collection's object
     /// reports notOpen as in Couchbase Lite.
@@ -102,6 +104,8 @@ final class QuireSession: EngineSession {
         changeRecorder.removeAll()
         for listener in listeners { QuireSession.waitFor { await listener.stop() } }
         listeners.removeAll()
+        for database in instances.values { try? database.close() }
+        instances.removeAll()
         for database in open.values { try? database.close() }
         open.removeAll()
     }
@@ -205,6 +209,15 @@ final class QuireSession: EngineSession {
             } else {
                 current = try Database(name: name, config: configuration)
                 open[name] = current
+            }
+            currentName = name
+            return nil
+        case .openInstance(let name, let alias):
+            if let database = instances[alias], !database.isClosedForSpecs, database.name == name {
+                current = database
+            } else {
+                current = try Database(name: name, config: configuration)
+                instances[alias] = current
             }
             currentName = name
             return nil

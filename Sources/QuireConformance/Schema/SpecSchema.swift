@@ -266,7 +266,16 @@ public enum SpecSchema {
           "additionalProperties": false
         },
         "indexes": { "$ref": "#/$defs/collectionOnly" },
-        "open": { "$ref": "#/$defs/nameArgument" },
+        "open": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "name": { "type": "string" },
+            "as": { "description": "Open another Database object on that file, held under this name.", "$ref": "#/$defs/variableName" }
+          },
+          "required": ["name"],
+          "additionalProperties": false
+        },
         "close": { "$ref": "#/$defs/noArguments" },
         "reopen": { "$ref": "#/$defs/noArguments" },
         "copyDatabase": {

@@ -47,6 +47,10 @@ public enum Step: Sendable, Hashable {
     case indexes(CollectionName)
     /// Opens (lazily creating) the named database in the case directory and makes it current.
     case open(name: String)
+    /// Opens another `Database` object on the named database's file, held under `alias`, and
+    /// makes it current; with `alias` already held and open, makes that object current again.
+    /// (`open` without `as:` returns to the case's own object of that name.)
+    case openInstance(name: String, alias: String)
     /// Closes the current database; later steps on it fail with `notOpen` until `reopen`.
     case close
     /// Closes the current database if it is open and opens it again.
@@ -150,7 +154,7 @@ public enum Step: Sendable, Hashable {
         case .createIndex: return "createIndex"
         case .deleteIndex: return "deleteIndex"
         case .indexes: return "indexes"
-        case .open: return "open"
+        case .open, .openInstance: return "open"
         case .close: return "close"
         case .reopen: return "reopen"
         case .copyDatabase: return "copyDatabase"

@@ -51,7 +51,9 @@ enum StepDecoder {
         case "createIndex": return .createIndex(try index(arguments))
         case "deleteIndex": return .deleteIndex(name: try arguments.string("name"), collection: try arguments.collection())
         case "indexes": return .indexes(try arguments.collection())
-        case "open": return .open(name: try arguments.string("name"))
+        case "open":
+            if let alias = try arguments.optionalString("as") { return .openInstance(name: try arguments.string("name"), alias: alias) }
+            return .open(name: try arguments.string("name"))
         case "close": return .close
         case "reopen": return .reopen
         case "copyDatabase": return .copyDatabase(try copy(arguments, specDirectory: specDirectory))
