@@ -14,6 +14,14 @@ struct DifferentialPredicate {
     let builder: any ExpressionProtocol
     let sqlpp: String
     let reference: String
+    /// SQL true when the reference's NULL stands for a JSON null rather than for MISSING.
+    var isNull = "0"
+
+    /// The reference as an operand of AND, OR and NOT in Couchbase Lite: LiteCore reads a JSON
+    /// null as an empty blob, which SQLite's logic reads as 0 (FALSE), while MISSING stays NULL.
+    var logicalReference: String {
+        isNull == "0" ? "(\(reference))" : "(CASE WHEN (\(reference)) IS NOT NULL THEN (\(reference)) WHEN \(isNull) THEN 0 END)"
+    }
 }
 
 @Suite struct QueryDifferentialTests {
@@ -77,7 +85,7 @@ struct DifferentialPredicate {
         switch random.int(0...24) {
         case 0:
             let k = random.int(-20...50)
-            return DifferentialPredicate(builder: apply(Expression.property("n"), Expression.int(k)), sqlpp: "n \(op) \(k)", reference: "\(n) \(op) \(k)")
+            return DifferentialPredicate(builder: apply(Expression.property("n"), Expression.int(k)), sqlpp: "n \(op) \(k)", reference: "\(n) \(op) \(k)", isNull: "json_type(body, '$.n') = 'null'")
         case 1:
             let k = Double(random.int(-160...160)) / 4
             return DifferentialPredicate(
@@ -87,24 +95,24 @@ struct DifferentialPredicate {
             let word = random.pick(Self.words)
             return DifferentialPredicate(
                 builder: apply(Expression.property("s"), Expression.string(word)), sqlpp: "s \(op) '\(word)'",
-                reference: "json_extract(body, '$.s') \(op) '\(word)'")
+                reference: "json_extract(body, '$.s') \(op) '\(word)'", isNull: "json_type(body, '$.s') = 'null'")
         case 3:
             let pattern = random.pick(["a%", "%ta", "_eta", "%e%", "G%", "g%"])
             return DifferentialPredicate(
                 builder: Expression.property("s").like(Expression.string(pattern)), sqlpp: "s LIKE '\(pattern)'",
-                reference: "json_extract(body, '$.s') LIKE '\(pattern)'")
+                reference: "json_extract(body, '$.s') LIKE '\(pattern)'", isNull: "json_type(body, '$.s') = 'null'")
         case 4:
             let low = random.int(-20...30)
             let high = low + random.int(0...25)
             return DifferentialPredicate(
                 builder: Expression.property("n").between(Expression.int(low), and: Expression.int(high)),
-                sqlpp: "n BETWEEN \(low) AND \(high)", reference: "\(n) >= \(low) AND \(n) <= \(high)")
+                sqlpp: "n BETWEEN \(low) AND \(high)", reference: "\(n) >= \(low) AND \(n) <= \(high)", isNull: "json_type(body, '$.n') = 'null'")
         case 5:
             let values = (0..<3).map { _ in random.int(-20...50) }
             return DifferentialPredicate(
                 builder: Expression.property("n").in(values.map { Expression.int($0) }),
                 sqlpp: "n IN (\(values.map(String.init).joined(separator: ", ")))",
-                reference: "(\(n) = \(values[0]) OR \(n) = \(values[1]) OR \(n) = \(values[2]))")
+                reference: "(\(n) = \(values[0]) OR \(n) = \(values[1]) OR \(n) = \(values[2]))", isNull: "json_type(body, '$.n') = 'null'")
         case 6:
             let field = random.pick(["n", "s", "b", "tags", "o"])
             let type = "json_type(body, '$.\(field)')"
@@ -167,21 +175,21 @@ struct DifferentialPredicate {
             let k = random.int(-30...90)
             return DifferentialPredicate(
                 builder: apply(Expression.property("n").multiply(Expression.int(2)).add(Expression.int(1)), Expression.int(k)),
-                sqlpp: "n * 2 + 1 \(op) \(k)", reference: "\(n) * 2 + 1 \(op) \(k)")
+                sqlpp: "n * 2 + 1 \(op) \(k)", reference: "\(n) * 2 + 1 \(op) \(k)", isNull: "json_type(body, '$.n') = 'null'")
         case 15:
             return DifferentialPredicate(
                 builder: Expression.property("n").modulo(Expression.int(3)).equalTo(Expression.int(0)), sqlpp: "n % 3 = 0",
-                reference: "\(n) % 3 = 0")
+                reference: "\(n) % 3 = 0", isNull: "json_type(body, '$.n') = 'null'")
         case 16:
             let word = random.pick(Self.words).lowercased()
             return DifferentialPredicate(
                 builder: Function.lower(Expression.property("s")).equalTo(Expression.string(word)), sqlpp: "LOWER(s) = '\(word)'",
-                reference: "lower(json_extract(body, '$.s')) = '\(word)'")
+                reference: "lower(json_extract(body, '$.s')) = '\(word)'", isNull: "json_type(body, '$.s') = 'null'")
         case 17:
             let k = random.int(2...6)
             return DifferentialPredicate(
                 builder: apply(Function.length(Expression.property("s")), Expression.int(k)), sqlpp: "LENGTH(s) \(op) \(k)",
-                reference: "length(json_extract(body, '$.s')) \(op) \(k)")
+                reference: "length(json_extract(body, '$.s')) \(op) \(k)", isNull: "json_type(body, '$.s') = 'null'")
         case 18:
             let id = String(format: "d%03d", random.int(0...299))
             return DifferentialPredicate(
@@ -197,7 +205,7 @@ struct DifferentialPredicate {
             return DifferentialPredicate(
                 builder: apply(call("IFMISSING", Expression.property("n"), Expression.int(-1)), Expression.int(k)),
                 sqlpp: "IFMISSING(n, -1) \(op) \(k)",
-                reference: "(CASE WHEN json_type(body, '$.n') IS NULL THEN -1 ELSE \(n) END) \(op) \(k)")
+                reference: "(CASE WHEN json_type(body, '$.n') IS NULL THEN -1 ELSE \(n) END) \(op) \(k)", isNull: "json_type(body, '$.n') = 'null'")
         case 21:
             let word = random.chance(20) ? "null" : random.pick(Self.words)
             let concat = QueryExpression(.binary(.concat, Expression.string("s=").plan, Expression.property("s").plan))
@@ -208,7 +216,7 @@ struct DifferentialPredicate {
             let k = random.int(0...1)
             return DifferentialPredicate(
                 builder: call("TONUMBER", Expression.property("b")).equalTo(Expression.int(k)), sqlpp: "TONUMBER(b) = \(k)",
-                reference: "(CASE json_type(body, '$.b') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END) = \(k)")
+                reference: "(CASE json_type(body, '$.b') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END) = \(k)", isNull: "json_type(body, '$.b') = 'null'")
         case 23:
             let field = random.pick(["n", "s", "b", "tags", "o"])
             let name = random.pick(["number", "string", "boolean", "array", "object", "null"])
@@ -224,7 +232,7 @@ struct DifferentialPredicate {
                 sqlpp: "s COLLATE NOCASE = '\(word)'",
                 // The collation on the left: SQLite 3.40 answers `a = 'X' COLLATE NOCASE OR
                 // a = 'Y' COLLATE NOCASE` from a BINARY index on `a`, wrongly.
-                reference: "json_extract(body, '$.s') COLLATE NOCASE = '\(word)'")
+                reference: "json_extract(body, '$.s') COLLATE NOCASE = '\(word)'", isNull: "json_type(body, '$.s') = 'null'")
         }
     }
 
@@ -238,17 +246,17 @@ struct DifferentialPredicate {
         let left = predicate(&random, depth: depth + 1)
         switch random.int(0...4) {
         case 0:
-            return DifferentialPredicate(builder: Expression.not(left.builder), sqlpp: "NOT (\(left.sqlpp))", reference: "NOT (\(left.reference))")
+            return DifferentialPredicate(builder: Expression.not(left.builder), sqlpp: "NOT (\(left.sqlpp))", reference: "NOT \(left.logicalReference)")
         case 1, 2:
             let right = predicate(&random, depth: depth + 1)
             return DifferentialPredicate(
                 builder: left.builder.and(right.builder), sqlpp: "(\(left.sqlpp)) AND (\(right.sqlpp))",
-                reference: "(\(left.reference)) AND (\(right.reference))")
+                reference: "\(left.logicalReference) AND \(right.logicalReference)")
         default:
             let right = predicate(&random, depth: depth + 1)
             return DifferentialPredicate(
                 builder: left.builder.or(right.builder), sqlpp: "(\(left.sqlpp)) OR (\(right.sqlpp))",
-                reference: "(\(left.reference)) OR (\(right.reference))")
+                reference: "\(left.logicalReference) OR \(right.logicalReference)")
         }
     }
 
@@ -289,7 +297,7 @@ struct DifferentialPredicate {
                     .orderBy(descending ? Ordering.property(key).descending() : Ordering.property(key), Ordering.expression(Meta.id))
                     .limit(Expression.int(limit), offset: Expression.int(offset)),
                 sqlpp: "SELECT meta().id, \(field) AS v FROM store.items WHERE \(condition.sqlpp) ORDER BY \(key)\(descending ? " DESC" : ""), meta().id LIMIT \(limit) OFFSET \(offset)",
-                reference: "SELECT key, json_extract(body, \(path)), json_type(body, \(path)) FROM \(f.collection.table) WHERE \(live) AND (\(condition.reference)) ORDER BY json_extract(body, '$.\(key)')\(descending ? " DESC" : ""), key LIMIT \(limit) OFFSET \(offset)",
+                reference: "SELECT key, json_extract(body, \(path)), json_type(body, \(path)) FROM \(f.collection.table) WHERE \(live) AND (\(condition.reference)) ORDER BY CASE json_type(body, '$.\(key)') WHEN 'null' THEN x'' ELSE json_extract(body, '$.\(key)') END\(descending ? " DESC" : ""), key LIMIT \(limit) OFFSET \(offset)",
                 referenceColumns: [(0, nil), (1, 2)])
         default:
             return Case(

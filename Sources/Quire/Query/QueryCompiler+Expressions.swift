@@ -41,8 +41,8 @@ extension QueryCompiler {
         case .parameter(let name):
             try checkQueryOnly("parameter $\(name)")
             return placeholder(.parameterValue(name))
-        case .unary(.not, let operand):
-            return "(NOT \(try value(operand)))"
+        case .unary(.not, _), .binary(.and, _, _), .binary(.or, _, _):
+            return try logicalValue(expression) ?? "NULL"
         case .unary(.negate, let operand):
             return "(- \(try value(operand)))"
         case .binary(let op, let left, let right):
@@ -107,6 +107,7 @@ extension QueryCompiler {
             }
             return op == .is ? test : "(NOT \(test))"
         default:
+            if let test = try nullComparison(op, left, right) { return test }
             return "(\(try value(left)) \(op.rawValue) \(try value(right)))"
         }
     }
@@ -209,6 +210,8 @@ extension QueryCompiler {
         case .collate(let operand, let collation):
             if let comparison = QueryCompiler.collating(operand, collation) { return try type(comparison) }
             return try type(operand)
+        case .unary(.not, _), .binary(.and, _, _), .binary(.or, _, _):
+            return try logicalType(expression) ?? "NULL"
         case .meta(.isDeleted, _):
             let flag = try value(expression)
             return "CASE WHEN \(flag) IS NULL THEN NULL WHEN \(flag) THEN 'true' ELSE 'false' END"

@@ -158,7 +158,7 @@ final class QueryCompiler {
                 sql += " CROSS JOIN \(ref.table) AS \(ref.sqlAlias)"
                 whereTerms.append(filter)
             case .inner, .leftOuter:
-                let condition = try join.condition.map { try value($0) } ?? "1"
+                let condition = try join.condition.map { try self.condition($0) } ?? "1"
                 sql += " \(join.kind == .inner ? "JOIN" : "LEFT OUTER JOIN") \(ref.table) AS \(ref.sqlAlias)"
                 sql += " ON \(condition) AND \(filter)"
             }
@@ -168,7 +168,7 @@ final class QueryCompiler {
             sql += " JOIN \(join.table) AS \(join.sqlAlias) ON \(join.sqlAlias).rowid = \(ref.sqlAlias).sequence"
         }
         if let whereClause {
-            whereTerms.append(contentsOf: try whereClause.conjuncts.map { try value($0) })
+            whereTerms.append(contentsOf: try whereClause.conjuncts.map { try condition($0) })
             whereTerms.append(contentsOf: try impliedPresence(whereClause.conjuncts))
         }
         sql += " WHERE " + whereTerms.joined(separator: " AND ")
@@ -176,17 +176,18 @@ final class QueryCompiler {
             sql += " GROUP BY " + (try plan.groupBy.map { try value($0) }).joined(separator: ", ")
         }
         if let having = plan.having {
-            sql += " HAVING " + (try value(try substitutingResultAliases(having)))
+            sql += " HAVING " + (try condition(try substitutingResultAliases(having)))
         }
         if !plan.orderBy.isEmpty {
-            let terms = try plan.orderBy.map { term -> String in
+            let valued = try valuedByComparison(whereClause?.conjuncts ?? [])
+            let terms = try plan.orderBy.flatMap { term -> [String] in
                 let expression = try substitutingResultAliases(term.expression)
                 if case .rank(let index, let alias) = expression {
                     // FTS5 sorts by its own rank column (lower is better) without a sort step.
                     let join = try fullTextJoin(index: index, sourceAlias: alias, function: "RANK")
-                    return "\(join.sqlAlias).rank" + (term.descending ? "" : " DESC")
+                    return ["\(join.sqlAlias).rank" + (term.descending ? "" : " DESC")]
                 }
-                return try value(expression) + (term.descending ? " DESC" : "")
+                return try orderingKeys(expression, descending: term.descending, valued: valued)
             }
             sql += " ORDER BY " + terms.joined(separator: ", ")
         }

@@ -10,10 +10,12 @@ final class ChangeRecorder {
     private let queue = DispatchQueue(label: "quire.conformance.listeners")
     private let recorded = Locked<[String: [String]]>([:])
     private var tokens: [String: ListenerToken] = [:]
+    /// Listeners removed by name: `changes` still reads what they were told before.
+    private var removed: Set<String> = []
 
     /// Adds a listener named `name` to `collection` (to one document when `documentID` is set).
     func add(_ listener: Step.ChangeListener, to collection: Collection) throws {
-        guard tokens[listener.name] == nil else {
+        guard tokens[listener.name] == nil, !removed.contains(listener.name) else {
             throw QuireError(.invalidParameter, "a listener named '\(listener.name)' was already added")
         }
         let name = listener.name
@@ -32,11 +34,23 @@ final class ChangeRecorder {
 
     /// The IDs the listener `name` received, after every queued notification was delivered.
     func changes(of name: String) throws -> SpecValue {
-        guard tokens[name] != nil else {
+        guard tokens[name] != nil || removed.contains(name) else {
             throw QuireError(.invalidParameter, "no listener named '\(name)'; add it with addChangeListener first")
         }
         queue.sync {}
         return .array(recorded.withLock { $0[name] ?? [] }.map(SpecValue.string))
+    }
+
+    /// Removes the listener `name` (`token.remove()`), once every notification already queued
+    /// was delivered to it; removing it again does nothing.
+    func remove(_ name: String) throws {
+        if removed.contains(name) { return }
+        guard let token = tokens.removeValue(forKey: name) else {
+            throw QuireError(.invalidParameter, "no listener named '\(name)'; add it with addChangeListener first")
+        }
+        queue.sync {}
+        token.remove()
+        removed.insert(name)
     }
 
     /// Removes every listener.

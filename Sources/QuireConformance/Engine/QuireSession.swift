@@ -12,6 +12,8 @@ final class QuireSession: EngineSession {
     private var currentName: String
     private(set) var current: Database
     private var open: [String: Database] = [:]
+    /// More `Database` objects on the case's files, by the alias `open {name, as}` gave them.
+    private var instances: [String: Database] = [:]
     /// Collection objects as an app would hold them: a step on a collection uses the object
     /// from the last step that created or looked it up, so a deleted collection's object
     /// reports notOpen as in Couchbase Lite.
@@ -106,6 +108,8 @@ final class QuireSession: EngineSession {
         replicators.stopAll()
         for listener in listeners { QuireSession.waitFor { await listener.stop() } }
         listeners.removeAll()
+        for database in instances.values { try? database.close() }
+        instances.removeAll()
         for database in open.values { try? database.close() }
         open.removeAll()
     }
@@ -216,6 +220,15 @@ final class QuireSession: EngineSession {
             }
             currentName = name
             return nil
+        case .openInstance(let name, let alias):
+            if let database = instances[alias], !database.isClosedForSpecs, database.name == name {
+                current = database
+            } else {
+                current = try Database(name: name, config: configuration)
+                instances[alias] = current
+            }
+            currentName = name
+            return nil
         case .close:
             try current.close()
             return nil
@@ -267,6 +280,9 @@ final class QuireSession: EngineSession {
             return nil
         case .changes(let name):
             return try changeRecorder.changes(of: name)
+        case .removeChangeListener(let name):
+            try changeRecorder.remove(name)
+            return nil
         case .generateBlob(let size, let seed, let contentType):
             return try QuireBlobs.generate(size: size, seed: seed, contentType: contentType, in: current)
         case .readBlob(let properties):
@@ -369,6 +385,9 @@ final class QuireSession: EngineSession {
             target = try database.defaultCollection()
         } else {
             target = try document.collection ?? collection(.default)
+        }
+        if let choice = save.conflictHandler {
+            return try QuireConflictSave.save(document, in: target, choice: choice, state: QuireSession.state(of:))
         }
         let control: ConcurrencyControl = save.concurrency == .failOnConflict ? .failOnConflict : .lastWriteWins
         guard try target.save(document: document, concurrencyControl: control) else {

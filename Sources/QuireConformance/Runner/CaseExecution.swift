@@ -81,6 +81,9 @@ final class CaseExecution {
             outcome = .success(arguments)
         case "batch":
             outcome = try runBatch(step, arguments: arguments, rendered: rendered)
+        case "repeat":
+            try runRepeat(step, arguments: arguments, rendered: rendered)
+            outcome = .success(nil)
         default:
             let decoded: Step
             do {
@@ -122,6 +125,38 @@ final class CaseExecution {
                 if abort { throw EngineError.batchAborted }
             }
             return nil
+        }
+    }
+
+    /// Runs a `repeat`'s steps `times` times, the iteration (from 0) bound to `variable` when
+    /// one is named; a broken expectation ends the case there, saying in which iteration.
+    private func runRepeat(_ step: StepTemplate, arguments value: SpecValue, rendered: String) throws {
+        let times: Int
+        let variable: String?
+        do {
+            let arguments = try Arguments(keyword: "repeat", value)
+            guard let count = try arguments.integer("times"), count >= 0 else {
+                throw ArgumentError("repeat needs 'times', a count of 0 or more")
+            }
+            times = count
+            variable = try arguments.optionalString("variable")
+        } catch {
+            throw specError("\(error)", at: step.location, step: rendered)
+        }
+        if times == 0, let skipped = step.nested.first(where: { $0.expect != nil }) {
+            throw specError("this step has an expectation but never runs: the repeat runs 0 times",
+                            at: skipped.expectLocation ?? skipped.location, step: skipped.rendered())
+        }
+        let saved = variable.flatMap { variables[$0] }
+        defer { if let variable { variables[variable] = saved } }
+        for iteration in 0..<times {
+            if let variable { variables[variable] = .int(iteration) }
+            do {
+                for nested in step.nested { try execute(nested) }
+            } catch var stop as Stop {
+                stop.failure.message += " (repeat iteration \(iteration + 1) of \(times))"
+                throw stop
+            }
         }
     }
 

@@ -114,6 +114,13 @@ final class JSONSchema: @unchecked Sendable {
             return
         }
         guard let rules = schema.objectValue else { return }
+        // A `${variable}` alone stands for a value of any type (the runner substitutes it, type
+        // and all), so it may take the place of a number, a list or a mapping.
+        if let text = node.scalar?.stringValue, Template.isWholeReference(text),
+            rules["enum"] != nil || rules["const"] != nil || rules["type"].map({ !Self.node(node, hasType: $0) }) ?? false
+        {
+            return
+        }
         func fail(_ message: String, kind: SchemaViolation.Kind = .other, at location: SourceLocation? = nil) {
             violations.append(.init(location: location ?? node.location, message: message, kind: kind, depth: depth))
         }

@@ -29,9 +29,9 @@ public enum SpecSchema {
   "additionalProperties": false,
   "$defs": {
     "variable": {
-      "description": "a ${variable} reference",
+      "description": "a ${variable} reference, optionally with string functions (${url|withoutPort})",
       "type": "string",
-      "pattern": "^\\$\\{[A-Za-z_][A-Za-z0-9_-]*(\\.[A-Za-z0-9_-]+)*\\}$"
+      "pattern": "^\\$\\{[A-Za-z_][A-Za-z0-9_-]*(\\.[A-Za-z0-9_-]+)*(\\|[A-Za-z]+(\\([^()]*\\))?)*\\}$"
     },
     "variableName": {
       "description": "a variable name (a letter or '_', then letters, digits, '_' or '-')",
@@ -246,6 +246,7 @@ public enum SpecSchema {
         "purge": { "$ref": "#/$defs/documentArguments" },
         "count": { "$ref": "#/$defs/collectionOnly" },
         "batch": { "$ref": "#/$defs/batchArguments" },
+        "repeat": { "$ref": "#/$defs/repeatArguments" },
         "setExpiration": { "$ref": "#/$defs/setExpirationArguments" },
         "getExpiration": { "$ref": "#/$defs/documentArguments" },
         "advanceClock": {
@@ -265,7 +266,16 @@ public enum SpecSchema {
           "additionalProperties": false
         },
         "indexes": { "$ref": "#/$defs/collectionOnly" },
-        "open": { "$ref": "#/$defs/nameArgument" },
+        "open": {
+          "title": "argument",
+          "type": "object",
+          "properties": {
+            "name": { "type": "string" },
+            "as": { "description": "Open another Database object on that file, held under this name.", "$ref": "#/$defs/variableName" }
+          },
+          "required": ["name"],
+          "additionalProperties": false
+        },
         "close": { "$ref": "#/$defs/noArguments" },
         "reopen": { "$ref": "#/$defs/noArguments" },
         "copyDatabase": {
@@ -440,6 +450,7 @@ public enum SpecSchema {
           "additionalProperties": false
         },
         "changes": { "$ref": "#/$defs/nameArgument" },
+        "removeChangeListener": { "$ref": "#/$defs/nameArgument" },
         "generateBlob": {
           "title": "argument",
           "type": "object",
@@ -611,6 +622,7 @@ public enum SpecSchema {
         { "required": ["purge"] },
         { "required": ["count"] },
         { "required": ["batch"] },
+        { "required": ["repeat"] },
         { "required": ["setExpiration"] },
         { "required": ["getExpiration"] },
         { "required": ["advanceClock"] },
@@ -638,6 +650,7 @@ public enum SpecSchema {
         { "required": ["explain"] },
         { "required": ["addChangeListener"] },
         { "required": ["changes"] },
+        { "required": ["removeChangeListener"] },
         { "required": ["generateBlob"] },
         { "required": ["readBlob"] },
         { "required": ["damageBlob"] },
@@ -787,10 +800,22 @@ public enum SpecSchema {
         "database": { "description": "With object: the database to save it in (another one than the object's must fail).", "type": "string", "minLength": 1 },
         "merge": { "$ref": "#/$defs/objectOrVariable" },
         "unset": { "type": "array", "items": { "type": "string" } },
-        "concurrency": { "$ref": "#/$defs/concurrency" }
+        "concurrency": { "$ref": "#/$defs/concurrency" },
+        "conflictHandler": {
+          "description": "With object: save through a conflict handler that keeps mine, keeps theirs, takes the listed keys from theirs, or cancels.",
+          "anyOf": [
+            { "enum": ["keepMine", "keepTheirs", "cancel"] },
+            {
+              "type": "object",
+              "properties": { "merge": { "type": "array", "minItems": 1, "items": { "type": "string" } } },
+              "required": ["merge"],
+              "additionalProperties": false
+            }
+          ]
+        }
       },
       "oneOf": [{ "required": ["body"] }, { "required": ["json"] }, { "required": ["from"] }, { "required": ["object"] }],
-      "dependentRequired": { "database": ["object"] },
+      "dependentRequired": { "database": ["object"], "conflictHandler": ["object"] },
       "additionalProperties": false
     },
     "deleteArguments": {
@@ -804,6 +829,17 @@ public enum SpecSchema {
         "concurrency": { "$ref": "#/$defs/concurrency" }
       },
       "oneOf": [{ "required": ["id"] }, { "required": ["from"] }, { "required": ["object"] }],
+      "additionalProperties": false
+    },
+    "repeatArguments": {
+      "title": "argument",
+      "type": "object",
+      "properties": {
+        "times": { "description": "How many times the steps run (0 or more).", "$ref": "#/$defs/integerOrVariable" },
+        "variable": { "description": "A variable holding the iteration, from 0.", "$ref": "#/$defs/variableName" },
+        "steps": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } }
+      },
+      "required": ["times", "steps"],
       "additionalProperties": false
     },
     "batchArguments": {

@@ -141,7 +141,7 @@ enum SpecLoader {
         }
         var arguments = action.value.value
         var nested: [StepTemplate] = []
-        if action.key == "batch", let inner = action.value["steps"]?.elements {
+        if action.key == "batch" || action.key == "repeat", let inner = action.value["steps"]?.elements {
             nested = try inner.map(template(of:))
             if case .object(var members) = arguments {
                 members["steps"] = nil
@@ -226,6 +226,7 @@ enum SpecLoader {
                     throw SpecError("undefined variable '\(reference.name)' in \(step.keyword)\(Suggestion.didYouMean(reference.name, in: defined))", at: step.location)
                 }
             }
+            if step.keyword == "repeat", let variable = step.arguments["variable"]?.stringValue { defined.insert(variable) }
             try checkReferences(in: step.nested, defined: &defined)
             if step.keyword == "set" { defined.formUnion(step.arguments.objectValue.map { Array($0.keys) } ?? []) }
             if let bind = step.bind { defined.insert(bind) }

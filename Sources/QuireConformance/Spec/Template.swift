@@ -3,7 +3,8 @@
 /// A string that is exactly one reference becomes the referenced value with its type (so
 /// `count: "${n}"` is an integer when `n` is); references inside longer text are replaced by
 /// the value's text (strings as they are, anything else as compact JSON). `$${` writes a
-/// literal `${`. Mapping keys are substituted too.
+/// literal `${`. Mapping keys are substituted too. A reference may end in string functions
+/// applied in turn (``TemplateFunction``): `${url|withoutPort}`, `${url|replace(127.0.0.1,localhost)}`.
 enum Template {
     /// A reference that cannot be resolved.
     struct Unresolved: Error, Sendable, CustomStringConvertible {
@@ -16,6 +17,14 @@ enum Template {
         var name: String
         /// The rest of the path.
         var path: [String]
+        /// The functions after `|`, applied in order to the value.
+        var functions: [TemplateFunction] = []
+    }
+
+    /// Whether `text` is exactly one reference, which stands for a value of any type.
+    static func isWholeReference(_ text: String) -> Bool {
+        let parts = pieces(of: text)
+        return parts.count == 1 && parts[0].reference != nil
     }
 
     /// Replaces every reference in `value`.
@@ -70,9 +79,16 @@ enum Template {
             let hint = Suggestion.didYouMean(reference.name, in: variables.keys)
             throw Unresolved(description: "undefined variable '\(reference.name)'\(hint)")
         }
-        guard let value = root.value(at: reference.path) else {
+        guard var value = root.value(at: reference.path) else {
             let path = ([reference.name] + reference.path).joined(separator: ".")
             throw Unresolved(description: "'${\(path)}' does not exist: '\(reference.name)' is \(ValueMatcher.render(root, limit: 120))")
+        }
+        for function in reference.functions {
+            do {
+                value = try function.apply(to: value)
+            } catch let error as TemplateFunction.Failure {
+                throw Unresolved(description: error.description)
+            }
         }
         return value
     }
@@ -104,8 +120,10 @@ enum Template {
             literal += rest[..<start.lowerBound]
             if !literal.isEmpty { pieces.append(.text(literal)) }
             literal = ""
-            let path = rest[start.upperBound..<end].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            pieces.append(.reference(Reference(name: path[0], path: Array(path.dropFirst()))))
+            let inner = rest[start.upperBound..<end].split(separator: "|", omittingEmptySubsequences: false)
+            let path = inner[0].split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let functions = inner.dropFirst().map { TemplateFunction(text: String($0)) }
+            pieces.append(.reference(Reference(name: path[0], path: Array(path.dropFirst()), functions: functions)))
             rest = rest[rest.index(after: end)...]
         }
         literal += rest

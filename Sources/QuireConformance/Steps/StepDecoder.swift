@@ -3,7 +3,7 @@ import Foundation
 /// Turns a step's keyword and substituted arguments into a typed ``Step``.
 enum StepDecoder {
     /// Keywords the runner handles itself.
-    static let runnerKeywords: Set<String> = ["set", "inspect", "batch"]
+    static let runnerKeywords: Set<String> = ["set", "inspect", "batch", "repeat"]
 
     /// Keywords that become a ``Step`` for the engine.
     static let engineKeywords: Set<String> = Set([
@@ -11,7 +11,7 @@ enum StepDecoder {
         "delete", "purge", "count", "setExpiration", "getExpiration", "advanceClock", "query", "createIndex",
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
         "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
-        "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
+        "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes", "removeChangeListener",
         "generateBlob", "readBlob", "damageBlob", "toMutable", "object",
         "canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag",
     ]).union(Step.ReplicatorOperation.keywords).union(Step.ContainerOperation.keywords)
@@ -52,7 +52,9 @@ enum StepDecoder {
         case "createIndex": return .createIndex(try index(arguments))
         case "deleteIndex": return .deleteIndex(name: try arguments.string("name"), collection: try arguments.collection())
         case "indexes": return .indexes(try arguments.collection())
-        case "open": return .open(name: try arguments.string("name"))
+        case "open":
+            if let alias = try arguments.optionalString("as") { return .openInstance(name: try arguments.string("name"), alias: alias) }
+            return .open(name: try arguments.string("name"))
         case "close": return .close
         case "reopen": return .reopen
         case "copyDatabase": return .copyDatabase(try copy(arguments, specDirectory: specDirectory))
@@ -103,6 +105,7 @@ enum StepDecoder {
                     name: try arguments.string("name"), collection: try arguments.collection(),
                     documentID: try arguments.optionalString("id")))
         case "changes": return .changes(listener: try arguments.string("name"))
+        case "removeChangeListener": return .removeChangeListener(name: try arguments.string("name"))
         case "generateBlob":
             guard let size = try arguments.integer("size"), size >= 0 else {
                 throw ArgumentError("generateBlob needs 'size', a number of bytes (0 or more)")
@@ -177,7 +180,31 @@ enum StepDecoder {
         return Step.ObjectSave(
             name: name, collection: try arguments.optionalString("collection").map(CollectionName.init(fullName:)),
             database: try arguments.optionalString("database"), merge: try arguments.object("merge") ?? [:],
-            unset: try arguments.strings("unset") ?? [], concurrency: try arguments.concurrency())
+            unset: try arguments.strings("unset") ?? [], concurrency: try arguments.concurrency(),
+            conflictHandler: try conflictChoice(arguments))
+    }
+
+    /// `conflictHandler: keepMine | keepTheirs | cancel | {merge: [keys]}`.
+    private static func conflictChoice(_ arguments: Arguments) throws -> Step.ConflictChoice? {
+        guard let value = arguments["conflictHandler"] else { return nil }
+        guard arguments["concurrency"] == nil else {
+            throw ArgumentError("save: a conflictHandler decides the conflict; 'concurrency' cannot be given with it")
+        }
+        switch value {
+        case .string("keepMine"): return .keepMine
+        case .string("keepTheirs"): return .keepTheirs
+        case .string("cancel"): return .cancel
+        case .object(let members) where members.keys.sorted() == ["merge"]:
+            let listed = members["merge"]?.arrayValue ?? []
+            let keys = listed.compactMap(\.stringValue)
+            guard !keys.isEmpty, keys.count == listed.count else {
+                throw ArgumentError("save: conflictHandler 'merge' needs a list of keys to take from the stored document")
+            }
+            return .merge(keys: keys)
+        default:
+            let hint = value.stringValue.map { Suggestion.didYouMean($0, in: ["keepMine", "keepTheirs", "cancel"]) } ?? ""
+            throw ArgumentError("save: conflictHandler must be keepMine, keepTheirs, cancel or {merge: [keys]}, not \(ValueMatcher.render(value, limit: 80))\(hint)")
+        }
     }
 
     private static func delete(_ arguments: Arguments) throws -> Step.Delete {

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import QuireConformance
+
+/// Every expectation the loop, listener-removal, conflict-handler, second-database-object and
+/// variable-function steps
+/// make possible is shown to fail when it should (`Resources/failing-steps`, on the Quire
+/// engine), with a failure that says what happened.
+@Suite struct SpecStepFailureTests {
+    private static let report: RunReport = {
+        let suite = ConformanceSuite.load(paths: [TestResources.path("failing-steps")])
+        return ConformanceRunner(engine: QuireEngine(), options: RunnerOptions(jobs: 2)).run(suite, selection: CaseSelection())
+    }()
+
+    private func failure(_ name: String) throws -> CaseFailure {
+        let result = try #require(Self.report.results.first { $0.testCase.name == name }, "no case '\(name)'")
+        #expect(result.status == .failed || result.status == .error, "\(name): \(result.status)")
+        return try #require(result.failure, "\(name) has no failure")
+    }
+
+    @Test func everyDeliberateCaseFailsOrIsAnError() {
+        #expect(Self.report.results.count == 11)
+        #expect(Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
+                "\(TextReporter().render(Self.report))")
+    }
+
+    @Test func aRepeatSaysInWhichIterationItBroke() throws {
+        let broken = try failure("a repeat stops at the iteration whose expectation breaks")
+        #expect(broken.message.hasSuffix("(repeat iteration 2 of 5)"), "\(broken.message)")
+        #expect(broken.step?.contains("doc_1") == true)
+        let never = try failure("a repeat that never runs cannot carry an expectation")
+        #expect(never.message.contains("never runs"))
+    }
+
+    @Test func aRemovedListenerHearsNothingMore() throws {
+        let removed = try failure("a removed listener is expected to hear a later save")
+        #expect(removed.actual == #"["a"]"#)
+    }
+
+    @Test func conflictHandlersDoWhatTheyChose() throws {
+        let cancelled = try failure("a cancelled save is expected to save")
+        #expect(cancelled.actual?.contains(#""saved":false"#) == true, "\(cancelled.actual ?? "")")
+        let theirs = try failure("keepTheirs is expected to keep mine")
+        #expect(theirs.actual == #"{"v":2}"#)
+        let merged = try failure("a merge is expected to leave the merged key alone")
+        #expect(merged.actual == #"{"k":"stored","v":3}"#)
+    }
+
+    @Test func anotherDatabaseObjectReadsTheSameFile() throws {
+        let other = try failure("another object is expected to miss a committed save")
+        #expect(other.actual == #"{"v":1}"#)
+        #expect(other.step == #"get {"id":"d"}"#)
+    }
+
+    @Test func variableFunctionsChangeTheValue() throws {
+        let port = try failure("a URL without its port is expected to keep it")
+        #expect(port.actual == #""http://127.0.0.1/db""#)
+        let host = try failure("a replaced host is expected unchanged")
+        #expect(host.actual == #""localhost""#)
+        let unknown = try failure("an unknown variable function is a spec error")
+        #expect(unknown.message.contains("unknown function 'hots'") && unknown.message.contains("host"))
+        let list = try failure("a list variable is expected to leave the keys it names")
+        #expect(list.step?.contains(#""unset":["a","b"]"#) == true, "\(list.step ?? "")")
+        #expect(list.actual?.contains(#""c":3"#) == true && list.actual?.contains(#""a""#) == false, "\(list.actual ?? "")")
+    }
+}
