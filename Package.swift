@@ -72,6 +72,19 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // Quire as a Couchbase Lite test server (the test kit's REST API).
+        .target(
+            name: "QuireTestServer",
+            dependencies: [
+                "Quire",
+                "QuireFixtures",
+                "QuireSync",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "quire",
             dependencies: [
@@ -79,6 +92,7 @@ let package = Package(
                 "QuireConformance",
                 "QuireFixtures",
                 "QuireSync",
+                "QuireTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -96,6 +110,11 @@ let package = Package(
         .testTarget(
             name: "QuireConformanceTests",
             dependencies: ["QuireConformance", "Quire"],
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(
+            name: "QuireTestServerTests",
+            dependencies: ["QuireTestServer", "Quire", "QuireSync", "QuireFixtures"],
             resources: [.copy("Resources")]
         ),
     ],

@@ -8,6 +8,6 @@ struct QuireCommand: ParsableCommand {
         commandName: "quire",
         abstract: "Quire: an embedded document store, its conformance runner and fixture packager.",
         version: QuireVersion.current,
-        subcommands: [ConformCommand.self, FixtureCommand.self, ServeCommand.self]
+        subcommands: [ConformCommand.self, FixtureCommand.self, ServeCommand.self, TestServerCommand.self]
     )
 }
