@@ -16,6 +16,9 @@ struct KeyPath: Sendable, Equatable, CustomStringConvertible {
         case index(Int)
     }
 
+    /// The largest array index accepted.
+    static let maximumIndex = 100_000
+
     /// The steps, first to last; the first is always a key (documents are dictionaries).
     let components: [Component]
     /// The path as written.
@@ -46,7 +49,11 @@ struct KeyPath: Sendable, Equatable, CustomStringConvertible {
                     position += 1
                 }
                 guard position < characters.count else { throw bad("'[' is never closed") }
-                guard let index = Int(digits) else { throw bad("an index needs at least one digit") }
+                guard !digits.isEmpty else { throw bad("an index needs at least one digit") }
+                // Setting pads the array with nulls up to the index: keep that bounded.
+                guard let index = Int(digits), index <= Self.maximumIndex else {
+                    throw bad("index \(digits) is above the largest this server accepts, \(Self.maximumIndex)")
+                }
                 components.append(.index(index))
                 position += 1
                 expectProperty = false

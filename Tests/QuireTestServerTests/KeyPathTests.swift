@@ -8,6 +8,9 @@ import Testing
         #expect(try KeyPath("name.last").components == [.key("name"), .key("last")])
         #expect(try KeyPath("$.addresses[10].city").components == [.key("addresses"), .index(10), .key("city")])
         #expect(try KeyPath(#"a\.b[0][1]"#).components == [.key("a.b"), .index(0), .index(1)])
+        #expect(throws: TestServerError.self) { try KeyPath("a[100001]") }
+        #expect(throws: TestServerError.self) { try KeyPath("a[99999999999999999999999]") }
+        #expect(throws: TestServerError.self) { try KeyPath("a[]") }
     }
 
     @Test func setCreatesPadsAndRefusesKindMismatch() throws {
