@@ -84,6 +84,11 @@ public actor TestServerEngine {
             throw TestServerError.request("client ID '\(client)' was not introduced with /newSession")
         }
         let request = try RequestObject.parse(body, endpoint: route)
+        if route.hasPrefix(Self.extensionPrefix),
+            let answer = try extensionRoute(String(route.dropFirst(Self.extensionPrefix.count)), request)
+        {
+            return answer
+        }
         switch route {
         case "/reset": return try await reset(request)
         case "/getAllDocuments": return try getAllDocuments(request)
