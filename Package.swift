@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "QuireTestServerTests",
-            dependencies: ["QuireTestServer", "Quire", "QuireSync", "QuireFixtures"],
+            dependencies: ["QuireTestServer", "Quire", "QuireSync", "QuireFixtures", "QuireConformance"],
             resources: [.copy("Resources")]
         ),
     ],
