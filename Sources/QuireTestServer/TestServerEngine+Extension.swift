@@ -50,11 +50,18 @@ extension TestServerEngine {
 
     /// `/quire/v1/saveDocument {database, collection, id, body}`: saves `body` as the
     /// document's whole new body (last write wins); answers the document's state afterwards.
+    /// `json` (text, for Quire's own JSON parser, whose errors are the answer) may stand for
+    /// `body`.
     func saveDocument(_ request: RequestObject) throws -> TestServerResponse {
         let (name, database) = try database(request)
         let collection = try CollectionPath(try request.string("collection")).existing(in: database, databaseName: name)
         let id = try request.string("id")
-        guard case .object(let body)? = request.value("body") else { throw TestServerError.request("'body' must be an object") }
+        if let text = try request.optionalString("json") {
+            let parsed = try MutableDocument(json: text).toDictionary()
+            try collection.save(document: MutableDocument(id: id, data: parsed))
+            return .json(try Self.state(of: id, in: collection))
+        }
+        guard case .object(let body)? = request.value("body") else { throw TestServerError.request("'body' must be an object, or 'json' text") }
         let text = String(decoding: try JSONWriter.bytes(.object(body)), as: UTF8.self)
         let document = try collection.document(id: id)?.toMutable() ?? MutableDocument(id: id)
         _ = try document.setJSON(text)

@@ -45,6 +45,13 @@ import Testing
               - batch:
                   steps:
                     - save: {id: a, body: {v: 1}}
+          - name: a served database answers a CouchDB client
+            steps:
+              - save: {id: a, body: {v: 1}}
+              - serve: {database: db}
+                as: served
+              - request: {method: GET, url: "${served.url}/a"}
+                expect: {matches: {status: 200, body: {_id: a, v: 1}}}
           - name: a wrong expectation fails
             steps:
               - save: {id: a, body: {v: 1}}
@@ -74,7 +81,7 @@ import Testing
     @Test func theExtensionCarriesWhatThePlainProtocolCannot() async throws {
         let results = try await Self.run(extensionOn: true)
         for name in ["documents round trip", "an invalid document ID is the store's error", "a deleted document is a tombstone",
-                     "a collection made after a write"] {
+                     "a collection made after a write", "a served database answers a CouchDB client"] {
             #expect(results[name]?.0 == .passed, "\(name): \(String(describing: results[name]))")
         }
         #expect(results["a batch is one transaction"]?.0 == .skipped)
@@ -86,6 +93,7 @@ import Testing
         let results = try await Self.run(extensionOn: false)
         #expect(results["documents round trip"]?.0 == .passed, "\(String(describing: results["documents round trip"]))")
         #expect(results["an invalid document ID is the store's error"]?.0 == .passed)
+        #expect(results["a served database answers a CouchDB client"]?.0 == .passed)
         #expect(results["a deleted document is a tombstone"]?.0 == .skipped)
         #expect(results["a deleted document is a tombstone"]?.1?.contains("needs capability 'documentState'") == true)
         #expect(results["a collection made after a write"]?.0 == .skipped)

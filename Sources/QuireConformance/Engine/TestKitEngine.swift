@@ -41,10 +41,10 @@ public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
 
     /// The steps the protocol (and, when on, the extension) can express.
     public var capabilities: Set<EngineCapability>? {
-        var supported: Set<EngineCapability> = ["save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open"]
+        var supported: Set<EngineCapability> = ["save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open", "serve", "request"]
         if usesExtension {
             supported.formUnion([
-                .documentState, .sequences, .collectionsAfterWrites, .collectionNames, .queryParameters,
+                .documentState, .sequences, .rawJSON, .collectionsAfterWrites, .collectionNames, .queryParameters,
                 "getValue", "scopes", "scope", "collections", "collection", "createIndex", "deleteIndex", "indexes",
             ])
         }

@@ -12,6 +12,8 @@ final class TestKitSession: EngineSession {
     /// Whether a document was written: from then on a `/reset` would lose it.
     private var written = false
     private var closed = false
+    /// The listeners `serve` started, stopped at the end of the case.
+    private var listeners: [String] = []
 
     init(engine: TestKitEngine, database: String) throws {
         self.engine = engine
@@ -60,6 +62,18 @@ final class TestKitSession: EngineSession {
                 try reset()
             }
             current = name
+        case .serve(let name, let readOnly): return try serve(name, readOnly: readOnly)
+        case .request(let method, let text, let body):
+            // A CouchDB client's request to a listener the server started: sent from here.
+            guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                throw EngineError(domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.invalidParameter.name,
+                                  message: "'\(text)' is not a URL such as http://127.0.0.1:4984/db")
+            }
+            do {
+                return try QuireHTTPRequest.send(method: method, url: url, body: body)
+            } catch let error as QuireError {
+                throw EngineError(domain: error.domain.rawValue, code: error.code.name, message: error.message)
+            }
         case .getValue(let read):
             try requireCollection(read.document.collection)
             do {
@@ -110,7 +124,8 @@ final class TestKitSession: EngineSession {
     func close() throws {
         guard !closed else { return }
         closed = true
-        engine.release()
+        defer { engine.release() }
+        for id in listeners { try client.post("/stopListener", .object(["id": .string(id)])) }
     }
 
     deinit { if !closed { engine.release() } }
@@ -145,18 +160,24 @@ final class TestKitSession: EngineSession {
     }
 
     private func save(_ save: Step.Save) throws -> SpecValue {
-        guard let id = save.id, case .properties(let body) = save.content else {
-            throw EngineError.missingCapability(.generatedIDs, "the test-kit engine saves only given IDs and bodies")
+        guard let id = save.id else {
+            throw EngineError.missingCapability(.generatedIDs, "the test-kit engine saves only documents with IDs")
         }
         try requireCollection(save.collection)
         let reference = DocumentReference(id, in: save.collection)
         written = true
         if engine.usesExtension {
-            let answer = try client.post("/quire/v1/saveDocument", .object([
+            var request: [String: JSONValue] = [
                 "database": .string(current), "collection": .string(save.collection.fullName), "id": .string(id),
-                "body": .object(body.mapValues(\.jsonValue)),
-            ]))
-            return try Self.state(answer, of: reference).value
+            ]
+            switch save.content {
+            case .properties(let body): request["body"] = .object(body.mapValues(\.jsonValue))
+            case .json(let text): request["json"] = .string(text)
+            }
+            return try Self.state(try client.post("/quire/v1/saveDocument", .object(request)), of: reference).value
+        }
+        guard case .properties(let body) = save.content else {
+            throw EngineError.missingCapability(.rawJSON, "the protocol's updates carry JSON values, not text for the store's parser")
         }
         // An update of the protocol merges key paths into the body: set every top-level key
         // of the new body and remove the current body's other keys, so that the body is replaced.
@@ -191,6 +212,32 @@ final class TestKitSession: EngineSession {
             "database": .string(current),
             "updates": [.object(["type": .string(type), "collection": .string(reference.collection.fullName), "documentID": .string(reference.id)])],
         ]))
+    }
+
+    /// `serve`: `/startListener` on every collection of the database (plain HTTP); returns
+    /// `{url}` on the server's host.
+    private func serve(_ name: String, readOnly: Bool) throws -> SpecValue {
+        guard !readOnly else {
+            throw EngineError.missingCapability("serve.readOnly", "the protocol's listeners cannot be read-only")
+        }
+        if layout[name] == nil {
+            guard !written else {
+                throw EngineError.missingCapability(.databasesAfterWrites, "the protocol makes databases only by /reset, which would lose the documents written")
+            }
+            layout[name] = []
+            try reset()
+        }
+        let collections = [CollectionName.default] + layout[name, default: []]
+        let answer = try client.post("/startListener", .object([
+            "database": .string(name), "collections": .array(collections.map { .string($0.fullName) }), "disableTLS": true,
+        ]))
+        guard case .object(let members)? = answer, case .string(let id)? = members["id"], case .int(let port)? = members["port"] else {
+            throw unexpected("/startListener", answer)
+        }
+        listeners.append(id)
+        let host = client.base.host ?? "127.0.0.1"
+        let path = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
+        return .object(["url": .string("http://\(host):\(port)/\(path)")])
     }
 
     // MARK: Reading documents
