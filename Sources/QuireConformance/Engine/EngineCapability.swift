@@ -49,6 +49,8 @@ public struct EngineCapability: Sendable, Hashable, Comparable, CustomStringConv
     public static let fixtures: EngineCapability = "fixtures"
     /// A manual clock (`given: clock:`, `advanceClock`).
     public static let manualClock: EngineCapability = "manualClock"
+    /// Performance cases: timing a workload against a baseline run in the runner's process.
+    public static let performance: EngineCapability = "performance"
     /// Checking that a blob's content is stored.
     public static let blobChecks: EngineCapability = "blobChecks"
 }

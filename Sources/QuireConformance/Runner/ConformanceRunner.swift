@@ -90,6 +90,10 @@ public struct ConformanceRunner: Sendable {
             guard options.includePerformance else {
                 return CaseResult(testCase: testCase, status: .skipped, skipReason: "performance case; run with --perf")
             }
+            if let capabilities = engine.capabilities, !capabilities.contains(.performance) {
+                let reason = EngineError.missingCapability(.performance, "its workload is timed against baselines in this process")
+                return CaseResult(testCase: testCase, status: .skipped, skipReason: reason.message)
+            }
             #if DEBUG
             if !options.measuresUnoptimisedBuilds {
                 return CaseResult(testCase: testCase, status: .skipped, skipReason: Self.debugBuildSkipReason)
