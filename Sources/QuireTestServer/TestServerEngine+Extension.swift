@@ -24,6 +24,8 @@ extension TestServerEngine {
         case "scopes", "scope", "collections", "collection": return try lookUp(route, request)
         case "createIndex", "deleteIndex", "indexes": return try index(route, request)
         case "runQuery": return try runQuery(withParameters: request)
+        case "openDatabase": return try openDatabase(request)
+        case "startReplicator": return try startReplicator(request, retries: true)
         default: return nil
         }
     }
@@ -174,6 +176,17 @@ extension TestServerEngine {
             }
             return .ok
         }
+    }
+
+    /// `/quire/v1/openDatabase {database}`: opens (creating if needed) a database beside the
+    /// others, which a `/reset` would delete; answers an empty 200.
+    func openDatabase(_ request: RequestObject) throws -> TestServerResponse {
+        let name = try request.string("database")
+        try Self.validateDatabaseName(name)
+        if databases[name] == nil {
+            databases[name] = try Database(name: name, config: DatabaseConfiguration(directory: configuration.directory.path))
+        }
+        return .ok
     }
 
     /// `/quire/v1/runQuery {database, query, parameters}`: `/runQuery` with named parameters;

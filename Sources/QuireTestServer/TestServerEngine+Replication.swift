@@ -3,8 +3,10 @@ import Quire
 import QuireSync
 
 extension TestServerEngine {
-    /// `/startReplicator`: a replicator to a CouchDB-protocol peer, started; its ID.
-    func startReplicator(_ request: RequestObject) throws -> TestServerResponse {
+    /// `/startReplicator`: a replicator to a CouchDB-protocol peer, started; its ID. As
+    /// `/quire/v1/startReplicator` (`retries`), the config may also bound a failing run:
+    /// `maxAttempts` and `maxAttemptWaitTime` (seconds).
+    func startReplicator(_ request: RequestObject, retries: Bool = false) throws -> TestServerResponse {
         let config = try request.object("config")
         let reset = try request.optionalBool("reset") ?? false
         let (name, database) = try database(config)
@@ -35,6 +37,16 @@ extension TestServerEngine {
             }
         }
         replication.continuous = try config.optionalBool("continuous") ?? false
+        if retries {
+            if let attempts = try config.optionalInt("maxAttempts") {
+                guard attempts >= 1 else { throw TestServerError.request("'config.maxAttempts' must be at least 1") }
+                replication.maxAttempts = UInt(attempts)
+            }
+            if let wait = try config.optionalInt("maxAttemptWaitTime") {
+                guard wait >= 0 else { throw TestServerError.request("'config.maxAttemptWaitTime' cannot be negative") }
+                replication.maxAttemptWaitTime = TimeInterval(wait)
+            }
+        }
         replication.enableAutoPurge = try config.optionalBool("enableAutoPurge") ?? true
         if let headers = try config.optionalObject("headers") {
             replication.headers = try Dictionary(uniqueKeysWithValues: headers.members.keys.map { ($0, try headers.string($0)) })

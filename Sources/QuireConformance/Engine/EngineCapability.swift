@@ -51,6 +51,8 @@ public struct EngineCapability: Sendable, Hashable, Comparable, CustomStringConv
     public static let manualClock: EngineCapability = "manualClock"
     /// Performance cases: timing a workload against a baseline run in the runner's process.
     public static let performance: EngineCapability = "performance"
+    /// A replication's checkpoint report (`resumed`, `examined`, `since`, `checkpoints`).
+    public static let replicationCheckpoints: EngineCapability = "replicationCheckpoints"
     /// Checking that a blob's content is stored.
     public static let blobChecks: EngineCapability = "blobChecks"
 }

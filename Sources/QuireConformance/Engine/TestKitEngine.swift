@@ -44,7 +44,7 @@ public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
         var supported: Set<EngineCapability> = ["save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open", "serve", "request"]
         if usesExtension {
             supported.formUnion([
-                .documentState, .sequences, .rawJSON, .collectionsAfterWrites, .collectionNames, .queryParameters,
+                .documentState, .sequences, .rawJSON, "replicate", .collectionsAfterWrites, .collectionNames, .queryParameters,
                 "getValue", "scopes", "scope", "collections", "collection", "createIndex", "deleteIndex", "indexes",
             ])
         }

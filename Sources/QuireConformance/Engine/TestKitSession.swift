@@ -54,14 +54,9 @@ final class TestKitSession: EngineSession {
         case .maintenance(let type):
             try client.post("/performMaintenance", .object(["database": .string(current), "maintenanceType": .string(type)]))
         case .open(let name):
-            if layout[name] == nil {
-                guard !written else {
-                    throw EngineError.missingCapability(.databasesAfterWrites, "the protocol makes databases only by /reset, which would lose the documents written")
-                }
-                layout[name] = []
-                try reset()
-            }
+            try makeDatabase(name)
             current = name
+        case .replicate(let replication): return try replicate(replication)
         case .serve(let name, let readOnly): return try serve(name, readOnly: readOnly)
         case .request(let method, let text, let body):
             // A CouchDB client's request to a listener the server started: sent from here.
@@ -220,13 +215,7 @@ final class TestKitSession: EngineSession {
         guard !readOnly else {
             throw EngineError.missingCapability("serve.readOnly", "the protocol's listeners cannot be read-only")
         }
-        if layout[name] == nil {
-            guard !written else {
-                throw EngineError.missingCapability(.databasesAfterWrites, "the protocol makes databases only by /reset, which would lose the documents written")
-            }
-            layout[name] = []
-            try reset()
-        }
+        try makeDatabase(name)
         let collections = [CollectionName.default] + layout[name, default: []]
         let answer = try client.post("/startListener", .object([
             "database": .string(name), "collections": .array(collections.map { .string($0.fullName) }), "disableTLS": true,
@@ -238,6 +227,77 @@ final class TestKitSession: EngineSession {
         let host = client.base.host ?? "127.0.0.1"
         let path = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
         return .object(["url": .string("http://\(host):\(port)/\(path)")])
+    }
+
+    /// Makes database `name` if the case has none of that name: by `/reset` while the case has
+    /// written nothing, else by the extension's `openDatabase`.
+    private func makeDatabase(_ name: String) throws {
+        guard layout[name] == nil else { return }
+        if engine.usesExtension {
+            try client.post("/quire/v1/openDatabase", .object(["database": .string(name)]))
+            layout[name] = []
+            return
+        }
+        guard !written else {
+            throw EngineError.missingCapability(.databasesAfterWrites, "the protocol makes databases only by /reset, which would lose the documents written")
+        }
+        layout[name] = []
+        try reset()
+    }
+
+    /// `replicate`: a one-shot `/quire/v1/startReplicator` (the protocol's, with at most 3
+    /// attempts at most 2 s apart) with the document listener on, polled with
+    /// `/getReplicatorStatus` until it stops; returns `{pushed, pulled, error, errorCode}`, the
+    /// documents each way replicated without an error.
+    private func replicate(_ replication: Step.Replication) throws -> SpecValue {
+        let name = replication.database ?? current
+        try makeDatabase(name)
+        for collection in replication.collections where collection != .default && !layout[name, default: []].contains(collection) {
+            throw EngineError(domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.notFound.name,
+                              message: "collection \(collection.fullName) does not exist in '\(name)'")
+        }
+        var entry: [String: JSONValue] = ["names": .array(replication.collections.map { .string($0.fullName) })]
+        if let channels = replication.channels { entry["channels"] = .array(channels.map(JSONValue.string)) }
+        if let documentIDs = replication.documentIDs { entry["documentIDs"] = .array(documentIDs.map(JSONValue.string)) }
+        let config: JSONValue = .object([
+            "database": .string(name), "collections": [.object(entry)], "endpoint": .string(replication.url),
+            "replicatorType": .string("\(replication.type)"), "continuous": false, "enableDocumentListener": true,
+        ])
+        guard engine.usesExtension, case .object(var bounded) = config else {
+            throw EngineError.missingCapability(
+                "replicationRetries", "the protocol cannot bound a failing replicator's attempts (3, at most 2 s apart, as the step asks)")
+        }
+        bounded["maxAttempts"] = 3
+        bounded["maxAttemptWaitTime"] = 2
+        let started = try client.post("/quire/v1/startReplicator", .object(["config": .object(bounded), "reset": .bool(replication.reset)]))
+        guard case .object(let members)? = started, case .string(let id)? = members["id"] else { throw unexpected("/startReplicator", started) }
+        var (pushed, pulled) = (0, 0)
+        // A one-shot replicator stops by itself; the bound only guards against one that never does.
+        let deadline = Date().addingTimeInterval(600)
+        while true {
+            let answer = try client.post("/getReplicatorStatus", .object(["id": .string(id)]))
+            guard case .object(let status)? = answer, case .string(let activity)? = status["activity"] else {
+                throw unexpected("/getReplicatorStatus", answer)
+            }
+            if case .array(let documents)? = status["documents"] {
+                for case .object(let document) in documents where document["error"] == nil || document["error"] == .null {
+                    if document["isPush"] == .bool(true) { pushed += 1 } else { pulled += 1 }
+                }
+            }
+            if activity == "STOPPED" {
+                var error: SpecValue = .null
+                var code: SpecValue = .null
+                if case .object(let failure)? = status["error"] {
+                    let mapped = TestKitClient.error(status: 400, body: .object(failure), data: Data(), path: "/getReplicatorStatus")
+                    (error, code) = (.string(mapped.message), .string(mapped.code))
+                }
+                return .object(["pushed": .int(pushed), "pulled": .int(pulled), "error": error, "errorCode": code])
+            }
+            guard Date() < deadline else {
+                throw EngineError(domain: "Network", code: "timeout", message: "replicator \(id) did not stop within 600 s")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
     }
 
     // MARK: Reading documents

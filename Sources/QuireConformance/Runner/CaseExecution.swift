@@ -100,6 +100,7 @@ final class CaseExecution {
             }
             performed = decoded
             try requireCapabilities(of: decoded, at: step.location, rendered: rendered)
+            try requireResultCapabilities(of: decoded, expecting: step.expect, at: step.location, rendered: rendered)
             var stepContext = context(step.location)
             stepContext.objectName = step.bind
             outcome = Result { try session.perform(decoded, in: stepContext) }
@@ -482,6 +483,17 @@ final class CaseExecution {
     private func requireCapabilities(of step: Step, at location: SourceLocation, rendered: String) throws {
         guard let capabilities, let missing = step.requiredCapabilities.first(where: { !capabilities.contains($0) }) else { return }
         throw Self.skip(.missingCapability(missing, "the engine cannot perform \(step.keyword) as this step asks"), at: location, step: rendered)
+    }
+
+    /// Skips the case when the step's expectation reads a member of its result the engine
+    /// does not report (``Step/resultCapabilities``).
+    private func requireResultCapabilities(of step: Step, expecting expect: SpecValue?, at location: SourceLocation, rendered: String) throws {
+        guard let capabilities, let (members, capability) = Step.resultCapabilities[step.keyword],
+            !capabilities.contains(capability), let expect else { return }
+        let read = ["value", "matches"].compactMap { expect[$0]?.objectValue?.keys }.joined()
+        if let member = read.first(where: members.contains) {
+            throw Self.skip(.missingCapability(capability, "the expectation reads '\(member)', which the engine does not report"), at: location, step: rendered)
+        }
     }
 
     /// Skips the case when `error` says the engine lacks a capability.

@@ -28,4 +28,10 @@ extension Step {
             return [EngineCapability(keyword)]
         }
     }
+
+    /// Members of a step's result that only engines with a capability report, by step
+    /// keyword: an expectation reading one needs the capability too.
+    public static let resultCapabilities: [String: (members: Set<String>, capability: EngineCapability)] = [
+        "replicate": (["resumed", "examined", "since", "checkpoints"], .replicationCheckpoints),
+    ]
 }
