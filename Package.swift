@@ -82,6 +82,19 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // Quire as a Couchbase Lite test server (the test kit's REST API).
+        .target(
+            name: "QuireTestServer",
+            dependencies: [
+                "Quire",
+                "QuireFixtureBuilder",
+                "QuireSync",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "quire",
             dependencies: [
@@ -90,6 +103,7 @@ let package = Package(
                 "QuireFixtures",
                 "QuireFixtureBuilder",
                 "QuireSync",
+                "QuireTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -126,6 +140,11 @@ let package = Package(
         .testTarget(
             name: "QuireConformanceTests",
             dependencies: ["QuireConformance", "Quire"],
+            resources: [.copy("Resources")]
+        ),
+        .testTarget(
+            name: "QuireTestServerTests",
+            dependencies: ["QuireTestServer", "Quire", "QuireSync", "QuireFixtures", "QuireFixtureBuilder", "QuireConformance"],
             resources: [.copy("Resources")]
         ),
     ],

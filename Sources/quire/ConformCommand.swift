@@ -22,7 +22,9 @@ struct ConformCommand: ParsableCommand {
     @Argument(help: "Spec files, or directories searched for .yaml files.")
     var paths: [String] = ["Specs"]
 
-    @Option(help: "The engine to run against (default: the registered default engine).")
+    @Option(help: ArgumentHelp(
+        "The engine to run against: quire (the default), testkit:http://HOST:PORT (a Couchbase Lite test server, with Quire's protocol extension) or testkit-plain:http://HOST:PORT (the extension off).",
+        valueName: "engine"))
     var engine: String?
 
     @Option(help: "How many cases run at once.")

@@ -18,6 +18,15 @@ public protocol ConformanceEngine: Sendable {
     ///   - seed: a number derived from `--seed` and the case's name, for anything random.
     /// - Returns: a session the runner uses from one thread and closes at the end of the case.
     func makeSession(directory: URL, given: Given, seed: UInt64) throws -> any EngineSession
+
+    /// What the engine can do; nil means everything. A case needing a capability outside the
+    /// set is skipped, naming it (see ``EngineCapability``).
+    var capabilities: Set<EngineCapability>? { get }
+}
+
+extension ConformanceEngine {
+    /// By default an engine can do everything.
+    public var capabilities: Set<EngineCapability>? { nil }
 }
 
 /// One case's connection to an engine. Used from a single thread, then closed.

@@ -15,6 +15,19 @@ public enum EngineRegistry {
     private struct State {
         var factories: [String: Factory] = ["quire": { QuireEngine() }]
         var defaultName: String? = "quire"
+        /// Engines named `scheme:argument`, made from the argument (`testkit:http://host:port`).
+        var schemes: [String: SchemeFactory] = [
+            "testkit": { try TestKitEngine(url: $0) },
+            "testkit-plain": { try TestKitEngine(url: $0, usesExtension: false) },
+        ]
+    }
+
+    /// Makes an engine from the argument after `scheme:` in its name.
+    public typealias SchemeFactory = @Sendable (String) throws -> any ConformanceEngine
+
+    /// Registers (or replaces) engines named `scheme:argument`, such as `testkit:URL`.
+    public static func registerScheme(_ scheme: String, factory: @escaping SchemeFactory) {
+        state.withLock { $0.schemes[scheme] = factory }
     }
 
     /// Registers (or replaces) an engine under `name`.
@@ -51,7 +64,14 @@ public enum EngineRegistry {
     public static func makeEngine(named name: String? = nil) throws -> any ConformanceEngine {
         let (factory, known, chosen): (Factory?, [String], String?) = state.withLock { state in
             let chosen = name ?? state.defaultName
-            return (chosen.flatMap { state.factories[$0] }, state.factories.keys.sorted(), chosen)
+            if let chosen, state.factories[chosen] == nil, let colon = chosen.firstIndex(of: ":"),
+                let scheme = state.schemes[String(chosen[..<colon])]
+            {
+                let argument = String(chosen[chosen.index(after: colon)...])
+                return ({ try scheme(argument) }, [], chosen)
+            }
+            let known = state.factories.keys.sorted() + state.schemes.keys.sorted().map { "\($0):URL" }
+            return (chosen.flatMap { state.factories[$0] }, known, chosen)
         }
         guard let factory else {
             throw RegistryError(requested: chosen, registered: known)

@@ -19,8 +19,15 @@ final class CaseExecution {
     /// Measurements and other output for the report.
     private(set) var notes: [String] = []
 
-    init(session: any EngineSession, scenario: Scenario, directory: URL, location: SourceLocation) {
+    /// What the engine can do; nil means everything.
+    private let capabilities: Set<EngineCapability>?
+
+    init(
+        session: any EngineSession, scenario: Scenario, directory: URL, location: SourceLocation,
+        capabilities: Set<EngineCapability>? = nil
+    ) {
         self.session = session
+        self.capabilities = capabilities
         self.scenario = scenario
         self.directory = directory
         self.location = location
@@ -51,8 +58,12 @@ final class CaseExecution {
         }
         for step in setup {
             do {
+                try requireCapabilities(of: step, at: location, rendered: "given: \(step.keyword)")
                 _ = try session.perform(step, in: context(location))
+            } catch let stop as Stop {
+                throw stop
             } catch {
+                try Self.skipIfMissingCapability(error, at: location, step: "given: \(step.keyword)")
                 throw Stop(status: .error, failure: CaseFailure(
                     message: "setting up 'given' failed", location: location, step: "given: \(step.keyword)",
                     actual: "error \(Self.engineError(error))"))
@@ -92,11 +103,14 @@ final class CaseExecution {
                 throw specError("\(error)", at: step.location, step: rendered)
             }
             performed = decoded
+            try requireCapabilities(of: decoded, at: step.location, rendered: rendered)
+            try requireResultCapabilities(of: decoded, expecting: step.expect, at: step.location, rendered: rendered)
             var stepContext = context(step.location)
             stepContext.objectName = step.bind
             outcome = Result { try session.perform(decoded, in: stepContext) }
         }
         if case .failure(let stop as Stop) = outcome { throw stop }
+        if case .failure(let error) = outcome { try Self.skipIfMissingCapability(error, at: step.location, step: rendered) }
         try check(expectation, against: outcome, step: step, rendered: rendered, performed: performed)
         if case .success(let value) = outcome, let name = step.bind {
             variables[name] = value ?? .null
@@ -113,6 +127,9 @@ final class CaseExecution {
             abort = try arguments.bool("throw") ?? false || limit != nil
         } catch {
             throw specError("\(error)", at: step.location, step: rendered)
+        }
+        if let capabilities, !capabilities.contains(.transactions) {
+            throw Self.skip(.missingCapability(.transactions, "the engine runs no batch as one transaction"), at: step.location, step: rendered)
         }
         let steps = step.nested.prefix(limit ?? step.nested.count)
         if let skipped = step.nested.dropFirst(steps.count).first(where: { $0.expect != nil }) {
@@ -164,6 +181,10 @@ final class CaseExecution {
         do {
             return try Template.substitute(value, with: variables)
         } catch let error as Template.Unresolved {
+            if let capabilities, !capabilities.contains(.sequences), error.description.contains("._meta.sequence}") {
+                // An engine without sequences returns documents without `_meta.sequence`.
+                throw Self.skip(.missingCapability(.sequences, "the engine reports no document sequences"), at: step.location, step: step.rendered())
+            }
             throw specError(error.description, at: step.location, step: step.rendered())
         }
     }
@@ -299,6 +320,7 @@ final class CaseExecution {
             do {
                 return try session.documentState(of: reference)
             } catch {
+                try Self.skipIfMissingCapability(error, at: step.location, step: rendered)
                 throw Stop(status: .error, failure: CaseFailure(
                     message: "could not read the state of document \(reference)", location: step.location, step: rendered,
                     actual: "error \(Self.engineError(error))"))
@@ -491,6 +513,35 @@ final class CaseExecution {
         // Safe because only `perform` shares it, for a workload made of steps an engine serves
         // concurrently (reads), and the case uses the session again only after every thread ended.
         let session: any EngineSession
+    }
+
+    // MARK: Capabilities
+
+    /// Skips the case when the engine lacks something `step` needs.
+    private func requireCapabilities(of step: Step, at location: SourceLocation, rendered: String) throws {
+        guard let capabilities, let missing = step.requiredCapabilities.first(where: { !capabilities.contains($0) }) else { return }
+        throw Self.skip(.missingCapability(missing, "the engine cannot perform \(step.keyword) as this step asks"), at: location, step: rendered)
+    }
+
+    /// Skips the case when the step's expectation reads a member of its result the engine
+    /// does not report (``Step/resultCapabilities``).
+    private func requireResultCapabilities(of step: Step, expecting expect: SpecValue?, at location: SourceLocation, rendered: String) throws {
+        guard let capabilities, let (members, capability) = Step.resultCapabilities[step.keyword],
+            !capabilities.contains(capability), let expect else { return }
+        let read = ["value", "matches"].compactMap { expect[$0]?.objectValue?.keys }.joined()
+        if let member = read.first(where: members.contains) {
+            throw Self.skip(.missingCapability(capability, "the expectation reads '\(member)', which the engine does not report"), at: location, step: rendered)
+        }
+    }
+
+    /// Skips the case when `error` says the engine lacks a capability.
+    static func skipIfMissingCapability(_ error: any Error, at location: SourceLocation, step: String?) throws {
+        if let error = error as? EngineError, error.isMissingCapability { throw skip(error, at: location, step: step) }
+    }
+
+    /// A stop that skips the case; its message is the skip reason.
+    static func skip(_ error: EngineError, at location: SourceLocation, step: String?) -> Stop {
+        Stop(status: .skipped, failure: CaseFailure(message: error.message, location: location, step: step))
     }
 
     // MARK: Helpers

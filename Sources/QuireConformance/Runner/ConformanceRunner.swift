@@ -91,6 +91,10 @@ public struct ConformanceRunner: Sendable {
             guard options.includePerformance else {
                 return CaseResult(testCase: testCase, status: .skipped, skipReason: "performance case; run with --perf")
             }
+            if let capabilities = engine.capabilities, !capabilities.contains(.performance) {
+                let reason = EngineError.missingCapability(.performance, "its workload is timed against baselines in this process")
+                return CaseResult(testCase: testCase, status: .skipped, skipReason: reason.message)
+            }
             #if DEBUG
             if !options.measuresUnoptimisedBuilds {
                 return CaseResult(testCase: testCase, status: .skipped, skipReason: Self.debugBuildSkipReason)
@@ -111,18 +115,22 @@ public struct ConformanceRunner: Sendable {
         let session: any EngineSession
         do {
             session = try engine.makeSession(directory: directory, given: scenario.given, seed: scenario.seed)
+        } catch let error as EngineError where error.isMissingCapability {
+            return CaseResult(testCase: testCase, status: .skipped, skipReason: error.message)
         } catch {
             return CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
                 message: "the engine could not start the case", location: testCase.location,
                 actual: "error \(CaseExecution.engineError(error))"))
         }
-        let execution = CaseExecution(session: session, scenario: scenario, directory: directory, location: testCase.location)
+        let execution = CaseExecution(
+            session: session, scenario: scenario, directory: directory, location: testCase.location, capabilities: engine.capabilities)
         var result = CaseResult(testCase: testCase, status: .passed)
         do {
             try execution.run()
         } catch let stop as CaseExecution.Stop {
             result.status = stop.status
             result.failure = stop.failure
+            if stop.status == .skipped { (result.skipReason, result.failure) = (stop.failure.message, nil) }
         } catch {
             result.status = .error
             result.failure = CaseFailure(message: "the runner broke: \(error)", location: testCase.location)

@@ -1,0 +1,79 @@
+import Foundation
+import Quire
+
+/// Any Couchbase Lite test server (the REST API of Couchbase's test kit, `couchbase-lite-tests`,
+/// version 2) as a conformance engine: `quire conform --engine testkit:http://HOST:PORT`.
+///
+/// The steps the public protocol can express go through it: a case starts with `/reset`
+/// (its databases and collections), saves, deletes and purges are `/updateDatabase`, reads
+/// `/getDocument` and `/getAllDocuments`, queries `/runQuery`, maintenance
+/// `/performMaintenance`. With the extension on (the default), the Quire extension routes
+/// (`/quire/v1/...`, see Specs/README.md) add what the protocol cannot say: collections made
+/// after documents were written, whole-body saves, and a document's full state (tombstones,
+/// sequences). `testkit-plain:` turns the extension off, as a real Couchbase Lite test server
+/// needs. A case needing anything else is skipped, naming the capability.
+///
+/// A test server holds one set of databases, so cases run one at a time against it, whatever
+/// `--jobs` says.
+public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
+    /// `testkit` or `testkit-plain`.
+    public let name: String
+    /// Whether the Quire extension routes are used.
+    public let usesExtension: Bool
+    let client: TestKitClient
+    /// One case at a time holds the server.
+    private let turn = DispatchSemaphore(value: 1)
+    private let started = Locked(false)
+
+    /// An engine for the test server at `url` (`http://host:port`).
+    ///
+    /// - Throws: ``EngineError`` when `url` is not an http or https URL with a host.
+    public init(url text: String, usesExtension: Bool = true) throws {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host?.isEmpty == false
+        else {
+            throw EngineError(domain: EngineError.conformanceDomain, code: "invalidEngine",
+                              message: "'\(text)' is not a test server URL; give http://HOST:PORT")
+        }
+        name = usesExtension ? "testkit" : "testkit-plain"
+        self.usesExtension = usesExtension
+        client = TestKitClient(base: url)
+    }
+
+    /// The steps the protocol (and, when on, the extension) can express.
+    public var capabilities: Set<EngineCapability>? {
+        var supported: Set<EngineCapability> = ["save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open", "serve", "request"]
+        if usesExtension {
+            supported.formUnion([
+                .documentState, .sequences, .rawJSON, "replicate", .collectionsAfterWrites, .collectionNames, .queryParameters,
+                "getValue", "scopes", "scope", "collections", "collection", "createIndex", "deleteIndex", "indexes",
+            ])
+        }
+        return supported
+    }
+
+    /// Waits for the server to be free, then resets it to the case's databases. A fixture or
+    /// a manual clock cannot be expressed: the case is skipped.
+    public func makeSession(directory: URL, given: Given, seed: UInt64) throws -> any EngineSession {
+        if given.fixture != nil {
+            throw EngineError.missingCapability(.fixtures, "the test-kit protocol loads only its own datasets")
+        }
+        if case .manual = given.clock {
+            throw EngineError.missingCapability(.manualClock, "the test-kit protocol has no clock to set")
+        }
+        turn.wait()
+        do {
+            if !started.withLock({ $0 }) {
+                try client.post("/newSession", .object(["id": .string(client.clientID)]))
+                started.withLock { $0 = true }
+            }
+            return try TestKitSession(engine: self, database: given.database)
+        } catch {
+            turn.signal()
+            throw error
+        }
+    }
+
+    /// Frees the server for the next case.
+    func release() { turn.signal() }
+}

@@ -1,0 +1,62 @@
+import Dispatch
+import Foundation
+import Quire
+import QuireSync
+
+/// A replicator started through `/startReplicator`, with the documents its listener saw
+/// since the last `/getReplicatorStatus` (when the client asked for them).
+final class ReplicatorRecord: @unchecked Sendable {
+    let replicator: Replicator
+    let collectsDocuments: Bool
+    private let queue = DispatchQueue(label: "Quire.TestServer.replicator")
+    private let lock = NSLock()
+    private var documents: [JSONValue] = []
+    private var token: ReplicatorListenerToken?
+
+    init(replicator: Replicator, collectsDocuments: Bool) {
+        self.replicator = replicator
+        self.collectsDocuments = collectsDocuments
+        guard collectsDocuments else { return }
+        token = replicator.addDocumentReplicationListener(withQueue: queue) { [weak self] change in
+            let entries = change.documents.map { document -> JSONValue in
+                var entry: [String: JSONValue] = [
+                    "collection": .string("\(document.scope).\(document.collection)"),
+                    "documentID": .string(document.id),
+                    "isPush": .bool(change.isPush),
+                    "flags": .array(
+                        (document.flags.contains(.deleted) ? ["deleted"] : [])
+                            + (document.flags.contains(.accessRemoved) ? ["accessRemoved"] : [])),
+                ]
+                if let error = document.error { entry["error"] = TestServerError.store(error).body }
+                return .object(entry)
+            }
+            self?.lock.withLock { self?.documents.append(contentsOf: entries) }
+        }
+    }
+
+    deinit { token?.remove() }
+
+    /// The protocol's `ReplicatorStatus`; the documents reported are forgotten.
+    func status() -> JSONValue {
+        let status = replicator.status
+        var body: [String: JSONValue] = [
+            "activity": .string(status.activity.description.uppercased()),
+            "progress": .object([
+                "completed": .bool(
+                    (status.activity == .stopped || status.activity == .idle)
+                        && status.progress.completed >= status.progress.total)
+            ]),
+        ]
+        if let error = status.error { body["error"] = TestServerError.store(error).body }
+        if collectsDocuments {
+            // Batches the replicator reported before this status are queued ahead of this.
+            queue.sync {}
+            let reported = lock.withLock { () -> [JSONValue] in
+                defer { documents.removeAll() }
+                return documents
+            }
+            body["documents"] = .array(reported)
+        }
+        return .object(body)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// How a ``TestServer`` listens and where it keeps its databases and finds its datasets.
+public struct TestServerConfiguration: Sendable {
+    /// The TCP port; 0 picks a free one (read it from ``TestServer/port``).
+    public var port: UInt16
+    /// The address to listen on; `0.0.0.0` for every interface. Listeners started through
+    /// `/startListener` listen on it too.
+    public var interface: String
+    /// The folder of datasets and blob files in the test kit's layout (see `/reset`); nil
+    /// refuses datasets and blobs.
+    public var datasetRoot: URL?
+    /// The folder the databases are created in; `/reset` and `/newSession` delete them.
+    public var directory: URL
+    /// Receives the server's log lines (`/log` messages, test names, sessions).
+    public var log: @Sendable (String) -> Void
+
+    /// A configuration; the databases go to a new folder under the temporary directory unless
+    /// `directory` is given, and log lines to standard error unless `log` is.
+    public init(
+        port: UInt16 = 8080, interface: String = "127.0.0.1", datasetRoot: URL? = nil, directory: URL? = nil,
+        log: (@Sendable (String) -> Void)? = nil
+    ) {
+        self.port = port
+        self.interface = interface
+        self.datasetRoot = datasetRoot
+        self.directory =
+            directory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("quire-testserver-\(UUID().uuidString)")
+        self.log = log ?? { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+}
