@@ -4,7 +4,7 @@ import Foundation
 public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unchecked Sendable {
     private var nodes: [DocumentNode]
 
-    /// An empty array.
+    /// A new array with no elements, to fill with the adders and store in a document.
     public init() {
         nodes = []
         super.init([])
@@ -17,6 +17,9 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     }
 
     /// An array parsed from a JSON array's text.
+    ///
+    /// - Throws: ``QuireError/Code/invalidJSON`` for text that is not a JSON array, with the byte
+    ///   offset of the fault.
     public convenience init(json: String) throws {
         self.init()
         guard case .array(let elements) = try JSONReader.applicationJSON({ try JSONReader.parse(json) }) else {
@@ -70,7 +73,7 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
         return self
     }
 
-    /// Appends an element.
+    /// Appends `value` (the types ``MutableDictionaryProtocol/setValue(_:forKey:)`` accepts).
     @discardableResult
     public func addValue(_ value: Any?) -> Self {
         nodes.append(DocumentNode(any: value))

@@ -4,6 +4,10 @@ extension Database {
     /// default scope; `_`, `_default` and the database's name stand for the default
     /// collection. A bad query is invalidQuery, with the position of the fault and what was
     /// expected there.
+    ///
+    /// - Throws: ``QuireError/Code/invalidQuery`` for a query that does not parse or names an
+    ///   unknown function, with the position and what was expected; ``QuireError/Code/notOpen``
+    ///   when the database is closed.
     public func createQuery(_ query: String) throws -> Query {
         try checkOpen()
         let plan = try SQLPPParser.parseQuery(query) { source in

@@ -9,7 +9,7 @@ public final class Parameters: @unchecked Sendable {
     private let lock = NSLock()
     private var values: [String: JSONValue]
 
-    /// Empty parameters.
+    /// Parameters with no values set; a query whose parameter is unset reads it as MISSING.
     public init() {
         values = [:]
     }
@@ -33,6 +33,8 @@ public final class Parameters: @unchecked Sendable {
     /// Sets `name` to a plain value: `nil`/`NSNull` (NULL), `Bool`, numbers, `String`, `Date`
     /// (ISO-8601 text), arrays and dictionaries, ``ArrayObject``, ``DictionaryObject``.
     /// A value with no JSON form is invalidParameter.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for a value with no JSON form.
     public func setValue(_ value: Any?, forName name: String) throws {
         try set(Parameters.json(value), name)
     }
