@@ -49,8 +49,8 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     let batches: [(name: String, documents: [(id: String, json: String)])] = [
-        ("1.2KB", TravelDocuments.make(count: 5_000, reviews: 0)),
-        ("5.5KB", TravelDocuments.make(count: 2_000, reviews: 6)),
+        ("1200B", TravelDocuments.make(count: 5_000, reviews: 0)),
+        ("5500B", TravelDocuments.make(count: 2_000, reviews: 6)),
     ]
     for batch in batches {
         let documents = batch.documents
@@ -121,7 +121,7 @@ enum TravelDocuments {
                 "price":"\(next(400)) EUR","vacancy":\(next(2) == 0),"free_breakfast":\(next(2) == 0),\
                 "free_internet":\(next(2) == 0),"free_parking":\(next(2) == 0),"pets_ok":\(next(2) == 0),\
                 "checkin":"\(12 + next(6)):00","checkout":"\(9 + next(3)):00",\
-                "directions":"\(sentence(20))","description":"\(sentence(60))",\
+                "directions":"\(sentence(20))","description":"\(sentence(65))",\
                 "public_likes":[\((0..<4).map { _ in "\"\(sentence(2))\"" }.joined(separator: ","))]
                 """
             if reviews > 0 {
@@ -129,7 +129,7 @@ enum TravelDocuments {
                     """
                     {"author":"\(sentence(2))","date":"2024-0\(1 + next(9))-1\(next(10)) 10:00:00 +0000",\
                     "ratings":{"Cleanliness":\(next(6)),"Location":\(next(6)),"Overall":\(next(6)),"Rooms":\(next(6)),\
-                    "Service":\(next(6)),"Value":\(next(6))},"content":"\(sentence(95))"}
+                    "Service":\(next(6)),"Value":\(next(6))},"content":"\(sentence(80))"}
                     """
                 }
                 json += ",\"reviews\":[\(list.joined(separator: ","))]"
