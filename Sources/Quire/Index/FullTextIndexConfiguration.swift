@@ -1,5 +1,5 @@
 /// A full-text index: an FTS5 table over the text of expressions of each document, queried
-/// with ``FullTextFunction/match(_:query:)`` and ordered with ``FullTextFunction/rank(_:)``.
+/// with ``FullTextFunction/match(_:query:)-(_,String)`` and ordered with ``FullTextFunction/rank(_:)``.
 ///
 /// ```swift
 /// try collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["title", "body"], ignoreAccents: true))
