@@ -14,7 +14,7 @@ import Quire
 ///   (`RevisionDigestChoice`); the database is made outside the measurement.
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal],
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
         timeUnits: .microseconds,
         warmupIterations: 2,
         maxDuration: .seconds(10),
@@ -52,6 +52,31 @@ let benchmarks: @Sendable () -> Void = {
         ("1200B", TravelDocuments.make(count: 5_000, reviews: 0)),
         ("5500B", TravelDocuments.make(count: 2_000, reviews: 6)),
     ]
+    // Both implementations in each iteration, their order alternating, so that a neighbour's
+    // load hits both: thread CPU time and wall-clock time of each, as custom metrics.
+    for batch in batches {
+        let documents = batch.documents
+        let metrics = ["hand-written CPU", "swift-crypto CPU", "hand-written wall", "swift-crypto wall"]
+        let paired = Benchmark.Configuration(
+            metrics: [.wallClock] + metrics.map { BenchmarkMetric.custom($0) },
+            timeUnits: .microseconds, warmupIterations: 2, maxDuration: .seconds(30), maxIterations: 41)
+        Benchmark("batch-save-\(batch.name)/alternating", configuration: paired) { benchmark in
+            defer { RevisionDigestChoice.usesSwiftCrypto = false }
+            var iteration = 0
+            for _ in benchmark.scaledIterations {
+                var results: [Bool: (cpu: Int, wall: Int)] = [:]
+                for usesSwiftCrypto in iteration % 2 == 0 ? [false, true] : [true, false] {
+                    RevisionDigestChoice.usesSwiftCrypto = usesSwiftCrypto
+                    results[usesSwiftCrypto] = try timedBatchSave(documents)
+                }
+                iteration += 1
+                benchmark.measurement(.custom("hand-written CPU"), results[false]!.cpu)
+                benchmark.measurement(.custom("swift-crypto CPU"), results[true]!.cpu)
+                benchmark.measurement(.custom("hand-written wall"), results[false]!.wall)
+                benchmark.measurement(.custom("swift-crypto wall"), results[true]!.wall)
+            }
+        }
+    }
     for batch in batches {
         let documents = batch.documents
         for (implementation, usesSwiftCrypto) in [("hand-written", false), ("swift-crypto", true)] {
@@ -77,6 +102,31 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+}
+
+/// Saves `documents` in one `inBatch` into a new database; returns the thread's CPU time and
+/// the wall-clock time of the batch alone, in microseconds.
+func timedBatchSave(_ documents: [(id: String, json: String)]) throws -> (cpu: Int, wall: Int) {
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("quire-digest-bench-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let database = try Database(name: "bench", config: DatabaseConfiguration(directory: folder.path))
+    let collection = try database.defaultCollection()
+    func now(_ clock: clockid_t) -> Int {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return time.tv_sec * 1_000_000 + time.tv_nsec / 1_000
+    }
+    let (cpuStart, wallStart) = (now(CLOCK_THREAD_CPUTIME_ID), now(CLOCK_MONOTONIC))
+    try database.inBatch {
+        for document in documents {
+            try collection.save(document: MutableDocument(id: document.id, json: document.json))
+        }
+    }
+    let (cpuEnd, wallEnd) = (now(CLOCK_THREAD_CPUTIME_ID), now(CLOCK_MONOTONIC))
+    try database.close()
+    return (cpuEnd - cpuStart, wallEnd - wallStart)
 }
 
 /// Pseudo-random bytes from a fixed seed (a linear congruential generator: the digests only
