@@ -36,7 +36,6 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
-        .target(name: "CQuireDigest"),
         // Snowball stemmers (Debian's libstemmer-dev) as an FTS5 tokenizer.
         .target(
             name: "CQuireSnowball",
@@ -45,7 +44,7 @@ let package = Package(
         .target(
             name: "Quire",
             dependencies: [
-                "CSQLite", "CQuireDigest", "CQuireSnowball",
+                "CSQLite", "CQuireSnowball",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -58,6 +57,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(

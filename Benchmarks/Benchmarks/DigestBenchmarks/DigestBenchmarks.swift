@@ -3,18 +3,19 @@ import Crypto
 import Foundation
 import Quire
 
-/// Quire's hand-written digests (`SHA1`, `SHA256` with the processor's SHA instructions, the
-/// portable `MD5`) against swift-crypto's (`Insecure.SHA1`, `SHA256`, `Insecure.MD5`), in the
-/// same run:
+/// Quire's digests, which swift-crypto computes since the same-run comparison in
+/// `Benchmarks/DIGESTS.md` (against the hand-written SHA-1/SHA-256 with the processor's SHA
+/// instructions and the portable MD5 that Quire had before; that commit's version of this
+/// target measured both sides):
 ///
-/// - `digest-<function>-<size>/<implementation>`: the raw digest of 1,000 documents of 1 KB
-///   or 6 KB (`1KB`, `6KB`), or of ten 1 MB blobs (`1MB`), per measured iteration.
-/// - `batch-save-<size>/<implementation>`: travel-shaped documents of about 1.2 KB (5,000) or
-///   5.5 KB (2,000) saved in one `inBatch`, with revision IDs from either SHA-1
-///   (`RevisionDigestChoice`); the database is made outside the measurement.
+/// - `digest-<function>-<size>/swift-crypto`: the digest of 1,000 documents of 1 KB or 6 KB
+///   (`1KB`, `6KB`), or of ten 1 MB blobs (`1MB`), per measured iteration, through Quire's
+///   `SHA1` and `SHA256` and swift-crypto's `Insecure.MD5` (what QuireSync's `MD5` calls).
+/// - `batch-save-<size>/swift-crypto`: travel-shaped documents of about 1.2 KB (5,000) or
+///   5.5 KB (2,000) saved in one `inBatch`; the database is made outside the measurement.
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
+        metrics: [.wallClock, .mallocCountTotal],
         timeUnits: .microseconds,
         warmupIterations: 2,
         maxDuration: .seconds(10),
@@ -28,20 +29,11 @@ let benchmarks: @Sendable () -> Void = {
     ]
     for input in inputs {
         let chunks = input.chunks
-        Benchmark("digest-sha1-\(input.name)/hand-written", configuration: configuration) { benchmark in
+        Benchmark("digest-sha1-\(input.name)/swift-crypto", configuration: configuration) { benchmark in
             for chunk in chunks { blackHole(Quire.SHA1.hash(data: chunk)) }
         }
-        Benchmark("digest-sha1-\(input.name)/swift-crypto", configuration: configuration) { benchmark in
-            for chunk in chunks { blackHole(Insecure.SHA1.hash(data: chunk)) }
-        }
-        Benchmark("digest-sha256-\(input.name)/hand-written", configuration: configuration) { benchmark in
-            for chunk in chunks { blackHole(Quire.SHA256.hash(data: chunk)) }
-        }
         Benchmark("digest-sha256-\(input.name)/swift-crypto", configuration: configuration) { benchmark in
-            for chunk in chunks { blackHole(Crypto.SHA256.hash(data: chunk)) }
-        }
-        Benchmark("digest-md5-\(input.name)/hand-written", configuration: configuration) { benchmark in
-            for chunk in chunks { blackHole(HandWrittenMD5.hash(chunk)) }
+            for chunk in chunks { blackHole(Quire.SHA256.hash(data: chunk)) }
         }
         Benchmark("digest-md5-\(input.name)/swift-crypto", configuration: configuration) { benchmark in
             for chunk in chunks { blackHole(Insecure.MD5.hash(data: chunk)) }
@@ -52,81 +44,27 @@ let benchmarks: @Sendable () -> Void = {
         ("1200B", TravelDocuments.make(count: 5_000, reviews: 0)),
         ("5500B", TravelDocuments.make(count: 2_000, reviews: 6)),
     ]
-    // Both implementations in each iteration, their order alternating, so that a neighbour's
-    // load hits both: thread CPU time and wall-clock time of each, as custom metrics.
     for batch in batches {
         let documents = batch.documents
-        let metrics = ["hand-written CPU", "swift-crypto CPU", "hand-written wall", "swift-crypto wall"]
-        let paired = Benchmark.Configuration(
-            metrics: [.wallClock] + metrics.map { BenchmarkMetric.custom($0) },
-            timeUnits: .microseconds, warmupIterations: 2, maxDuration: .seconds(30), maxIterations: 41)
-        Benchmark("batch-save-\(batch.name)/alternating", configuration: paired) { benchmark in
-            defer { RevisionDigestChoice.usesSwiftCrypto = false }
-            var iteration = 0
+        Benchmark("batch-save-\(batch.name)/swift-crypto", configuration: configuration) { benchmark in
             for _ in benchmark.scaledIterations {
-                var results: [Bool: (cpu: Int, wall: Int)] = [:]
-                for usesSwiftCrypto in iteration % 2 == 0 ? [false, true] : [true, false] {
-                    RevisionDigestChoice.usesSwiftCrypto = usesSwiftCrypto
-                    results[usesSwiftCrypto] = try timedBatchSave(documents)
-                }
-                iteration += 1
-                benchmark.measurement(.custom("hand-written CPU"), results[false]!.cpu)
-                benchmark.measurement(.custom("swift-crypto CPU"), results[true]!.cpu)
-                benchmark.measurement(.custom("hand-written wall"), results[false]!.wall)
-                benchmark.measurement(.custom("swift-crypto wall"), results[true]!.wall)
-            }
-        }
-    }
-    for batch in batches {
-        let documents = batch.documents
-        for (implementation, usesSwiftCrypto) in [("hand-written", false), ("swift-crypto", true)] {
-            Benchmark("batch-save-\(batch.name)/\(implementation)", configuration: configuration) { benchmark in
-                RevisionDigestChoice.usesSwiftCrypto = usesSwiftCrypto
-                defer { RevisionDigestChoice.usesSwiftCrypto = false }
-                for _ in benchmark.scaledIterations {
-                    let folder = FileManager.default.temporaryDirectory
-                        .appendingPathComponent("quire-digest-bench-\(UUID().uuidString)", isDirectory: true)
-                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                    defer { try? FileManager.default.removeItem(at: folder) }
-                    let database = try Database(name: "bench", config: DatabaseConfiguration(directory: folder.path))
-                    let collection = try database.defaultCollection()
-                    benchmark.startMeasurement()
-                    try database.inBatch {
-                        for document in documents {
-                            try collection.save(document: MutableDocument(id: document.id, json: document.json))
-                        }
+                let folder = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("quire-digest-bench-\(UUID().uuidString)", isDirectory: true)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let database = try Database(name: "bench", config: DatabaseConfiguration(directory: folder.path))
+                let collection = try database.defaultCollection()
+                benchmark.startMeasurement()
+                try database.inBatch {
+                    for document in documents {
+                        try collection.save(document: MutableDocument(id: document.id, json: document.json))
                     }
-                    benchmark.stopMeasurement()
-                    try database.close()
                 }
+                benchmark.stopMeasurement()
+                try database.close()
             }
         }
     }
-}
-
-/// Saves `documents` in one `inBatch` into a new database; returns the thread's CPU time and
-/// the wall-clock time of the batch alone, in microseconds.
-func timedBatchSave(_ documents: [(id: String, json: String)]) throws -> (cpu: Int, wall: Int) {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("quire-digest-bench-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let database = try Database(name: "bench", config: DatabaseConfiguration(directory: folder.path))
-    let collection = try database.defaultCollection()
-    func now(_ clock: clockid_t) -> Int {
-        var time = timespec()
-        clock_gettime(clock, &time)
-        return time.tv_sec * 1_000_000 + time.tv_nsec / 1_000
-    }
-    let (cpuStart, wallStart) = (now(CLOCK_THREAD_CPUTIME_ID), now(CLOCK_MONOTONIC))
-    try database.inBatch {
-        for document in documents {
-            try collection.save(document: MutableDocument(id: document.id, json: document.json))
-        }
-    }
-    let (cpuEnd, wallEnd) = (now(CLOCK_THREAD_CPUTIME_ID), now(CLOCK_MONOTONIC))
-    try database.close()
-    return (cpuEnd - cpuStart, wallEnd - wallStart)
 }
 
 /// Pseudo-random bytes from a fixed seed (a linear congruential generator: the digests only

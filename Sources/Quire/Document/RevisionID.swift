@@ -91,24 +91,13 @@ public enum RevisionID {
                 "document '\(documentID.prefix(80))' is at revision generation \(parentGeneration), the highest a revision ID may have (\(maximumGeneration)): it cannot be changed, only purged"
             )
         }
-        let words: (UInt32, UInt32, UInt32, UInt32, UInt32)
-        if RevisionDigestChoice.usesSwiftCrypto {
-            var hasher = CryptoSHA1()
-            if var parent {
-                parent.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
-            }
-            withUnsafeBytes(of: (UInt8(0), UInt8(deleted ? 1 : 0), UInt8(0))) { hasher.update($0) }
-            canonicalBody.withUnsafeBytes { hasher.update($0) }
-            words = hasher.finalizeWords()
-        } else {
-            var hasher = SHA1()
-            if var parent {
-                parent.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
-            }
-            withUnsafeBytes(of: (UInt8(0), UInt8(deleted ? 1 : 0), UInt8(0))) { hasher.update($0) }
-            canonicalBody.withUnsafeBytes { hasher.update($0) }
-            words = hasher.finalizeWords()
+        var hasher = SHA1()
+        if var parent {
+            parent.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
         }
+        withUnsafeBytes(of: (UInt8(0), UInt8(deleted ? 1 : 0), UInt8(0))) { hasher.update($0) }
+        canonicalBody.withUnsafeBytes { hasher.update($0) }
+        let words = hasher.finalizeWords()
         // `<generation>-<40 hex digits>`, written once into the string's own storage.
         let generation = String(parentGeneration + 1)
         return String(unsafeUninitializedCapacity: generation.utf8.count + 41) { buffer in
