@@ -9,8 +9,11 @@ enum MD5 {
     /// The 16-byte digest of `bytes`.
     static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var hasher = Insecure.MD5()
-        let contiguous = bytes.withContiguousStorageIfAvailable { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        if contiguous == nil { hasher.update(data: Array(bytes)) }
+        let hashedInPlace = bytes.withContiguousStorageIfAvailable { buffer in
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(buffer))
+            return true
+        }
+        if hashedInPlace == nil { hasher.update(data: Array(bytes)) }
         return Array(hasher.finalize())
     }
 }
