@@ -25,15 +25,20 @@ public struct SHA256: Sendable {
     }
 
     /// Feeds the bytes of `data` (`Data`, `[UInt8]`, a `DispatchData` ...) to the hasher.
+    ///
+    /// Region by region through their bytes: handing `data` to swift-crypto's generic
+    /// `update(data:)` from here, where its type is not known, allocated per call.
     public mutating func update(data: some DataProtocol) {
-        hasher.update(data: data)
+        for region in data.regions {
+            region.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        }
     }
 
     /// Returns the 32-byte digest of everything fed so far, and starts over.
     public mutating func finalize() -> [UInt8] {
         let digest = hasher.finalize()
         self = SHA256()
-        return Array(digest)
+        return digest.withUnsafeBytes { Array($0) }
     }
 
     /// The digest of `bytes`.
@@ -45,6 +50,8 @@ public struct SHA256: Sendable {
 
     /// The digest of `data`.
     public static func hash(data: some DataProtocol) -> [UInt8] {
-        Array(Crypto.SHA256.hash(data: data))
+        var hasher = SHA256()
+        hasher.update(data: data)
+        return hasher.finalize()
     }
 }
