@@ -14,14 +14,18 @@ public struct SHA256: Sendable {
     /// The digest length in bytes.
     public static let digestLength = Crypto.SHA256.byteCount
 
-    private var hasher = Crypto.SHA256()
+    /// Made on the first update and dropped by `finalize`: each swift-crypto hasher allocates
+    /// its BoringSSL context, so starting over does not make one that a one-shot digest never
+    /// uses.
+    private var hasher: Crypto.SHA256?
 
     /// A hasher that has seen no input.
     public init() {}
 
     /// Feeds bytes to the hasher; any chunking gives the same digest.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        hasher.update(bufferPointer: bytes)
+        if hasher == nil { hasher = Crypto.SHA256() }
+        hasher?.update(bufferPointer: bytes)
     }
 
     /// Feeds the bytes of `data` (`Data`, `[UInt8]`, a `DispatchData` ...) to the hasher.
@@ -30,26 +34,29 @@ public struct SHA256: Sendable {
     /// `update(data:)` from here, where its type is not known, allocated per call.
     public mutating func update(data: some DataProtocol) {
         for region in data.regions {
-            region.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+            region.withUnsafeBytes { update($0) }
         }
     }
 
     /// Returns the 32-byte digest of everything fed so far, and starts over.
     public mutating func finalize() -> [UInt8] {
-        let digest = hasher.finalize()
-        self = SHA256()
+        let digest = (hasher ?? Crypto.SHA256()).finalize()
+        hasher = nil
         return digest.withUnsafeBytes { Array($0) }
     }
 
     /// The digest of `bytes`.
     public static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize()
+        var hasher = Crypto.SHA256()
+        hasher.update(bufferPointer: bytes)
+        return hasher.finalize().withUnsafeBytes { Array($0) }
     }
 
     /// The digest of `data`.
     public static func hash(data: some DataProtocol) -> [UInt8] {
+        if let region = data.regions.first, data.regions.count == 1 {
+            return region.withUnsafeBytes { hash($0) }
+        }
         var hasher = SHA256()
         hasher.update(data: data)
         return hasher.finalize()
