@@ -21,6 +21,10 @@ let package = Package(
         // connection handlers (request-head timeout, closing after `Connection: close`).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // Digests (SHA-1 for revision IDs and blobs, SHA-256 for fixtures, MD5 for CouchDB's
+        // attachment digests): BoringSSL's, with the processor's SHA instructions. Already in
+        // the graph through swift-nio-extras; the range is the one its other users accept.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -33,7 +37,6 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
-        .target(name: "CQuireDigest"),
         // Snowball stemmers (Debian's libstemmer-dev) as an FTS5 tokenizer.
         .target(
             name: "CQuireSnowball",
@@ -41,7 +44,10 @@ let package = Package(
         ),
         .target(
             name: "Quire",
-            dependencies: ["CSQLite", "CQuireDigest", "CQuireSnowball"]
+            dependencies: [
+                "CSQLite", "CQuireSnowball",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "QuireSync",
@@ -52,6 +58,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // What an app needs to put a prebuilt database in place: no networking, no YAML.
@@ -150,3 +157,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The DocC plugin only when documentation is being built, so ordinary builds never resolve it:
+//   QUIRE_DOCC=1 swift package generate-documentation --target Quire
+if Context.environment["QUIRE_DOCC"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

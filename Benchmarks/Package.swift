@@ -15,6 +15,8 @@ let package = Package(
         // adds ARC counters, which these benchmarks do not use.
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // swift-crypto's digests, the other side of the digest benchmarks.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The platform's libsqlite3 for the raw C API baseline (the same library Quire and
@@ -48,6 +50,18 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/QuireBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Hand-written digests against swift-crypto's: raw throughput and batch saves (Quire only,
+        // so it builds without the other engines).
+        .executableTarget(
+            name: "DigestBenchmarks",
+            dependencies: [
+                .product(name: "Quire", package: quire),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/DigestBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Runs one workload outside the harness, for profiling (`valgrind --tool=callgrind`).

@@ -21,8 +21,8 @@ if [ "${1:-}" != "--page-only" ]; then
     mkdir -p "$output"
     load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
-    swift package --allow-writing-to-package-directory benchmark --format histogramPercentiles --path "$output" \
-        --no-progress "$@"
+    swift package --allow-writing-to-package-directory benchmark --target QuireBenchmarks \
+        --format histogramPercentiles --path "$output" --no-progress "$@"
 
     load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
     # What describes the run, one key=value a line, kept with the export for --page-only.

@@ -16,31 +16,6 @@ import Testing
         #expect(Digest.hex(SHA1.hash(data: Array(message.utf8))) == expected)
     }
 
-    /// The processor's SHA instructions, where there are some, and the Swift rounds agree on
-    /// every block of a seeded stream, chained from state to state.
-    @Test func hardwareAndPortableCompressionAgree() {
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var blocks = [UInt8](repeating: 0, count: 64 * 500)
-        for index in blocks.indices {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            blocks[index] = UInt8(truncatingIfNeeded: seed >> 56)
-        }
-        var dispatched = SHA1State()
-        var portable = SHA1State()
-        blocks.withUnsafeBytes { bytes in
-            for offset in stride(from: 0, to: bytes.count, by: 64) {
-                let block = bytes.baseAddress! + offset
-                dispatched.compress(block)
-                portable.compressPortable(block)
-                #expect(
-                    (dispatched.h0, dispatched.h1, dispatched.h2, dispatched.h3, dispatched.h4)
-                        == (portable.h0, portable.h1, portable.h2, portable.h3, portable.h4),
-                    "block \(offset / 64)")
-            }
-        }
-        print("SHA-1: processor instructions \(SHA1State.usesHardware ? "in use" : "not available")")
-    }
-
     @Test func millionAs() {
         let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
         #expect(Digest.hex(SHA1.hash(data: message)) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")

@@ -34,7 +34,7 @@ enum FunctionGroup: String, CaseIterable {
                           "ConformanceCache", "swift_getAssociatedConformanceWitness"]) {
             return .dynamicCasts
         }
-        if matches(name, ["SHA1", "SHA256", "Digest.", "DigestBlock", "RevisionID.make"]) { return .digests }
+        if matches(name, ["SHA1", "SHA256", "MD5", "sha1_block", "sha256_block", "md5_block", "Digest.", "RevisionID.make"]) { return .digests }
         if matches(name, ["JSONReader", "JSONParser", "JSONTape", "JSONLinesReader"]) { return .jsonParsing }
         if matches(name, ["JSONWriter", "JSONEmitter"]) { return .jsonWriting }
         if matches(name, ["CompiledQuery", "QueryResult", "ResultSet", "DictionaryObject.present", "TypedValue",

@@ -21,6 +21,9 @@ struct ResultsPage {
     let machine: [(String, String)]
     /// `PROFILE.md` as `profile.sh` wrote it, shown under "Where the time goes".
     var profile: String?
+    /// `DIGESTS.md`, the figures of the digest benchmarks (`--target DigestBenchmarks`, run on
+    /// their own), shown as a section of its own before "Machine".
+    var digests: String? = nil
 
     /// The baseline engines, in table order.
     private let baselines: [Engine] = [.sqlite, .grdb, .foundation]
@@ -114,6 +117,11 @@ struct ResultsPage {
             lines.append("No profile yet: `Benchmarks/profile.sh` writes `PROFILE.md`, which this section shows.")
         }
         lines.append("")
+
+        if let digests, !digests.isEmpty {
+            lines.append(digests.trimmingCharacters(in: .whitespacesAndNewlines))
+            lines.append("")
+        }
 
         lines.append("## Machine")
         lines.append("")

@@ -4,7 +4,8 @@ import Foundation
 // Reads what `swift package benchmark --format histogramPercentiles --path <folder>` exported
 // and writes RESULTS.md (one table of medians and ratios, the targets, the machine) and
 // ratios.svg; `PROFILE.md` in the output folder, when there is one (`profile.sh` writes it),
-// becomes the page's "Where the time goes".
+// becomes the page's "Where the time goes", and `DIGESTS.md` (the digest benchmarks' figures,
+// written by hand after `swift package benchmark --target DigestBenchmarks`) a section of its own.
 //
 //   results-page <export folder> <output folder> [key=value ...]
 //
@@ -25,7 +26,9 @@ do {
     }
     let folder = URL(fileURLWithPath: arguments[1], isDirectory: true)
     let profile = try? String(contentsOf: folder.appendingPathComponent("PROFILE.md"), encoding: .utf8)
-    let page = ResultsPage(results: results, machine: Machine.describe(notes: notes), profile: profile)
+    let digests = try? String(contentsOf: folder.appendingPathComponent("DIGESTS.md"), encoding: .utf8)
+    let page = ResultsPage(
+        results: results, machine: Machine.describe(notes: notes), profile: profile, digests: digests)
     try page.markdown().write(to: folder.appendingPathComponent("RESULTS.md"), atomically: true, encoding: .utf8)
     try RatioChart(rows: page.chartRows()).svg().write(
         to: folder.appendingPathComponent("ratios.svg"), atomically: true, encoding: .utf8)

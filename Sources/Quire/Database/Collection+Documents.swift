@@ -12,6 +12,10 @@ extension Collection {
     // MARK: Reading
 
     /// The document with `id`, or nil when it does not exist or is deleted.
+    ///
+    /// - Throws: ``QuireError/Code/badDocID`` for an invalid ID; ``QuireError/Code/notOpen``
+    ///   for a deleted collection or a closed database; ``QuireError/Code/corruptRevisionData``
+    ///   when the stored body is not a JSON object.
     public func document(id: String) throws -> Document? {
         try DocumentRules.validate(id: id)
         // One SELECT, whose row is copied out before the statement is reset.
@@ -33,6 +37,9 @@ extension Collection {
 
     /// Facts about the stored revision of `id`, also for a deleted document; nil when there is
     /// no trace of it (never saved, or purged).
+    ///
+    /// - Throws: ``QuireError/Code/badDocID`` for an invalid ID; ``QuireError/Code/notOpen``
+    ///   for a deleted collection or a closed database.
     package func revisionInfo(id: String) throws -> RevisionInfo? {
         try DocumentRules.validate(id: id)
         return try reading { connection in
@@ -45,6 +52,9 @@ extension Collection {
     }
 
     /// Decodes the document `id` as `T`, or nil when absent or deleted.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` when the body does not decode as `T`;
+    ///   ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func document<T: Decodable>(id: String, as type: T.Type) throws -> T? {
         guard let document = try document(id: id) else { return nil }
         let bytes = try JSONWriter.bytes(.object(document.content.jsonObject))
@@ -58,12 +68,22 @@ extension Collection {
     // MARK: Saving
 
     /// Saves `document` as the next revision; last write wins.
+    ///
+    /// - Throws: ``QuireError/Code/badDocID`` for an invalid document ID;
+    ///   ``QuireError/Code/corruptRevisionData`` for `_id`, `_rev` or `_deleted` at the top level
+    ///   of the body; ``QuireError/Code/invalidParameter`` for a document of another collection or
+    ///   database, or a value with no JSON form; ``QuireError/Code/badRevisionID`` when the
+    ///   document is at the highest generation; ``QuireError/Code/notOpen`` for a deleted
+    ///   collection or a closed database.
     public func save(document: MutableDocument) throws {
         _ = try save(document: document, concurrencyControl: .lastWriteWins)
     }
 
     /// Saves `document`; with `.failOnConflict`, returns false and changes nothing when the
     /// stored document changed since `document` was read.
+    ///
+    /// - Throws: as ``save(document:)``; a conflict under `.failOnConflict` is `false`, not an
+    ///   error.
     @discardableResult
     public func save(document: MutableDocument, concurrencyControl: ConcurrencyControl) throws -> Bool {
         try store(document, deleting: false, control: concurrencyControl, conflictHandler: nil)
@@ -72,6 +92,9 @@ extension Collection {
     /// Saves `document`; on a conflict, calls `conflictHandler` with the document being saved
     /// (which it may change) and the stored one (nil when deleted). Returning true saves the
     /// handler's version on top of the stored one; false cancels and returns false.
+    ///
+    /// - Throws: as ``save(document:)``, and whatever `conflictHandler` throws (nothing is
+    ///   saved then).
     @discardableResult
     public func save(
         document: MutableDocument, conflictHandler: (MutableDocument, Document?) throws -> Bool
@@ -83,12 +106,18 @@ extension Collection {
 
     /// Encodes `value` and saves it as a new document whose ID is a generated UUID; the
     /// returned document carries that ID.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` when `value` does not encode as a JSON
+    ///   object; otherwise as ``save(document:)``.
     @discardableResult
     public func save<T: Encodable>(from value: T) throws -> Document {
         try save(from: value, id: UUID().uuidString)
     }
 
     /// Encodes `value` and saves it as the document `id` (last write wins).
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` when `value` does not encode as a JSON
+    ///   object; otherwise as ``save(document:)``.
     @discardableResult
     public func save<T: Encodable>(from value: T, id: String) throws -> Document {
         let data: Data
@@ -117,12 +146,19 @@ extension Collection {
     /// Deletes the document: a tombstone revision replaces it (replication carries it).
     /// notFound for a document that was never saved or was purged; deleting a document
     /// object again writes another tombstone, with a new sequence.
+    ///
+    /// - Throws: ``QuireError/Code/notFound`` for a document never saved or purged;
+    ///   ``QuireError/Code/invalidParameter`` for a document of another collection or database;
+    ///   ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func delete(document: Document) throws {
         _ = try delete(document: document, concurrencyControl: .lastWriteWins)
     }
 
     /// Deletes the document; with `.failOnConflict`, returns false when the stored document
     /// changed since `document` was read.
+    ///
+    /// - Throws: as ``delete(document:)``; a conflict under `.failOnConflict` is `false`, not an
+    ///   error.
     @discardableResult
     public func delete(document: Document, concurrencyControl: ConcurrencyControl) throws -> Bool {
         let mutable = (document as? MutableDocument) ?? document.toMutable()
@@ -136,6 +172,9 @@ extension Collection {
     }
 
     /// Removes every trace of the document, without a tombstone; never replicated.
+    ///
+    /// - Throws: ``QuireError/Code/notFound`` for a document never saved or already purged;
+    ///   ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func purge(document: Document) throws {
         guard document.revisionID != nil else {
             throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be purged")
@@ -144,6 +183,10 @@ extension Collection {
     }
 
     /// Removes every trace of the document `id`; notFound when there is none.
+    ///
+    /// - Throws: ``QuireError/Code/notFound`` when there is no such document;
+    ///   ``QuireError/Code/badDocID`` for an invalid ID; ``QuireError/Code/notOpen`` for a
+    ///   deleted collection or a closed database.
     public func purge(id: String) throws {
         try DocumentRules.validate(id: id)
         try writing { connection in

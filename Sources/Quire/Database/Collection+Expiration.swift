@@ -5,6 +5,9 @@ extension Collection {
     /// date replaces the previous one; deleted documents can expire too. When the time comes
     /// the document is purged: no tombstone, never replicated. notFound when there is no
     /// such document.
+    ///
+    /// - Throws: ``QuireError/Code/notFound`` when there is no such document;
+    ///   ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func setDocumentExpiration(id: String, expiration: Date?) throws {
         try DocumentRules.validate(id: id)
         let milliseconds = expiration.map { EpochMilliseconds.of($0) }
@@ -23,6 +26,8 @@ extension Collection {
     }
 
     /// When the document `id` expires, or nil when it has no expiration or does not exist.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func getDocumentExpiration(id: String) throws -> Date? {
         try DocumentRules.validate(id: id)
         let milliseconds = try reading { connection in

@@ -29,7 +29,7 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
     /// `scope.collection`, for example `_default._default` or `scopeA.colA`.
     public var fullName: String { "\(scope.name).\(name)" }
 
-    /// The full name.
+    /// The collection's full name, `scope.collection`.
     public var description: String { fullName }
 
     /// The number of live (not deleted) documents; 0 for a deleted collection or a closed

@@ -6,6 +6,10 @@ extension Database {
     ///
     /// Content no document refers to is deleted by the next ``performMaintenance(type:)``
     /// with `.compact`, as in Couchbase Lite.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when the database is closed; a POSIX error when the
+    ///   content cannot be read or written; ``QuireError/Code/corruptData`` when stored content
+    ///   does not match its digest.
     public func saveBlob(blob: Blob) throws {
         try checkOpen()
         try blob.install(into: blobStore)
@@ -19,6 +23,8 @@ extension Database {
     /// when present) or the length is not a non-negative integer. A digest that is not a
     /// `sha1-` digest names no stored content: the result is nil, as in Couchbase Lite.
     /// Reading the blob's content checks it against that length and digest.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` when `properties` do not describe a blob.
     public func getBlob(properties: [String: Any]) throws -> Blob? {
         try checkOpen()
         guard Blob.isBlob(properties: properties) else {

@@ -7,12 +7,16 @@ extension Database {
     }
 
     /// The default scope, which always exists.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when the database is closed.
     public func defaultScope() throws -> Scope {
         try checkOpen()
         return Scope(name: Database.defaultScopeName, database: self)
     }
 
     /// Every scope that has at least one collection: the default scope first, then by name.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when the database is closed.
     public func scopes() throws -> [Scope] {
         let names = try read { connection in
             try connection.query("SELECT DISTINCT scope FROM quire_collections ORDER BY scope") { $0.text(at: 0) ?? "" }
@@ -22,6 +26,9 @@ extension Database {
     }
 
     /// The scope `name`, or nil when it has no collections.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for a name that breaks the naming rules;
+    ///   ``QuireError/Code/notOpen`` when the database is closed.
     public func scope(name: String) throws -> Scope? {
         try checkOpen()
         if name != Database.defaultScopeName { try CollectionName.validate(name, kind: "scope") }
@@ -32,6 +39,9 @@ extension Database {
     }
 
     /// The default collection, which always exists.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when the database is closed;
+    ///   ``QuireError/Code/corruptData`` when the file has lost its default collection.
     public func defaultCollection() throws -> Collection {
         guard let collection = try collection(name: Database.defaultCollectionName, scope: nil) else {
             throw QuireError(.corruptData, "database '\(name)' has no default collection")
@@ -40,6 +50,9 @@ extension Database {
     }
 
     /// The collections of a scope (the default scope when nil), sorted by name.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for a scope name that breaks the naming
+    ///   rules; ``QuireError/Code/notOpen`` when the database is closed.
     public func collections(scope: String? = nil) throws -> [Collection] {
         let scopeName = scope ?? Database.defaultScopeName
         if scopeName != Database.defaultScopeName { try CollectionName.validate(scopeName, kind: "scope") }
@@ -52,6 +65,9 @@ extension Database {
     }
 
     /// The collection `name` in `scope` (the default scope when nil), or nil when absent.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for a name that breaks the naming rules;
+    ///   ``QuireError/Code/notOpen`` when the database is closed.
     public func collection(name: String, scope: String? = nil) throws -> Collection? {
         let (scopeName, collectionName) = try Database.validatedNames(name: name, scope: scope)
         let entry = try read { connection in
@@ -62,6 +78,11 @@ extension Database {
 
     /// Creates the collection `name` in `scope` (the default scope when nil), creating the
     /// scope implicitly; returns the existing collection when there is one.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for a name that breaks the naming rules (1 to
+    ///   251 characters of `A-Z a-z 0-9 _ - %`, not starting with `_` or `%`);
+    ///   ``QuireError/Code/notOpen`` when the database is closed; SQLite failures in the `.sqlite`
+    ///   domain.
     @discardableResult
     public func createCollection(name: String, scope: String? = nil) throws -> Collection {
         let (scopeName, collectionName) = try Database.validatedNames(name: name, scope: scope)
@@ -78,6 +99,10 @@ extension Database {
     /// Deletes the collection `name` in `scope` and all its documents; the default collection
     /// cannot be deleted (invalidParameter). Deleting an absent collection does nothing.
     /// The scope vanishes with its last collection.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for the default collection or a name that
+    ///   breaks the naming rules; ``QuireError/Code/notOpen`` when the database is closed; SQLite
+    ///   failures in the `.sqlite` domain.
     public func deleteCollection(name: String, scope: String? = nil) throws {
         let (scopeName, collectionName) = try Database.validatedNames(name: name, scope: scope)
         if scopeName == Database.defaultScopeName && collectionName == Database.defaultCollectionName {

@@ -19,6 +19,8 @@ extension Database {
     }
 
     /// Saves `document` in the default collection; last write wins.
+    ///
+    /// - Throws: as ``Collection/save(document:)``.
     @available(*, deprecated, message: "Use database.defaultCollection().save(document:) instead.")
     public func saveDocument(_ document: MutableDocument) throws {
         try defaultCollection().save(document: document)
@@ -26,6 +28,8 @@ extension Database {
 
     /// Saves `document` in the default collection with `concurrencyControl`; false when it
     /// lost to a concurrent change.
+    ///
+    /// - Throws: as ``Collection/save(document:concurrencyControl:)``.
     @available(*, deprecated, message: "Use database.defaultCollection().save(document:concurrencyControl:) instead.")
     @discardableResult
     public func saveDocument(_ document: MutableDocument, concurrencyControl: ConcurrencyControl) throws -> Bool {
@@ -33,6 +37,8 @@ extension Database {
     }
 
     /// Saves `document` in the default collection, calling `conflictHandler` on a conflict.
+    ///
+    /// - Throws: as ``Collection/save(document:conflictHandler:)``.
     @available(*, deprecated, message: "Use database.defaultCollection().save(document:conflictHandler:) instead.")
     @discardableResult
     public func saveDocument(
@@ -42,12 +48,16 @@ extension Database {
     }
 
     /// Deletes `document` from the default collection.
+    ///
+    /// - Throws: as ``Collection/delete(document:)``.
     @available(*, deprecated, message: "Use database.defaultCollection().delete(document:) instead.")
     public func deleteDocument(_ document: Document) throws {
         try defaultCollection().delete(document: document)
     }
 
     /// Deletes `document` from the default collection with `concurrencyControl`.
+    ///
+    /// - Throws: as ``Collection/delete(document:concurrencyControl:)``.
     @available(*, deprecated, message: "Use database.defaultCollection().delete(document:concurrencyControl:) instead.")
     @discardableResult
     public func deleteDocument(_ document: Document, concurrencyControl: ConcurrencyControl) throws -> Bool {
@@ -55,18 +65,24 @@ extension Database {
     }
 
     /// Purges `document` from the default collection.
+    ///
+    /// - Throws: as ``Collection/purge(document:)``.
     @available(*, deprecated, message: "Use database.defaultCollection().purge(document:) instead.")
     public func purgeDocument(_ document: Document) throws {
         try defaultCollection().purge(document: document)
     }
 
     /// Purges the document `documentID` from the default collection.
+    ///
+    /// - Throws: as ``Collection/purge(id:)``.
     @available(*, deprecated, message: "Use database.defaultCollection().purge(id:) instead.")
     public func purgeDocument(withID documentID: String) throws {
         try defaultCollection().purge(id: documentID)
     }
 
     /// Sets when the document `documentID` of the default collection expires.
+    ///
+    /// - Throws: as ``Collection/setDocumentExpiration(id:expiration:)``.
     @available(*, deprecated, message: "Use database.defaultCollection().setDocumentExpiration(id:expiration:) instead.")
     public func setDocumentExpiration(withID documentID: String, expiration: Date?) throws {
         try defaultCollection().setDocumentExpiration(id: documentID, expiration: expiration)

@@ -6,6 +6,11 @@ extension Database {
     /// `.compact`, `.optimize` and `.fullOptimize` need the writer outside a transaction, so
     /// they throw transactionNotClosed inside ``inBatch(using:)`` or ``write(_:)``.
     /// `.integrityCheck` throws corruptData naming every problem it finds.
+    ///
+    /// - Throws: ``QuireError/Code/transactionNotClosed`` for `.compact`, `.optimize` and
+    ///   `.fullOptimize` inside a batch or write; ``QuireError/Code/corruptData`` from
+    ///   `.integrityCheck`, naming each problem; ``QuireError/Code/notOpen`` when the database is
+    ///   closed.
     public func performMaintenance(type: MaintenanceType) throws {
         try checkOpen()
         switch type {

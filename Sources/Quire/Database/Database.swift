@@ -53,6 +53,8 @@ public final class Database: Sendable {
     }
 
     /// A handle on the existing core that carries `tag`; notFound when no live database has it.
+    ///
+    /// - Throws: ``QuireError/Code/notFound`` when no open database carries `tag`.
     public init(tag: Int) throws {
         guard let core = CoreRegistry.shared.core(withTag: tag) else {
             throw QuireError(.notFound, "no open database has tag \(tag)")
@@ -68,6 +70,12 @@ public final class Database: Sendable {
     // MARK: Opening (Couchbase Lite style)
 
     /// Opens or creates the database `name` in `config.directory` (created on demand), at once.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for an empty name or one with a `/`; a POSIX
+    ///   error when the folder cannot be created; ``QuireError/Code/unreadableDatabase`` for a file
+    ///   that is not a database, ``QuireError/Code/databaseTooNew`` for one written by a newer
+    ///   Quire; other SQLite failures in the `.sqlite` domain (``QuireError/Code/cantOpenFile``,
+    ///   ``QuireError/Code/ioError`` ...).
     public convenience init(name: String, config: DatabaseConfiguration = DatabaseConfiguration()) throws {
         try self.init(name: name, config: config, migrator: StoreSchema.migrator)
     }
@@ -174,6 +182,9 @@ public final class Database: Sendable {
     /// Runs `body` with a reader connection inside one read transaction: one consistent
     /// snapshot that never waits for the writer. On the thread that is inside ``write(_:)``,
     /// it uses the writer, so it sees that thread's uncommitted changes.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when this object was closed; SQLite failures in the
+    ///   `.sqlite` domain; and whatever `body` throws.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
         try checkOpen()
         return try core.read(body)
@@ -189,6 +200,11 @@ public final class Database: Sendable {
     /// Runs `body` with the writer as one transaction (`BEGIN IMMEDIATE`): committed when it
     /// returns, rolled back when it throws. Nested calls on the same thread join the outer
     /// transaction through a savepoint.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when this object was closed; SQLite failures in the
+    ///   `.sqlite` domain (``QuireError/Code/busy`` when another process holds the file's write
+    ///   lock past the timeout, ``QuireError/Code/notWriteable`` for a read-only file); and
+    ///   whatever `body` throws, after the rollback.
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try checkOpen()
         return try core.write(body)
@@ -221,12 +237,19 @@ public final class Database: Sendable {
     /// Throws instead of deadlocking when called from a thread that holds a handle of this
     /// database or is inside one of its transactions; that is why it is `throws` where WCDB's
     /// is `rethrows`: it can fail even when `onClosed` cannot.
+    ///
+    /// - Throws: ``QuireError/Code/transactionNotClosed`` from inside one of this database's writes
+    ///   or batches, ``QuireError/Code/busy`` from inside one of its reads; whatever `onClosed`
+    ///   throws.
     public func close(onClosed: () throws -> Void) throws {
         try core.closeHandles(onClosed: onClosed)
     }
 
     /// Ends this object's use: afterwards it (and its scopes and collections) throw notOpen.
     /// The core's handles close when no open object uses them any more.
+    ///
+    /// - Throws: ``QuireError/Code/transactionNotClosed`` from inside one of this database's writes
+    ///   or batches, ``QuireError/Code/busy`` from inside one of its reads.
     public func close() throws {
         let proceed = try closed.withLock { closed in
             if closed { return false }
@@ -260,6 +283,11 @@ public final class Database: Sendable {
     /// object uses the same file: close those first. From inside one of its own batches or
     /// writes it is transactionNotClosed, as Couchbase Lite's `testDeleteThenCallInBatch`
     /// expects (busy from inside a read).
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when this object was closed; ``QuireError/Code/busy``
+    ///   while another object uses the file or from inside a read;
+    ///   ``QuireError/Code/transactionNotClosed`` from inside a write or batch; a POSIX error when
+    ///   the files cannot be removed.
     public func delete() throws {
         try checkOpen()
         if core.callerHoldsHandle {
@@ -287,6 +315,9 @@ public final class Database: Sendable {
     /// Deletes the database `name` in `directory`; busy while some object has it open.
     /// Deleting a database that does not exist does nothing, as in Couchbase Lite on Apple
     /// platforms (its Objective-C and .NET `testDeleteNonExistingDB`).
+    ///
+    /// - Throws: ``QuireError/Code/busy`` while some object has the database open; a POSIX error
+    ///   when its files cannot be removed.
     public static func delete(withName name: String, inDirectory directory: String? = nil) throws {
         let folder = folderPath(name: name, directory: directory ?? DatabaseConfiguration.defaultDirectory)
         guard FileManager.default.fileExists(atPath: folder) else { return }
@@ -325,11 +356,17 @@ public final class Database: Sendable {
     // MARK: Identity
 
     /// The database's public UUID, created once and kept in the file.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when this object was closed; SQLite failures in the
+    ///   `.sqlite` domain.
     public func publicUUID() throws -> String {
         try info("publicUUID") ?? ""
     }
 
     /// The database's private UUID, which replication checkpoints are derived from.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when this object was closed; SQLite failures in the
+    ///   `.sqlite` domain.
     package func privateUUID() throws -> String {
         try info("privateUUID") ?? ""
     }

@@ -19,7 +19,9 @@ public struct DatabaseConfiguration: Sendable {
         FileManager.default.currentDirectoryPath + "/Quire"
     }
 
-    /// Makes a configuration.
+    /// A configuration for databases in `directory` (``defaultDirectory`` when nil), with
+    /// `synchronous=FULL` commits when `fullSync` is true, revision histories kept to
+    /// `maxRevTreeDepth` ancestors, and expiration timed by `clock`.
     public init(
         directory: String? = nil,
         fullSync: Bool = false,

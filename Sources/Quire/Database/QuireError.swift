@@ -157,7 +157,8 @@ public struct QuireError: Error, CustomNSError, CustomStringConvertible, Sendabl
     /// The SQL statement that failed, when there was one.
     public var statement: String?
 
-    /// Makes an error.
+    /// An error of `code` in `domain` with `message`; the SQLite or POSIX number, the extended
+    /// SQLite code and the statement at fault when there are some.
     public init(
         _ code: Code,
         _ message: String,

@@ -24,17 +24,17 @@ public class ArrayObject: ArrayProtocol, @unchecked Sendable, Equatable, CustomS
         return DictionaryObject.present(elements[index], blobStore: blobStore)
     }
 
-    /// Plain Swift values.
+    /// The elements as plain Swift values (`String`, `Int`, `Double`, `Bool`, `NSNull`, arrays, dictionaries, blobs).
     public func toArray() -> [Any] {
         jsonArray.map { DictionaryObject.plain($0, blobStore: blobStore) }
     }
 
-    /// The JSON text.
+    /// The array as compact JSON text.
     public func toJSON() -> String {
         (try? JSONWriter.string(.array(jsonArray))) ?? "[]"
     }
 
-    /// A mutable copy.
+    /// A mutable copy; changing it leaves this array as it is.
     public func toMutable() -> MutableArrayObject {
         MutableArrayObject(jsonArray, blobStore: blobStore)
     }
@@ -48,7 +48,7 @@ public class ArrayObject: ArrayProtocol, @unchecked Sendable, Equatable, CustomS
         }
     }
 
-    /// The JSON text.
+    /// The array as compact JSON text, as ``toJSON()`` gives it.
     public var description: String { toJSON() }
 
     /// Equal when the JSON content is equal.

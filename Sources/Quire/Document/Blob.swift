@@ -59,6 +59,9 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
     ///
     /// Throws invalidParameter for a URL that is not a file URL, notFound when there is no
     /// regular file there.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for a URL that is not a file URL;
+    ///   ``QuireError/Code/notFound`` when there is no regular file there.
     public init(contentType: String, fileURL: URL) throws {
         guard fileURL.isFileURL else {
             throw QuireError(.invalidParameter, "blob content URL \(fileURL) is not a file URL")
@@ -112,6 +115,10 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
     }
 
     /// The content, or the reason it cannot be read (missing file, length or digest mismatch).
+    ///
+    /// - Throws: ``QuireError/Code/notFound`` when the stored file is missing;
+    ///   ``QuireError/Code/corruptData`` when its length or digest does not match; a POSIX error
+    ///   when a file cannot be read.
     public func readContent() throws -> Data {
         try staging.withLock {
             let (source, store, digest, length) = snapshot

@@ -49,7 +49,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         }
     }
 
-    /// The keys, sorted.
+    /// The keys present, sorted by their UTF-8 bytes.
     public var keys: [String] {
         switch storage {
         case .members(let members, _): members.keys.sorted()
@@ -95,7 +95,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         }
     }
 
-    /// Plain Swift values.
+    /// The content as plain Swift values (`String`, `Int`, `Double`, `Bool`, `NSNull`, arrays, dictionaries, blobs).
     public func toDictionary() -> [String: Any] {
         jsonObject.mapValues { Self.plain($0, blobStore: blobStore) }
     }
@@ -118,12 +118,12 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         return (try? JSONWriter.string(.object(jsonObject))) ?? "{}"
     }
 
-    /// A mutable copy.
+    /// A mutable copy; changing it leaves this dictionary as it is.
     public func toMutable() -> MutableDictionaryObject {
         MutableDictionaryObject(jsonObject, blobStore: blobStore)
     }
 
-    /// The JSON text.
+    /// The dictionary as compact JSON text, as `toJSON()` gives it.
     public var description: String { toJSON() }
 
     /// Equal when the JSON content is equal.

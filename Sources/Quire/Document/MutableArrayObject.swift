@@ -12,7 +12,7 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     /// The elements now; the nested containers among them are live and locked on their own.
     private var nodes: [DocumentNode] { state.withLock { $0 } }
 
-    /// An empty array.
+    /// A new array with no elements, to fill with the adders and store in a document.
     public init() {
         state = Locked([])
         super.init([])
@@ -25,6 +25,9 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
     }
 
     /// An array parsed from a JSON array's text.
+    ///
+    /// - Throws: ``QuireError/Code/invalidJSON`` for text that is not a JSON array, with the byte
+    ///   offset of the fault.
     public convenience init(json: String) throws {
         guard case .array(let elements) = try JSONReader.applicationJSON({ try JSONReader.parse(json) }) else {
             throw QuireError(.invalidJSON, "invalid JSON at byte 0: the JSON for an array must be an array")
@@ -84,7 +87,7 @@ public final class MutableArrayObject: ArrayObject, MutableArrayProtocol, @unche
         return self
     }
 
-    /// Appends an element.
+    /// Appends `value` (the types ``MutableDictionaryProtocol/setValue(_:forKey:)`` accepts).
     @discardableResult
     public func addValue(_ value: Any?) -> Self {
         let node = DocumentNode(any: value)

@@ -20,21 +20,21 @@ extension MutableArrayProtocol {
     /// The dictionary at `index`, mutable and live; nil when out of range or not a dictionary.
     public func dictionary(at index: Int) -> MutableDictionaryObject? { value(at: index) as? MutableDictionaryObject }
 
-    /// Appends a string.
+    /// Appends `value` as a JSON string; nil appends JSON null.
     @discardableResult public func addString(_ value: String?) -> Self { addValue(value) }
-    /// Appends an integer.
+    /// Appends `value` as a JSON integer, every digit kept.
     @discardableResult public func addInt(_ value: Int) -> Self { addValue(value) }
     /// Appends a 64-bit integer.
     @discardableResult public func addInt64(_ value: Int64) -> Self { addValue(value) }
-    /// Appends a double.
+    /// Appends `value` as a JSON number; a non-finite value is refused by `save`.
     @discardableResult public func addDouble(_ value: Double) -> Self { addValue(value) }
-    /// Appends a boolean.
+    /// Appends `value` as JSON `true` or `false`, never as 1 or 0.
     @discardableResult public func addBoolean(_ value: Bool) -> Self { addValue(value) }
-    /// Appends a date.
+    /// Appends `value` as ISO-8601 UTC text with milliseconds; nil appends JSON null.
     @discardableResult public func addDate(_ value: Date?) -> Self { addValue(value) }
-    /// Appends a dictionary.
+    /// Appends `value` as a JSON object; nil appends JSON null.
     @discardableResult public func addDictionary(_ value: DictionaryObject?) -> Self { addValue(value) }
-    /// Appends an array.
+    /// Appends `value` as a JSON array; nil appends JSON null.
     @discardableResult public func addArray(_ value: ArrayObject?) -> Self { addValue(value) }
     /// Sets a string at `index`.
     @discardableResult public func setString(_ value: String?, at index: Int) -> Self { setValue(value, at: index) }
@@ -48,11 +48,11 @@ extension MutableArrayProtocol {
     @discardableResult public func setBoolean(_ value: Bool, at index: Int) -> Self { setValue(value, at: index) }
     /// Sets a date at `index`.
     @discardableResult public func setDate(_ value: Date?, at index: Int) -> Self { setValue(value, at: index) }
-    /// Appends a number.
+    /// Appends `value` as a JSON number; nil appends JSON null.
     @discardableResult public func addNumber(_ value: NSNumber?) -> Self { addValue(value) }
-    /// Appends a float.
+    /// Appends `value` as a JSON number, widened to `Double`.
     @discardableResult public func addFloat(_ value: Float) -> Self { addValue(Double(value)) }
-    /// Appends a blob.
+    /// Appends `value`; its content is stored when the document is saved.
     @discardableResult public func addBlob(_ value: Blob?) -> Self { addValue(value) }
     /// Sets a number at `index`.
     @discardableResult public func setNumber(_ value: NSNumber?, at index: Int) -> Self { setValue(value, at: index) }

@@ -37,7 +37,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     /// The nodes now; the nested containers among them are live and locked on their own.
     private var nodes: [String: DocumentNode] { state.withLock { $0.builtNodes() } }
 
-    /// An empty dictionary.
+    /// A new dictionary with no keys, to fill with the setters and store in a document.
     public init() {
         state = Locked(State(nodes: [:]))
         super.init([:])
@@ -50,6 +50,9 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     }
 
     /// A dictionary parsed from a JSON object's text.
+    ///
+    /// - Throws: ``QuireError/Code/invalidJSON`` for text that is not a JSON object, with the byte
+    ///   offset of the fault.
     public convenience init(json: String) throws {
         self.init()
         try setJSON(json)
@@ -86,7 +89,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     /// The number of keys.
     public override var count: Int { nodes.count }
 
-    /// The keys, sorted.
+    /// The keys present now, sorted by their UTF-8 bytes.
     public override var keys: [String] { nodes.keys.sorted() }
 
     /// The value at `key`; nested dictionaries and arrays come back mutable and live.
@@ -108,7 +111,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         return self
     }
 
-    /// Removes `key`.
+    /// Removes `key`, so that it reads as missing (not as null); a missing key is left alone.
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
         state.withLock { state in
@@ -128,6 +131,9 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
 
     /// Replaces the whole content with a JSON object's; throws for invalid JSON or a
     /// non-object.
+    ///
+    /// - Throws: ``QuireError/Code/invalidJSON`` for text that is not a JSON object, with the byte
+    ///   offset of the fault.
     @discardableResult
     public func setJSON(_ json: String) throws -> Self {
         var text = json

@@ -55,11 +55,17 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     }
 
     /// A new document parsed from a JSON object's text, with a generated ID.
+    ///
+    /// - Throws: ``QuireError/Code/invalidJSON`` for text that is not a JSON object, with the byte
+    ///   offset of the fault.
     public convenience init(json: String) throws {
         try self.init(id: nil, json: json)
     }
 
     /// A new document with the given ID parsed from a JSON object's text.
+    ///
+    /// - Throws: ``QuireError/Code/invalidJSON`` for text that is not a JSON object, with the byte
+    ///   offset of the fault.
     public convenience init(id: String?, json: String) throws {
         self.init(id: id)
         try mutableContent.setJSON(json)
@@ -94,7 +100,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         return blobs
     }
 
-    /// Another mutable copy.
+    /// A new mutable copy with the same ID and revision; changing it leaves this one as it is.
     public override func toMutable() -> MutableDocument {
         MutableDocument(copying: self)
     }
@@ -106,7 +112,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         return self
     }
 
-    /// Removes `key`.
+    /// Removes `key`, so that it reads as missing (not as null); a missing key is left alone.
     @discardableResult
     public func removeValue(forKey key: String) -> Self {
         mutableContent.removeValue(forKey: key)
@@ -121,6 +127,9 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     }
 
     /// Replaces the whole body with a JSON object's.
+    ///
+    /// - Throws: ``QuireError/Code/invalidJSON`` for text that is not a JSON object, with the byte
+    ///   offset of the fault.
     @discardableResult
     public func setJSON(_ json: String) throws -> Self {
         try mutableContent.setJSON(json)

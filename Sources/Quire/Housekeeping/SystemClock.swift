@@ -8,7 +8,7 @@ public struct SystemClock: QuireClock {
     /// Makes the system clock.
     public init() {}
 
-    /// `Date()`.
+    /// The system's current time, `Date()`.
     public var now: Date { Date() }
 
     /// Schedules `action` on a background queue at `date` (at once if it has passed).

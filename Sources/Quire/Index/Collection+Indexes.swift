@@ -6,6 +6,10 @@ extension Collection {
     ///
     /// invalidParameter for an empty name or no expressions, invalidQuery for an expression
     /// that does not parse or cannot be indexed (parameters, aggregates, subqueries).
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for an empty name or no expressions;
+    ///   ``QuireError/Code/invalidQuery`` for an expression that does not parse or cannot be
+    ///   indexed; ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func createIndex(withName name: String, config: any IndexConfiguration) throws {
         guard !name.isEmpty else {
             throw QuireError(.invalidParameter, "an index name must not be empty")
@@ -23,6 +27,8 @@ extension Collection {
     /// Deletes the index `name`; deleting an index that does not exist does nothing. notOpen
     /// on a deleted collection, as every other operation there (Couchbase Lite's
     /// `testUseCollectionAPIOnDeletedCollection` deletes an index too).
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func deleteIndex(forName name: String) throws {
         try writing { connection in
             try checkExists(connection)
@@ -32,6 +38,8 @@ extension Collection {
     }
 
     /// The names of the collection's indexes, sorted.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func indexes() throws -> [String] {
         try checkExists()
         return try reading { connection in
@@ -40,6 +48,8 @@ extension Collection {
     }
 
     /// The index `name`, or nil when there is none.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func index(withName name: String) throws -> QueryIndex? {
         try checkExists()
         return try reading { connection in

@@ -1,5 +1,5 @@
 /// A full-text index: an FTS5 table over the text of expressions of each document, queried
-/// with ``FullTextFunction/match(_:query:)`` and ordered with ``FullTextFunction/rank(_:)``.
+/// with ``FullTextFunction/match(_:query:)-(_,String)`` and ordered with ``FullTextFunction/rank(_:)``.
 ///
 /// ```swift
 /// try collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["title", "body"], ignoreAccents: true))
@@ -19,7 +19,8 @@ public struct FullTextIndexConfiguration: IndexConfiguration, Equatable {
     /// index without stemming, as Couchbase Lite does.
     public let language: String?
 
-    /// Makes a configuration.
+    /// A full-text index on `expressions`, of the documents `whereClause` selects when given,
+    /// stemmed in `language` and with accents folded when `ignoreAccents` is true.
     public init(_ expressions: [String], where whereClause: String? = nil, ignoreAccents: Bool = false, language: String? = "en") {
         self.expressions = expressions
         self.whereClause = whereClause

@@ -15,7 +15,8 @@ public struct ValueIndexConfiguration: IndexConfiguration, Equatable {
     /// The condition of a partial index, in SQL++.
     public let whereClause: String?
 
-    /// Makes a configuration.
+    /// A value index on `expressions` (property paths or SQL++ expressions), of the documents
+    /// `whereClause` selects when given (a partial index).
     public init(_ expressions: [String], where whereClause: String? = nil) {
         self.expressions = expressions
         self.whereClause = whereClause

@@ -1,9 +1,13 @@
 extension Database {
-    /// Parses a SQL++ query (see ``SQLPPParser`` for the subset), looking up its
-    /// collections now. A collection is named `scope.collection`, or `collection` in the
-    /// default scope; `_`, `_default` and the database's name stand for the default
-    /// collection. A bad query is invalidQuery, with the position of the fault and what was
-    /// expected there.
+    /// Parses a SQL++ query (Couchbase Lite's grammar and functions, listed in the README),
+    /// looking up its collections now. A collection is named `scope.collection`, or
+    /// `collection` in the default scope; `_`, `_default` and the database's name stand for
+    /// the default collection. A bad query is invalidQuery, with the position of the fault and
+    /// what was expected there.
+    ///
+    /// - Throws: ``QuireError/Code/invalidQuery`` for a query that does not parse or names an
+    ///   unknown function, with the position and what was expected; ``QuireError/Code/notOpen``
+    ///   when the database is closed.
     public func createQuery(_ query: String) throws -> Query {
         try checkOpen()
         let plan = try SQLPPParser.parseQuery(query) { source in

@@ -8,7 +8,7 @@ import Foundation
 public final class Parameters: Sendable {
     private let values: Locked<[String: JSONValue]>
 
-    /// Empty parameters.
+    /// Parameters with no values set; a query whose parameter is unset reads it as MISSING.
     public init() {
         values = Locked([:])
     }
@@ -32,6 +32,8 @@ public final class Parameters: Sendable {
     /// Sets `name` to a plain value: `nil`/`NSNull` (NULL), `Bool`, numbers, `String`, `Date`
     /// (ISO-8601 text), arrays and dictionaries, ``ArrayObject``, ``DictionaryObject``.
     /// A value with no JSON form is invalidParameter.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for a value with no JSON form.
     public func setValue(_ value: Any?, forName name: String) throws {
         try set(Parameters.json(value), name)
     }

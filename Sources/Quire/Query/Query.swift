@@ -32,7 +32,7 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: Building
 
-    /// Adds joins.
+    /// A copy of the query with `joins` added after its existing joins.
     public func join(_ joins: Join...) -> Query { with { $0.joins += joins.map(\.plan) } }
 
     /// Keeps the rows for which `expression` is true (MISSING and NULL count as false).
@@ -82,6 +82,11 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
     // MARK: Running
 
     /// Runs the query and returns its rows.
+    ///
+    /// - Throws: ``QuireError/Code/notOpen`` when a collection it reads was deleted or the database
+    ///   closed; ``QuireError/Code/missingIndex`` for a full-text match on an index that does not
+    ///   exist; ``QuireError/Code/invalidQuery`` when SQLite refuses it as run (a bad full-text
+    ///   query string, a `LIMIT` that is not a number).
     public func execute() throws -> ResultSet {
         let database = plan.database
         let blobStore = database.blobStore
@@ -95,6 +100,8 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
 
     /// The SQL the query runs, followed by SQLite's query plan for it (`EXPLAIN QUERY PLAN`),
     /// which shows the indexes used.
+    ///
+    /// - Throws: as ``execute()``.
     public func explain() throws -> String {
         try run { connection in
             let compiled = try compile(connection)

@@ -15,9 +15,9 @@ public enum SQLiteValue: Sendable, Hashable {
 extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral,
     ExpressibleByFloatLiteral
 {
-    /// An integer literal becomes ``integer(_:)``.
+    /// An integer literal becomes ``integer(_:)-enum.case``.
     public init(integerLiteral value: Int64) { self = .integer(value) }
-    /// A string literal becomes ``text(_:)``.
+    /// A string literal becomes ``text(_:)-enum.case``.
     public init(stringLiteral value: String) { self = .text(value) }
     /// `nil` becomes ``null``.
     public init(nilLiteral: ()) { self = .null }

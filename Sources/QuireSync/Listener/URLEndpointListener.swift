@@ -89,6 +89,10 @@ public final class URLEndpointListener: Sendable {
     /// Starts listening; returns once the port is bound. Throws invalidParameter for a bad
     /// configuration (no collections, two collections at one keyspace, a limit that cannot
     /// work, already started) and a network error when the address cannot be bound.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for a bad configuration or a listener already
+    ///   started; ``QuireError/Code/networkError`` (domain `.network`) when the address cannot be
+    ///   bound.
     public func start() async throws {
         try state.withLock { state in
             guard state.running == nil, !state.starting else {

@@ -6,8 +6,9 @@ extension Replicator {
     /// configuration would push (document IDs and push filter applied). A document pulled
     /// since then is listed too until the next push confirms the remote has it.
     ///
-    /// - Throws: unsupported for a pull-only replicator; invalidParameter when the
-    ///   collection is not replicated.
+    /// - Throws: ``QuireError/Code/unsupported`` for a pull-only replicator;
+    ///   ``QuireError/Code/invalidParameter`` when the collection is not replicated;
+    ///   ``QuireError/Code/notOpen`` when the database is closed.
     public func pendingDocumentIds(collection: Collection) throws -> Set<String> {
         guard config.replicatorType.pushes else {
             throw QuireError(.unsupported, "a pull-only replicator has no pending documents to push")
@@ -39,6 +40,8 @@ extension Replicator {
     }
 
     /// Whether `documentID` is among ``pendingDocumentIds(collection:)``.
+    ///
+    /// - Throws: as ``pendingDocumentIds(collection:)``.
     public func isDocumentPending(_ documentID: String, collection: Collection) throws -> Bool {
         try pendingDocumentIds(collection: collection).contains(documentID)
     }
