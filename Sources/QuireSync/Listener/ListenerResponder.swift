@@ -62,6 +62,7 @@ struct ListenerResponder: Sendable {
         var bodyRead = false
         do {
             user = try authenticate(request.headers)
+            if let response = try databaseFolderResponse(request) { return response }
             let route = try ListenerRoute(path: request.uri.path)
             guard route.allowedMethods.contains(request.method) else {
                 throw HTTPFailure.methodNotAllowed(route.allowedMethods)
@@ -98,7 +99,7 @@ struct ListenerResponder: Sendable {
 
     private func dispatch(_ route: ListenerRoute, _ request: ListenerRequest) async throws -> Response {
         guard let keyspace = route.keyspace else { return try ServerEndpoints.welcome(keyspaces: keyspaces) }
-        guard let served = keyspaces.resolve(keyspace) else {
+        guard let served = try resolveKeyspace(keyspace) else {
             throw HTTPFailure.notFound("Database does not exist.")
         }
         switch route {
