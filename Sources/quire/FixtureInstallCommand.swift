@@ -52,6 +52,13 @@ struct FixtureInstallCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if !isRemote, archive.contains("://") {
+            throw ValidationError("'\(archive)' is not an http or https URL; only those can be downloaded.")
+        }
+        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+            throw ValidationError("--sha256 '\(sha256)' is not a SHA-256: it must be 64 hexadecimal digits.")
+        }
+        if let size, size < 0 { throw ValidationError("--size must not be negative.") }
         if !isRemote, sha256 != nil || size != nil {
             throw ValidationError("--sha256 and --size apply to an http or https URL, not to the file '\(archive)'.")
         }

@@ -206,6 +206,31 @@ import Testing
         #expect(contents(of: temporary).isEmpty)
     }
 
+    @Test func theCommandNamesAMissingFileATimeoutAndBadOptions() throws {
+        let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let temporary = try scratch.folder("tmp")
+        let missing = try ArchiveServer { _ in .status(404) }
+        defer { missing.stop() }
+        let silent = try ArchiveServer { _ in .silent }
+        defer { silent.stop() }
+        let install = ["fixture", "install", "--name", "travel", "--directory", "data"]
+        for (arguments, status, message) in [
+            ([missing.url().absoluteString], Int32(1), "answered HTTP 404"),
+            ([silent.url().absoluteString, "--timeout", "1"], 1, "timed out"),
+            ([missing.url().absoluteString, "--sha256", "abc"], 64, "is not a SHA-256"),
+            (["ftp://example.com/travel.quire.zip"], 64, "is not an http or https URL"),
+            ([scratch.file("travel.quire.zip").path, "--sha256", String(repeating: "a", count: 64)], 64, "apply to an http or https URL"),
+        ] {
+            let result = try runCommand(quire, install + arguments, temporary: temporary, in: scratch.url)
+            #expect(result.status == status, "\(arguments): \(result.output)")
+            #expect(result.output.contains(message), "\(arguments): \(result.output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("data").path))
+        #expect(contents(of: temporary).isEmpty)
+    }
+
     @Test func contentRangeHeadersParse() {
         #expect(FixtureDownloadSession.contentRange("bytes 100-199/200")! == (100, 200))
         #expect(FixtureDownloadSession.contentRange("bytes 5-9/*")! == (5, nil))
