@@ -2,6 +2,9 @@ import Foundation
 import Quire
 
 extension FixtureInstaller {
+    /// The prefix of the folders downloads are written in, in the temporary directory.
+    static let downloadPrefix = ".quire-install.download-"
+
     /// Downloads a fixture archive and installs it as database `name` in `config.directory`,
     /// the way an app fetches its prebuilt database from a CDN on first launch.
     ///
@@ -10,7 +13,8 @@ extension FixtureInstaller {
     /// (resumed with HTTP `Range` when the transfer breaks, see ``FixtureDownload``), is
     /// checked against the download's expected size and SHA-256, and is then installed exactly
     /// as ``install(archive:name:config:ifAbsent:limits:temporaryDirectory:)`` installs a local
-    /// archive. The temporary file is removed whatever happens. Cancelling the task stops the
+    /// archive. The temporary file is removed whatever happens (one a killed process left is
+    /// removed by the next download). Cancelling the task stops the
     /// download and throws `CancellationError`, installing nothing.
     ///
     /// ```swift
@@ -38,16 +42,14 @@ extension FixtureInstaller {
                 EEXIST,
                 "cannot install '\(download.url.absoluteString)': a database named '\(name)' already exists in \(config.directory)")
         }
-        // The file keeps the URL's name, so messages about the archive name what was asked for.
-        let folder = temporaryDirectory.appendingPathComponent(".quire-install.download-\(UUID().uuidString)", isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw QuireError.posix(EIO, "cannot create the download folder \(folder.path): \(error.localizedDescription)")
-        }
-        defer { try? FileManager.default.removeItem(at: folder) }
+        // A locked folder, so a later install removes it if this process is killed, and
+        // leaves it alone while this one runs. The file keeps the URL's name, so messages
+        // about the archive name what was asked for.
+        OwnedScratch.sweep(temporaryDirectory) { OwnedScratch.isScratchName($0, prefix: downloadPrefix) }
+        let folder = try OwnedScratch.create(.folder, in: temporaryDirectory, prefix: downloadPrefix)
+        defer { folder.remove() }
         let last = download.url.lastPathComponent
-        let file = folder.appendingPathComponent(last.isEmpty || last == "/" || last.hasPrefix(".") ? "fixture.quire.zip" : last)
+        let file = folder.url.appendingPathComponent(last.isEmpty || last == "/" || last.hasPrefix(".") ? "fixture.quire.zip" : last)
         try await download.fetch(into: file, progress: progress)
         try Task.checkCancellation()
         // Extracting and copying are blocking file work: keep them off the task pool's threads.

@@ -28,6 +28,9 @@ import Testing
         }
         defer { server.stop() }
         let temporary = try scratch.folder("tmp")
+        // What a killed download left behind: the next one removes it.
+        let abandoned = try scratch.folder("tmp/.quire-install.download-\(UUID().uuidString)")
+        try Data(archive.prefix(100)).write(to: abandoned.appendingPathComponent("travel.quire.zip"))
         let reports = DownloadReports()
         let download = try FixtureDownload(url: server.url(), sha256: sha256, expectedSize: Int64(archive.count))
         let outcome = try await withArchiveLockHeld {
