@@ -96,6 +96,20 @@ import Testing
         }
     }
 
+    @Test func concurrentCreatesOfOneNameMakeOneDatabase() async throws {
+        let (root, data) = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await serving(data) { client in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 { group.addTask { try await client.send("PUT", "/race").status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [201] + Array(repeating: 412, count: 7))
+            #expect(try await client.put("/race/doc", ["n": 1]).status == 201)
+            #expect(try await client.get("/race").json["doc_count"] == 1)
+        }
+    }
+
     @Test func namesCouchDBRefusesAndNamesLeavingTheFolderAreRefused() async throws {
         let (root, data) = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -89,7 +89,9 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
     /// is not open yet; nil when there is none.
     func resolve(_ keyspace: String) throws -> ServedCollection? {
         try lock.withLock {
-            guard !closed else { return nil }
+            guard !closed else {
+                throw HTTPFailure(status: .serviceUnavailable, error: "unavailable", reason: "The server is stopping.")
+            }
             if let served = keyspaces.resolve(keyspace) { return served }
             // The database is the whole segment, or the part before one of its dots (a
             // database name may hold dots). Those that exist are opened, and the keyspaces
@@ -135,7 +137,8 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
 
     /// Deletes database `name` and its files: 403 when deleting is not allowed, 404 when
     /// there is no such database. Requests already running on it finish first; later ones
-    /// find no database.
+    /// find no database. A longpoll or continuous `_changes` feed on it ends at its next
+    /// wake-up (a heartbeat or its timeout), when reading the closed database fails.
     func delete(_ name: String) throws {
         guard allowsDelete else {
             throw HTTPFailure(status: .forbidden, error: "forbidden", reason: "This server does not delete databases.")
