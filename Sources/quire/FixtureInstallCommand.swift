@@ -1,24 +1,32 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireFixtures
 
-/// `quire fixture install ZIP --name NAME --directory DIR [--if-absent]`.
+/// `quire fixture install ZIP|URL --name NAME --directory DIR [--if-absent] [--sha256 HEX]
+/// [--size BYTES] [--timeout SECONDS]`.
 struct FixtureInstallCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install",
-        abstract: "Install a fixture archive as a named database.",
+        abstract: "Install a fixture archive, local or at an http(s) URL, as a named database.",
         discussion: """
             Extracts the archive safely into a temporary folder, checks it against its manifest, \
             then copies the database into DIR/NAME.quire with new UUIDs, keeping the fixture's \
             private UUID as the previous one. A refused archive leaves nothing in DIR.
 
+            An http or https URL is downloaded to a temporary file first (a broken transfer is \
+            resumed with an HTTP Range request) and checked against --size and --sha256 before \
+            anything is installed. With --if-absent an existing database means nothing is downloaded.
+
             Example:
               quire fixture install out/my-travel.quire.zip --name travel --directory db
+              quire fixture install https://cdn.example.com/t.quire.zip --name t --if-absent
             """
     )
 
-    @Argument(help: "The fixture archive (.quire.zip).")
+    @Argument(help: "The fixture archive (.quire.zip): a file, or an http or https URL.")
     var archive: String
 
     @Option(help: "The database name to install as.")
@@ -30,14 +38,119 @@ struct FixtureInstallCommand: ParsableCommand {
     @Flag(help: "Leave an existing database of that name untouched instead of failing.")
     var ifAbsent = false
 
+    @Option(help: "The archive's SHA-256 (64 hexadecimal digits); a download that differs is refused.")
+    var sha256: String?
+
+    @Option(help: "The archive's size in bytes; a download of another size is refused.")
+    var size: Int64?
+
+    @Option(help: "Seconds to wait for the server to answer or send more bytes.")
+    var timeout: Double = 60
+
+    /// Whether `archive` names a URL rather than a file.
+    private var isRemote: Bool {
+        let lowered = archive.lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+    }
+
+    func validate() throws {
+        if !isRemote, archive.contains("://") {
+            throw ValidationError("'\(archive)' is not an http or https URL; only those can be downloaded.")
+        }
+        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+            throw ValidationError("--sha256 '\(sha256)' is not a SHA-256: it must be 64 hexadecimal digits.")
+        }
+        if let size, size < 0 { throw ValidationError("--size must not be negative.") }
+        if !isRemote, sha256 != nil || size != nil {
+            throw ValidationError("--sha256 and --size apply to an http or https URL, not to the file '\(archive)'.")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
+    }
+
     func run() throws {
-        let outcome = try FixtureInstaller.install(
-            archive: URL(fileURLWithPath: archive), name: name, config: DatabaseConfiguration(directory: directory),
-            ifAbsent: ifAbsent)
+        let config = DatabaseConfiguration(directory: directory)
+        let outcome: FixtureInstaller.Outcome
+        if isRemote {
+            guard let url = URL(string: archive) else { throw ValidationError("'\(archive)' is not a valid URL.") }
+            let download = try FixtureDownload(url: url, sha256: sha256, expectedSize: size, timeout: timeout)
+            outcome = try FixtureInstallCommand.installWaiting(download, name: name, config: config, ifAbsent: ifAbsent)
+        } else {
+            outcome = try FixtureInstaller.install(
+                archive: URL(fileURLWithPath: archive), name: name, config: config, ifAbsent: ifAbsent)
+        }
         let target = URL(fileURLWithPath: directory).appendingPathComponent("\(name).quire").path
         switch outcome {
         case .installed: print("Installed \(archive) as \(target)")
         case .alreadyPresent: print("\(target) exists; left untouched")
+        }
+    }
+
+    /// Runs the download and install, drawing progress on a terminal; SIGINT or SIGTERM
+    /// cancels it (the temporary file goes, nothing is installed).
+    private static func installWaiting(
+        _ download: FixtureDownload, name: String, config: DatabaseConfiguration, ifAbsent: Bool
+    ) throws -> FixtureInstaller.Outcome {
+        var progress: (@Sendable (FixtureDownloadProgress) -> Void)?
+        if TerminalProgressBar.isWanted() {
+            let meter = DownloadMeter()
+            progress = { meter.update($0) }
+        }
+        let result = ResultBox()
+        let done = DispatchSemaphore(value: 0)
+        let task = Task {
+            do {
+                let outcome = try await FixtureInstaller.install(
+                    from: download, name: name, config: config, ifAbsent: ifAbsent, progress: progress)
+                result.set(.success(outcome))
+            } catch {
+                result.set(.failure(error))
+            }
+            done.signal()
+        }
+        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { task.cancel() }
+            source.resume()
+            return source
+        }
+        done.wait()
+        signals.forEach { $0.cancel() }
+        if progress != nil { FileHandle.standardError.write(Data("\n".utf8)) }
+        switch result.get() {
+        case .success(let outcome): return outcome
+        case .failure(is CancellationError):
+            FileHandle.standardError.write(Data("Interrupted; nothing was installed.\n".utf8))
+            throw ExitCode.failure
+        case .failure(let error): throw error
+        case nil: throw ValidationError("The install ended without a result.")
+        }
+    }
+}
+
+/// The install's result, handed from its task to the command.
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Result<FixtureInstaller.Outcome, any Error>?
+
+    func set(_ result: Result<FixtureInstaller.Outcome, any Error>) { lock.withLock { stored = result } }
+    func get() -> Result<FixtureInstaller.Outcome, any Error>? { lock.withLock { stored } }
+}
+
+/// Draws `downloading  42%  12.5 MB` on one terminal line (standard error), redrawn when the
+/// percentage or the megabyte count changes.
+private final class DownloadMeter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var last = ""
+
+    func update(_ progress: FixtureDownloadProgress) {
+        let megabytes = String(format: "%.1f MB", Double(progress.receivedBytes) / 1_048_576)
+        let percent = progress.fraction.map { "\(Int($0 * 100))%  " } ?? ""
+        let line = "downloading  \(percent)\(megabytes)" + (progress.resumes > 0 ? "  (resumed \(progress.resumes)×)" : "")
+        lock.withLock {
+            guard line != last else { return }
+            last = line
+            FileHandle.standardError.write(Data("\r\(line)\u{1b}[K".utf8))
         }
     }
 }

@@ -4,17 +4,26 @@ import Foundation
 import Quire
 import QuireSync
 
-/// `quire serve DATABASE [--port P] [--interface ADDRESS] [--read-only] [--user NAME
-/// --password-file F | --insecure-no-auth] [--max-body SIZE] [--max-connections N]
-/// [--idle-timeout SECONDS] [--cors-origin ORIGIN ...] [--log FILE|-]`.
+/// `quire serve DATABASE|DIR [--create-databases] [--allow-delete] [--port P] [--interface
+/// ADDRESS] [--read-only] [--user NAME --password-file F | --insecure-no-auth] [--max-body SIZE]
+/// [--max-connections N] [--idle-timeout SECONDS] [--cors-origin ORIGIN ...] [--log FILE|-]`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve a database's collections over HTTP with the CouchDB replication protocol.",
+        abstract: "Serve a database, or every database in a folder, over HTTP with the CouchDB replication protocol.",
         discussion: """
             The default collection is at /<name>, other collections at /<name>.<scope>.<collection>.
             CouchDB replicators, PouchDB and Quire's replicator can push to and pull from it.
             Stop with Ctrl-C (SIGINT) or SIGTERM.
+
+            Given a folder that is not itself a database, every <name>.quire in it is served as
+            CouchDB serves its databases: GET /_all_dbs lists them, GET /<name> describes one,
+            PUT /<name> creates one with --create-databases, DELETE /<name> deletes one with
+            --allow-delete. New names follow CouchDB's rule (^[a-z][a-z0-9_$()+-]*$).
+
+            Examples:
+              quire serve travel.quire --port 4984
+              quire serve data --create-databases --allow-delete
 
             With --user and --password-file every request needs those credentials (HTTP Basic).
             Listening on an interface other than loopback needs them, or --insecure-no-auth.
@@ -24,7 +33,7 @@ struct ServeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database folder (<name>.quire), or the name of one in the current folder.")
+    @Argument(help: "The database folder (<name>.quire), the name of one in the current folder, or a folder of databases.")
     var database: String
 
     @Option(help: "The TCP port; 0 picks a free one.")
@@ -59,6 +68,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(help: "Write an access log line per request (Common Log Format) to FILE, or '-' for standard output.")
     var log: String?
+
+    @Flag(help: "Serving a folder: let clients create databases (PUT /<name>).")
+    var createDatabases = false
+
+    @Flag(help: "Serving a folder: let clients delete databases and their files (DELETE /<name>).")
+    var allowDelete = false
 
     func validate() throws {
         if (user == nil) != (passwordFile == nil) {
@@ -148,6 +163,13 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let folder = try ServeCommand.databaseFolder(database) {
+            try serveFolder(folder)
+            return
+        }
+        if createDatabases || allowDelete {
+            throw ValidationError("--create-databases and --allow-delete apply to a folder of databases, not to one database.")
+        }
         let url = URL(fileURLWithPath: database)
         let (name, directory) =
             url.pathExtension == "quire"
@@ -157,11 +179,7 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("No database '\(name)' in \(directory).")
         }
         // Read before the database opens, so a bad file leaves nothing open.
-        var authenticator: ListenerPasswordAuthenticator?
-        if let user, let passwordFile {
-            authenticator = ServeCommand.authenticator(user: user, password: try ServeCommand.password(from: passwordFile))
-        }
-        let accessLog = try log.map(ServeCommand.accessLog)
+        let (authenticator, accessLog) = try serverSettings()
         let opened = try Database(name: name, config: DatabaseConfiguration(directory: directory))
         // Every collection of every scope; the default collection first, at /<name>.
         let all = try opened.scopes().flatMap { try $0.collections() }
@@ -175,6 +193,25 @@ struct ServeCommand: ParsableCommand {
                 authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
                 maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
                 corsOrigins: corsOrigin, accessLog: accessLog))
+        defer { try? opened.close() }
+        try ServeCommand.serveUntilSignalled(listener) {
+            ($0.urls ?? []).map { "Serving \($0.absoluteString)\n" }.joined()
+        }
+        try opened.close()
+    }
+
+    /// The authenticator and access log the options ask for.
+    func serverSettings() throws -> (ListenerPasswordAuthenticator?, ListenerAccessLog?) {
+        var authenticator: ListenerPasswordAuthenticator?
+        if let user, let passwordFile {
+            authenticator = ServeCommand.authenticator(user: user, password: try ServeCommand.password(from: passwordFile))
+        }
+        return (authenticator, try log.map(ServeCommand.accessLog))
+    }
+
+    /// Starts `listener`, prints what `announce` says once it listens, and stops it on SIGINT
+    /// or SIGTERM; returns once it has stopped (throws when it could not start).
+    static func serveUntilSignalled(_ listener: URLEndpointListener, announce: @escaping @Sendable (URLEndpointListener) -> String) throws {
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
@@ -187,8 +224,7 @@ struct ServeCommand: ParsableCommand {
         Task {
             do {
                 try await listener.start()
-                let lines = (listener.urls ?? []).map { "Serving \($0.absoluteString)\n" }.joined()
-                FileHandle.standardOutput.write(Data(lines.utf8))
+                FileHandle.standardOutput.write(Data(announce(listener).utf8))
             } catch {
                 outcome.error = error
                 done.signal()
@@ -196,7 +232,6 @@ struct ServeCommand: ParsableCommand {
         }
         done.wait()
         signals.forEach { $0.cancel() }
-        try opened.close()
         if let error = outcome.error { throw error }
     }
 }

@@ -16,6 +16,9 @@ struct TestServerCommand: ParsableCommand {
             index.json and one .jsonl per collection); blobs from <root>/blobs/. Replication speaks
             the CouchDB protocol: a Sync Gateway (ws://, wss://) endpoint is refused. Multipeer
             replication and TLS are not supported. Stop with Ctrl-C (SIGINT) or SIGTERM.
+
+            Example:
+              quire testserver --port 8080 --dataset-root Fixtures/datasets
             """
     )
 

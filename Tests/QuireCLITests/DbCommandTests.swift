@@ -234,7 +234,7 @@ import Testing
         let subcommands = [
             ["db"], ["conform"], ["serve"], ["fixture"],
             ["fixture", "generate"], ["fixture", "build"], ["fixture", "verify"], ["fixture", "inspect"], ["fixture", "install"],
-            ["fixture", "doctor"],
+            ["fixture", "doctor"], ["testserver"],
         ] + ["create", "info", "check", "compact", "reindex", "ls", "cat", "put", "rm", "expire", "query", "mkindex", "rmindex", "export", "import", "push", "pull"].map { ["db", $0] }
         for subcommand in subcommands {
             let help = try fixture.quire.succeed(subcommand + ["--help"])

@@ -268,8 +268,9 @@ private struct ProtocolClient {
     }
 }
 
-/// The `quire` executable running in a child process, its output collected.
-private final class ServedProcess: @unchecked Sendable {
+/// The `quire` executable running in a child process, its output collected (also used by
+/// the folder-serving tests).
+final class ServedProcess: @unchecked Sendable {
     private let process = Process()
     private let lock = NSLock()
     private var collected = Data()

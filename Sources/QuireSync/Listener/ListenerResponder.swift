@@ -65,6 +65,15 @@ struct ListenerResponder: Sendable {
         var bodyRead = false
         do {
             user = try authenticate(request.headers)
+            if configuration.databaseFolder != nil {
+                // Listing, creating and deleting databases touch files: off the cooperative pool.
+                let responder = self
+                let writing = request.method != .get && request.method != .head
+                let folderRequest = request
+                if let response = try await work.run(writing: writing, { try responder.databaseFolderResponse(folderRequest) }) {
+                    return response
+                }
+            }
             let route = try ListenerRoute(path: request.uri.path)
             guard route.allowedMethods.contains(request.method) else {
                 throw HTTPFailure.methodNotAllowed(route.allowedMethods)
@@ -106,7 +115,15 @@ struct ListenerResponder: Sendable {
         guard let keyspace = route.keyspace else {
             return try await work.read { try ServerEndpoints.welcome(keyspaces: keyspaces) }
         }
-        guard let served = keyspaces.resolve(keyspace) else {
+        let served: ServedCollection?
+        if configuration.databaseFolder == nil {
+            served = keyspaces.resolve(keyspace)
+        } else {
+            // A folder's database may be opened here, which touches files.
+            let responder = self
+            served = try await work.read { try responder.resolveKeyspace(keyspace) }
+        }
+        guard let served else {
             throw HTTPFailure.notFound("Database does not exist.")
         }
         let writing = route.isDocumentWrite(request.method)

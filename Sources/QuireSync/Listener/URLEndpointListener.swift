@@ -131,7 +131,8 @@ public final class URLEndpointListener: Sendable {
 
     private func launch() async throws -> Running {
         try config.validate()
-        let keyspaces = try Keyspaces(collections: config.collections)
+        let keyspaces =
+            config.databaseFolder != nil && config.collections.isEmpty ? Keyspaces() : try Keyspaces(collections: config.collections)
         let feeds = FeedRegistry()
         let responder = ListenerResponder(configuration: config, keyspaces: keyspaces, feeds: feeds)
         let host = config.networkInterface ?? "0.0.0.0"

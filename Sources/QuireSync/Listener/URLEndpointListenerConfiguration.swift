@@ -49,6 +49,9 @@ public struct URLEndpointListenerConfiguration: Sendable {
     public var corsOrigins: [String]
     /// Receives one line per request in Common Log Format; nil (the default) logs nothing.
     public var accessLog: ListenerAccessLog?
+    /// A folder whose every database is served besides ``collections`` (which may then be
+    /// empty), with `GET /_all_dbs` and, when the folder allows, `PUT` and `DELETE /{db}`.
+    public var databaseFolder: ListenerDatabaseFolder? = nil
 
     /// A configuration serving `collections`.
     public init(

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Quire
+import QuireSync
+
+extension ServeCommand {
+    /// The folder of databases `argument` names, or nil when it names one database (a
+    /// `<name>.quire` path, or a database in the current folder), as `quire serve` always
+    /// took it.
+    static func databaseFolder(_ argument: String) throws -> URL? {
+        let url = URL(fileURLWithPath: argument)
+        if url.pathExtension == "quire" { return nil }
+        if Database.exists(withName: argument, inDirectory: FileManager.default.currentDirectoryPath) { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return nil
+        }
+        return url
+    }
+
+    /// Serves every database in `folder` until SIGINT or SIGTERM, then closes them.
+    func serveFolder(_ folder: URL) throws {
+        let (authenticator, accessLog) = try serverSettings()
+        let databases = try ListenerDatabaseFolder(
+            directory: folder.path, createsDatabases: createDatabases, allowsDelete: allowDelete)
+        let names = try databases.databaseNames()
+        let listener = URLEndpointListener(
+            config: URLEndpointListenerConfiguration(
+                databaseFolder: databases, port: port, networkInterface: interface, readOnly: readOnly,
+                authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
+                maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+                corsOrigins: corsOrigin, accessLog: accessLog))
+        defer { try? databases.close() }
+        let path = folder.standardizedFileURL.path
+        try ServeCommand.serveUntilSignalled(listener) { listener in
+            let urls = (listener.serverURLs ?? []).map { "Serving \($0.absoluteString)\n" }.joined()
+            let listed = names.isEmpty ? "no databases yet" : "\(names.count) database\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
+            return urls + "Folder \(path): \(listed)\n"
+        }
+        try databases.close()
+    }
+}
