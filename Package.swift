@@ -130,12 +130,16 @@ let package = Package(
         ),
         .testTarget(
             name: "QuireFixturesTests",
-            dependencies: ["QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync", "CArchive"]
+            dependencies: [
+                "QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync", "CArchive",
+            ]
         ),
         // The `quire` executable run as a child process.
         .testTarget(
             name: "QuireCLITests",
-            dependencies: ["QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync", "quire"]
+            dependencies: [
+                "QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync", "quire",
+            ]
         ),
         // An app that ships a prebuilt database: it imports the install side alone, and
         // `Tests/Scripts/install-only-dependencies` checks that nothing here reaches
@@ -151,7 +155,9 @@ let package = Package(
         ),
         .testTarget(
             name: "QuireTestServerTests",
-            dependencies: ["QuireTestServer", "Quire", "QuireSync", "QuireFixtures", "QuireFixtureBuilder", "QuireConformance"],
+            dependencies: [
+                "QuireTestServer", "Quire", "QuireSync", "QuireFixtures", "QuireFixtureBuilder", "QuireConformance",
+            ],
             resources: [.copy("Resources")]
         ),
     ],

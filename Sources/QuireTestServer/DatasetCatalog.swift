@@ -25,17 +25,21 @@ struct DatasetCatalog: Sendable {
     func datasetFolder(_ reference: String) throws -> URL {
         let name = Self.datasetName(reference)
         guard let root else {
-            throw TestServerError.request("dataset '\(name)' cannot be loaded: the server was started without --dataset-root")
+            throw TestServerError.request(
+                "dataset '\(name)' cannot be loaded: the server was started without --dataset-root")
         }
         guard !name.isEmpty, name != ".", name != "..", !name.contains("\\") else {
             throw TestServerError.request("'\(reference)' does not name a dataset")
         }
         let candidates = [root.appendingPathComponent(name), root.appendingPathComponent("dbs/js/\(name)")]
-        guard let folder = candidates.first(where: {
-            FileManager.default.fileExists(atPath: $0.appendingPathComponent(DatasetIndex.fileName).path)
-        }) else {
+        guard
+            let folder = candidates.first(where: {
+                FileManager.default.fileExists(atPath: $0.appendingPathComponent(DatasetIndex.fileName).path)
+            })
+        else {
             throw TestServerError.request(
-                "unknown dataset '\(name)': neither \(candidates.map { $0.path + "/" }.joined(separator: " nor ")) holds an \(DatasetIndex.fileName)")
+                "unknown dataset '\(name)': neither \(candidates.map { $0.path + "/" }.joined(separator: " nor ")) holds an \(DatasetIndex.fileName)"
+            )
         }
         return folder
     }
@@ -65,7 +69,8 @@ struct DatasetCatalog: Sendable {
                     try database.saveBlob(blob: blob)
                     guard blob.digest == reference.digest else {
                         throw TestServerError.request(
-                            "dataset blob file '\(url.lastPathComponent)' hashes to '\(blob.digest ?? "?")', not '\(reference.digest)'")
+                            "dataset blob file '\(url.lastPathComponent)' hashes to '\(blob.digest ?? "?")', not '\(reference.digest)'"
+                        )
                     }
                     savedBlobs.insert(reference.digest)
                 }
@@ -81,13 +86,15 @@ struct DatasetCatalog: Sendable {
     func blob(_ reference: String) throws -> Blob {
         let file = reference.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? reference
         guard let root else {
-            throw TestServerError.request("blob '\(file)' cannot be read: the server was started without --dataset-root")
+            throw TestServerError.request(
+                "blob '\(file)' cannot be read: the server was started without --dataset-root")
         }
         guard !file.isEmpty, file != ".", file != "..", !file.contains("\\") else {
             throw TestServerError.request("'\(reference)' does not name a blob file")
         }
         guard !file.lowercased().hasSuffix(".zip") else {
-            throw TestServerError.request("blob '\(file)': zipped blob files are not supported; unzip it into \(root.path)/blobs/")
+            throw TestServerError.request(
+                "blob '\(file)': zipped blob files are not supported; unzip it into \(root.path)/blobs/")
         }
         let candidates = [root.appendingPathComponent("blobs/\(file)"), root.appendingPathComponent(file)]
         guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {

@@ -38,8 +38,12 @@ enum DocumentComparison {
         case (.array(let left), .array(let right)):
             for index in 0..<max(left.count, right.count) {
                 let child = "\(path)[\(index)]"
-                guard index < left.count, index < right.count else { return Difference(path: child, missingBlob: false) }
-                if let found = difference(left[index], right[index], path: child, blobExists: blobExists) { return found }
+                guard index < left.count, index < right.count else {
+                    return Difference(path: child, missingBlob: false)
+                }
+                if let found = difference(left[index], right[index], path: child, blobExists: blobExists) {
+                    return found
+                }
             }
             return nil
         case (.int(let left), .double(let right)), (.double(let right), .int(let left)):

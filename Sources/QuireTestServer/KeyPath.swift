@@ -79,7 +79,9 @@ struct KeyPath: Sendable, Equatable, CustomStringConvertible {
                 expectProperty = false
             }
         }
-        guard case .key = components.first else { throw bad("it must start with a property name, documents are dictionaries") }
+        guard case .key = components.first else {
+            throw bad("it must start with a property name, documents are dictionaries")
+        }
         self.components = components
     }
 

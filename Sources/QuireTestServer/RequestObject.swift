@@ -16,7 +16,9 @@ struct RequestObject: Sendable {
 
     /// The body of a request: a JSON object, or an error naming the problem.
     static func parse(_ bytes: [UInt8], endpoint: String) throws -> RequestObject {
-        guard !bytes.isEmpty else { throw TestServerError.request("\(endpoint) needs a JSON object as its request body") }
+        guard !bytes.isEmpty else {
+            throw TestServerError.request("\(endpoint) needs a JSON object as its request body")
+        }
         let value: JSONValue
         do {
             value = try JSONReader.parse(bytes)
@@ -49,7 +51,9 @@ struct RequestObject: Sendable {
 
     func optionalBool(_ key: String) throws -> Bool? {
         guard let value = value(key) else { return nil }
-        guard case .bool(let flag) = value else { throw TestServerError.request("'\(name(key))' must be true or false") }
+        guard case .bool(let flag) = value else {
+            throw TestServerError.request("'\(name(key))' must be true or false")
+        }
         return flag
     }
 
@@ -72,9 +76,13 @@ struct RequestObject: Sendable {
     }
 
     static func strings(_ value: JSONValue, name: String) throws -> [String] {
-        guard case .array(let elements) = value else { throw TestServerError.request("'\(name)' must be an array of strings") }
+        guard case .array(let elements) = value else {
+            throw TestServerError.request("'\(name)' must be an array of strings")
+        }
         return try elements.enumerated().map { index, element in
-            guard case .string(let text) = element else { throw TestServerError.request("'\(name)[\(index)]' must be a string") }
+            guard case .string(let text) = element else {
+                throw TestServerError.request("'\(name)[\(index)]' must be a string")
+            }
             return text
         }
     }
@@ -86,13 +94,17 @@ struct RequestObject: Sendable {
 
     func optionalObject(_ key: String) throws -> RequestObject? {
         guard let value = value(key) else { return nil }
-        guard case .object(let members) = value else { throw TestServerError.request("'\(name(key))' must be an object") }
+        guard case .object(let members) = value else {
+            throw TestServerError.request("'\(name(key))' must be an object")
+        }
         return RequestObject(members, place: name(key))
     }
 
     func objects(_ key: String) throws -> [RequestObject] {
         guard let value = value(key) else { throw TestServerError.request("'\(name(key))' is missing") }
-        guard case .array(let elements) = value else { throw TestServerError.request("'\(name(key))' must be an array of objects") }
+        guard case .array(let elements) = value else {
+            throw TestServerError.request("'\(name(key))' must be an array of objects")
+        }
         return try elements.enumerated().map { index, element in
             guard case .object(let members) = element else {
                 throw TestServerError.request("'\(name(key))[\(index)]' must be an object")

@@ -47,7 +47,9 @@ public final class TestServer: @unchecked Sendable {
     /// Starts listening; returns once the port is bound. Throws a network error when the
     /// address cannot be bound, invalidParameter when already started.
     public func start() async throws {
-        guard lock.withLock({ running == nil }) else { throw QuireError(.invalidParameter, "the test server is already started") }
+        guard lock.withLock({ running == nil }) else {
+            throw QuireError(.invalidParameter, "the test server is already started")
+        }
         try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
         let engine = engine
         let (host, requestedPort) = (configuration.interface, Int(configuration.port))
@@ -76,7 +78,8 @@ public final class TestServer: @unchecked Sendable {
             continuation.yield(.failure(QuireError(.networkError, problem, domain: .network)))
             continuation.finish()
         }
-        var outcome: Result<UInt16, QuireError> = .failure(QuireError(.networkError, "the test server did not start", domain: .network))
+        var outcome: Result<UInt16, QuireError> = .failure(
+            QuireError(.networkError, "the test server did not start", domain: .network))
         for await first in started {
             outcome = first
             break
@@ -94,10 +97,12 @@ public final class TestServer: @unchecked Sendable {
     /// Stops listening, stops the replicators and listeners it started and deletes its
     /// databases. Does nothing when not running.
     public func stop() async {
-        guard let current = lock.withLock({ () -> Running? in
-            defer { running = nil }
-            return running
-        }) else { return }
+        guard
+            let current = lock.withLock({ () -> Running? in
+                defer { running = nil }
+                return running
+            })
+        else { return }
         await current.services.triggerGracefulShutdown()
         await current.task.value
         await engine.shutdown()
@@ -111,12 +116,15 @@ public final class TestServer: @unchecked Sendable {
         do {
             let buffer = try await request.collectBody(upTo: maximumBodySize)
             answer = await engine.respond(
-                method: request.method.rawValue, path: request.uri.path, headers: headers, body: Array(buffer.readableBytesView))
+                method: request.method.rawValue, path: request.uri.path, headers: headers,
+                body: Array(buffer.readableBytesView))
         } catch {
             answer = .failure(.request("cannot read the request body (at most \(maximumBodySize) bytes): \(error)"))
         }
         var fields = HTTPFields()
-        if let name = HTTPFields.Element.Name(TestServerEngine.versionHeader) { fields[name] = String(TestServerEngine.apiVersion) }
+        if let name = HTTPFields.Element.Name(TestServerEngine.versionHeader) {
+            fields[name] = String(TestServerEngine.apiVersion)
+        }
         if let name = HTTPFields.Element.Name(TestServerEngine.serverHeader) { fields[name] = engine.serverID }
         fields[.cacheControl] = "no-cache, no-store, must-revalidate, private, max-age=0"
         guard let body = answer.body, let bytes = try? JSONWriter.bytes(body) else {

@@ -35,7 +35,8 @@ extension TestServerEngine {
         else {
             throw TestServerError.notFound("document '\(id)' not found in '\(path)' of database '\(name)'")
         }
-        let history = current.ancestors.first == current.revisionID ? current.ancestors : [current.revisionID] + current.ancestors
+        let history =
+            current.ancestors.first == current.revisionID ? current.ancestors : [current.revisionID] + current.ancestors
         body["_id"] = .string(id)
         body["_revs"] = .string(history.joined(separator: ", "))
         return .json(.object(body))
@@ -104,7 +105,9 @@ extension TestServerEngine {
     func verifyDocuments(_ request: RequestObject) throws -> TestServerResponse {
         let (name, database) = try database(request)
         let snapshotID = try request.string("snapshot")
-        guard let snapshot = snapshots[snapshotID] else { throw TestServerError.request("snapshot '\(snapshotID)' not found") }
+        guard let snapshot = snapshots[snapshotID] else {
+            throw TestServerError.request("snapshot '\(snapshotID)' not found")
+        }
         let deltas = try request.objects("changes").map(DocumentDelta.init)
         var verified: Set<String> = []
         func failure(_ id: String, _ path: CollectionPath, _ reason: String) -> TestServerResponse {
@@ -116,7 +119,9 @@ extension TestServerEngine {
             let blobExists = { (properties: [String: JSONValue]) -> Bool in
                 ((try? database.getBlob(properties: properties.mapValues(\.anyValue))) ?? nil) != nil
             }
-            guard let difference = DocumentComparison.firstDifference(actual: actual, expected: expected, blobExists: blobExists)
+            guard
+                let difference = DocumentComparison.firstDifference(
+                    actual: actual, expected: expected, blobExists: blobExists)
             else { return nil }
             let keyPath = try? KeyPath(difference.path)
             var result: [String: JSONValue] = [
@@ -136,7 +141,8 @@ extension TestServerEngine {
             let key = "\(delta.collection)\u{0}\(delta.documentID)"
             let snapped = snapshot[key]
             guard snapped != nil || delta.kind == .update else {
-                throw TestServerError.request("document '\(delta.documentID)' in '\(delta.collection)' is not in the snapshot")
+                throw TestServerError.request(
+                    "document '\(delta.documentID)' in '\(delta.collection)' is not in the snapshot")
             }
             verified.insert(key)
             let collection = try delta.collection.existing(in: database, databaseName: name)
@@ -145,7 +151,9 @@ extension TestServerEngine {
             case .update:
                 guard let actual else { return failure(delta.documentID, delta.collection, "was not found") }
                 let expected = try delta.apply(to: snapped?.body ?? [:]) { try savedBlob($0, in: database) }
-                if let failed = compare(delta.documentID, delta.collection, actual: actual, expected: expected) { return failed }
+                if let failed = compare(delta.documentID, delta.collection, actual: actual, expected: expected) {
+                    return failed
+                }
             case .delete:
                 if actual != nil { return failure(delta.documentID, delta.collection, "was not deleted") }
             case .purge:
@@ -189,9 +197,11 @@ extension TestServerEngine {
     func performMaintenance(_ request: RequestObject) throws -> TestServerResponse {
         let (_, database) = try database(request)
         let name = try request.string("maintenanceType")
-        guard let type = MaintenanceType.allCases.first(where: { "\($0)".caseInsensitiveCompare(name) == .orderedSame }) else {
+        guard let type = MaintenanceType.allCases.first(where: { "\($0)".caseInsensitiveCompare(name) == .orderedSame })
+        else {
             throw TestServerError.request(
-                "'maintenanceType' must be one of \(MaintenanceType.allCases.map { "\($0)" }.joined(separator: ", ")), not '\(name)'")
+                "'maintenanceType' must be one of \(MaintenanceType.allCases.map { "\($0)" }.joined(separator: ", ")), not '\(name)'"
+            )
         }
         try database.performMaintenance(type: type)
         return .ok

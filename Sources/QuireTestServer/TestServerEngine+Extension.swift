@@ -35,11 +35,14 @@ extension TestServerEngine {
     /// store's error.
     func createCollection(_ request: RequestObject) throws -> TestServerResponse {
         let (_, database) = try database(request)
-        let collection = try database.createCollection(name: try request.string("name"), scope: try request.string("scope"))
+        let collection = try database.createCollection(
+            name: try request.string("name"), scope: try request.string("scope"))
         let scope = collection.scope.name
-        return .json(.object([
-            "name": .string(collection.name), "scope": .string(scope), "fullName": .string("\(scope).\(collection.name)"),
-        ]))
+        return .json(
+            .object([
+                "name": .string(collection.name), "scope": .string(scope),
+                "fullName": .string("\(scope).\(collection.name)"),
+            ]))
     }
 
     /// `/quire/v1/document {database, collection, id}`: `{state: "live", revisionID, sequence,
@@ -63,7 +66,9 @@ extension TestServerEngine {
             try collection.save(document: MutableDocument(id: id, data: parsed))
             return .json(try Self.state(of: id, in: collection))
         }
-        guard case .object(let body)? = request.value("body") else { throw TestServerError.request("'body' must be an object, or 'json' text") }
+        guard case .object(let body)? = request.value("body") else {
+            throw TestServerError.request("'body' must be an object, or 'json' text")
+        }
         let text = String(decoding: try JSONWriter.bytes(.object(body)), as: UTF8.self)
         let document = try collection.document(id: id)?.toMutable() ?? MutableDocument(id: id)
         _ = try document.setJSON(text)
@@ -79,7 +84,8 @@ extension TestServerEngine {
             let body = try body(of: id, in: collection)
         else { return .object(["state": "absent"]) }
         var state: [String: JSONValue] = [
-            "state": "live", "revisionID": .string(revisionID), "sequence": .int(Int64(document.sequence)), "body": .object(body),
+            "state": "live", "revisionID": .string(revisionID), "sequence": .int(Int64(document.sequence)),
+            "body": .object(body),
         ]
         if let expiration = try collection.getDocumentExpiration(id: id) {
             state["expiration"] = .int(Int64((expiration.timeIntervalSince1970 * 1000).rounded(.down)))
@@ -96,7 +102,8 @@ extension TestServerEngine {
         let collection = try CollectionPath(try request.string("collection")).existing(in: database, databaseName: name)
         let id = try request.string("id")
         guard let document = try collection.document(id: id) else {
-            throw TestServerError.notFound("document '\(id)' not found in '\(collection.fullName)' of database '\(name)'")
+            throw TestServerError.notFound(
+                "document '\(id)' not found in '\(collection.fullName)' of database '\(name)'")
         }
         let key = try request.string("key")
         func json(_ text: String) throws -> JSONValue { try JSONReader.parse(text) }
@@ -110,16 +117,22 @@ extension TestServerEngine {
         case "string": value = document.string(forKey: key).map(JSONValue.string) ?? .null
         case "date":
             // The store's own writer gives the text form it keeps dates in.
-            value = document.date(forKey: key).flatMap { MutableDocument().setDate($0, forKey: "d").string(forKey: "d") }
+            value =
+                document.date(forKey: key).flatMap { MutableDocument().setDate($0, forKey: "d").string(forKey: "d") }
                 .map(JSONValue.string) ?? .null
         case "array": value = try document.array(forKey: key).map { try json($0.toJSON()) } ?? .null
         case "dictionary": value = try document.dictionary(forKey: key).map { try json($0.toJSON()) } ?? .null
         case "blob": value = document.blob(forKey: key).flatMap { JSONValue(any: $0.properties) } ?? .null
         case "number":
             let raw = document.value(forKey: key)
-            value = document.number(forKey: key).map { raw is Double || raw is Float ? .double($0.doubleValue) : .int(Int64($0.intValue)) } ?? .null
+            value =
+                document.number(forKey: key).map {
+                    raw is Double || raw is Float ? .double($0.doubleValue) : .int(Int64($0.intValue))
+                } ?? .null
         case let other:
-            throw TestServerError.request("'as' must be a getter (int, int64, double, float, boolean, string, date, array, dictionary, blob, number), not '\(other)'")
+            throw TestServerError.request(
+                "'as' must be a getter (int, int64, double, float, boolean, string, date, array, dictionary, blob, number), not '\(other)'"
+            )
         }
         return .json(.object(["value": value]))
     }
@@ -137,12 +150,22 @@ extension TestServerEngine {
             let scope = try database.scope(name: try request.string("name"))
             return .json(.object(["scope": scope.map { .object(["name": .string($0.name)]) } ?? .null]))
         case "collections":
-            return .json(.object(["collections": .array(try database.collections(scope: try request.string("scope")).map { .string($0.name) })]))
+            return .json(
+                .object([
+                    "collections": .array(
+                        try database.collections(scope: try request.string("scope")).map { .string($0.name) })
+                ]))
         default:
             let found = try database.collection(name: try request.string("name"), scope: try request.string("scope"))
-            return .json(.object(["collection": found.map { collection in
-                .object(["name": .string(collection.name), "scope": .string(collection.scope.name), "fullName": .string(collection.fullName)])
-            } ?? .null]))
+            return .json(
+                .object([
+                    "collection": found.map { collection in
+                        .object([
+                            "name": .string(collection.name), "scope": .string(collection.scope.name),
+                            "fullName": .string(collection.fullName),
+                        ])
+                    } ?? .null
+                ]))
         }
     }
 
@@ -151,7 +174,8 @@ extension TestServerEngine {
     /// name}` and `indexes {database, collection}` (answers `{indexes: [name]}`, sorted).
     func index(_ route: String, _ request: RequestObject) throws -> TestServerResponse {
         let (databaseName, database) = try database(request)
-        let collection = try CollectionPath(try request.string("collection")).existing(in: database, databaseName: databaseName)
+        let collection = try CollectionPath(try request.string("collection")).existing(
+            in: database, databaseName: databaseName)
         switch route {
         case "indexes":
             return .json(.object(["indexes": .array(try collection.indexes().sorted().map(JSONValue.string))]))
@@ -164,12 +188,14 @@ extension TestServerEngine {
             let whereClause = try request.optionalString("where")
             switch try request.string("kind") {
             case "value":
-                try collection.createIndex(withName: name, config: ValueIndexConfiguration(expressions, where: whereClause))
+                try collection.createIndex(
+                    withName: name, config: ValueIndexConfiguration(expressions, where: whereClause))
             case "fullText":
                 try collection.createIndex(
                     withName: name,
                     config: FullTextIndexConfiguration(
-                        expressions, where: whereClause, ignoreAccents: try request.optionalBool("ignoreAccents") ?? false,
+                        expressions, where: whereClause,
+                        ignoreAccents: try request.optionalBool("ignoreAccents") ?? false,
                         language: try request.optionalString("language") ?? "en"))
             case let other:
                 throw TestServerError.request("'kind' must be value or fullText, not '\(other)'")
@@ -184,7 +210,8 @@ extension TestServerEngine {
         let name = try request.string("database")
         try Self.validateDatabaseName(name)
         if databases[name] == nil {
-            databases[name] = try Database(name: name, config: DatabaseConfiguration(directory: configuration.directory.path))
+            databases[name] = try Database(
+                name: name, config: DatabaseConfiguration(directory: configuration.directory.path))
         }
         return .ok
     }

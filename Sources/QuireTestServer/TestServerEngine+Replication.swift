@@ -25,7 +25,8 @@ extension TestServerEngine {
             throw TestServerError.request("'config.endpoint' '\(endpoint)' must be an http:// or https:// URL")
         }
         if config.value("pinnedServerCert") != nil {
-            throw TestServerError.request("'config.pinnedServerCert': certificate pinning is not supported by Quire's replicator")
+            throw TestServerError.request(
+                "'config.pinnedServerCert': certificate pinning is not supported by Quire's replicator")
         }
         var replication = ReplicatorConfiguration(target: URLEndpoint(url: url))
         if let type = try config.optionalString("replicatorType") {
@@ -33,7 +34,9 @@ extension TestServerEngine {
             case "pushandpull": replication.replicatorType = .pushAndPull
             case "push": replication.replicatorType = .push
             case "pull": replication.replicatorType = .pull
-            default: throw TestServerError.request("'config.replicatorType' must be pushAndPull, push or pull, not '\(type)'")
+            default:
+                throw TestServerError.request(
+                    "'config.replicatorType' must be pushAndPull, push or pull, not '\(type)'")
             }
         }
         replication.continuous = try config.optionalBool("continuous") ?? false
@@ -49,7 +52,8 @@ extension TestServerEngine {
         }
         replication.enableAutoPurge = try config.optionalBool("enableAutoPurge") ?? true
         if let headers = try config.optionalObject("headers") {
-            replication.headers = try Dictionary(uniqueKeysWithValues: headers.members.keys.map { ($0, try headers.string($0)) })
+            replication.headers = try Dictionary(
+                uniqueKeysWithValues: headers.members.keys.map { ($0, try headers.string($0)) })
         }
         if let authenticator = try config.optionalObject("authenticator") {
             let type = try authenticator.string("type")
@@ -60,7 +64,9 @@ extension TestServerEngine {
             case "SESSION":
                 let session = try authenticator.string("sessionID")
                 replication.authenticator =
-                    try authenticator.optionalString("cookieName").map { SessionAuthenticator(sessionID: session, cookieName: $0) }
+                    try authenticator.optionalString("cookieName").map {
+                        SessionAuthenticator(sessionID: session, cookieName: $0)
+                    }
                     ?? SessionAuthenticator(sessionID: session)
             default:
                 throw TestServerError.request("'config.authenticator.type' must be BASIC or SESSION, not '\(type)'")
@@ -72,7 +78,9 @@ extension TestServerEngine {
         }
         for entry in entries {
             for key in ["pushFilter", "pullFilter", "conflictResolver"] where entry.value(key) != nil {
-                throw TestServerError.request("'\(entry.name(key))': predefined filters and conflict resolvers are not supported by Quire's test server")
+                throw TestServerError.request(
+                    "'\(entry.name(key))': predefined filters and conflict resolvers are not supported by Quire's test server"
+                )
             }
             let names = try entry.strings("names")
             guard !names.isEmpty else { throw TestServerError.request("'\(entry.name("names"))' is empty") }
@@ -85,7 +93,8 @@ extension TestServerEngine {
             }
         }
         let record = ReplicatorRecord(
-            replicator: Replicator(config: replication), collectsDocuments: try config.optionalBool("enableDocumentListener") ?? false)
+            replicator: Replicator(config: replication),
+            collectsDocuments: try config.optionalBool("enableDocumentListener") ?? false)
         let id = UUID().uuidString.lowercased()
         replicators[id] = record
         record.replicator.start(reset: reset)
@@ -114,11 +123,14 @@ extension TestServerEngine {
     func startListener(_ request: RequestObject) async throws -> TestServerResponse {
         let (name, database) = try database(request)
         let names = try request.strings("collections")
-        guard !names.isEmpty else { throw TestServerError.request("'collections' is empty: a listener needs at least one") }
+        guard !names.isEmpty else {
+            throw TestServerError.request("'collections' is empty: a listener needs at least one")
+        }
         let disableTLS = try request.optionalBool("disableTLS") ?? false
         if request.value("identity") != nil || !disableTLS {
             throw TestServerError.request(
-                "Quire's listener serves plain HTTP only: TLS is not supported; send \"disableTLS\": true and no identity")
+                "Quire's listener serves plain HTTP only: TLS is not supported; send \"disableTLS\": true and no identity"
+            )
         }
         let port = try request.optionalInt("port") ?? 0
         guard (0...65_535).contains(port) else { throw TestServerError.request("'port' \(port) is not a TCP port") }
@@ -135,7 +147,9 @@ extension TestServerEngine {
     /// `/stopListener`.
     func stopListener(_ request: RequestObject) async throws -> TestServerResponse {
         let id = try request.string("id")
-        guard let listener = listeners.removeValue(forKey: id) else { throw TestServerError.request("listener '\(id)' not found") }
+        guard let listener = listeners.removeValue(forKey: id) else {
+            throw TestServerError.request("listener '\(id)' not found")
+        }
         await listener.stop()
         return .ok
     }

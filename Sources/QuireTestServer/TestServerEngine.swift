@@ -40,7 +40,9 @@ public actor TestServerEngine {
     }
 
     /// The answer to one request. `headers` are looked up without regard to case.
-    public func respond(method: String, path: String, headers: [String: String], body: [UInt8]) async -> TestServerResponse {
+    public func respond(method: String, path: String, headers: [String: String], body: [UInt8]) async
+        -> TestServerResponse
+    {
         do {
             return try await dispatch(method: method, path: path, headers: headers, body: body)
         } catch let error as TestServerError {
@@ -68,7 +70,8 @@ public actor TestServerEngine {
             throw TestServerError.request(
                 version == nil
                     ? "the \(Self.versionHeader) header is missing; this server speaks version \(Self.apiVersion)"
-                    : "\(Self.versionHeader) '\(version ?? "")' is not supported; this server speaks version \(Self.apiVersion)")
+                    : "\(Self.versionHeader) '\(version ?? "")' is not supported; this server speaks version \(Self.apiVersion)"
+            )
         }
         guard method == "POST" else { throw TestServerError.request("\(method) \(route) is not an endpoint; use POST") }
         if let feature = Self.unsupported[route] {
@@ -78,7 +81,8 @@ public actor TestServerEngine {
             return try await newSession(RequestObject.parse(body, endpoint: route))
         }
         guard let client = header(Self.clientHeader), !client.isEmpty else {
-            throw TestServerError.request("the \(Self.clientHeader) header is missing; start a session with /newSession")
+            throw TestServerError.request(
+                "the \(Self.clientHeader) header is missing; start a session with /newSession")
         }
         guard client == sessionID else {
             throw TestServerError.request("client ID '\(client)' was not introduced with /newSession")
@@ -107,7 +111,8 @@ public actor TestServerEngine {
             configuration.log(try request.string("message"))
             return .ok
         default:
-            throw TestServerError.notFound("\(route) is not an endpoint of the test-kit protocol version \(Self.apiVersion)")
+            throw TestServerError.notFound(
+                "\(route) is not an endpoint of the test-kit protocol version \(Self.apiVersion)")
         }
     }
 
@@ -130,7 +135,8 @@ public actor TestServerEngine {
                 "systemVersion": .string("\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"),
                 "model": .string(ProcessInfo.processInfo.hostName),
             ]),
-            "additionalInfo": .string("Quire \(QuireVersion.current): CouchDB-protocol replication, no multipeer, no TLS"),
+            "additionalInfo": .string(
+                "Quire \(QuireVersion.current): CouchDB-protocol replication, no multipeer, no TLS"),
         ])
     }
 
@@ -154,7 +160,9 @@ public actor TestServerEngine {
         try await clear()
         if let test = try request.optionalString("test") { configuration.log(">>>>>>>>>> \(test) <<<<<<<<<<") }
         guard let value = request.value("databases") else { return .ok }
-        guard case .object(let specs) = value else { throw TestServerError.request("'databases' must be an object or null") }
+        guard case .object(let specs) = value else {
+            throw TestServerError.request("'databases' must be an object or null")
+        }
         for name in specs.keys.sorted() {
             try Self.validateDatabaseName(name)
             let spec: RequestObject
@@ -164,7 +172,8 @@ public actor TestServerEngine {
             default: throw TestServerError.request("'databases.\(name)' must be an object or null")
             }
             if let unknown = spec.members.keys.first(where: { $0 != "collections" && $0 != "dataset" }) {
-                throw TestServerError.request("'databases.\(name)' has '\(unknown)'; it may have 'collections' or 'dataset'")
+                throw TestServerError.request(
+                    "'databases.\(name)' has '\(unknown)'; it may have 'collections' or 'dataset'")
             }
             let collections = try spec.optionalStrings("collections")
             let dataset = try spec.optionalString("dataset")
@@ -172,7 +181,8 @@ public actor TestServerEngine {
                 throw TestServerError.request("'databases.\(name)' cannot have both 'collections' and 'dataset'")
             }
             if let collections, collections.isEmpty {
-                throw TestServerError.request("'databases.\(name).collections' is empty; give null or at least one name")
+                throw TestServerError.request(
+                    "'databases.\(name).collections' is empty; give null or at least one name")
             }
             let paths = try (collections ?? []).map(CollectionPath.init)
             if let dataset { _ = try catalog.datasetFolder(dataset) }
@@ -218,7 +228,8 @@ public actor TestServerEngine {
         let name = try request.string("database")
         guard let database = databases[name] else {
             throw TestServerError.request(
-                "database '\(name)' not found; /reset created \(databases.isEmpty ? "none" : databases.keys.sorted().joined(separator: ", "))")
+                "database '\(name)' not found; /reset created \(databases.isEmpty ? "none" : databases.keys.sorted().joined(separator: ", "))"
+            )
         }
         return (name, database)
     }

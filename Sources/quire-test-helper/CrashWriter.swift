@@ -18,7 +18,8 @@ enum CrashWriter {
             batchSize = size
         }
         do {
-            let database = try Database(name: "crash", config: DatabaseConfiguration(directory: directory, fullSync: fullSync))
+            let database = try Database(
+                name: "crash", config: DatabaseConfiguration(directory: directory, fullSync: fullSync))
             let collection = try database.createCollection(name: "batches", scope: "crash")
             // Batches are all-or-nothing, so the count tells where the last run stopped.
             var batch = Int(collection.count) / batchSize
@@ -28,7 +29,8 @@ enum CrashWriter {
                     for item in 0..<batchSize {
                         try collection.save(
                             document: MutableDocument(
-                                id: "b\(batch)-\(item)", data: ["batch": batch, "item": item, "size": batchSize, "pad": padding]))
+                                id: "b\(batch)-\(item)",
+                                data: ["batch": batch, "item": item, "size": batchSize, "pad": padding]))
                     }
                 }
                 FileHandle.standardOutput.write(Data("committed \(batch)\n".utf8))

@@ -22,21 +22,26 @@ struct ConformCommand: ParsableCommand {
     @Argument(help: "Spec files, or directories searched for .yaml files.")
     var paths: [String] = ["Specs"]
 
-    @Option(help: ArgumentHelp(
-        "The engine to run against: quire (the default), testkit:http://HOST:PORT (a Couchbase Lite test server, with Quire's protocol extension) or testkit-plain:http://HOST:PORT (the extension off).",
-        valueName: "engine"))
+    @Option(
+        help: ArgumentHelp(
+            "The engine to run against: quire (the default), testkit:http://HOST:PORT (a Couchbase Lite test server, with Quire's protocol extension) or testkit-plain:http://HOST:PORT (the extension off).",
+            valueName: "engine"))
     var engine: String?
 
     @Option(help: "How many cases run at once.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(name: .customLong("filter"), help: ArgumentHelp(
-        "Run only matching cases: tag:NAME, /REGEX/ or a case name (repeatable; any match counts).",
-        valueName: "filter"))
+    @Option(
+        name: .customLong("filter"),
+        help: ArgumentHelp(
+            "Run only matching cases: tag:NAME, /REGEX/ or a case name (repeatable; any match counts).",
+            valueName: "filter"))
     var filters: [String] = []
 
-    @Option(name: .customLong("filter-regex"), help: ArgumentHelp(
-        "Run only cases whose 'path :: name' matches (repeatable).", valueName: "regex"))
+    @Option(
+        name: .customLong("filter-regex"),
+        help: ArgumentHelp(
+            "Run only cases whose 'path :: name' matches (repeatable).", valueName: "regex"))
     var filterRegexes: [String] = []
 
     @Option(help: ArgumentHelp("Run part I of N of the selected cases, for example 2/4.", valueName: "I/N"))
@@ -83,7 +88,8 @@ struct ConformCommand: ParsableCommand {
             return
         }
         let options = ConformanceOptions(
-            paths: paths, engine: engine, jobs: jobs, selection: try selection(), seed: seed, includePerformance: perf, keepDirectories: keep,
+            paths: paths, engine: engine, jobs: jobs, selection: try selection(), seed: seed, includePerformance: perf,
+            keepDirectories: keep,
             junitPath: junit, tapToStandardOutput: tap, tapPath: tapOutput, jsonPath: json, verbose: verbose,
             listOnly: list)
         let status = ConformanceDriver.run(

@@ -11,7 +11,8 @@ struct FixtureCommand: ParsableCommand {
               quire fixture install out/my-travel.quire.zip --name travel --directory db
             """,
         subcommands: [
-            FixtureGenerateCommand.self, FixtureBuildCommand.self, FixtureVerifyCommand.self, FixtureInspectCommand.self,
+            FixtureGenerateCommand.self, FixtureBuildCommand.self, FixtureVerifyCommand.self,
+            FixtureInspectCommand.self,
             FixtureInstallCommand.self, FixtureDoctorCommand.self,
         ]
     )

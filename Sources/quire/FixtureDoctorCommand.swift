@@ -39,7 +39,9 @@ struct FixtureDoctorCommand: ParsableCommand {
     @Option(parsing: .upToNextOption, help: "Channels pulled (space- or comma-separated).")
     var channels: [String] = []
 
-    @Option(name: .customLong("doc-ids"), parsing: .upToNextOption, help: "Document IDs replicated (space- or comma-separated).")
+    @Option(
+        name: .customLong("doc-ids"), parsing: .upToNextOption,
+        help: "Document IDs replicated (space- or comma-separated).")
     var documentIDs: [String] = []
 
     @Option(help: "The server-side filter's name.")
@@ -101,7 +103,8 @@ struct FixtureDoctorCommand: ParsableCommand {
             cleanup = scratch
             let extracted = scratch.url
             guard let found = FixtureDoctorCommand.findDatabase(in: extracted) else {
-                throw ValidationError("The archive '\(source)' holds no database folder (<name>.quire with db.sqlite3).")
+                throw ValidationError(
+                    "The archive '\(source)' holds no database folder (<name>.quire with db.sqlite3).")
             }
             databasePath = found
             mode = .fixture
@@ -122,7 +125,9 @@ struct FixtureDoctorCommand: ParsableCommand {
     }
 
     private static func split(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
     }
 
     /// The first `<name>.quire` folder holding `db.sqlite3`, breadth first, at most three
@@ -133,8 +138,12 @@ struct FixtureDoctorCommand: ParsableCommand {
         for _ in 0...3 {
             var next: [URL] = []
             for directory in level {
-                if manager.fileExists(atPath: directory.appendingPathComponent("db.sqlite3").path) { return directory.path }
-                let children = (try? manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isDirectoryKey])) ?? []
+                if manager.fileExists(atPath: directory.appendingPathComponent("db.sqlite3").path) {
+                    return directory.path
+                }
+                let children =
+                    (try? manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.isDirectoryKey]))
+                    ?? []
                 next += children.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
                     .sorted { $0.path < $1.path }
             }

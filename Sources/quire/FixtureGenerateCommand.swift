@@ -33,7 +33,8 @@ struct FixtureGenerateCommand: ParsableCommand {
     func validate() throws {
         guard DatasetKind(rawValue: kind) != nil else {
             throw ValidationError(
-                "Unknown kind '\(kind)'; expected one of: \(DatasetKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+                "Unknown kind '\(kind)'; expected one of: \(DatasetKind.allCases.map(\.rawValue).joined(separator: ", "))."
+            )
         }
         guard (1...DatasetGenerator.maximumCount).contains(count) else {
             throw ValidationError("--count must be between 1 and \(DatasetGenerator.maximumCount), not \(count).")

@@ -146,7 +146,8 @@ private final class DownloadMeter: @unchecked Sendable {
     func update(_ progress: FixtureDownloadProgress) {
         let megabytes = String(format: "%.1f MB", Double(progress.receivedBytes) / 1_048_576)
         let percent = progress.fraction.map { "\(Int($0 * 100))%  " } ?? ""
-        let line = "downloading  \(percent)\(megabytes)" + (progress.resumes > 0 ? "  (resumed \(progress.resumes)×)" : "")
+        let line =
+            "downloading  \(percent)\(megabytes)" + (progress.resumes > 0 ? "  (resumed \(progress.resumes)×)" : "")
         lock.withLock {
             guard line != last else { return }
             last = line

@@ -8,7 +8,9 @@ struct QuireCommand: ParsableCommand {
         commandName: "quire",
         abstract: "Quire: an embedded document store, its conformance runner and fixture packager.",
         version: QuireVersion.current,
-        subcommands: [ConformCommand.self, DbCommand.self, FixtureCommand.self, ServeCommand.self, TestServerCommand.self]
+        subcommands: [
+            ConformCommand.self, DbCommand.self, FixtureCommand.self, ServeCommand.self, TestServerCommand.self,
+        ]
     )
 
     /// Parses and runs the command; a `QuireError` prints as the one sentence of its message

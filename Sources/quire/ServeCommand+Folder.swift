@@ -34,7 +34,10 @@ extension ServeCommand {
         let path = folder.standardizedFileURL.path
         try ServeCommand.serveUntilSignalled(listener) { listener in
             let urls = (listener.serverURLs ?? []).map { "Serving \($0.absoluteString)\n" }.joined()
-            let listed = names.isEmpty ? "no databases yet" : "\(names.count) database\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
+            let listed =
+                names.isEmpty
+                ? "no databases yet"
+                : "\(names.count) database\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
             return urls + "Folder \(path): \(listed)\n"
         }
         try databases.close()

@@ -33,7 +33,8 @@ struct ServeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The database folder (<name>.quire), the name of one in the current folder, or a folder of databases.")
+    @Argument(
+        help: "The database folder (<name>.quire), the name of one in the current folder, or a folder of databases.")
     var database: String
 
     @Option(help: "The TCP port; 0 picks a free one.")
@@ -63,7 +64,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Seconds a connection may do nothing before it is closed.")
     var idleTimeout: Double = 120
 
-    @Option(help: "A browser origin allowed to call the server with CORS (repeatable; '*' for any, without credentials).")
+    @Option(
+        help: "A browser origin allowed to call the server with CORS (repeatable; '*' for any, without credentials).")
     var corsOrigin: [String] = []
 
     @Option(help: "Write an access log line per request (Common Log Format) to FILE, or '-' for standard output.")
@@ -123,9 +125,10 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("Cannot read the password file \(path).")
         }
         let text = String(decoding: data, as: UTF8.self)
-        let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map {
-            $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-        } ?? ""
+        let line =
+            text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map {
+                $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+            } ?? ""
         guard !line.isEmpty else { throw ValidationError("The password file \(path) has an empty first line.") }
         return line
     }
@@ -168,7 +171,8 @@ struct ServeCommand: ParsableCommand {
             return
         }
         if createDatabases || allowDelete {
-            throw ValidationError("--create-databases and --allow-delete apply to a folder of databases, not to one database.")
+            throw ValidationError(
+                "--create-databases and --allow-delete apply to a folder of databases, not to one database.")
         }
         let url = URL(fileURLWithPath: database)
         let (name, directory) =
@@ -204,20 +208,28 @@ struct ServeCommand: ParsableCommand {
     func serverSettings() throws -> (ListenerPasswordAuthenticator?, ListenerAccessLog?) {
         var authenticator: ListenerPasswordAuthenticator?
         if let user, let passwordFile {
-            authenticator = ServeCommand.authenticator(user: user, password: try ServeCommand.password(from: passwordFile))
+            authenticator = ServeCommand.authenticator(
+                user: user, password: try ServeCommand.password(from: passwordFile))
         }
         return (authenticator, try log.map(ServeCommand.accessLog))
     }
 
     /// Starts `listener`, prints what `announce` says once it listens, and stops it on SIGINT
     /// or SIGTERM; returns once it has stopped (throws when it could not start).
-    static func serveUntilSignalled(_ listener: URLEndpointListener, announce: @escaping @Sendable (URLEndpointListener) -> String) throws {
+    static func serveUntilSignalled(
+        _ listener: URLEndpointListener, announce: @escaping @Sendable (URLEndpointListener) -> String
+    ) throws {
         let outcome = ServeOutcome()
         let done = DispatchSemaphore(value: 0)
         let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { Task { await listener.stop(); done.signal() } }
+            source.setEventHandler {
+                Task {
+                    await listener.stop()
+                    done.signal()
+                }
+            }
             source.resume()
             return source
         }

@@ -31,7 +31,8 @@ struct TestServerCommand: ParsableCommand {
     @Option(help: "The folder of datasets and blob files in the test kit's layout.")
     var datasetRoot: String?
 
-    @Option(help: "The folder for the databases (a new temporary folder by default); /reset deletes the databases in it.")
+    @Option(
+        help: "The folder for the databases (a new temporary folder by default); /reset deletes the databases in it.")
     var directory: String?
 
     func validate() throws {
@@ -53,14 +54,20 @@ struct TestServerCommand: ParsableCommand {
         let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { Task { await server.stop(); done.signal() } }
+            source.setEventHandler {
+                Task {
+                    await server.stop()
+                    done.signal()
+                }
+            }
             source.resume()
             return source
         }
         Task {
             do {
                 try await server.start()
-                FileHandle.standardOutput.write(Data("Test server at http://\(interface):\(server.port ?? port)\n".utf8))
+                FileHandle.standardOutput.write(
+                    Data("Test server at http://\(interface):\(server.port ?? port)\n".utf8))
             } catch {
                 failure.set(error)
                 done.signal()

@@ -8,7 +8,7 @@ let package = Package(
     name: "QuireFuzz",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "Quire", path: "../.."),
+        .package(name: "Quire", path: "../..")
     ],
     targets: [
         .target(name: "FuzzDriver"),

@@ -53,7 +53,9 @@ final class ArchiveServer: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(descriptor, 16) == 0 else {
             close(descriptor)
@@ -133,7 +135,9 @@ final class ArchiveServer: @unchecked Sendable {
         case .wholeFile(let data):
             send(connection, head: "HTTP/1.1 200 OK\r\nContent-Length: \(data.count)\r\n", body: data)
         case .stall(let data, let sent):
-            send(connection, head: "HTTP/1.1 200 OK\r\nContent-Length: \(data.count)\r\n", body: data.prefix(sent), close: false)
+            send(
+                connection, head: "HTTP/1.1 200 OK\r\nContent-Length: \(data.count)\r\n", body: data.prefix(sent),
+                close: false)
             waitForClientClose(connection)
         case .file(let data, let etag, let cutAfter):
             var start = 0
@@ -145,7 +149,8 @@ final class ArchiveServer: @unchecked Sendable {
             }
             let body = data[start...]
             let status = start > 0 ? "206 Partial Content" : "200 OK"
-            var fields = "HTTP/1.1 \(status)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(body.count)\r\n"
+            var fields =
+                "HTTP/1.1 \(status)\r\nETag: \(etag)\r\nAccept-Ranges: bytes\r\nContent-Length: \(body.count)\r\n"
             if start > 0 { fields += "Content-Range: bytes \(start)-\(data.count - 1)/\(data.count)\r\n" }
             send(connection, head: fields, body: Data(body.prefix(cutAfter ?? body.count)))
         }
@@ -153,7 +158,8 @@ final class ArchiveServer: @unchecked Sendable {
 
     /// Writes the response head (plus `Connection: close`) and `body`.
     private func send(_ connection: Int32, head: String, body: Data, close: Bool = true) {
-        var response = Data((head + "Content-Type: application/zip\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n").utf8)
+        var response = Data(
+            (head + "Content-Type: application/zip\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n").utf8)
         response.append(body)
         response.withUnsafeBytes { bytes in
             var offset = 0

@@ -22,7 +22,8 @@ import Testing
             let recipe = try scratch.write("name: \(name)\nsource:\n  dataset: \(name)\n", to: "\(name).yaml")
             let output = try scratch.folder("out-\(name)")
             let result = try runCommand(
-                quire, ["fixture", "build", recipe.path, "-o", output.path], temporary: try scratch.folder("tmp"), in: scratch.url)
+                quire, ["fixture", "build", recipe.path, "-o", output.path], temporary: try scratch.folder("tmp"),
+                in: scratch.url)
             #expect(result.status == 0, "\(name): \(result.output)")
             let archive = output.appendingPathComponent("\(name).quire.zip")
             let manifest = try withArchiveLock { try FixtureInspector.inspect(archive: archive).manifest }

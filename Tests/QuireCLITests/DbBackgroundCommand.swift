@@ -31,11 +31,14 @@ final class DbBackgroundCommand {
             var status: Int32 = 0
             if waitpid(processIdentifier, &status, WNOHANG) == processIdentifier {
                 isReaped = true
-                throw POSIXError(.ECHILD, userInfo: [NSLocalizedDescriptionKey: "quire exited before printing '\(prefix)': \(output)"])
+                throw POSIXError(
+                    .ECHILD,
+                    userInfo: [NSLocalizedDescriptionKey: "quire exited before printing '\(prefix)': \(output)"])
             }
             usleep(20_000)
         }
-        throw POSIXError(.ETIMEDOUT, userInfo: [NSLocalizedDescriptionKey: "quire did not print '\(prefix)': \(output)"])
+        throw POSIXError(
+            .ETIMEDOUT, userInfo: [NSLocalizedDescriptionKey: "quire did not print '\(prefix)': \(output)"])
     }
 
     /// Sends SIGTERM and waits for it to end; returns its exit status, nil when it had ended already.

@@ -33,7 +33,8 @@ import Testing
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }
         let quire = DbCommandRunner(
-            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"), directory: scratch.url)
+            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"),
+            directory: scratch.url)
         let served = try Served(quire, name: "remote")
         defer { served.stop() }
         _ = try quire.succeed(["db", "create", "local", "--collection", "store.products"])
@@ -51,19 +52,25 @@ import Testing
                 try JSONReader.parse(String($0))["id"]
             }
         }
-        let pushed = try quire.succeed(["db", "push", "local", served.url, "--collection", "store.products", "--doc-id", "p1", "--doc-id", "p3"])
+        let pushed = try quire.succeed([
+            "db", "push", "local", served.url, "--collection", "store.products", "--doc-id", "p1", "--doc-id", "p3",
+        ])
         #expect(pushed.hasPrefix("Pushed 2 documents to \(served.url) in "), "\(pushed)")
         #expect(try remoteIDs("store.products") == ["p1", "p3"])
         #expect(try remoteIDs("_default").isEmpty)
 
         let everything = try JSONReader.parse(try quire.succeed(["db", "push", "local", served.url, "--json"]))
-        #expect(everything["documents"] == 2 && everything["failed"] == 0 && everything["direction"] == "push", "\(everything)")
+        #expect(
+            everything["documents"] == 2 && everything["failed"] == 0 && everything["direction"] == "push",
+            "\(everything)")
         #expect(try remoteIDs("store.products") == ["p1", "p2", "p3"])
         #expect(try remoteIDs("_default") == ["note"])
 
         // Pull into a new database: the named collection is created, only the chosen documents come.
         _ = try quire.succeed(["db", "create", "copy"])
-        let pulled = try quire.succeed(["db", "pull", "copy", served.url, "--collection", "store.products", "--doc-id", "p2"])
+        let pulled = try quire.succeed([
+            "db", "pull", "copy", served.url, "--collection", "store.products", "--doc-id", "p2",
+        ])
         #expect(pulled.hasPrefix("Pulled 1 documents from "), "\(pulled)")
         let listed = try quire.succeed(["db", "ls", "copy", "store.products", "--json"])
         #expect(try listed.split(separator: "\n").map { try JSONReader.parse(String($0))["id"] } == ["p2"])
@@ -79,7 +86,8 @@ import Testing
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }
         let quire = DbCommandRunner(
-            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"), directory: scratch.url)
+            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"),
+            directory: scratch.url)
         let silent = try SilentPeer()
         defer { silent.close() }
         _ = try quire.succeed(["db", "create", "local"])
@@ -89,7 +97,9 @@ import Testing
         #expect(outcome.status == 1, "\(outcome.errors)")
         let preposition = direction == "push" ? "push to" : "pull from"
         #expect(outcome.errors.hasPrefix("Error: The \(preposition) \(url) stopped: "), "\(outcome.errors)")
-        #expect(outcome.errors.lowercased().contains("timed out") || outcome.errors.lowercased().contains("timeout"), "\(outcome.errors)")
+        #expect(
+            outcome.errors.lowercased().contains("timed out") || outcome.errors.lowercased().contains("timeout"),
+            "\(outcome.errors)")
         #expect(outcome.errors.filter { $0 == "\n" }.count == 1)
     }
 
@@ -108,7 +118,8 @@ import Testing
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Bool in
-                    bind(descriptor, raw, length) == 0 && listen(descriptor, 16) == 0 && getsockname(descriptor, raw, &length) == 0
+                    bind(descriptor, raw, length) == 0 && listen(descriptor, 16) == 0
+                        && getsockname(descriptor, raw, &length) == 0
                 }
             }
             guard descriptor >= 0, bound else {

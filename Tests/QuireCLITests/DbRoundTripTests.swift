@@ -10,7 +10,8 @@ import Testing
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }
         let quire = DbCommandRunner(
-            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"), directory: scratch.url)
+            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"),
+            directory: scratch.url)
         let epoch = ["SOURCE_DATE_EPOCH": "1767225600"]
 
         // The original: a generated dataset, built and installed as Apps/a.quire.
@@ -26,7 +27,9 @@ import Testing
         let exportedIndex = try JSONReader.parse(try Data(contentsOf: scratch.file("exported/index.json")))
         let collections = try #require(generatedIndex["collections"]?.arrayValue?.compactMap { $0.stringValue })
         #expect(collections.count == 5)
-        #expect(Set(exportedIndex["collections"]?.arrayValue?.compactMap(\.stringValue) ?? []) == Set(collections + ["_default"]))
+        #expect(
+            Set(exportedIndex["collections"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+                == Set(collections + ["_default"]))
         for collection in collections {
             let original = try Self.lines(scratch.file("generated/\(collection).jsonl"))
             let copy = try Self.lines(scratch.file("exported/\(collection).jsonl"))
@@ -43,16 +46,21 @@ import Testing
         for collection in collections {
             let before = try quire.succeed(["db", "ls", "Apps/a.quire", collection, "--body", "--json"])
             let after = try quire.succeed(["db", "ls", "Apps/b.quire", collection, "--body", "--json"])
-            #expect(before.split(separator: "\n").count == (try Self.lines(scratch.file("generated/\(collection).jsonl"))).count)
+            #expect(
+                before.split(separator: "\n").count
+                    == (try Self.lines(scratch.file("generated/\(collection).jsonl"))).count)
             #expect(after == before, "\(collection)")
         }
         // Import the export into a new database: the same documents, every blob present.
         _ = try quire.succeed(["db", "create", "imported"])
-        #expect(try quire.succeed(["db", "import", "imported", "exported"]).hasSuffix(" and \(blobs.count) blobs from exported\n"))
+        #expect(
+            try quire.succeed(["db", "import", "imported", "exported"]).hasSuffix(
+                " and \(blobs.count) blobs from exported\n"))
         _ = try quire.succeed(["db", "check", "imported"])
         for collection in collections {
             let before = try quire.succeed(["db", "ls", "Apps/a.quire", collection, "--body", "--json"])
-            #expect(try quire.succeed(["db", "ls", "imported", collection, "--body", "--json"]) == before, "\(collection)")
+            #expect(
+                try quire.succeed(["db", "ls", "imported", collection, "--body", "--json"]) == before, "\(collection)")
         }
         _ = try quire.succeed(["db", "export", "Apps/b.quire", "exported-again", "--name", "travel"])
         let first = try Self.files(in: scratch.file("exported"))

@@ -13,7 +13,8 @@ struct DbScratchFolder {
 
     func write(_ text: String, to name: String) throws -> URL {
         let target = file(name)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: target)
         return target
     }

@@ -25,60 +25,106 @@ import Testing
 
     /// Each kind of hostile archive once; `fragment` is what the error must say.
     static let corpus: [(name: String, fragment: String, make: @Sendable (ScratchFolder, URL) throws -> Void)] = [
-        ("'..' in a path", "escapes the destination ('..' component)", { _, url in
-            try HostileArchive.write(
-                [.init(name: "travel.quire/ok.txt", kind: .file(Data("x".utf8))), .init(name: "travel.quire/../../evil.txt", kind: .file(Data("x".utf8)))],
-                format: .zip, to: url)
-        }),
-        ("absolute path", "is an absolute path", { scratch, url in
-            try HostileArchive.write([.init(name: scratch.file("evil.txt").path, kind: .file(Data("x".utf8)))], format: .tar, to: url)
-        }),
-        ("symlink and a file written through it", "is a symbolic link", { scratch, url in
-            try HostileArchive.write(
-                [
-                    .init(name: "travel.quire/link", kind: .symlink(scratch.url.path)),
-                    .init(name: "travel.quire/link/evil.txt", kind: .file(Data("x".utf8))),
-                ], format: .zip, to: url)
-        }),
-        ("hard link", "is a hard link (to 'a.txt')", { _, url in
-            try HostileArchive.write(
-                [.init(name: "a.txt", kind: .file(Data("x".utf8))), .init(name: "b.txt", kind: .hardlink("a.txt"))], format: .tar, to: url)
-        }),
-        ("character device", "is a device", { _, url in
-            try HostileArchive.write([.init(name: "null", kind: .characterDevice)], format: .tar, to: url)
-        }),
-        ("FIFO", "is a FIFO", { _, url in
-            try HostileArchive.write([.init(name: "pipe", kind: .fifo)], format: .tar, to: url)
-        }),
-        ("duplicate names", "duplicates 'travel.quire/db.sqlite3'", { _, url in
-            try HostileArchive.write(
-                [
-                    .init(name: "travel.quire/db.sqlite3", kind: .file(Data("1".utf8))),
-                    .init(name: "travel.quire/./db.sqlite3", kind: .file(Data("2".utf8))),
-                ], format: .zip, to: url)
-        }),
-        ("4 MB that expands past 4 GiB", "over the ratio limit of 200 (a decompression bomb?)", { _, url in
-            try ZipBomb.archive().write(to: url)
-        }),
-        ("truncated archive", "is not a readable archive", { scratch, url in
-            let good = try Data(contentsOf: try SampleFixture.buildTravel(in: scratch, folder: "good"))
-            try good.prefix(good.count / 2).write(to: url)
-        }),
-        ("corrupt central directory", "fixture.quire.zip", { scratch, url in
-            var bytes = [UInt8](try Data(contentsOf: try SampleFixture.buildTravel(in: scratch, folder: "good")))
-            let directory = Int(ZipInspector.le32(bytes, bytes.count - 22 + 16))
-            for offset in directory + 46..<min(directory + 120, bytes.count - 22) { bytes[offset] = 0xFF }
-            try Data(bytes).write(to: url)
-        }),
-        ("entry outside the database folder", "archive entry 'stray.txt' is outside the allowed paths", { scratch, url in
-            try SampleFixture.writeStrayEntryFixture(in: scratch, to: url)
-        }),
-        ("manifest listing an outside path", "'stray.txt' is outside the database folder 'travel.quire'", { scratch, url in
-            try SampleFixture.writeManifestListingAnOutsidePath(in: scratch, to: url)
-        }),
-        ("not an archive", "is not a readable archive", { _, url in
-            try Data("This is a plain text file, not an archive.\n".utf8).write(to: url)
-        }),
+        (
+            "'..' in a path", "escapes the destination ('..' component)",
+            { _, url in
+                try HostileArchive.write(
+                    [
+                        .init(name: "travel.quire/ok.txt", kind: .file(Data("x".utf8))),
+                        .init(name: "travel.quire/../../evil.txt", kind: .file(Data("x".utf8))),
+                    ],
+                    format: .zip, to: url)
+            }
+        ),
+        (
+            "absolute path", "is an absolute path",
+            { scratch, url in
+                try HostileArchive.write(
+                    [.init(name: scratch.file("evil.txt").path, kind: .file(Data("x".utf8)))], format: .tar, to: url)
+            }
+        ),
+        (
+            "symlink and a file written through it", "is a symbolic link",
+            { scratch, url in
+                try HostileArchive.write(
+                    [
+                        .init(name: "travel.quire/link", kind: .symlink(scratch.url.path)),
+                        .init(name: "travel.quire/link/evil.txt", kind: .file(Data("x".utf8))),
+                    ], format: .zip, to: url)
+            }
+        ),
+        (
+            "hard link", "is a hard link (to 'a.txt')",
+            { _, url in
+                try HostileArchive.write(
+                    [
+                        .init(name: "a.txt", kind: .file(Data("x".utf8))),
+                        .init(name: "b.txt", kind: .hardlink("a.txt")),
+                    ], format: .tar, to: url)
+            }
+        ),
+        (
+            "character device", "is a device",
+            { _, url in
+                try HostileArchive.write([.init(name: "null", kind: .characterDevice)], format: .tar, to: url)
+            }
+        ),
+        (
+            "FIFO", "is a FIFO",
+            { _, url in
+                try HostileArchive.write([.init(name: "pipe", kind: .fifo)], format: .tar, to: url)
+            }
+        ),
+        (
+            "duplicate names", "duplicates 'travel.quire/db.sqlite3'",
+            { _, url in
+                try HostileArchive.write(
+                    [
+                        .init(name: "travel.quire/db.sqlite3", kind: .file(Data("1".utf8))),
+                        .init(name: "travel.quire/./db.sqlite3", kind: .file(Data("2".utf8))),
+                    ], format: .zip, to: url)
+            }
+        ),
+        (
+            "4 MB that expands past 4 GiB", "over the ratio limit of 200 (a decompression bomb?)",
+            { _, url in
+                try ZipBomb.archive().write(to: url)
+            }
+        ),
+        (
+            "truncated archive", "is not a readable archive",
+            { scratch, url in
+                let good = try Data(contentsOf: try SampleFixture.buildTravel(in: scratch, folder: "good"))
+                try good.prefix(good.count / 2).write(to: url)
+            }
+        ),
+        (
+            "corrupt central directory", "fixture.quire.zip",
+            { scratch, url in
+                var bytes = [UInt8](try Data(contentsOf: try SampleFixture.buildTravel(in: scratch, folder: "good")))
+                let directory = Int(ZipInspector.le32(bytes, bytes.count - 22 + 16))
+                for offset in directory + 46..<min(directory + 120, bytes.count - 22) { bytes[offset] = 0xFF }
+                try Data(bytes).write(to: url)
+            }
+        ),
+        (
+            "entry outside the database folder", "archive entry 'stray.txt' is outside the allowed paths",
+            { scratch, url in
+                try SampleFixture.writeStrayEntryFixture(in: scratch, to: url)
+            }
+        ),
+        (
+            "manifest listing an outside path", "'stray.txt' is outside the database folder 'travel.quire'",
+            { scratch, url in
+                try SampleFixture.writeManifestListingAnOutsidePath(in: scratch, to: url)
+            }
+        ),
+        (
+            "not an archive", "is not a readable archive",
+            { _, url in
+                try Data("This is a plain text file, not an archive.\n".utf8).write(to: url)
+            }
+        ),
     ]
 
     @Test(arguments: corpus.indices, ["verify", "install"])
@@ -95,7 +141,8 @@ import Testing
         let databases = try scratch.folder("apps")
         let before = contents(of: scratch.url)
 
-        let arguments = command == "verify"
+        let arguments =
+            command == "verify"
             ? ["fixture", "verify", archive.path]
             : ["fixture", "install", archive.path, "--name", "travel", "--directory", databases.path]
         let (status, output) = try runCommand(quire, arguments, temporary: temporary, in: workingDirectory)
@@ -114,7 +161,8 @@ import Testing
         let archive = try withArchiveLock { try SampleFixture.buildTravel(in: scratch) }
         let temporary = try scratch.folder("tmp")
         let databases = try scratch.folder("apps")
-        let verified = try runCommand(quire, ["fixture", "verify", archive.path], temporary: temporary, in: scratch.url)
+        let verified = try runCommand(
+            quire, ["fixture", "verify", archive.path], temporary: temporary, in: scratch.url)
         #expect(verified.status == 0, "\(verified.output)")
         let installed = try runCommand(
             quire, ["fixture", "install", archive.path, "--name", "travel", "--directory", databases.path],
@@ -134,12 +182,15 @@ import Testing
         let temporary = try scratch.folder("tmp")
         func quireSays(_ arguments: [String]) throws -> String {
             let (status, output) = try runCommand(
-                quire, arguments, temporary: temporary, in: scratch.url, environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+                quire, arguments, temporary: temporary, in: scratch.url,
+                environment: ["SOURCE_DATE_EPOCH": "1767225600"])
             #expect(status == 0, "quire \(arguments.joined(separator: " ")): \(output)")
             return output
         }
 
-        #expect(try quireSays(["fixture", "generate", "travel", "--count", "20", "--seed", "1", "-o", "my-travel"]).contains("Wrote dataset"))
+        #expect(
+            try quireSays(["fixture", "generate", "travel", "--count", "20", "--seed", "1", "-o", "my-travel"])
+                .contains("Wrote dataset"))
         _ = try scratch.write(
             """
             name: my-travel
@@ -163,12 +214,16 @@ import Testing
             try String(contentsOf: scratch.file("my-travel/\(collection).jsonl"), encoding: .utf8)
                 .split(separator: "\n").count
         }
-        let expected = ["inventory.hotel": try lines("inventory.hotel"), "inventory.route": try lines("inventory.route")]
+        let expected = [
+            "inventory.hotel": try lines("inventory.hotel"), "inventory.route": try lines("inventory.route"),
+        ]
         #expect(expected.values.allSatisfy { $0 > 0 })
 
         let text = try quireSays(["fixture", "inspect", archive])
         for (name, count) in expected {
-            let line = text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(name + " ") }
+            let line = text.split(separator: "\n").first {
+                $0.trimmingCharacters(in: .whitespaces).hasPrefix(name + " ")
+            }
             #expect(line?.contains(" \(count) documents, ") == true, "\(name) in: \(text)")
             #expect(line?.contains("(manifest:") == false, "\(name) in: \(text)")
         }
@@ -176,7 +231,8 @@ import Testing
         let json = try quireSays(["fixture", "inspect", archive, "--json"])
         let inspection = try JSONDecoder().decode(FixtureInspection.self, from: Data(json.utf8))
         let counts = Dictionary(uniqueKeysWithValues: inspection.collections.map { ($0.name, $0.documentCount) })
-        let listed = Dictionary(uniqueKeysWithValues: inspection.manifest.collections.map { ($0.name, $0.documentCount) })
+        let listed = Dictionary(
+            uniqueKeysWithValues: inspection.manifest.collections.map { ($0.name, $0.documentCount) })
         for (name, count) in expected {
             #expect(counts[name] == count, "\(name)")
             #expect(listed[name] == count, "\(name)")
@@ -187,7 +243,8 @@ import Testing
         let config = DatabaseConfiguration(directory: scratch.file("Apps").path)
         do {
             let installed = try Database(name: "travel", config: config)
-            try installed.defaultCollection().save(document: MutableDocument(id: "only-the-first-copy", data: ["mine": true]))
+            try installed.defaultCollection().save(
+                document: MutableDocument(id: "only-the-first-copy", data: ["mine": true]))
             try installed.close()
         }
         let again = try quireSays(install + ["--if-absent"])

@@ -24,7 +24,8 @@ import Testing
 
     private func build() async throws -> Built {
         let scratch = try ScratchFolder()
-        let server = try Database(name: "server", config: DatabaseConfiguration(directory: try scratch.folder("server").path))
+        let server = try Database(
+            name: "server", config: DatabaseConfiguration(directory: try scratch.folder("server").path))
         defer { try? server.close() }
         let collection = try server.defaultCollection()
         for number in 1...5 {
@@ -40,7 +41,9 @@ import Testing
         let output = scratch.url.appendingPathComponent("out")
         let built: FixtureBuildResult
         do {
-            built = try await onThread { try withArchiveLock { try FixtureBuilder(recipe: recipe).build(into: output) } }
+            built = try await onThread {
+                try withArchiveLock { try FixtureBuilder(recipe: recipe).build(into: output) }
+            }
         } catch {
             await listener.stop()
             throw error
@@ -51,18 +54,21 @@ import Testing
         let apps = try scratch.folder("apps")
         _ = try withArchiveLock {
             try FixtureInstaller.install(
-                archive: built.archiveURL, name: "app", config: DatabaseConfiguration(directory: apps.path), ifAbsent: false,
+                archive: built.archiveURL, name: "app", config: DatabaseConfiguration(directory: apps.path),
+                ifAbsent: false,
                 temporaryDirectory: apps)
         }
         return Built(
-            scratch: scratch, archive: built.archiveURL, installed: apps.appendingPathComponent("app.quire"), url: url, port: port)
+            scratch: scratch, archive: built.archiveURL, installed: apps.appendingPathComponent("app.quire"), url: url,
+            port: port)
     }
 
     @Test func aFixtureArchiveWithItsOwnSettingsResumes() async throws {
         let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
         let built = try await build()
         defer { built.scratch.cleanUp() }
-        let result = try run(quire, [built.archive.path, "--url", built.url.absoluteString, "--channels", "all"], built)
+        let result = try run(
+            quire, [built.archive.path, "--url", built.url.absoluteString, "--channels", "all"], built)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("will resume from checkpoint"), "\(result.output)")
         #expect(!result.output.contains("NOT"))
@@ -73,7 +79,8 @@ import Testing
         let built = try await build()
         defer { built.scratch.cleanUp() }
         #expect(FileManager.default.fileExists(atPath: built.installed.appendingPathComponent("db.sqlite3").path))
-        let result = try run(quire, [built.installed.path, "--url", built.url.absoluteString, "--channels", "all"], built)
+        let result = try run(
+            quire, [built.installed.path, "--url", built.url.absoluteString, "--channels", "all"], built)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("will resume from checkpoint"), "\(result.output)")
         // Installed with Database.copy: the checkpoint was made with the fixture's UUID.
@@ -91,7 +98,9 @@ import Testing
         for result in [commas, spaces, both] {
             #expect(result.status == 1, "\(result.output)")
             #expect(result.output.contains("will NOT resume"), "\(result.output)")
-            #expect(result.output.contains("  - channels: [all, more], the checkpoint was made with [all]"), "\(result.output)")
+            #expect(
+                result.output.contains("  - channels: [all, more], the checkpoint was made with [all]"),
+                "\(result.output)")
             #expect(!result.output.contains("port:") && !result.output.contains("path:"), "\(result.output)")
         }
         // No channels at all differs too.
@@ -122,7 +131,9 @@ import Testing
         let port = try run(
             quire, [built.installed.path, "--url", "http://127.0.0.1:\(otherPort)/server", "--channels", "all"], built)
         #expect(port.status == 1, "\(port.output)")
-        #expect(port.output.contains("  - port: \(otherPort), the checkpoint was made with \(built.port)"), "\(port.output)")
+        #expect(
+            port.output.contains("  - port: \(otherPort), the checkpoint was made with \(built.port)"), "\(port.output)"
+        )
         #expect(!port.output.contains("path:"), "\(port.output)")
 
         let path = try run(
@@ -139,7 +150,10 @@ import Testing
         let url = built.url.absoluteString
         let cases: [(arguments: [String], fragment: String)] = [
             ([built.archive.path, "--url", "not a url"], "--url 'not a url' is not a URL"),
-            ([built.archive.path, "--url", url, "--filter-param", "owner"], "--filter-param 'owner' must be written name=value"),
+            (
+                [built.archive.path, "--url", url, "--filter-param", "owner"],
+                "--filter-param 'owner' must be written name=value"
+            ),
             ([built.scratch.file("absent.zip").path, "--url", url], "Nothing at"),
             ([built.archive.path], "--url"),
             ([built.archive.path, "--url", url, "--no-such-option"], "--no-such-option"),
@@ -159,9 +173,11 @@ import Testing
 
     /// Runs `quire fixture doctor ARGUMENTS` with its temporary folder inside the scratch
     /// folder; returns its exit status and its output and errors together.
-    private func run(_ executable: URL, _ arguments: [String], _ built: Built) throws -> (status: Int32, output: String) {
+    private func run(_ executable: URL, _ arguments: [String], _ built: Built) throws -> (status: Int32, output: String)
+    {
         try runCommand(
-            executable, ["fixture", "doctor"] + arguments, temporary: try built.scratch.folder("tmp"), in: built.scratch.url)
+            executable, ["fixture", "doctor"] + arguments, temporary: try built.scratch.folder("tmp"),
+            in: built.scratch.url)
     }
 
     private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -41,10 +41,14 @@ import Testing
         #expect(requests.last?.headers["range"] == "bytes=\(half)-")
         #expect(requests.last?.headers["if-range"] == "\"v1\"")
         let last = try #require(reports.all.last)
-        #expect(last == FixtureDownloadProgress(receivedBytes: Int64(archive.count), totalBytes: Int64(archive.count), resumes: 1))
+        #expect(
+            last
+                == FixtureDownloadProgress(
+                    receivedBytes: Int64(archive.count), totalBytes: Int64(archive.count), resumes: 1))
         #expect(reports.all.contains { $0.receivedBytes == Int64(half) && $0.resumes == 0 })
         let outcome = try withArchiveLock {
-            try FixtureInstaller.install(archive: file, name: "travel", config: config(scratch), temporaryDirectory: temporary)
+            try FixtureInstaller.install(
+                archive: file, name: "travel", config: config(scratch), temporaryDirectory: temporary)
         }
         #expect(outcome == .installed)
         let database = try Database(name: "travel", config: config(scratch))
@@ -83,7 +87,9 @@ import Testing
                 temporaryDirectory: temporary)
         }
         // A size the server announces that differs from the expected one: refused before the body.
-        await expectDownloadError(.corruptData, containing: ["\(archive.count) bytes, not the expected \(archive.count + 1)"]) {
+        await expectDownloadError(
+            .corruptData, containing: ["\(archive.count) bytes, not the expected \(archive.count + 1)"]
+        ) {
             try await FixtureInstaller.install(
                 from: try FixtureDownload(url: server.url(), expectedSize: Int64(archive.count + 1)), name: "travel",
                 config: config(scratch), temporaryDirectory: temporary)
@@ -127,7 +133,8 @@ import Testing
         let server = try ArchiveServer { _ in .status(500) }
         defer { server.stop() }
         let download = try FixtureDownload(url: server.url())
-        let outcome = try await FixtureInstaller.install(from: download, name: "travel", config: config(scratch), ifAbsent: true)
+        let outcome = try await FixtureInstaller.install(
+            from: download, name: "travel", config: config(scratch), ifAbsent: true)
         #expect(outcome == .alreadyPresent)
         await expectDownloadError(.conflict, containing: ["already exists"]) {
             try await FixtureInstaller.install(from: download, name: "travel", config: config(scratch))
@@ -146,7 +153,9 @@ import Testing
         let download = try FixtureDownload(url: server.url(), timeout: 60)
         let directory = config(scratch)
         let task = Task {
-            try await FixtureInstaller.install(from: download, name: "travel", config: directory, temporaryDirectory: temporary) {
+            try await FixtureInstaller.install(
+                from: download, name: "travel", config: directory, temporaryDirectory: temporary
+            ) {
                 _ in started.continuation.yield()
             }
         }
@@ -175,21 +184,33 @@ import Testing
         let data = scratch.file("data").path
         let wrong = String(repeating: "0", count: 64)
         let refused = try runCommand(
-            quire, ["fixture", "install", server.url().absoluteString, "--name", "travel", "--directory", data, "--sha256", wrong],
+            quire,
+            [
+                "fixture", "install", server.url().absoluteString, "--name", "travel", "--directory", data, "--sha256",
+                wrong,
+            ],
             temporary: temporary, in: scratch.url)
         #expect(refused.status != 0)
         #expect(refused.output.contains("not the expected \(wrong)"), "\(refused.output)")
         #expect(!Database.exists(withName: "travel", inDirectory: data))
 
         let installed = try runCommand(
-            quire, ["fixture", "install", server.url().absoluteString, "--name", "travel", "--directory", data, "--sha256", sha256],
+            quire,
+            [
+                "fixture", "install", server.url().absoluteString, "--name", "travel", "--directory", data, "--sha256",
+                sha256,
+            ],
             temporary: temporary, in: scratch.url)
         #expect(installed.status == 0, "\(installed.output)")
         #expect(installed.output.contains("Installed \(server.url().absoluteString)"))
         #expect(Database.exists(withName: "travel", inDirectory: data))
         let before = server.requests.count
         let again = try runCommand(
-            quire, ["fixture", "install", server.url().absoluteString, "--name", "travel", "--directory", data, "--if-absent"],
+            quire,
+            [
+                "fixture", "install", server.url().absoluteString, "--name", "travel", "--directory", data,
+                "--if-absent",
+            ],
             temporary: temporary, in: scratch.url)
         #expect(again.status == 0)
         #expect(again.output.contains("left untouched"))
@@ -212,7 +233,10 @@ import Testing
             ([silent.url().absoluteString, "--timeout", "1"], 1, "timed out"),
             ([missing.url().absoluteString, "--sha256", "abc"], 64, "is not a SHA-256"),
             (["ftp://example.com/travel.quire.zip"], 64, "is not an http or https URL"),
-            ([scratch.file("travel.quire.zip").path, "--sha256", String(repeating: "a", count: 64)], 64, "apply to an http or https URL"),
+            (
+                [scratch.file("travel.quire.zip").path, "--sha256", String(repeating: "a", count: 64)], 64,
+                "apply to an http or https URL"
+            ),
         ] {
             let result = try runCommand(quire, install + arguments, temporary: temporary, in: scratch.url)
             #expect(result.status == status, "\(arguments): \(result.output)")
@@ -265,6 +289,7 @@ private func expectDownloadError(
     }
     #expect(quire.code == code, "\(quire)", sourceLocation: sourceLocation)
     for fragment in fragments {
-        #expect(quire.message.contains(fragment), "'\(quire.message)' lacks '\(fragment)'", sourceLocation: sourceLocation)
+        #expect(
+            quire.message.contains(fragment), "'\(quire.message)' lacks '\(fragment)'", sourceLocation: sourceLocation)
     }
 }

@@ -3,8 +3,8 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +36,10 @@ import Testing
             let (recipe, result) = try withArchiveLock { () throws -> (URL, FixtureBuildResult) in
                 try DatasetGenerator(kind: .travel, count: count, seed: 11).write(to: scratch.file("data/travel"))
                 let parsed = try SampleFixture.travelRecipe(in: scratch)
-                return (scratch.file("recipes/travel.yaml"), try FixtureBuilder(recipe: parsed).build(into: scratch.file("fixture")))
+                return (
+                    scratch.file("recipes/travel.yaml"),
+                    try FixtureBuilder(recipe: parsed).build(into: scratch.file("fixture"))
+                )
             }
             self.recipe = recipe
             archive = result.archiveURL
@@ -49,7 +52,8 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = temporary.path
         environment["SOURCE_DATE_EPOCH"] = "946684800"
-        return try SpawnedProcess(executable: quire, arguments: arguments, directory: directory, environment: environment)
+        return try SpawnedProcess(
+            executable: quire, arguments: arguments, directory: directory, environment: environment)
     }
 
     /// Names directly in `folder`.
@@ -109,7 +113,8 @@ import Testing
     }
 
     /// The installed database holds every document of the fixture and passes SQLite's check.
-    private static func expectComplete(_ directory: URL, name: String, counts: [String: Int], _ context: String) throws {
+    private static func expectComplete(_ directory: URL, name: String, counts: [String: Int], _ context: String) throws
+    {
         let database = try Database(name: name, config: DatabaseConfiguration(directory: directory.path))
         defer { try? database.close() }
         #expect(try database.read { try $0.scalarText("PRAGMA integrity_check") } == "ok", "\(context)")
@@ -127,7 +132,9 @@ import Testing
         defer { setup.scratch.cleanUp() }
         let temporary = try setup.scratch.folder("tmp")
         let apps = setup.scratch.file("apps")
-        let arguments = ["fixture", "install", setup.archive.path, "--name", "travel", "--directory", apps.path, "--if-absent"]
+        let arguments = [
+            "fixture", "install", setup.archive.path, "--name", "travel", "--directory", apps.path, "--if-absent",
+        ]
         let installed = apps.appendingPathComponent("travel.quire")
         let appeared = { !Self.names(temporary).isEmpty }
 
@@ -142,7 +149,8 @@ import Testing
         while run < Self.runs || (leftBehind == 0 && run < 3 * Self.runs) {
             defer { run += 1 }
             let wasKilled = try await Self.runAndKill(
-                arguments, temporary: temporary, in: setup.scratch.url, window: window, random: &random, scratch: appeared)
+                arguments, temporary: temporary, in: setup.scratch.url, window: window, random: &random,
+                scratch: appeared)
             if wasKilled { killed += 1 }
             let scratch = Self.names(temporary) + Self.names(apps).filter { $0.hasPrefix(".") }
             if !scratch.isEmpty { leftBehind += 1 }
@@ -159,7 +167,9 @@ import Testing
         #expect(Self.names(apps) == ["travel.quire"], "left beside the database: \(Self.names(apps))")
         try Self.expectComplete(apps, name: "travel", counts: setup.counts, "after the last install")
         #expect(leftBehind > 0, "no kill landed while scratch existed; the test proved nothing")
-        print("fixture install: \(run) runs, \(killed) killed, \(leftBehind) left scratch, all removed by the next install")
+        print(
+            "fixture install: \(run) runs, \(killed) killed, \(leftBehind) left scratch, all removed by the next install"
+        )
     }
 
     @Test func killedBuildsLeaveNoScratchForTheNextOne() async throws {
@@ -181,7 +191,8 @@ import Testing
             defer { run += 1 }
             try? FileManager.default.removeItem(at: archive)
             let wasKilled = try await Self.runAndKill(
-                arguments, temporary: temporary, in: setup.scratch.url, window: window, random: &random, scratch: appeared)
+                arguments, temporary: temporary, in: setup.scratch.url, window: window, random: &random,
+                scratch: appeared)
             if wasKilled { killed += 1 }
             if Self.names(output).contains(where: { $0.hasPrefix(".") }) { leftBehind += 1 }
             // The archive is there whole (byte for byte the uninterrupted build's) or not at all.
@@ -239,7 +250,8 @@ import Testing
 
         let outcome = try withArchiveLock {
             try FixtureInstaller.install(
-                archive: setup.archive, name: "travel", config: DatabaseConfiguration(directory: setup.scratch.file("apps").path),
+                archive: setup.archive, name: "travel",
+                config: DatabaseConfiguration(directory: setup.scratch.file("apps").path),
                 temporaryDirectory: temporary)
         }
         #expect(outcome == .installed)

@@ -10,10 +10,14 @@ import Testing
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }
         let quire = DbCommandRunner(
-            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"), directory: scratch.url)
+            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"),
+            directory: scratch.url)
         let commands = try Self.commands()
         #expect(commands.count >= 15)
-        #expect(Set(commands.compactMap { $0.dropFirst().first }).isSuperset(of: ["create", "put", "ls", "cat", "query", "export", "import", "push"]))
+        #expect(
+            Set(commands.compactMap { $0.dropFirst().first }).isSuperset(of: [
+                "create", "put", "ls", "cat", "query", "export", "import", "push",
+            ]))
 
         let served = try DbReplicationCommandTests.Served(quire, name: "shop")
         defer { served.stop() }
@@ -25,12 +29,15 @@ import Testing
         served.stop()
         let joined = outputs.joined()
         let query = try #require(outputs.indices.first { commands[$0].contains("--param") })
-        #expect(outputs[query].contains("Chair") && outputs[query].contains("Lamp") && !outputs[query].contains("Desk"), "\(outputs[query])")
+        #expect(
+            outputs[query].contains("Chair") && outputs[query].contains("Lamp") && !outputs[query].contains("Desk"),
+            "\(outputs[query])")
         #expect(joined.contains("by_price"))
         // What the push sent: the live documents, and the deletion.
         let remote = try quire.succeed(["db", "ls", "server/shop.quire", "store.products", "--deleted", "--json"])
         let entries = try remote.split(separator: "\n").map { try JSONReader.parse(String($0)) }
-        #expect(entries.map { $0["id"] } == ["p1", "p2", "p3"] && entries.map { $0["deleted"] } == [false, true, false])
+        #expect(
+            entries.map { $0["id"] } == ["p1", "p2", "p3"] && entries.map { $0["deleted"] } == [false, true, false])
         let copy = try quire.succeed(["db", "ls", "copy", "store.products", "--body", "--json"])
         let original = try quire.succeed(["db", "ls", "shop", "store.products", "--body", "--json"])
         #expect(copy == original && copy.split(separator: "\n").count == 2)

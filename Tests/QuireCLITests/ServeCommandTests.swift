@@ -31,7 +31,8 @@ import Testing
             try database.close()
         }
 
-        let server = try ServedProcess(quire, ["serve", directory.appendingPathComponent("served.quire").path, "--port", "0"])
+        let server = try ServedProcess(
+            quire, ["serve", directory.appendingPathComponent("served.quire").path, "--port", "0"])
         defer { server.kill() }
         let base = try server.waitForURL()
         #expect(base.lastPathComponent == "served")
@@ -67,10 +68,13 @@ import Testing
         #expect(documents.first { $0["_id"] as? String == "doc3" }?["_deleted"] as? Bool == true)
         let checkpoint: [String: Any] = ["lastSequence": lastSequence, "session_id": "protocol-session"]
         #expect(try await client.request("PUT", "/_local/protocol-pull", body: checkpoint).status == 201)
-        #expect(try await client.request("GET", "/_local/protocol-pull").json["session_id"] as? String == "protocol-session")
+        #expect(
+            try await client.request("GET", "/_local/protocol-pull").json["session_id"] as? String == "protocol-session"
+        )
 
         // Push: ask what is missing, send it with its history as it is, record a checkpoint.
-        let revisionsDiff = try await client.request("POST", "/_revs_diff", body: ["pushed": ["2-bbb"], "doc1": [first["_rev"] ?? ""]])
+        let revisionsDiff = try await client.request(
+            "POST", "/_revs_diff", body: ["pushed": ["2-bbb"], "doc1": [first["_rev"] ?? ""]])
         #expect(revisionsDiff.status == 200)
         #expect((revisionsDiff.json["pushed"] as? [String: Any])?["missing"] as? [String] == ["2-bbb"])
         #expect(revisionsDiff.json["doc1"] == nil)
@@ -170,7 +174,8 @@ import Testing
             #expect(server.output.contains(message), "\(arguments): \(server.output)")
         }
         // Said explicitly, an open interface without authentication is served.
-        let open = try ServedProcess(quire, ["serve", path, "--port", "0", "--interface", "0.0.0.0", "--insecure-no-auth"])
+        let open = try ServedProcess(
+            quire, ["serve", path, "--port", "0", "--interface", "0.0.0.0", "--insecure-no-auth"])
         defer { open.kill() }
         _ = try open.waitForURL()
         #expect(open.terminate() == 0)
@@ -188,7 +193,8 @@ import Testing
         let server = try ServedProcess(
             quire,
             [
-                "serve", directory.appendingPathComponent("guarded.quire").path, "--port", "0", "--interface", "0.0.0.0",
+                "serve", directory.appendingPathComponent("guarded.quire").path, "--port", "0", "--interface",
+                "0.0.0.0",
                 "--user", "sync", "--password-file", passwordFile.path, "--max-body", "1K", "--max-connections", "8",
                 "--idle-timeout", "30", "--cors-origin", "https://app.example.com", "--log", logFile.path,
             ])
@@ -197,11 +203,14 @@ import Testing
         let basic = "Authorization: Basic " + Data("sync:s3cret".utf8).base64EncodedString()
 
         #expect(try rawRequest(port: port, "GET /guarded HTTP/1.1").hasPrefix("HTTP/1.1 401"))
-        #expect(try rawRequest(port: port, "GET /guarded HTTP/1.1\r\nAuthorization: Basic c3luYzp3cm9uZw==").hasPrefix("HTTP/1.1 401"))
+        #expect(
+            try rawRequest(port: port, "GET /guarded HTTP/1.1\r\nAuthorization: Basic c3luYzp3cm9uZw==").hasPrefix(
+                "HTTP/1.1 401"))
         #expect(try rawRequest(port: port, "GET /guarded HTTP/1.1\r\n\(basic)").hasPrefix("HTTP/1.1 200"))
         let big = String(repeating: "x", count: 2000)
         let tooLarge = try rawRequest(
-            port: port, "PUT /guarded/big HTTP/1.1\r\n\(basic)\r\nContent-Length: \(big.count + 10)", body: #"{"v":"\#(big)"}"#)
+            port: port, "PUT /guarded/big HTTP/1.1\r\n\(basic)\r\nContent-Length: \(big.count + 10)",
+            body: #"{"v":"\#(big)"}"#)
         #expect(tooLarge.hasPrefix("HTTP/1.1 413"))
         let preflight = try rawRequest(
             port: port,
@@ -214,7 +223,8 @@ import Testing
         let log = String(decoding: try Data(contentsOf: logFile), as: UTF8.self).split(separator: "\n")
         #expect(log.count == 5, "\(log)")
         #expect(log.map { $0.split(separator: " ")[2] } == ["-", "-", "sync", "sync", "-"])
-        #expect(log.map { $0.split(separator: "\"")[2].split(separator: " ")[0] } == ["401", "401", "200", "413", "204"])
+        #expect(
+            log.map { $0.split(separator: "\"")[2].split(separator: " ")[0] } == ["401", "401", "200", "413", "204"])
     }
 }
 
@@ -231,7 +241,9 @@ private func rawRequest(port: Int, _ head: String, body: String = "") throws -> 
     address.sin_port = UInt16(port).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else { throw QuireError(.networkError, "connect() failed") }
     let bytes = Array((head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n" + body).utf8)
@@ -252,7 +264,9 @@ private func rawRequest(port: Int, _ head: String, body: String = "") throws -> 
 private struct ProtocolClient {
     let base: URL
 
-    func request(_ method: String, _ path: String, body: [String: Any]? = nil) async throws -> (status: Int, json: [String: Any]) {
+    func request(_ method: String, _ path: String, body: [String: Any]? = nil) async throws -> (
+        status: Int, json: [String: Any]
+    ) {
         var request = URLRequest(url: URL(string: base.absoluteString + path)!)
         request.httpMethod = method
         request.timeoutInterval = 30

@@ -70,7 +70,9 @@ import Testing
 }
 
 /// One request to `root` + `path` with an optional JSON body: the status and the body text.
-private func request(_ method: String, _ root: URL, _ path: String, body: String? = nil) async throws -> (status: Int, text: String) {
+private func request(_ method: String, _ root: URL, _ path: String, body: String? = nil) async throws -> (
+    status: Int, text: String
+) {
     var request = URLRequest(url: URL(string: root.absoluteString + path)!, timeoutInterval: 30)
     request.httpMethod = method
     if let body {

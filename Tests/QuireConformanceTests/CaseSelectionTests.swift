@@ -1,8 +1,10 @@
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct CaseSelectionTests {
-    private let suite = ConformanceSuite.parse("""
+    private let suite = ConformanceSuite.parse(
+        """
         about: x
         tags: [area]
         cases:
@@ -17,7 +19,8 @@ import Testing
         """, path: "s.yaml")
 
     private func names(_ filters: [String], shard: String? = nil) throws -> [String] {
-        let selection = CaseSelection(filters: try filters.map(CaseFilter.init(parsing:)), shard: try shard.map(Shard.init(parsing:)))
+        let selection = CaseSelection(
+            filters: try filters.map(CaseFilter.init(parsing:)), shard: try shard.map(Shard.init(parsing:)))
         return selection.apply(to: suite.cases).map(\.name)
     }
 

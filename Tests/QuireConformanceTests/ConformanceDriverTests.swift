@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct ConformanceDriverTests {
@@ -17,11 +18,17 @@ import Testing
     }
 
     @Test func exitsTwoOnSpecErrorsAndStillRunsTheRest() {
-        let run = TestResources.drive(ConformanceOptions(
-            paths: [TestResources.path("failing"), TestResources.path("malformed/misspelled-step.yaml")], jobs: 2))
+        let run = TestResources.drive(
+            ConformanceOptions(
+                paths: [TestResources.path("failing"), TestResources.path("malformed/misspelled-step.yaml")], jobs: 2))
         #expect(run.status == 2)
-        #expect(run.output.contains("misspelled-step.yaml:5:9: spec error: unknown step 'crateCollection'; did you mean 'createCollection'?"))
-        #expect(run.output.contains("1 error (spec or harness problems), counted as failed\n1 passed, 5 failed, 0 skipped\n"))
+        #expect(
+            run.output.contains(
+                "misspelled-step.yaml:5:9: spec error: unknown step 'crateCollection'; did you mean 'createCollection'?"
+            ))
+        #expect(
+            run.output.contains(
+                "1 error (spec or harness problems), counted as failed\n1 passed, 5 failed, 0 skipped\n"))
     }
 
     @Test func exitsTwoWithoutAnEngine() {
@@ -40,20 +47,23 @@ import Testing
         let junit = directory.appendingPathComponent("junit.xml").path
         let tap = directory.appendingPathComponent("report.tap").path
         let json = directory.appendingPathComponent("ctrf.json").path
-        let run = TestResources.drive(ConformanceOptions(
-            paths: [TestResources.path("failing")], junitPath: junit, tapPath: tap, jsonPath: json))
+        let run = TestResources.drive(
+            ConformanceOptions(
+                paths: [TestResources.path("failing")], junitPath: junit, tapPath: tap, jsonPath: json))
         #expect(run.status == 1)
         #expect(try String(contentsOfFile: junit, encoding: .utf8).hasPrefix("<?xml"))
         #expect(try String(contentsOfFile: tap, encoding: .utf8).hasPrefix("TAP version 14\n1..5\n"))
         #expect(try JSONText.parse(String(contentsOfFile: json, encoding: .utf8))["reportFormat"] == "CTRF")
-        let unwritable = TestResources.drive(ConformanceOptions(
-            paths: [TestResources.path("passing/batch.yaml")], junitPath: "/no/such/dir/junit.xml"))
+        let unwritable = TestResources.drive(
+            ConformanceOptions(
+                paths: [TestResources.path("passing/batch.yaml")], junitPath: "/no/such/dir/junit.xml"))
         #expect(unwritable.status == 2)
         #expect(unwritable.errors.hasPrefix("quire conform: cannot write /no/such/dir/junit.xml"))
     }
 
     @Test func tapCanReplaceTheTextReport() {
-        let run = TestResources.drive(ConformanceOptions(paths: [TestResources.path("passing/batch.yaml")], tapToStandardOutput: true))
+        let run = TestResources.drive(
+            ConformanceOptions(paths: [TestResources.path("passing/batch.yaml")], tapToStandardOutput: true))
         #expect(run.output.hasPrefix("TAP version 14\n1..3\nok 1 - "))
         #expect(run.errors == "3 passed, 0 failed, 0 skipped\n")
     }
@@ -72,9 +82,11 @@ import Testing
     }
 
     @Test func listsSelectedCasesWithoutRunning() throws {
-        let run = TestResources.drive(ConformanceOptions(
-            paths: [TestResources.path("passing")], selection: CaseSelection(filters: [try CaseFilter(parsing: "tag:batch")]),
-            listOnly: true))
+        let run = TestResources.drive(
+            ConformanceOptions(
+                paths: [TestResources.path("passing")],
+                selection: CaseSelection(filters: [try CaseFilter(parsing: "tag:batch")]),
+                listOnly: true))
         #expect(run.status == 0)
         #expect(run.output.hasSuffix("batch.yaml :: throwAfter stops part way\n3 cases\n"))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct ConformanceRunnerTests {
@@ -20,7 +21,8 @@ import Testing
     @Test func passingFixturesPassAndSkipWhatTheyShould() {
         let report = TestResources.run([TestResources.path("passing")])
         #expect(report.count(.failed) == 0 && report.count(.error) == 0, "\(TextReporter().render(report))")
-        #expect(report.results.filter { $0.status == .skipped }.map(\.testCase.baseName).sorted()
+        #expect(
+            report.results.filter { $0.status == .skipped }.map(\.testCase.baseName).sorted()
                 == ["a case can be skipped", "saving documents keeps up with plain inserts"])
         #expect(report.count(.passed) > 40)
         #expect(report.exitCode == 0)
@@ -92,9 +94,9 @@ import Testing
             """
         #expect(run(yaml).status == .skipped)
         #if DEBUG
-        let refused = run(yaml, options: RunnerOptions(includePerformance: true))
-        #expect(refused.status == .skipped)
-        #expect(refused.skipReason == ConformanceRunner.debugBuildSkipReason)
+            let refused = run(yaml, options: RunnerOptions(includePerformance: true))
+            #expect(refused.status == .skipped)
+            #expect(refused.skipReason == ConformanceRunner.debugBuildSkipReason)
         #endif
         var options = RunnerOptions(includePerformance: true)
         options.measuresUnoptimisedBuilds = true
@@ -104,7 +106,9 @@ import Testing
         #expect(measured.notes.first?.contains("baseline nothing") == true)
         let unknown = run(yaml.replacingOccurrences(of: "nothing", with: "rawSQLiteInsert"), options: options)
         #expect(unknown.status == .error)
-        #expect(unknown.failure?.actual == "error Conformance.unsupported: the engine does not support the baseline 'rawSQLiteInsert'")
+        #expect(
+            unknown.failure?.actual
+                == "error Conformance.unsupported: the engine does not support the baseline 'rawSQLiteInsert'")
     }
 
     /// A performance case against the Quire engine and a SQLite baseline, limit `limit`.
@@ -144,10 +148,12 @@ import Testing
         let report = RunReport(engine: "quire", seed: 0, start: Date(), stop: Date(), results: [passing, failing])
         let junit = JUnitReporter().render(report)
         for name in ["workload", "baseline", "ratio", "limit", "rounds"] {
-            #expect(junit.components(separatedBy: "<property name=\"\(name)\" value=").count == 3, "\(name) in \(junit)")
+            #expect(
+                junit.components(separatedBy: "<property name=\"\(name)\" value=").count == 3, "\(name) in \(junit)")
         }
         #expect(junit.contains("<property name=\"rounds\" value=\"3\"/>"))
-        let ctrf = try #require(JSONSerialization.jsonObject(with: Data(CTRFReporter().render(report).utf8)) as? [String: Any])
+        let ctrf = try #require(
+            JSONSerialization.jsonObject(with: Data(CTRFReporter().render(report).utf8)) as? [String: Any])
         let tests = try #require((ctrf["results"] as? [String: Any])?["tests"] as? [[String: Any]])
         let figures = try #require((tests[1]["extra"] as? [String: Any])?["performance"] as? [String: Any])
         #expect(figures["ratio"] as? Double == (failing.performance?.ratio).map { (($0 * 1000).rounded()) / 1000 })
@@ -177,16 +183,21 @@ import Testing
     }
 
     @Test func newStepsAreUnsupportedByTheMemoryEngine() {
-        for step in ["getValue: {id: d, key: k, as: int}", "explain: {sql: SELECT 1}", "addChangeListener: {name: l}",
-                     "changes: {name: l}", "generateBlob: {size: 1, seed: 1}", "readBlob: {blob: {}}", "damageBlob: {digest: x}"] {
+        for step in [
+            "getValue: {id: d, key: k, as: int}", "explain: {sql: SELECT 1}", "addChangeListener: {name: l}",
+            "changes: {name: l}", "generateBlob: {size: 1, seed: 1}", "readBlob: {blob: {}}", "damageBlob: {digest: x}",
+        ] {
             let result = run("about: x\ncases:\n  - name: s\n    steps:\n      - \(step)\n")
             #expect(result.status == .error, "\(step)")
-            #expect(result.failure?.actual?.hasPrefix("error Conformance.unsupported: the engine does not support the step") == true)
+            #expect(
+                result.failure?.actual?.hasPrefix("error Conformance.unsupported: the engine does not support the step")
+                    == true)
         }
     }
 
     @Test func textExpectationsSearchTheResultWithRegularExpressions() {
-        let passing = run("""
+        let passing = run(
+            """
             about: x
             cases:
               - name: t
@@ -195,7 +206,8 @@ import Testing
                     expect: {textMatches: ["SEARCH .* USING INDEX \\\\S*byCity", "^SEARCH"], textLacks: "SCAN"}
             """)
         #expect(passing.status == .passed)
-        let present = run("""
+        let present = run(
+            """
             about: x
             cases:
               - name: t
@@ -205,25 +217,32 @@ import Testing
             """)
         #expect(present.status == .failed)
         #expect(present.failure?.message == "inspect returned text with a match of /SCAN/")
-        let absent = run("about: x\ncases:\n  - name: t\n    steps:\n      - inspect: SCAN s0\n        expect: {textMatches: SEARCH}\n")
+        let absent = run(
+            "about: x\ncases:\n  - name: t\n    steps:\n      - inspect: SCAN s0\n        expect: {textMatches: SEARCH}\n"
+        )
         #expect(absent.status == .failed)
         #expect(absent.failure?.expected == "text matching /SEARCH/")
-        let notText = run("about: x\ncases:\n  - name: t\n    steps:\n      - inspect: 3\n        expect: {textMatches: SEARCH}\n")
+        let notText = run(
+            "about: x\ncases:\n  - name: t\n    steps:\n      - inspect: 3\n        expect: {textMatches: SEARCH}\n")
         #expect(notText.status == .failed)
         #expect(notText.failure?.message == "inspect returned no text to search")
-        let badPattern = run("about: x\ncases:\n  - name: t\n    steps:\n      - inspect: a\n        expect: {textMatches: \"(\"}\n")
+        let badPattern = run(
+            "about: x\ncases:\n  - name: t\n    steps:\n      - inspect: a\n        expect: {textMatches: \"(\"}\n")
         #expect(badPattern.status == .error)
     }
 
     @Test func argumentsThatBreakAfterSubstitutionAreSpecErrors() {
-        let result = run("about: x\ncases:\n  - name: t\n    steps:\n      - set: {n: soon}\n      - advanceClock: {seconds: \"${n}\"}\n")
+        let result = run(
+            "about: x\ncases:\n  - name: t\n    steps:\n      - set: {n: soon}\n      - advanceClock: {seconds: \"${n}\"}\n"
+        )
         #expect(result.status == .error)
         #expect(result.failure?.message == "spec error: advanceClock: 'seconds' must be a number, not string \"soon\"")
         #expect(result.failure?.location.line == 6)
     }
 
     @Test func aFailureInsideABatchStopsTheCaseAndRollsBack() {
-        let result = run("""
+        let result = run(
+            """
             about: x
             cases:
               - name: b
@@ -239,13 +258,15 @@ import Testing
     }
 
     @Test func documentChecksNeedADocument() {
-        let result = run("about: x\ncases:\n  - name: n\n    steps:\n      - scopes:\n        expect: {deleted: true}\n")
+        let result = run(
+            "about: x\ncases:\n  - name: n\n    steps:\n      - scopes:\n        expect: {deleted: true}\n")
         #expect(result.status == .error)
         #expect(result.failure?.message.hasPrefix("spec error: scopes is not about one document") == true)
     }
 
     @Test func invalidStandInsReportEveryError() {
-        let result = runner.run(ConformanceSuite.load(paths: [TestResources.path("malformed/wrong-types.yaml")]).cases[0])
+        let result = runner.run(
+            ConformanceSuite.load(paths: [TestResources.path("malformed/wrong-types.yaml")]).cases[0])
         #expect(result.status == .error)
         #expect(result.failure?.message.hasPrefix("4 spec errors:\n") == true)
     }

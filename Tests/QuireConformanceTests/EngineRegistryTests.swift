@@ -1,4 +1,5 @@
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct EngineRegistryTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 /// The expectations on a step's resulting document and the held document objects, each
@@ -7,7 +8,8 @@ import Testing
 @Suite struct ExpectationTests {
     private static let report: RunReport = {
         let suite = ConformanceSuite.load(paths: [TestResources.path("failing-language")])
-        return ConformanceRunner(engine: QuireEngine(), options: RunnerOptions(jobs: 2)).run(suite, selection: CaseSelection())
+        return ConformanceRunner(engine: QuireEngine(), options: RunnerOptions(jobs: 2)).run(
+            suite, selection: CaseSelection())
     }()
 
     private func result(_ name: String) throws -> CaseResult {
@@ -16,8 +18,9 @@ import Testing
 
     @Test func everyDeliberateCaseFailsOrIsAnError() {
         #expect(Self.report.results.count == 11)
-        #expect(Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
-                "\(TextReporter().render(Self.report))")
+        #expect(
+            Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
+            "\(TextReporter().render(Self.report))")
     }
 
     @Test func documentExpectationsFailWithWhatWasFound() throws {
@@ -52,7 +55,9 @@ import Testing
     @Test func aForeignCollectionSaveFailsInTheStore() throws {
         let result = try result("a save into another collection is expected to pass")
         #expect(result.status == .failed)
-        #expect(result.failure?.actual?.hasPrefix("error Quire.invalidParameter: document 'd' belongs to collection _default.a") == true)
+        #expect(
+            result.failure?.actual?.hasPrefix(
+                "error Quire.invalidParameter: document 'd' belongs to collection _default.a") == true)
     }
 
     @Test func runnerRefusalsAndVacuousSpecsAreErrors() throws {
@@ -63,7 +68,9 @@ import Testing
 
         let outside = try result("unexpectedPropertyAt outside the body")
         #expect(outside.status == .error)
-        #expect(outside.failure?.message.hasPrefix("spec error: expect: 'unexpectedPropertyAt' \"_meta.id\" can never be") == true)
+        #expect(
+            outside.failure?.message.hasPrefix("spec error: expect: 'unexpectedPropertyAt' \"_meta.id\" can never be")
+                == true)
 
         let neverRuns = try result("an expectation on a step that never runs")
         #expect(neverRuns.status == .error)

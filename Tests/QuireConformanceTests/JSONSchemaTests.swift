@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct JSONSchemaTests {
@@ -12,7 +13,9 @@ import Testing
     @Test func checkedInSchemaIsTheBuiltInOne() throws {
         let url = TestResources.packageRoot.appendingPathComponent("Specs/schema.json")
         let onDisk = try String(contentsOf: url, encoding: .utf8)
-        #expect(onDisk == SpecSchema.json + "\n", "regenerate with: swift run quire conform --print-schema > Specs/schema.json")
+        #expect(
+            onDisk == SpecSchema.json + "\n",
+            "regenerate with: swift run quire conform --print-schema > Specs/schema.json")
     }
 
     @Test func schemaFileAndRunnerAgreeOnEveryFixture() throws {
@@ -44,24 +47,34 @@ import Testing
     }
 
     @Test func objectKeywords() throws {
-        let schema = ##"{"title": "field", "type": "object", "properties": {"name": {"type": "string"}, "count": {"type": "integer", "minimum": 1}}, "required": ["name"], "additionalProperties": false, "dependentRequired": {"count": ["name"]}}"##
+        let schema =
+            ##"{"title": "field", "type": "object", "properties": {"name": {"type": "string"}, "count": {"type": "integer", "minimum": 1}}, "required": ["name"], "additionalProperties": false, "dependentRequired": {"count": ["name"]}}"##
         #expect(try violations(schema, "nmae: x") == ["1:1 unknown field 'nmae'; did you mean 'name'?"])
-        #expect(try violations(schema, "count: 0") == ["1:1 'count' needs 'name' next to it", "1:1 missing required field 'name'", "1:8 expected a number of at least 1, found 0"])
+        #expect(
+            try violations(schema, "count: 0") == [
+                "1:1 'count' needs 'name' next to it", "1:1 missing required field 'name'",
+                "1:8 expected a number of at least 1, found 0",
+            ])
         #expect(try violations(schema, "name: 3") == ["1:7 expected a string, found integer 3"])
     }
 
     @Test func alternativesExplainThemselves() throws {
-        let schema = ##"{"$defs": {"v": {"type": "string", "pattern": "^\\$"}}, "type": "object", "properties": {"n": {"description": "a number or a $name", "anyOf": [{"type": "number"}, {"$ref": "#/$defs/v"}]}, "m": {"anyOf": [{"type": "integer"}, {"type": "boolean"}]}}}"##
+        let schema =
+            ##"{"$defs": {"v": {"type": "string", "pattern": "^\\$"}}, "type": "object", "properties": {"n": {"description": "a number or a $name", "anyOf": [{"type": "number"}, {"$ref": "#/$defs/v"}]}, "m": {"anyOf": [{"type": "integer"}, {"type": "boolean"}]}}}"##
         #expect(try violations(schema, "n: $x") == [])
         #expect(try violations(schema, "n: x") == ["1:4 expected a number or a $name, found string \"x\""])
         #expect(try violations(schema, "m: x") == ["1:4 expected an integer or a boolean, found string \"x\""])
     }
 
     @Test func arraysEnumsAndPropertyNames() throws {
-        let schema = ##"{"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}, "additionalProperties": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"enum": ["red", "green"]}}}"##
+        let schema =
+            ##"{"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}, "additionalProperties": {"type": "array", "minItems": 1, "maxItems": 2, "items": {"enum": ["red", "green"]}}}"##
         #expect(try violations(schema, "a: [red]") == [])
         #expect(try violations(schema, "A1: [red]") == ["1:1 expected text matching \"^[a-z]+$\", found \"A1\""])
-        #expect(try violations(schema, "a: [gren]") == ["1:5 string \"gren\" is not one of: red, green; did you mean 'green'?"])
+        #expect(
+            try violations(schema, "a: [gren]") == [
+                "1:5 string \"gren\" is not one of: red, green; did you mean 'green'?"
+            ])
         #expect(try violations(schema, "a: []") == ["1:4 expected at least 1 element, found 0"])
     }
 }

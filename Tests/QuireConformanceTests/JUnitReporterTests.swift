@@ -1,9 +1,11 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Testing
+
 @testable import QuireConformance
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct JUnitReporterTests {
     private let report = SampleReport.make()
@@ -33,7 +35,8 @@ import Testing
             // Characters XML 1.0 cannot hold are written visibly.
             let expected = file.results.map { $0.testCase.name.replacingOccurrences(of: "\u{1}", with: "\\u{1}") }
             #expect(cases.map { $0.attribute(forName: "name")?.stringValue } == expected)
-            #expect(cases.allSatisfy { $0.attribute(forName: "classname") != nil && $0.attribute(forName: "time") != nil })
+            #expect(
+                cases.allSatisfy { $0.attribute(forName: "classname") != nil && $0.attribute(forName: "time") != nil })
         }
         #expect(testcases == report.results.count)
     }
@@ -53,10 +56,13 @@ import Testing
         let failures = try document.nodes(forXPath: "//testcase[@name='expects another value']/failure")
         let failure = try #require(failures.first as? XMLElement)
         let message = try #require(failure.attribute(forName: "message")?.stringValue)
-        #expect(message.hasSuffix("deliberate-failure.yaml:16:9: get returned another value (at v: expected 2, found 1)"))
+        #expect(
+            message.hasSuffix("deliberate-failure.yaml:16:9: get returned another value (at v: expected 2, found 1)"))
         #expect(failure.stringValue?.contains("expected: {\"v\":2}") == true)
         let errors = try document.nodes(forXPath: "//testcase[@name='(spec file)']/error")
-        #expect((errors.first as? XMLElement)?.attribute(forName: "message")?.stringValue?.contains("did you mean 'createCollection'?") == true)
+        #expect(
+            (errors.first as? XMLElement)?.attribute(forName: "message")?.stringValue?.contains(
+                "did you mean 'createCollection'?") == true)
     }
 
     @Test func awkwardCharactersAreEscaped() throws {

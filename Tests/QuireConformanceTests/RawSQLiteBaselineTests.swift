@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 /// The workloads of `Specs/performance` at small sizes against their hand-written baselines:
@@ -40,20 +41,24 @@ import Testing
     }
 
     @Test func travelSizedDocumentsAreTheGeneratorsHotels() throws {
-        let sizes = try (0..<TravelDocuments.count).map { try TravelDocuments.hotel($0).jsonString(sortedKeys: false).utf8.count }
+        let sizes = try (0..<TravelDocuments.count).map {
+            try TravelDocuments.hotel($0).jsonString(sortedKeys: false).utf8.count
+        }
         #expect(sizes.min()! >= 1000 && sizes.max()! <= 6500, "\(sizes.min()!)...\(sizes.max()!)")
         #expect(try TravelDocuments.hotel(TravelDocuments.count + 3) == TravelDocuments.hotel(3))
         #expect(try TravelDocuments.hotel(0)["image"] == nil && TravelDocuments.hotel(0)["name"]?.stringValue != nil)
     }
 
     @Test func travelSizedSavesAndReads() throws {
-        try expectVerdicts("""
+        try expectVerdicts(
+            """
             workload: [{save: {collection: perf.docs, id: "doc-${i}", body: "${hotel}"}}]
             baseline: rawSQLiteInsertTravel
             iterations: 200
             inBatch: true
             """)
-        try expectVerdicts("""
+        try expectVerdicts(
+            """
             prepare: [{save: {collection: perf.docs, id: "p-${i}", body: "${hotel}"}}]
             prepareIterations: 200
             workload: [{getValue: {collection: perf.docs, id: "p-${random}", key: name, as: string}}]
@@ -85,7 +90,8 @@ import Testing
     }
 
     @Test func expiredDocumentsArePurgedOnBothSides() throws {
-        try expectVerdicts("""
+        try expectVerdicts(
+            """
             prepare:
               - save: {collection: perf.docs, id: "p-${i}", body: {n: "${i}"}}
               - setExpiration: {collection: perf.docs, id: "p-${i}", in: 60}
@@ -97,7 +103,8 @@ import Testing
     }
 
     @Test func aFixtureIsInstalledAndOpenedOrExtractedAndOpened() throws {
-        try expectVerdicts("""
+        try expectVerdicts(
+            """
             workload:
               - installFixture: {archive: ../../Fixtures/archives/travel-20.quire.zip, name: "travel-${i}"}
               - open: {name: "travel-${i}"}

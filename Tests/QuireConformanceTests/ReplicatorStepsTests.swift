@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 /// The replicator and container steps, and issue 25's behaviours (a refused conflicting push,
@@ -17,7 +18,8 @@ import Testing
             lock.withLock {
                 if let report { return report }
                 let suite = ConformanceSuite.load(paths: [TestResources.path("failing-replication")])
-                let made = ConformanceRunner(engine: QuireEngine(), options: RunnerOptions(jobs: 2)).run(suite, selection: CaseSelection())
+                let made = ConformanceRunner(engine: QuireEngine(), options: RunnerOptions(jobs: 2)).run(
+                    suite, selection: CaseSelection())
                 report = made
                 return made
             }
@@ -44,7 +46,9 @@ import Testing
     @Test func everyDeliberateCaseFailsOrIsAnError() async {
         let report = await Self.report()
         #expect(report.results.count == 11)
-        #expect(report.results.allSatisfy { $0.status == .failed || $0.status == .error }, "\(TextReporter().render(report))")
+        #expect(
+            report.results.allSatisfy { $0.status == .failed || $0.status == .error },
+            "\(TextReporter().render(report))")
     }
 
     @Test func aConflictingPushIsRefusedAndNotCounted() async throws {

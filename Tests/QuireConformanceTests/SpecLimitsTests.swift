@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 /// Spec files that describe far more than they spell out. Each of these crashed or exhausted
@@ -12,7 +13,8 @@ import Testing
 
     /// The one case's spec error, for a file whose only case has `vectors`.
     private func vectorError(_ vectors: String) -> String? {
-        let file = parse("""
+        let file = parse(
+            """
             about: x
             cases:
               - name: c
@@ -26,27 +28,33 @@ import Testing
 
     @Test func aRepeatCountThatOverflowsIsAnError() {
         // Was a trap in String(repeating:count:).
-        #expect(vectorError(#"{name: [{repeat: "xy", count: 9223372036854775807}]}"#)
-            == "repeat makes too many characters; the most is 1000000")
-        #expect(vectorError(#"{name: [{repeat: "x", count: 1000001}]}"#) == "repeat makes 1000001 characters; the most is 1000000")
+        #expect(
+            vectorError(#"{name: [{repeat: "xy", count: 9223372036854775807}]}"#)
+                == "repeat makes too many characters; the most is 1000000")
+        #expect(
+            vectorError(#"{name: [{repeat: "x", count: 1000001}]}"#)
+                == "repeat makes 1000001 characters; the most is 1000000")
         #expect(vectorError(#"{name: [{repeat: "x", count: 1000000}]}"#) == nil)
     }
 
     @Test func aHugeRandomLengthIsAnError() {
         // Was an allocation of 100 GB.
-        #expect(vectorError("{name: [{random: alnum, length: 100000000000}]}")
-            == "random length 100000000000 is out of range; the most is 1000000")
+        #expect(
+            vectorError("{name: [{random: alnum, length: 100000000000}]}")
+                == "random length 100000000000 is out of range; the most is 1000000")
     }
 
     @Test func vectorCombinationsAreBounded() {
         // Was 10^15 rows, out of memory.
-        #expect(vectorError("{a: [{range: [1, 99999]}], b: [{range: [1, 99999]}], c: [{range: [1, 99999]}]}")
-            == "the vectors make more than 100000 combinations; use fewer values or the table form")
+        #expect(
+            vectorError("{a: [{range: [1, 99999]}], b: [{range: [1, 99999]}], c: [{range: [1, 99999]}]}")
+                == "the vectors make more than 100000 combinations; use fewer values or the table form")
     }
 
     @Test func aCharacterSetIsBounded() throws {
-        #expect(vectorError(#"{ch: [{characters: "\u0001-\U0010FFFF"}]}"#)
-            == "the character set names more than 100000 characters")
+        #expect(
+            vectorError(#"{ch: [{characters: "\u0001-\U0010FFFF"}]}"#)
+                == "the character set names more than 100000 characters")
         // Many narrow ranges count too, repeats included, so the time spent is bounded as well.
         let ranges = String(repeating: "a-z", count: 4000)
         #expect(throws: CharacterSetError.self) { try VectorGenerator.expand(ranges) }
@@ -54,7 +62,8 @@ import Testing
     }
 
     @Test func aFileIsBoundedInCases() {
-        let file = parse("""
+        let file = parse(
+            """
             about: x
             cases:
               - name: first
@@ -80,13 +89,15 @@ import Testing
         }
         text += "cases:\n  - name: c\n    steps: [{scopes: }]\n"
         let file = parse(text)
-        #expect(file.errors.map(\.message) == ["the file holds more than 1000000 YAML values once aliases are expanded"])
+        #expect(
+            file.errors.map(\.message) == ["the file holds more than 1000000 YAML values once aliases are expanded"])
         #expect(file.cases.map(\.name) == [SpecFile.invalidFileCaseName])
     }
 
     @Test func performanceStepsAreBounded() {
         // Was an overflow trap in iterations × workload steps when the case ran with --perf.
-        let file = parse("""
+        let file = parse(
+            """
             about: x
             cases:
               - name: p
@@ -96,7 +107,9 @@ import Testing
                   iterations: 9223372036854775807
                   maxRatio: 2
             """)
-        #expect(file.cases.first?.specErrors.first?.message
-            == "9223372036854775807 iterations of 2 steps is more than the 10000000 steps a performance case may run")
+        #expect(
+            file.cases.first?.specErrors.first?.message
+                == "9223372036854775807 iterations of 2 steps is more than the 10000000 steps a performance case may run"
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct SpecLoaderTests {
@@ -8,7 +9,8 @@ import Testing
     }
 
     @Test func readsAboutTagsAndCasesInOrder() {
-        let file = parse("""
+        let file = parse(
+            """
             about: Things.
             tags: [a, b]
             cases:
@@ -35,7 +37,9 @@ import Testing
         #expect(error.message == "unknown step 'crateCollection'; did you mean 'createCollection'?")
         #expect(error.location.line == 5)
         #expect(error.location.column == 9)
-        #expect(error.description.hasSuffix("misspelled-step.yaml:5:9: unknown step 'crateCollection'; did you mean 'createCollection'?"))
+        #expect(
+            error.description.hasSuffix(
+                "misspelled-step.yaml:5:9: unknown step 'crateCollection'; did you mean 'createCollection'?"))
         #expect(file.cases.map(\.name) == [SpecFile.invalidFileCaseName])
     }
 
@@ -49,33 +53,49 @@ import Testing
     @Test func wrongTypesAreAllReportedWithSuggestions() {
         let file = ConformanceSuite.load(paths: [TestResources.path("malformed/wrong-types.yaml")]).files[0]
         let messages = file.errors.map { "\($0.location.line):\($0.location.column) \($0.message)" }
-        #expect(messages == [
-            "2:8 expected a tag (a letter or digit, then letters, digits, '.', '_' or '-'), found \"Bad Tag\"",
-            "6:33 expected a number or a ${variable}, found string \"soon\"",
-            "7:38 string \"fulltext\" is not one of: value, fullText; did you mean 'fullText'?",
-            "8:18 unknown expectation 'eror'; did you mean 'error'?",
-        ])
+        #expect(
+            messages == [
+                "2:8 expected a tag (a letter or digit, then letters, digits, '.', '_' or '-'), found \"Bad Tag\"",
+                "6:33 expected a number or a ${variable}, found string \"soon\"",
+                "7:38 string \"fulltext\" is not one of: value, fullText; did you mean 'fullText'?",
+                "8:18 unknown expectation 'eror'; did you mean 'error'?",
+            ])
     }
 
     @Test func newStepsDecodeTheirArguments() throws {
         let directory = URL(fileURLWithPath: "/specs")
-        #expect(try StepDecoder.decode(keyword: "getValue", arguments: ["collection": "s.c", "id": "d", "key": "k", "as": "int64"], specDirectory: directory)
-            == .getValue(Step.TypedRead(document: DocumentReference("d", in: CollectionName("c", scope: "s")), key: "k", type: .int64)))
+        #expect(
+            try StepDecoder.decode(
+                keyword: "getValue", arguments: ["collection": "s.c", "id": "d", "key": "k", "as": "int64"],
+                specDirectory: directory)
+                == .getValue(
+                    Step.TypedRead(
+                        document: DocumentReference("d", in: CollectionName("c", scope: "s")), key: "k", type: .int64)))
         #expect(throws: ArgumentError.self) {
-            try StepDecoder.decode(keyword: "getValue", arguments: ["id": "d", "key": "k", "as": "integer"], specDirectory: directory)
+            try StepDecoder.decode(
+                keyword: "getValue", arguments: ["id": "d", "key": "k", "as": "integer"], specDirectory: directory)
         }
-        #expect(try StepDecoder.decode(keyword: "explain", arguments: ["sql": "SELECT 1"], specDirectory: directory)
-            == .explain(Step.Query(sql: "SELECT 1")))
-        #expect(try StepDecoder.decode(keyword: "addChangeListener", arguments: ["name": "l", "id": "d"], specDirectory: directory)
-            == .addChangeListener(Step.ChangeListener(name: "l", documentID: "d")))
-        #expect(try StepDecoder.decode(keyword: "changes", arguments: ["name": "l"], specDirectory: directory) == .changes(listener: "l"))
-        #expect(try StepDecoder.decode(keyword: "generateBlob", arguments: ["size": 10, "seed": 3], specDirectory: directory)
-            == .generateBlob(size: 10, seed: 3, contentType: "application/octet-stream"))
+        #expect(
+            try StepDecoder.decode(keyword: "explain", arguments: ["sql": "SELECT 1"], specDirectory: directory)
+                == .explain(Step.Query(sql: "SELECT 1")))
+        #expect(
+            try StepDecoder.decode(
+                keyword: "addChangeListener", arguments: ["name": "l", "id": "d"], specDirectory: directory)
+                == .addChangeListener(Step.ChangeListener(name: "l", documentID: "d")))
+        #expect(
+            try StepDecoder.decode(keyword: "changes", arguments: ["name": "l"], specDirectory: directory)
+                == .changes(listener: "l"))
+        #expect(
+            try StepDecoder.decode(
+                keyword: "generateBlob", arguments: ["size": 10, "seed": 3], specDirectory: directory)
+                == .generateBlob(size: 10, seed: 3, contentType: "application/octet-stream"))
         #expect(throws: ArgumentError.self) {
-            try StepDecoder.decode(keyword: "generateBlob", arguments: ["size": -1, "seed": 3], specDirectory: directory)
+            try StepDecoder.decode(
+                keyword: "generateBlob", arguments: ["size": -1, "seed": 3], specDirectory: directory)
         }
-        #expect(try StepDecoder.decode(keyword: "damageBlob", arguments: ["digest": "sha1-x"], specDirectory: directory)
-            == .damageBlob(digest: "sha1-x"))
+        #expect(
+            try StepDecoder.decode(keyword: "damageBlob", arguments: ["digest": "sha1-x"], specDirectory: directory)
+                == .damageBlob(digest: "sha1-x"))
     }
 
     @Test func aTypedReadsTypeIsCheckedByTheSchema() {
@@ -93,13 +113,17 @@ import Testing
     }
 
     @Test func missingRequiredKeysAndEmptyFiles() {
-        #expect(parse("cases: []").errors.map(\.message) == ["missing required top-level key 'about'", "expected at least 1 element, found 0"])
+        #expect(
+            parse("cases: []").errors.map(\.message) == [
+                "missing required top-level key 'about'", "expected at least 1 element, found 0",
+            ])
         #expect(parse("").errors.first?.message.hasPrefix("the file is empty") == true)
         #expect(parse("- a list").errors.first?.message == "expected an object, found a list of 1")
     }
 
     @Test func aliasesRepeatTheAnchoredValue() {
-        let file = parse("about: x\ncases:\n  - name: a\n    steps:\n      - inspect: &v {a: 1}\n        expect: {value: *v}\n")
+        let file = parse(
+            "about: x\ncases:\n  - name: a\n    steps:\n      - inspect: &v {a: 1}\n        expect: {value: *v}\n")
         #expect(file.errors.isEmpty)
         #expect(ConformanceRunner(engine: MemoryEngine()).run(file.cases[0]).status == .passed)
     }
@@ -110,7 +134,8 @@ import Testing
     }
 
     @Test func duplicateCaseNamesAreErrorsOfTheSecondCase() {
-        let file = parse("about: x\ncases:\n  - name: a\n    steps: [{scopes: }]\n  - name: a\n    steps: [{scopes: }]\n")
+        let file = parse(
+            "about: x\ncases:\n  - name: a\n    steps: [{scopes: }]\n  - name: a\n    steps: [{scopes: }]\n")
         #expect(file.errors.isEmpty)
         #expect(file.cases.count == 2)
         #expect(file.cases[0].specErrors.isEmpty)
@@ -118,7 +143,8 @@ import Testing
     }
 
     @Test func undefinedVariablesAreFoundBeforeRunning() {
-        let file = parse("""
+        let file = parse(
+            """
             about: x
             cases:
               - name: a
@@ -133,12 +159,16 @@ import Testing
     }
 
     @Test func anErrorExpectationCannotAlsoExpectAValue() {
-        let file = parse("about: x\ncases:\n  - name: a\n    steps:\n      - scopes:\n        expect: {error: notFound, value: 1}\n")
-        #expect(file.cases[0].specErrors.first?.message.hasPrefix("an error expectation cannot be combined with value") == true)
+        let file = parse(
+            "about: x\ncases:\n  - name: a\n    steps:\n      - scopes:\n        expect: {error: notFound, value: 1}\n")
+        #expect(
+            file.cases[0].specErrors.first?.message.hasPrefix("an error expectation cannot be combined with value")
+                == true)
     }
 
     @Test func fileGivenIsMergedIntoCases() throws {
-        let file = parse("""
+        let file = parse(
+            """
             about: x
             given: {clock: manual, collections: [s.c]}
             cases:
@@ -165,7 +195,10 @@ import Testing
     @Test func discoveryIsSortedAndReportsMissingPaths() {
         let suite = ConformanceSuite.load(paths: [TestResources.path("passing"), "/no/such/dir"])
         #expect(suite.files.map(\.path) == suite.files.map(\.path).sorted())
-        #expect(suite.files.contains { $0.path == "/no/such/dir" && $0.errors.first?.message == "no such file or directory" })
+        #expect(
+            suite.files.contains {
+                $0.path == "/no/such/dir" && $0.errors.first?.message == "no such file or directory"
+            })
         #expect(!suite.files.contains { $0.path.hasSuffix(".json") })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 /// Every expectation the loop, listener-removal, conflict-handler, second-database-object and
@@ -9,7 +10,8 @@ import Testing
 @Suite struct SpecStepFailureTests {
     private static let report: RunReport = {
         let suite = ConformanceSuite.load(paths: [TestResources.path("failing-steps")])
-        return ConformanceRunner(engine: QuireEngine(), options: RunnerOptions(jobs: 2)).run(suite, selection: CaseSelection())
+        return ConformanceRunner(engine: QuireEngine(), options: RunnerOptions(jobs: 2)).run(
+            suite, selection: CaseSelection())
     }()
 
     private func failure(_ name: String) throws -> CaseFailure {
@@ -20,8 +22,9 @@ import Testing
 
     @Test func everyDeliberateCaseFailsOrIsAnError() {
         #expect(Self.report.results.count == 11)
-        #expect(Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
-                "\(TextReporter().render(Self.report))")
+        #expect(
+            Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
+            "\(TextReporter().render(Self.report))")
     }
 
     @Test func aRepeatSaysInWhichIterationItBroke() throws {
@@ -61,6 +64,7 @@ import Testing
         #expect(unknown.message.contains("unknown function 'hots'") && unknown.message.contains("host"))
         let list = try failure("a list variable is expected to leave the keys it names")
         #expect(list.step?.contains(#""unset":["a","b"]"#) == true, "\(list.step ?? "")")
-        #expect(list.actual?.contains(#""c":3"#) == true && list.actual?.contains(#""a""#) == false, "\(list.actual ?? "")")
+        #expect(
+            list.actual?.contains(#""c":3"#) == true && list.actual?.contains(#""a""#) == false, "\(list.actual ?? "")")
     }
 }

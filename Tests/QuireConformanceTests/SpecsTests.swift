@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 /// Runs every expanded case of `Specs/` against the Quire engine, so a failing scenario

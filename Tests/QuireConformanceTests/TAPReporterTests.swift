@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 import Yams
+
 @testable import QuireConformance
 
 @Suite struct TAPReporterTests {
     private let report = SampleReport.make()
 
     @Test func oneVersionLineOnePlanAndOnePointPerCase() throws {
-        let lines = TAPReporter().render(report).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = TAPReporter().render(report).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         #expect(lines.first == "TAP version 14")
         let plans = lines.filter { $0.range(of: #"^1\.\.\d+$"#, options: .regularExpression) != nil }
         #expect(plans == ["1..\(report.results.count)"])
@@ -26,10 +28,14 @@ import Yams
         var blocks: [[String]] = []
         var current: [String]?
         for line in lines {
-            if line == "  ---" { current = [] } else if line == "  ...", let block = current {
+            if line == "  ---" {
+                current = []
+            } else if line == "  ...", let block = current {
                 blocks.append(block)
                 current = nil
-            } else if current != nil { current?.append(line) }
+            } else if current != nil {
+                current?.append(line)
+            }
         }
         #expect(current == nil)
         #expect(blocks.count == report.count(.failed) + report.count(.error))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct TemplateTests {
@@ -13,7 +14,9 @@ import Testing
     }
 
     @Test func referencesInsideTextBecomeText() throws {
-        #expect(try Template.substitute("${name} has ${n} and ${doc.tags}", with: variables) == "Ada has 3 and [\"x\",\"y\"]")
+        #expect(
+            try Template.substitute("${name} has ${n} and ${doc.tags}", with: variables)
+                == "Ada has 3 and [\"x\",\"y\"]")
     }
 
     @Test func keysAndNestedValuesAreSubstituted() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct TextReporterTests {
@@ -11,7 +12,9 @@ import Testing
         let failure = lines.firstIndex { $0.hasPrefix("FAIL ") && $0.hasSuffix(":: expects another value") }
         #expect(failure != nil)
         if let failure {
-            #expect(lines[failure + 1].hasSuffix("deliberate-failure.yaml:16:9: get returned another value (at v: expected 2, found 1)"))
+            #expect(
+                lines[failure + 1].hasSuffix(
+                    "deliberate-failure.yaml:16:9: get returned another value (at v: expected 2, found 1)"))
             #expect(lines[failure + 2] == #"  step:     get {"id":"d"}"#)
             #expect(lines[failure + 3] == #"  expected: {"v":2}"#)
             #expect(lines[failure + 4] == #"  actual:   {"v":1}"#)
@@ -22,7 +25,10 @@ import Testing
 
     @Test func closesWithTheCountsAloneOnALine() throws {
         let last = try #require(TextReporter().render(report).split(separator: "\n").last)
-        #expect(String(last) == "\(report.count(.passed)) passed, \(report.count(.failed) + report.count(.error)) failed, \(report.count(.skipped)) skipped")
+        #expect(
+            String(last)
+                == "\(report.count(.passed)) passed, \(report.count(.failed) + report.count(.error)) failed, \(report.count(.skipped)) skipped"
+        )
     }
 
     @Test func verboseListsEveryCase() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct ValueMatcherTests {
@@ -10,14 +11,17 @@ import Testing
     }
 
     @Test func exactMatchingReportsThePathOfTheFirstDifference() {
-        let mismatch = ValueMatcher.mismatch(expected: ["a": ["b": [1, 2]]], actual: ["a": ["b": [1, 3]]], partial: false)
+        let mismatch = ValueMatcher.mismatch(
+            expected: ["a": ["b": [1, 2]]], actual: ["a": ["b": [1, 3]]], partial: false)
         #expect(mismatch?.description == "at a.b.1: expected 2, found 3")
         let extra = ValueMatcher.mismatch(expected: ["a": 1], actual: ["a": 1, "b": 2], partial: false)
         #expect(extra?.description == "at b: expected no such key, found 2")
     }
 
     @Test func partialMatchingChecksOnlyListedKeysButWholeArrays() {
-        #expect(ValueMatcher.mismatch(expected: ["a": ["b": 1]], actual: ["a": ["b": 1, "c": 2], "d": 3], partial: true) == nil)
+        #expect(
+            ValueMatcher.mismatch(expected: ["a": ["b": 1]], actual: ["a": ["b": 1, "c": 2], "d": 3], partial: true)
+                == nil)
         let missing = ValueMatcher.mismatch(expected: ["x": 1], actual: ["a": 1], partial: true)
         #expect(missing?.description == "at x: expected 1, found no such key")
         let short = ValueMatcher.mismatch(expected: [1], actual: [1, 2], partial: true)

@@ -1,15 +1,18 @@
 import Testing
+
 @testable import QuireConformance
 
 @Suite struct VectorTableTests {
     private func cases(_ vectors: String, seed: UInt64 = 0) -> [ConformanceCase] {
-        ConformanceSuite.parse("""
+        ConformanceSuite.parse(
+            """
             about: x
             cases:
               - name: c
                 vectors: \(vectors)
                 steps: [{scopes: }]
-            """, path: "v.yaml", seed: seed).cases
+            """, path: "v.yaml", seed: seed
+        ).cases
     }
 
     @Test func columnFormExpandsEveryValueWithStableNames() {
@@ -31,20 +34,27 @@ import Testing
 
     @Test func tableRowsMustNameTheSameVariables() {
         let expanded = cases("[{n: 1}, {m: 2}]")
-        #expect(expanded[0].specErrors.first?.message == "every vector row must name the same variables as the first; this one has missing n and extra m")
+        #expect(
+            expanded[0].specErrors.first?.message
+                == "every vector row must name the same variables as the first; this one has missing n and extra m")
     }
 
     @Test func characterSetsExpandRangesAndExceptions() throws {
         #expect(try VectorGenerator.expand("a-c_") == ["a", "b", "c", "_"])
         #expect(try VectorGenerator.expand("-a\\-b-") == ["-", "a", "b"])
         let expanded = cases(#"{ch: [{characters: " -/", except: "!-#"}]}"#)
-        #expect(expanded.map(\.name) == ["c [ch=\" \"]", "c [ch=$]", "c [ch=%]", "c [ch=&]", "c [ch=']", "c [ch=(]",
-                                         "c [ch=)]", "c [ch=*]", "c [ch=+]", "c [ch=\",\"]", "c [ch=-]", "c [ch=.]", "c [ch=/]"])
+        #expect(
+            expanded.map(\.name) == [
+                "c [ch=\" \"]", "c [ch=$]", "c [ch=%]", "c [ch=&]", "c [ch=']", "c [ch=(]",
+                "c [ch=)]", "c [ch=*]", "c [ch=+]", "c [ch=\",\"]", "c [ch=-]", "c [ch=.]", "c [ch=/]",
+            ])
     }
 
     @Test func multiValuedGeneratorsBelongToTheColumnForm() {
         let expanded = cases("[{n: {range: [1, 3]}}]")
-        #expect(expanded[0].specErrors.first?.message == "this generator makes several values, which only the column form of vectors can use")
+        #expect(
+            expanded[0].specErrors.first?.message
+                == "this generator makes several values, which only the column form of vectors can use")
         #expect(cases("{n: [{range: [1, 3]}]}").map(\.name) == ["c [n=1]", "c [n=2]", "c [n=3]"])
     }
 

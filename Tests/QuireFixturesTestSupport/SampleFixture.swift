@@ -1,6 +1,5 @@
 import Foundation
 import Quire
-
 import QuireFixtureBuilder
 import QuireFixtures
 
@@ -13,7 +12,8 @@ package enum SampleFixture {
         if !FileManager.default.fileExists(atPath: scratch.file("data/travel").path) {
             try DatasetGenerator(kind: .travel, count: 4, seed: 3).write(to: scratch.file("data/travel"))
         }
-        let url = try scratch.write("name: travel\nsource:\n  dataset: ../data/travel\n" + collectionsYAML, to: "recipes/travel.yaml")
+        let url = try scratch.write(
+            "name: travel\nsource:\n  dataset: ../data/travel\n" + collectionsYAML, to: "recipes/travel.yaml")
         return try FixtureRecipe.load(from: url)
     }
 

@@ -52,7 +52,8 @@ package struct ScratchFolder {
 
     package func write(_ text: String, to name: String) throws -> URL {
         let target = file(name)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: target)
         return target
     }
@@ -69,7 +70,8 @@ package func contents(of folder: URL) -> [String] {
 /// Runs an executable (the built `quire`) with `TMPDIR` set to `temporary`, and returns its
 /// exit status and its output and errors together.
 package func runCommand(
-    _ executable: URL, _ arguments: [String], temporary: URL, in directory: URL, environment extra: [String: String] = [:]
+    _ executable: URL, _ arguments: [String], temporary: URL, in directory: URL,
+    environment extra: [String: String] = [:]
 ) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = executable

@@ -22,24 +22,57 @@ package enum ZipBomb {
         let crc = crc32OfZeros(count: UInt64(expandedSize))
         var zip = ByteWriter()
         // Local file header, sizes in the zip64 extra field.
-        zip.u32(0x0403_4B50); zip.u16(45); zip.u16(0); zip.u16(8); zip.u16(0); zip.u16(0x5821)
-        zip.u32(crc); zip.u32(0xFFFF_FFFF); zip.u32(0xFFFF_FFFF)
-        zip.u16(UInt16(name.count)); zip.u16(20)
+        zip.u32(0x0403_4B50)
+        zip.u16(45)
+        zip.u16(0)
+        zip.u16(8)
+        zip.u16(0)
+        zip.u16(0x5821)
+        zip.u32(crc)
+        zip.u32(0xFFFF_FFFF)
+        zip.u32(0xFFFF_FFFF)
+        zip.u16(UInt16(name.count))
+        zip.u16(20)
         zip.bytes(name)
-        zip.u16(0x0001); zip.u16(16); zip.u64(uncompressed); zip.u64(UInt64(deflated.count))
+        zip.u16(0x0001)
+        zip.u16(16)
+        zip.u64(uncompressed)
+        zip.u64(UInt64(deflated.count))
         zip.bytes(deflated)
         let directoryOffset = zip.count
         // Central directory header: made by Unix, regular file 0644.
-        zip.u32(0x0201_4B50); zip.u16(3 << 8 | 45); zip.u16(45); zip.u16(0); zip.u16(8); zip.u16(0); zip.u16(0x5821)
-        zip.u32(crc); zip.u32(0xFFFF_FFFF); zip.u32(0xFFFF_FFFF)
-        zip.u16(UInt16(name.count)); zip.u16(20); zip.u16(0); zip.u16(0); zip.u16(0)
-        zip.u32(0o100644 << 16); zip.u32(0)
+        zip.u32(0x0201_4B50)
+        zip.u16(3 << 8 | 45)
+        zip.u16(45)
+        zip.u16(0)
+        zip.u16(8)
+        zip.u16(0)
+        zip.u16(0x5821)
+        zip.u32(crc)
+        zip.u32(0xFFFF_FFFF)
+        zip.u32(0xFFFF_FFFF)
+        zip.u16(UInt16(name.count))
+        zip.u16(20)
+        zip.u16(0)
+        zip.u16(0)
+        zip.u16(0)
+        zip.u32(0o100644 << 16)
+        zip.u32(0)
         zip.bytes(name)
-        zip.u16(0x0001); zip.u16(16); zip.u64(uncompressed); zip.u64(UInt64(deflated.count))
+        zip.u16(0x0001)
+        zip.u16(16)
+        zip.u64(uncompressed)
+        zip.u64(UInt64(deflated.count))
         let directorySize = zip.count - directoryOffset
         // End of central directory.
-        zip.u32(0x0605_4B50); zip.u16(0); zip.u16(0); zip.u16(1); zip.u16(1)
-        zip.u32(UInt32(directorySize)); zip.u32(UInt32(directoryOffset)); zip.u16(0)
+        zip.u32(0x0605_4B50)
+        zip.u16(0)
+        zip.u16(0)
+        zip.u16(1)
+        zip.u16(1)
+        zip.u32(UInt32(directorySize))
+        zip.u32(UInt32(directoryOffset))
+        zip.u16(0)
         return Data(zip.output)
     }
 
@@ -56,12 +89,17 @@ package enum ZipBomb {
         let lengths: [Int: UInt32] = [18: 1, 1: 2, 2: 2]
         for symbol in order { bits.value(lengths[symbol] ?? 0, count: 3) }
         // Literal/length lengths: 0 → 2 bits, 256 → 2 bits, 285 → 1 bit; distance 0 → 1 bit.
-        let run18: UInt32 = 0b0, one: UInt32 = 0b10, two: UInt32 = 0b11
+        let run18: UInt32 = 0b0
+        let one: UInt32 = 0b10
+        let two: UInt32 = 0b11
         bits.code(two, count: 2)
-        bits.code(run18, count: 1); bits.value(138 - 11, count: 7)
-        bits.code(run18, count: 1); bits.value(117 - 11, count: 7)
+        bits.code(run18, count: 1)
+        bits.value(138 - 11, count: 7)
+        bits.code(run18, count: 1)
+        bits.value(117 - 11, count: 7)
         bits.code(two, count: 2)
-        bits.code(run18, count: 1); bits.value(28 - 11, count: 7)
+        bits.code(run18, count: 1)
+        bits.value(28 - 11, count: 7)
         bits.code(one, count: 2)
         bits.code(one, count: 2)
         // Data: a literal zero (code 10), then length 258 (code 0) at distance 1 (code 0) over
@@ -78,7 +116,9 @@ package enum ZipBomb {
     package static func crc32OfZeros(count: UInt64) -> UInt32 {
         let polynomial: UInt32 = 0xEDB8_8320
         func multiply(_ a: UInt32, _ b: UInt32) -> UInt32 {
-            var a = a, b = b, product: UInt32 = 0
+            var a = a
+            var b = b
+            var product: UInt32 = 0
             var mask: UInt32 = 1 << 31
             while mask != 0 {
                 if a & mask != 0 {
@@ -133,8 +173,16 @@ package enum ZipBomb {
         var output: [UInt8] = []
         var count: Int { output.count }
         mutating func u16(_ value: UInt16) { output += [UInt8(value & 0xFF), UInt8(value >> 8)] }
-        mutating func u32(_ value: UInt32) { for shift in stride(from: 0, to: 32, by: 8) { output.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) } }
-        mutating func u64(_ value: UInt64) { for shift in stride(from: 0, to: 64, by: 8) { output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) } }
+        mutating func u32(_ value: UInt32) {
+            for shift in stride(from: 0, to: 32, by: 8) {
+                output.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+            }
+        }
+        mutating func u64(_ value: UInt64) {
+            for shift in stride(from: 0, to: 64, by: 8) {
+                output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
+        }
         mutating func bytes(_ bytes: [UInt8]) { output += bytes }
     }
 }

@@ -41,5 +41,7 @@ package struct ZipInspector {
     }
 
     package static func le16(_ bytes: [UInt8], _ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
-    package static func le32(_ bytes: [UInt8], _ at: Int) -> UInt32 { UInt32(le16(bytes, at)) | UInt32(le16(bytes, at + 2)) << 16 }
+    package static func le32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(le16(bytes, at)) | UInt32(le16(bytes, at + 2)) << 16
+    }
 }

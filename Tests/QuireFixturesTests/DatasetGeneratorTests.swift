@@ -3,8 +3,8 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 @Suite struct DatasetGeneratorTests {
     /// Every file in `folder` with its bytes.
@@ -51,7 +51,9 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(first.utf8))
         let again = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         #expect(String(decoding: again, as: UTF8.self) == first)
-        #expect(try String(contentsOf: scratch.file("n/index.json"), encoding: .utf8) == "{\"collections\":[\"_default\"],\"name\":\"names-200\"}\n")
+        #expect(
+            try String(contentsOf: scratch.file("n/index.json"), encoding: .utf8)
+                == "{\"collections\":[\"_default\"],\"name\":\"names-200\"}\n")
     }
 
     @Test func refusesABadCountOrANonEmptyFolder() throws {

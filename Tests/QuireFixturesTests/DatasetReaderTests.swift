@@ -3,8 +3,8 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 @Suite struct DatasetReaderTests {
     @Test func readsAGeneratedTravelDataset() throws {
@@ -34,11 +34,16 @@ import Testing
                 }
             }
         }
-        #expect(counts == ["inventory.airline": 2, "inventory.airport": 6, "inventory.hotel": 12, "inventory.landmark": 12, "inventory.route": 24])
+        #expect(
+            counts == [
+                "inventory.airline": 2, "inventory.airport": 6, "inventory.hotel": 12, "inventory.landmark": 12,
+                "inventory.route": 24,
+            ])
         #expect(sawAccents)
         #expect(hotelSizes.allSatisfy { $0 > 1500 })
         #expect(references.count == 4)
-        #expect(try reader.blobDigests() == references.map(\.digest).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(
+            try reader.blobDigests() == references.map(\.digest).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         for reference in references {
             #expect(reference.contentType == "image/png")
             #expect(try reader.verifyBlob(digest: reference.digest) == reference.length)
@@ -68,7 +73,9 @@ import Testing
         #expect(try reader.blobDigests().isEmpty)
     }
 
-    private func dataset(_ scratch: ScratchFolder, index: String = #"{"name":"t","collections":["_default","s.c"]}"#, lines: String) throws -> DatasetReader {
+    private func dataset(
+        _ scratch: ScratchFolder, index: String = #"{"name":"t","collections":["_default","s.c"]}"#, lines: String
+    ) throws -> DatasetReader {
         _ = try scratch.write(index, to: "ds/index.json")
         _ = try scratch.write(lines, to: "ds/_default._default.jsonl")
         _ = try scratch.write("", to: "ds/s.c.jsonl")
@@ -80,13 +87,17 @@ import Testing
         defer { scratch.cleanUp() }
         func expectLineError(_ lines: String, _ fragments: [String]) throws {
             let reader = try dataset(scratch, lines: lines)
-            expectQuireError(.corruptData, containing: fragments) { try reader.forEachDocument(in: "_default") { _ in } }
+            expectQuireError(.corruptData, containing: fragments) {
+                try reader.forEachDocument(in: "_default") { _ in }
+            }
         }
-        try expectLineError("{\"_id\":\"a\"}\n\n{\"_id\":\"b\"}\r\n{oops}\n", ["line 4 of '_default._default.jsonl'", "not valid JSON"])
+        try expectLineError(
+            "{\"_id\":\"a\"}\n\n{\"_id\":\"b\"}\r\n{oops}\n", ["line 4 of '_default._default.jsonl'", "not valid JSON"])
         try expectLineError("{\"_id\":\"a\"}\n[1]\n", ["line 2", "not a JSON object"])
         try expectLineError("{\"x\":1}", ["line 1", "no string \"_id\""])
         try expectLineError("{\"_id\":\"a\"}\n{\"_id\":\"a\"}", ["line 2", "repeats _id 'a' (first on line 1)"])
-        try expectLineError(#"{"_id":"a","img":{"@type":"blob","digest":"sha1-bad"}}"#, ["line 1", "document 'a'", "digest"])
+        try expectLineError(
+            #"{"_id":"a","img":{"@type":"blob","digest":"sha1-bad"}}"#, ["line 1", "document 'a'", "digest"])
     }
 
     @Test func readsLinesWithoutATrailingNewlineAndAcrossBufferBoundaries() throws {
@@ -105,9 +116,13 @@ import Testing
         expectQuireError(.corruptData, containing: ["'bad name'"]) {
             _ = try dataset(scratch, index: #"{"name":"t","collections":["bad name"]}"#, lines: "")
         }
-        expectQuireError(.corruptData, containing: ["index.json"]) { _ = try dataset(scratch, index: #"{"name":1}"#, lines: "") }
+        expectQuireError(.corruptData, containing: ["index.json"]) {
+            _ = try dataset(scratch, index: #"{"name":1}"#, lines: "")
+        }
         _ = try scratch.write(#"{"name":"t","collections":["x.y"]}"#, to: "ds2/index.json")
-        expectQuireError(.notFound, containing: ["'x.y'", "x.y.jsonl"]) { _ = try DatasetReader(folder: scratch.file("ds2")) }
+        expectQuireError(.notFound, containing: ["'x.y'", "x.y.jsonl"]) {
+            _ = try DatasetReader(folder: scratch.file("ds2"))
+        }
     }
 
     @Test func readsCouchbasesLayoutWithEntriesAsFileNames() throws {
@@ -140,7 +155,8 @@ import Testing
         let reader = try DatasetReader(folder: datasets.travel)
         let digest = try reader.blobDigests()[0]
         // The pointer Couchbase's repository holds for 3ppFYLm0lhEXssMhhJm_20MYcns=.blob (131 bytes).
-        let pointer = "version https://git-lfs.github.com/spec/v1\n"
+        let pointer =
+            "version https://git-lfs.github.com/spec/v1\n"
             + "oid sha256:bc3a9ffd115f225cc4e441c1be845230719828016663dfed2473c6713ed08f53\nsize 156725\n"
         #expect(pointer.utf8.count == 131)
         try Data(pointer.utf8).write(to: try reader.blobURL(forDigest: digest))
@@ -163,6 +179,8 @@ import Testing
         let names = try DatasetBlobName.candidateFileNames(forDigest: slashy)
         #expect(names.allSatisfy { !$0.contains("/") })
         #expect(names.compactMap(DatasetBlobName.digest(forFileName:)) == [slashy, slashy])
-        expectQuireError(.invalidParameter, containing: ["'sha1-short'"]) { _ = try DatasetBlobName.fileName(forDigest: "sha1-short") }
+        expectQuireError(.invalidParameter, containing: ["'sha1-short'"]) {
+            _ = try DatasetBlobName.fileName(forDigest: "sha1-short")
+        }
     }
 }

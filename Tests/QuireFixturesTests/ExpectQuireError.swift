@@ -12,7 +12,9 @@ func expectQuireError(
     } catch let error as QuireError {
         #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
         for fragment in fragments {
-            #expect(error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'", sourceLocation: sourceLocation)
+            #expect(
+                error.message.contains(fragment), "'\(error.message)' lacks '\(fragment)'",
+                sourceLocation: sourceLocation)
         }
     } catch {
         Issue.record("expected QuireError, got \(error)", sourceLocation: sourceLocation)

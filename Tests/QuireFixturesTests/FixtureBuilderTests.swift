@@ -3,8 +3,8 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 @Suite struct FixtureBuilderTests {
     private let timestamp = FixtureTimestamp(secondsSinceEpoch: 1_900_000_000)
@@ -15,7 +15,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = try #require(contents(of: folder).first { $0.hasSuffix("/db.sqlite3") })
         return try Database.withReadOnlyConnection(path: folder.appendingPathComponent(file).path) { connection in
-            try connection.query("SELECT value FROM quire_info WHERE key IN ('privateUUID', 'publicUUID') ORDER BY key") {
+            try connection.query("SELECT value FROM quire_info WHERE key IN ('privateUUID', 'publicUUID') ORDER BY key")
+            {
                 $0.text(at: 0) ?? ""
             }
         }
@@ -30,7 +31,8 @@ import Testing
                 try FixtureBuilder(recipe: recipe, timestamp: timestamp).build(into: scratch.file("a")).archiveURL
             }
             let second = try withTimeZone("Pacific/Kiritimati") {
-                try FixtureBuilder(recipe: recipe, timestamp: timestamp, batchSize: 3).build(into: scratch.file("b")).archiveURL
+                try FixtureBuilder(recipe: recipe, timestamp: timestamp, batchSize: 3).build(into: scratch.file("b"))
+                    .archiveURL
             }
             return (first, second)
         }
@@ -45,8 +47,12 @@ import Testing
         defer { scratch.cleanUp() }
         try withArchiveLock {
             let recipe = try SampleFixture.travelRecipe(in: scratch)
-            let base = try identity(of: FixtureBuilder(recipe: recipe, timestamp: timestamp).build(into: scratch.file("a")).archiveURL, scratch: scratch)
-            let again = try identity(of: FixtureBuilder(recipe: recipe, timestamp: timestamp).build(into: scratch.file("b")).archiveURL, scratch: scratch)
+            let base = try identity(
+                of: FixtureBuilder(recipe: recipe, timestamp: timestamp).build(into: scratch.file("a")).archiveURL,
+                scratch: scratch)
+            let again = try identity(
+                of: FixtureBuilder(recipe: recipe, timestamp: timestamp).build(into: scratch.file("b")).archiveURL,
+                scratch: scratch)
             let later = try identity(
                 of: FixtureBuilder(recipe: recipe, timestamp: FixtureTimestamp(secondsSinceEpoch: 1_900_000_002))
                     .build(into: scratch.file("c")).archiveURL, scratch: scratch)
@@ -55,7 +61,9 @@ import Testing
             var text = try String(contentsOf: hotels, encoding: .utf8)
             text = text.replacingOccurrences(of: "\"type\":\"hotel\"", with: "\"type\":\"inn\"")
             try Data(text.utf8).write(to: hotels)
-            let edited = try identity(of: FixtureBuilder(recipe: recipe, timestamp: timestamp).build(into: scratch.file("d")).archiveURL, scratch: scratch)
+            let edited = try identity(
+                of: FixtureBuilder(recipe: recipe, timestamp: timestamp).build(into: scratch.file("d")).archiveURL,
+                scratch: scratch)
 
             #expect(base.count == 2 && base[0] != base[1])
             #expect(base == again)
@@ -89,14 +97,19 @@ import Testing
               - {name: _default, expiration: {after: 2d}}
             """, to: "people.yaml")
         let archive = try withArchiveLock {
-            try FixtureBuilder(recipe: FixtureRecipe.load(from: url), timestamp: timestamp).build(into: scratch.file("out"))
+            try FixtureBuilder(recipe: FixtureRecipe.load(from: url), timestamp: timestamp).build(
+                into: scratch.file("out"))
         }
         #expect(archive.manifest.collections.map(\.documentCount) == [1, 3])
         try withArchiveLock {
-            try FixtureInstaller.install(archive: archive.archiveURL, name: "people", config: DatabaseConfiguration(directory: scratch.file("apps").path))
+            try FixtureInstaller.install(
+                archive: archive.archiveURL, name: "people",
+                config: DatabaseConfiguration(directory: scratch.file("apps").path))
         }
         let database = try Database(
-            name: "people", config: DatabaseConfiguration(directory: scratch.file("apps").path, clock: ManualClock(start: timestamp.date)))
+            name: "people",
+            config: DatabaseConfiguration(
+                directory: scratch.file("apps").path, clock: ManualClock(start: timestamp.date)))
         defer { try? database.close() }
         let people = try #require(try database.collection(name: "people", scope: "app"))
         #expect(people.count == 3)
@@ -125,7 +138,9 @@ import Testing
         #expect(result.manifest.collections.first?.name == "_default._default")
 
         try withArchiveLock {
-            try FixtureInstaller.install(archive: result.archiveURL, name: "t", config: DatabaseConfiguration(directory: scratch.file("apps").path))
+            try FixtureInstaller.install(
+                archive: result.archiveURL, name: "t",
+                config: DatabaseConfiguration(directory: scratch.file("apps").path))
         }
         let database = try Database(name: "t", config: DatabaseConfiguration(directory: scratch.file("apps").path))
         defer { try? database.close() }
@@ -154,7 +169,8 @@ import Testing
                 result.manifest.indexes == [
                     .init(collection: "inventory.hotel", name: "hotel_city", kind: .value, expressions: ["city"]),
                     .init(
-                        collection: "inventory.hotel", name: "hotel_text", kind: .fullText, expressions: ["description"],
+                        collection: "inventory.hotel", name: "hotel_text", kind: .fullText,
+                        expressions: ["description"],
                         ignoreAccents: true),
                 ])
             #expect(result.manifest.collections.map(\.name) == ["_default._default", "inventory.hotel"])
@@ -162,7 +178,8 @@ import Testing
 
             // The indexes are real: installed, the database answers with them.
             let apps = scratch.file("apps").path
-            try FixtureInstaller.install(archive: result.archiveURL, name: "t", config: DatabaseConfiguration(directory: apps))
+            try FixtureInstaller.install(
+                archive: result.archiveURL, name: "t", config: DatabaseConfiguration(directory: apps))
             let database = try Database(name: "t", config: DatabaseConfiguration(directory: apps))
             defer { try? database.close() }
             let hotels = try #require(try database.collection(name: "hotel", scope: "inventory"))
@@ -177,23 +194,35 @@ import Testing
         defer { scratch.cleanUp() }
         func build(_ lines: String, collection: String = "") throws {
             _ = try scratch.write(lines, to: "docs.jsonl")
-            let url = try scratch.write("name: bad\nsource: {jsonl: {_default: docs.jsonl}}\n" + collection, to: "bad.yaml")
+            let url = try scratch.write(
+                "name: bad\nsource: {jsonl: {_default: docs.jsonl}}\n" + collection, to: "bad.yaml")
             try withArchiveLock {
-                try FixtureBuilder(recipe: FixtureRecipe.load(from: url), timestamp: timestamp).build(into: scratch.file("out"))
+                try FixtureBuilder(recipe: FixtureRecipe.load(from: url), timestamp: timestamp).build(
+                    into: scratch.file("out"))
             }
         }
         expectQuireError(.corruptRevisionData, containing: ["line 2 of 'docs.jsonl', document 'b'", "_rev"]) {
             try build("{\"_id\":\"a\"}\n{\"_id\":\"b\",\"_rev\":\"1-x\"}\n")
         }
-        expectQuireError(.corruptData, containing: ["line 1 of 'docs.jsonl'", "not valid JSON"]) { try build("{nope\n") }
-        expectQuireError(.invalidParameter, containing: ["line 1 of 'docs.jsonl', document 'a'", "jsonl source has no blobs"]) {
+        expectQuireError(.corruptData, containing: ["line 1 of 'docs.jsonl'", "not valid JSON"]) {
+            try build("{nope\n")
+        }
+        expectQuireError(
+            .invalidParameter, containing: ["line 1 of 'docs.jsonl', document 'a'", "jsonl source has no blobs"]
+        ) {
             try build(#"{"_id":"a","img":{"@type":"blob","digest":"sha1-qZk+NkcGgWq6PiVxeFDCbJzQ2J0=","length":3}}"#)
         }
-        expectQuireError(.invalidParameter, containing: ["document 'a'", "not after the build timestamp 2030-03-17T17:46:40Z"]) {
-            try build(#"{"_id":"a","until":"2029-01-01T00:00:00Z"}"#, collection: "collections: [{name: _default, expiration: {field: until}}]\n")
+        expectQuireError(
+            .invalidParameter, containing: ["document 'a'", "not after the build timestamp 2030-03-17T17:46:40Z"]
+        ) {
+            try build(
+                #"{"_id":"a","until":"2029-01-01T00:00:00Z"}"#,
+                collection: "collections: [{name: _default, expiration: {field: until}}]\n")
         }
         expectQuireError(.invalidParameter, containing: ["expiration field 'until' holds 'soon'"]) {
-            try build(#"{"_id":"a","until":"soon"}"#, collection: "collections: [{name: _default, expiration: {field: until}}]\n")
+            try build(
+                #"{"_id":"a","until":"soon"}"#,
+                collection: "collections: [{name: _default, expiration: {field: until}}]\n")
         }
         #expect(contents(of: scratch.file("out")).isEmpty)
     }

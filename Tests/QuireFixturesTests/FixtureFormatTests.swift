@@ -1,10 +1,10 @@
 import Foundation
-@testable import Quire
-import Testing
 import QuireFixturesTestSupport
+import Testing
 
-@testable import QuireFixtures
+@testable import Quire
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 /// Fixture format 2 (document tables keyed by sequence) and format 1 (`WITHOUT ROWID`) side
 /// by side: both verify and install, a build writes 2, and a format-2 file stays close to a
@@ -16,7 +16,9 @@ import QuireFixturesTestSupport
 
     /// Every document of every collection (ID, revision, body) and the content of every blob
     /// the manifest lists.
-    private func contents(of database: Database, blobs: [String]) throws -> (documents: [String: String], blobs: [String: Data]) {
+    private func contents(of database: Database, blobs: [String]) throws -> (
+        documents: [String: String], blobs: [String: Data]
+    ) {
         var documents: [String: String] = [:]
         for scope in try database.scopes() {
             for collection in try database.collections(scope: scope.name) {
@@ -54,9 +56,13 @@ import QuireFixturesTestSupport
         #expect(newManifest.formatVersion == QuireFixtures.formatVersion)
 
         let config = DatabaseConfiguration(directory: scratch.file("apps").path)
-        let upgraded = try withArchiveLock { try FixtureInstaller.installIfAbsent(archive: old, name: "old", config: config) }
+        let upgraded = try withArchiveLock {
+            try FixtureInstaller.installIfAbsent(archive: old, name: "old", config: config)
+        }
         defer { try? upgraded.close() }
-        let current = try withArchiveLock { try FixtureInstaller.installIfAbsent(archive: new, name: "new", config: config) }
+        let current = try withArchiveLock {
+            try FixtureInstaller.installIfAbsent(archive: new, name: "new", config: config)
+        }
         defer { try? current.close() }
         #expect(try schemaVersion(upgraded) == 4)
         #expect(try schemaVersion(current) == 4)
@@ -92,7 +98,8 @@ import QuireFixturesTestSupport
         defer { scratch.cleanUp() }
         try DatasetGenerator(kind: .travel, count: 1000, seed: 1).write(to: scratch.file("data/travel"))
         let recipeURL = try scratch.write(
-            "name: hotels\nsource:\n  dataset: ../data/travel\ncollections:\n  - name: inventory.hotel\n", to: "recipes/hotels.yaml")
+            "name: hotels\nsource:\n  dataset: ../data/travel\ncollections:\n  - name: inventory.hotel\n",
+            to: "recipes/hotels.yaml")
         let built = try withArchiveLock {
             try FixtureBuilder(recipe: try FixtureRecipe.load(from: recipeURL)).build(into: scratch.file("out"))
         }
@@ -100,10 +107,14 @@ import QuireFixturesTestSupport
         let database = try #require(built.manifest.entries.first { $0.path.hasSuffix("db.sqlite3") })
 
         // The same bodies, as a careful engineer would store them by hand.
-        let folder = try withArchiveLock { try SafeArchiveReader(archiveURL: built.archiveURL).extract(nextTo: scratch.file("x")) }
-        let rows = try Database.withReadOnlyConnection(path: folder.appendingPathComponent(database.path).path) { connection in
+        let folder = try withArchiveLock {
+            try SafeArchiveReader(archiveURL: built.archiveURL).extract(nextTo: scratch.file("x"))
+        }
+        let rows = try Database.withReadOnlyConnection(path: folder.appendingPathComponent(database.path).path) {
+            connection in
             let id = try #require(
-                try connection.scalarInt("SELECT id FROM quire_collections WHERE scope = 'inventory' AND name = 'hotel'"))
+                try connection.scalarInt(
+                    "SELECT id FROM quire_collections WHERE scope = 'inventory' AND name = 'hotel'"))
             return try connection.query("SELECT key, body FROM docs_\(id) ORDER BY sequence") {
                 ($0.text(at: 0) ?? "", $0.text(at: 1) ?? "")
             }
@@ -113,7 +124,9 @@ import QuireFixturesTestSupport
         let plain = try Connection(path: plainPath, role: .writer, options: Connection.Options())
         try plain.execute("CREATE TABLE docs (key TEXT NOT NULL UNIQUE, body TEXT NOT NULL)")
         try plain.transaction {
-            for (key, body) in rows { try plain.run("INSERT INTO docs (key, body) VALUES (?, ?)", [.text(key), .text(body)]) }
+            for (key, body) in rows {
+                try plain.run("INSERT INTO docs (key, body) VALUES (?, ?)", [.text(key), .text(body)])
+            }
         }
         try plain.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         try plain.execute("VACUUM")

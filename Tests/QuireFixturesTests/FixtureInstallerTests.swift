@@ -3,8 +3,8 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 @Suite struct FixtureInstallerTests {
     private func config(_ scratch: ScratchFolder) -> DatabaseConfiguration {
@@ -53,7 +53,8 @@ import Testing
         let fixtureUUID = try withArchiveLock { () throws -> String in
             let folder = try SafeArchiveReader(archiveURL: archive).extract(nextTo: scratch.file("peek"))
             defer { try? FileManager.default.removeItem(at: folder) }
-            return try FixtureDatabaseProbe(path: folder.appendingPathComponent("travel.quire/db.sqlite3").path).privateUUID ?? ""
+            return try FixtureDatabaseProbe(path: folder.appendingPathComponent("travel.quire/db.sqlite3").path)
+                .privateUUID ?? ""
         }
         var seen: Set<String> = [fixtureUUID]
         for name in ["first", "second", "third"] {
@@ -84,7 +85,9 @@ import Testing
         #expect(outcome == .alreadyPresent)
         #expect(try snapshot(scratch.file("apps")) == before)
         let error = #expect(throws: QuireError.self) {
-            try withArchiveLock { try FixtureInstaller.install(archive: archive, name: "travel", config: config(scratch)) }
+            try withArchiveLock {
+                try FixtureInstaller.install(archive: archive, name: "travel", config: config(scratch))
+            }
         }
         #expect(error?.domain == .posix && error?.underlyingCode == EEXIST)
         #expect(try snapshot(scratch.file("apps")) == before)
@@ -101,62 +104,116 @@ import Testing
 
     /// Archives an installer must refuse, each made in `scratch` by its closure.
     static let hostileCases: [(name: String, fragment: String, make: @Sendable (ScratchFolder, URL) throws -> Void)] = [
-        ("zip slip", "escapes the destination", { _, url in
-            try HostileArchive.write([.init(name: "../../evil.txt", kind: .file(Data("x".utf8)))], format: .zip, to: url)
-        }),
-        ("absolute path", "is an absolute path", { scratch, url in
-            try HostileArchive.write([.init(name: scratch.file("evil.txt").path, kind: .file(Data("x".utf8)))], format: .zip, to: url)
-        }),
-        ("symlink then a file through it", "symbolic link", { scratch, url in
-            try HostileArchive.write(
-                [
-                    .init(name: "travel.quire/link", kind: .symlink(scratch.url.path)),
-                    .init(name: "travel.quire/link/evil.txt", kind: .file(Data("x".utf8))),
-                ], format: .tar, to: url)
-        }),
-        ("hard link", "hard link", { _, url in
-            try HostileArchive.write(
-                [.init(name: "a.txt", kind: .file(Data("x".utf8))), .init(name: "b.txt", kind: .hardlink("a.txt"))], format: .tar, to: url)
-        }),
-        ("device", "is a device", { _, url in
-            try HostileArchive.write([.init(name: "null", kind: .characterDevice)], format: .tar, to: url)
-        }),
-        ("FIFO", "is a FIFO", { _, url in
-            try HostileArchive.write([.init(name: "pipe", kind: .fifo)], format: .tar, to: url)
-        }),
-        ("duplicate names", "appears twice", { _, url in
-            try HostileArchive.write(
-                [.init(name: "manifest.json", kind: .file(Data("{}".utf8))), .init(name: "manifest.json", kind: .file(Data("{}".utf8)))],
-                format: .zip, to: url)
-        }),
-        ("decompression bomb", "decompression bomb", { _, url in
-            try HostileArchive.write([.init(name: "travel.quire/db.sqlite3", kind: .zeros(24 << 20))], format: .zip, to: url)
-        }),
-        ("decompression bomb in a fixture", "decompression bomb", { scratch, url in
-            // A manifest, so the bomb is met while extracting, after the headers passed.
-            try SampleFixture.repack(try SampleFixture.buildTravel(in: scratch, folder: "good"), to: url) { folder in
-                try Data(count: 24 << 20).write(to: folder.appendingPathComponent("travel.quire/db.sqlite3"))
+        (
+            "zip slip", "escapes the destination",
+            { _, url in
+                try HostileArchive.write(
+                    [.init(name: "../../evil.txt", kind: .file(Data("x".utf8)))], format: .zip, to: url)
             }
-        }),
-        ("truncated archive", "archive", { scratch, url in
-            let good = try Data(contentsOf: try SampleFixture.buildTravel(in: scratch, folder: "good"))
-            try good.prefix(good.count / 2).write(to: url)
-        }),
+        ),
+        (
+            "absolute path", "is an absolute path",
+            { scratch, url in
+                try HostileArchive.write(
+                    [.init(name: scratch.file("evil.txt").path, kind: .file(Data("x".utf8)))], format: .zip, to: url)
+            }
+        ),
+        (
+            "symlink then a file through it", "symbolic link",
+            { scratch, url in
+                try HostileArchive.write(
+                    [
+                        .init(name: "travel.quire/link", kind: .symlink(scratch.url.path)),
+                        .init(name: "travel.quire/link/evil.txt", kind: .file(Data("x".utf8))),
+                    ], format: .tar, to: url)
+            }
+        ),
+        (
+            "hard link", "hard link",
+            { _, url in
+                try HostileArchive.write(
+                    [
+                        .init(name: "a.txt", kind: .file(Data("x".utf8))),
+                        .init(name: "b.txt", kind: .hardlink("a.txt")),
+                    ], format: .tar, to: url)
+            }
+        ),
+        (
+            "device", "is a device",
+            { _, url in
+                try HostileArchive.write([.init(name: "null", kind: .characterDevice)], format: .tar, to: url)
+            }
+        ),
+        (
+            "FIFO", "is a FIFO",
+            { _, url in
+                try HostileArchive.write([.init(name: "pipe", kind: .fifo)], format: .tar, to: url)
+            }
+        ),
+        (
+            "duplicate names", "appears twice",
+            { _, url in
+                try HostileArchive.write(
+                    [
+                        .init(name: "manifest.json", kind: .file(Data("{}".utf8))),
+                        .init(name: "manifest.json", kind: .file(Data("{}".utf8))),
+                    ],
+                    format: .zip, to: url)
+            }
+        ),
+        (
+            "decompression bomb", "decompression bomb",
+            { _, url in
+                try HostileArchive.write(
+                    [.init(name: "travel.quire/db.sqlite3", kind: .zeros(24 << 20))], format: .zip, to: url)
+            }
+        ),
+        (
+            "decompression bomb in a fixture", "decompression bomb",
+            { scratch, url in
+                // A manifest, so the bomb is met while extracting, after the headers passed.
+                try SampleFixture.repack(try SampleFixture.buildTravel(in: scratch, folder: "good"), to: url) {
+                    folder in
+                    try Data(count: 24 << 20).write(to: folder.appendingPathComponent("travel.quire/db.sqlite3"))
+                }
+            }
+        ),
+        (
+            "truncated archive", "archive",
+            { scratch, url in
+                let good = try Data(contentsOf: try SampleFixture.buildTravel(in: scratch, folder: "good"))
+                try good.prefix(good.count / 2).write(to: url)
+            }
+        ),
         ("not an archive", "not a readable archive", { _, url in try Data("hello".utf8).write(to: url) }),
-        ("no manifest", "has no manifest.json", { _, url in
-            try ReproducibleZipWriter().write([.bytes("travel.quire/db.sqlite3", Data("x".utf8))], to: url)
-        }),
-        ("entry outside the database folder", "archive entry 'stray.txt' is outside the allowed paths", { scratch, url in
-            try SampleFixture.writeStrayEntryFixture(in: scratch, to: url)
-        }),
-        ("manifest listing an outside path", "'stray.txt' is outside the database folder 'travel.quire'", { scratch, url in
-            try SampleFixture.writeManifestListingAnOutsidePath(in: scratch, to: url)
-        }),
-        ("tampered database", "does not match its manifest", { scratch, url in
-            try SampleFixture.repack(try SampleFixture.buildTravel(in: scratch, folder: "good"), to: url) { folder in
-                try Data("not the database".utf8).write(to: folder.appendingPathComponent("travel.quire/db.sqlite3"))
+        (
+            "no manifest", "has no manifest.json",
+            { _, url in
+                try ReproducibleZipWriter().write([.bytes("travel.quire/db.sqlite3", Data("x".utf8))], to: url)
             }
-        }),
+        ),
+        (
+            "entry outside the database folder", "archive entry 'stray.txt' is outside the allowed paths",
+            { scratch, url in
+                try SampleFixture.writeStrayEntryFixture(in: scratch, to: url)
+            }
+        ),
+        (
+            "manifest listing an outside path", "'stray.txt' is outside the database folder 'travel.quire'",
+            { scratch, url in
+                try SampleFixture.writeManifestListingAnOutsidePath(in: scratch, to: url)
+            }
+        ),
+        (
+            "tampered database", "does not match its manifest",
+            { scratch, url in
+                try SampleFixture.repack(try SampleFixture.buildTravel(in: scratch, folder: "good"), to: url) {
+                    folder in
+                    try Data("not the database".utf8).write(
+                        to: folder.appendingPathComponent("travel.quire/db.sqlite3"))
+                }
+            }
+        ),
     ]
 
     @Test(arguments: hostileCases.indices)

@@ -8,8 +8,12 @@ import Testing
     private func sample() -> FixtureManifest {
         FixtureManifest(
             name: "travel",
-            collections: [.init(name: "inventory.hotel", documentCount: 10), .init(name: "_default._default", documentCount: 0)],
-            indexes: [.init(collection: "inventory.hotel", name: "reviews", kind: .fullText, expressions: ["reviews.content"])],
+            collections: [
+                .init(name: "inventory.hotel", documentCount: 10), .init(name: "_default._default", documentCount: 0),
+            ],
+            indexes: [
+                .init(collection: "inventory.hotel", name: "reviews", kind: .fullText, expressions: ["reviews.content"])
+            ],
             blobs: ["sha1-qZk+NkcGgWq6PiVxeFDCbJzQ2J0="],
             entries: [
                 .init(path: "travel.quire/db.sqlite3", sha256: String(repeating: "a", count: 64), size: 4096),
@@ -35,7 +39,9 @@ import Testing
         #expect(text.contains("\"buildTimestamp\" : \"2000-01-01T00:00:00Z\""))
         // Keys sorted, arrays canonical.
         #expect(text.range(of: "\"blobs\"")!.lowerBound < text.range(of: "\"buildTimestamp\"")!.lowerBound)
-        #expect(text.range(of: "travel.quire/README.txt")!.lowerBound < text.range(of: "travel.quire/db.sqlite3")!.lowerBound)
+        #expect(
+            text.range(of: "travel.quire/README.txt")!.lowerBound
+                < text.range(of: "travel.quire/db.sqlite3")!.lowerBound)
         #expect(text.range(of: "_default._default")!.lowerBound < text.range(of: "inventory.hotel\"")!.lowerBound)
     }
 
@@ -80,12 +86,17 @@ import Testing
         try check(["entries[0].size", "is not an integer"]) {
             $0["entries"] = [["path": "x", "sha256": String(repeating: "a", count: 64), "size": "big"]]
         }
-        expectQuireError(.corruptData, containing: ["not valid JSON"]) { _ = try FixtureManifest.decoded(from: Data("{".utf8)) }
+        expectQuireError(.corruptData, containing: ["not valid JSON"]) {
+            _ = try FixtureManifest.decoded(from: Data("{".utf8))
+        }
     }
 
     @Test func encodingRefusesAnInvalidManifest() {
         var manifest = sample()
-        manifest.entries.append(.init(path: "travel.quire/README.txt", sha256: String(repeating: "b", count: 64), size: 1))
-        expectQuireError(.invalidParameter, containing: ["'travel.quire/README.txt' is listed twice"]) { _ = try manifest.encoded() }
+        manifest.entries.append(
+            .init(path: "travel.quire/README.txt", sha256: String(repeating: "b", count: 64), size: 1))
+        expectQuireError(.invalidParameter, containing: ["'travel.quire/README.txt' is listed twice"]) {
+            _ = try manifest.encoded()
+        }
     }
 }

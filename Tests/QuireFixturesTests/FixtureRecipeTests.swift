@@ -3,8 +3,8 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 @Suite struct FixtureRecipeTests {
     /// A scratch folder with a small travel dataset in `data/travel` and a JSON Lines file.
@@ -59,7 +59,9 @@ import Testing
         let file = scratch.file("data/people.jsonl").standardizedFileURL
         #expect(
             recipe.source
-                == .jsonLines([.init(collection: "_default._default", url: file), .init(collection: "app.people", url: file)]))
+                == .jsonLines([
+                    .init(collection: "_default._default", url: file), .init(collection: "app.people", url: file),
+                ]))
         #expect(recipe.collections.map(\.name) == ["app.people", "_default._default"])
         let people = recipe.collections[0]
         #expect(people.idField == "email")
@@ -72,9 +74,10 @@ import Testing
         #expect(recipe.collections[1].expiration == .field("expires"))
     }
 
-    @Test(arguments: [
-        ("90", 90), ("90s", 90), ("15m", 900), ("2h", 7200), ("30d", 2_592_000), ("2w", 1_209_600),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("90", 90), ("90s", 90), ("15m", 900), ("2h", 7200), ("30d", 2_592_000), ("2w", 1_209_600),
+        ] as [(String, Int64)])
     func durations(text: String, seconds: Int64) {
         #expect(FixtureRecipe.Expiration.seconds(fromDuration: text) == seconds)
     }
@@ -91,7 +94,10 @@ import Testing
         ("name: a\nname: b\nsource: {dataset: ../data/travel}\n", "r.yaml:1:1", "repeats the key 'name'"),
         ("- a\n- b\n", "r.yaml:1:1", "the recipe must be a mapping"),
         ("source: {dataset: ../data/travel}\n", "r.yaml:1:1", "the recipe is missing 'name'"),
-        ("name: a\nsorce: {dataset: x}\n", "r.yaml:2:1", "unknown key 'sorce'; expected 'name', 'source', 'collections'"),
+        (
+            "name: a\nsorce: {dataset: x}\n", "r.yaml:2:1",
+            "unknown key 'sorce'; expected 'name', 'source', 'collections'"
+        ),
         ("name: ../evil\nsource: {dataset: ../data/travel}\n", "r.yaml:1:7", "name '../evil' must be 1 to 128"),
         ("name: a\nsource: {}\n", "r.yaml:2:9", "source needs 'dataset' or 'jsonl'"),
         ("name: a\nsource: {dataset: ../data/travel, jsonl: {}}\n", "r.yaml:2:9", "source takes only one of"),
@@ -108,11 +114,13 @@ import Testing
         ),
         (
             "name: a\nsource: {dataset: ../data/travel}\ncollections:\n  - name: inventory.hotel\n    indexes:\n"
-                + "      - {name: i, value: [a], fullText: [b]}\n", "r.yaml:6:9", "takes only one of 'value' or 'fullText'"
+                + "      - {name: i, value: [a], fullText: [b]}\n", "r.yaml:6:9",
+            "takes only one of 'value' or 'fullText'"
         ),
         (
             "name: a\nsource: {dataset: ../data/travel}\ncollections:\n  - name: inventory.hotel\n    indexes:\n"
-                + "      - {name: i, value: [a], language: en}\n", "r.yaml:6:41", "indexes[0].language is only for full-text"
+                + "      - {name: i, value: [a], language: en}\n", "r.yaml:6:41",
+            "indexes[0].language is only for full-text"
         ),
         (
             "name: a\nsource: {dataset: ../data/travel}\ncollections:\n  - name: inventory.hotel\n    indexes:\n"

@@ -3,8 +3,8 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 @Suite struct FixtureVerifierTests {
     private func verify(_ archive: URL) -> FixtureVerificationReport {
@@ -43,7 +43,9 @@ import Testing
         try bytes.write(to: archive)
         let report = verify(archive)
         #expect(!report.isValid)
-        #expect(failures(report).contains { $0.hasPrefix("archive: ") || $0.hasPrefix("travel.quire/db.sqlite3: ") }, "\(report.text)")
+        #expect(
+            failures(report).contains { $0.hasPrefix("archive: ") || $0.hasPrefix("travel.quire/db.sqlite3: ") },
+            "\(report.text)")
         #expect(report.text.contains("does NOT match its manifest"))
     }
 
@@ -63,7 +65,10 @@ import Testing
         }
         let report = verify(tampered)
         #expect(!report.isValid)
-        #expect(failures(report).contains { $0.hasPrefix("travel.quire/db.sqlite3: has SHA-256 ") && $0.contains("the manifest says") })
+        #expect(
+            failures(report).contains {
+                $0.hasPrefix("travel.quire/db.sqlite3: has SHA-256 ") && $0.contains("the manifest says")
+            })
     }
 
     @Test func aMissingEntryIsCaught() throws {
@@ -76,7 +81,8 @@ import Testing
         try withArchiveLock {
             try SampleFixture.repack(archive, to: withoutBlob) { folder in
                 let attachments = folder.appendingPathComponent("travel.quire/Attachments")
-                let first = try #require(try FileManager.default.contentsOfDirectory(atPath: attachments.path).sorted().first)
+                let first = try #require(
+                    try FileManager.default.contentsOfDirectory(atPath: attachments.path).sorted().first)
                 removedBlob = try #require(DatasetBlobName.digest(forFileName: first))
                 try FileManager.default.removeItem(at: attachments.appendingPathComponent(first))
             }
@@ -115,14 +121,17 @@ import Testing
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }
         let recipe = try SampleFixture.travelRecipe(
-            in: scratch, collectionsYAML: "collections:\n  - {name: inventory.hotel, indexes: [{name: by_city, value: [city]}]}\n")
+            in: scratch,
+            collectionsYAML: "collections:\n  - {name: inventory.hotel, indexes: [{name: by_city, value: [city]}]}\n")
         let edited = scratch.file("edited.quire.zip")
         try withArchiveLock {
             let built = try FixtureBuilder(recipe: recipe).build(into: scratch.file("out"))
             try SampleFixture.repack(built.archiveURL, to: edited) { folder in
                 try Data("note".utf8).write(to: folder.appendingPathComponent("travel.quire/notes.txt"))
                 try SampleFixture.editManifest(in: folder) { manifest in
-                    manifest.indexes = [.init(collection: "inventory.hotel", name: "by_name", kind: .value, expressions: ["name"])]
+                    manifest.indexes = [
+                        .init(collection: "inventory.hotel", name: "by_name", kind: .value, expressions: ["name"])
+                    ]
                 }
             }
         }
@@ -186,7 +195,9 @@ import Testing
         try withArchiveLock { try ReproducibleZipWriter().write([.bytes("x.txt", Data("x".utf8))], to: bare) }
         #expect(failures(verify(bare)) == ["archive: archive 'bare.zip' has no manifest.json"])
         let evil = scratch.file("evil.zip")
-        try withArchiveLock { try HostileArchive.write([.init(name: "../evil", kind: .file(Data("x".utf8)))], format: .zip, to: evil) }
+        try withArchiveLock {
+            try HostileArchive.write([.init(name: "../evil", kind: .file(Data("x".utf8)))], format: .zip, to: evil)
+        }
         #expect(failures(verify(evil)).first?.contains("escapes the destination") == true)
     }
 }

@@ -3,8 +3,8 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 /// The repository's `Fixtures/` folder: its datasets come from the generator, its recipes build.
 @Suite struct FixturesFolderTests {
@@ -22,7 +22,8 @@ import Testing
         #expect(files == contents(of: scratch.file(name)))
         for file in files where !file.hasSuffix("Attachments") {
             #expect(
-                try Data(contentsOf: committed.appendingPathComponent(file)) == Data(contentsOf: scratch.file("\(name)/\(file)")),
+                try Data(contentsOf: committed.appendingPathComponent(file))
+                    == Data(contentsOf: scratch.file("\(name)/\(file)")),
                 "\(name)/\(file)")
         }
     }
@@ -49,7 +50,10 @@ import Testing
         let committed = Self.fixtures.appendingPathComponent("archives/travel-20.quire.zip")
         let recipe = try FixtureRecipe.load(from: Self.fixtures.appendingPathComponent("recipes/travel-20.yaml"))
         let (report, fresh) = try withArchiveLock {
-            (FixtureVerifier(archiveURL: committed).verify(), try FixtureBuilder(recipe: recipe).build(into: scratch.url).manifest)
+            (
+                FixtureVerifier(archiveURL: committed).verify(),
+                try FixtureBuilder(recipe: recipe).build(into: scratch.url).manifest
+            )
         }
         #expect(report.isValid, "\(report.text)")
         let stored = try withArchiveLock { try FixtureInspector.inspect(archive: committed).manifest }
@@ -61,6 +65,7 @@ import Testing
         }
         #expect(
             comparable(stored) == comparable(fresh),
-            "rebuild with: quire fixture build Fixtures/recipes/travel-20.yaml -o Fixtures/archives (SOURCE_DATE_EPOCH unset)")
+            "rebuild with: quire fixture build Fixtures/recipes/travel-20.yaml -o Fixtures/archives (SOURCE_DATE_EPOCH unset)"
+        )
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Quire
 import QuireFixturesTestSupport
 import Testing
-@testable import QuireFixtures
+
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 /// The README's fixture round trip as code: generate, build, verify, install, open, query.
 @Suite struct ReadmeFixtureTests {
@@ -30,7 +31,8 @@ import Testing
             #expect(FixtureVerifier(archiveURL: built.archiveURL).verify().isValid)
 
             let database = try FixtureInstaller.installIfAbsent(
-                archive: built.archiveURL, name: "travel", config: DatabaseConfiguration(directory: scratch.file("Apps").path))
+                archive: built.archiveURL, name: "travel",
+                config: DatabaseConfiguration(directory: scratch.file("Apps").path))
             defer { try? database.close() }
             let hotels = try #require(try database.collection(name: "hotel", scope: "inventory"))
             let city = try #require(try hotels.document(id: "hotel_1")?.string(forKey: "city"))

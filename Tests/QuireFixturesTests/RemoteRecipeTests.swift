@@ -12,13 +12,21 @@ import Testing
     @Test func recipeParsesARemoteSource() throws {
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }
-        let text = "name: pulled\nsource:\n  remote: {url: \"http://127.0.0.1:4984/db\", channels: [a], collections: [_default, s.c]}\n"
+        let text =
+            "name: pulled\nsource:\n  remote: {url: \"http://127.0.0.1:4984/db\", channels: [a], collections: [_default, s.c]}\n"
         let recipe = try FixtureRecipe.parse(Data(text.utf8), fileName: "r.yaml", baseFolder: scratch.url)
-        #expect(recipe.source == .remote(FixtureRecipe.Remote(
-            url: URL(string: "http://127.0.0.1:4984/db")!, channels: ["a"], collections: ["_default._default", "s.c"])))
+        #expect(
+            recipe.source
+                == .remote(
+                    FixtureRecipe.Remote(
+                        url: URL(string: "http://127.0.0.1:4984/db")!, channels: ["a"],
+                        collections: ["_default._default", "s.c"])))
         #expect(recipe.collections.map(\.name) == ["_default._default", "s.c"])
         let moved = recipe.withRemoteURL(URL(string: "http://127.0.0.1:5000/other")!)
-        guard case .remote(let remote) = moved.source else { Issue.record("not remote"); return }
+        guard case .remote(let remote) = moved.source else {
+            Issue.record("not remote")
+            return
+        }
         #expect(remote.url.absoluteString == "http://127.0.0.1:5000/other")
 
         let bad = "name: pulled\nsource:\n  remote: {url: \"file:///tmp/x\"}\n"
@@ -30,7 +38,8 @@ import Testing
     @Test func buildPullsKeepsCheckpointsAndAnInstalledCopyResumes() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }
-        let server = try Database(name: "server", config: DatabaseConfiguration(directory: try scratch.folder("server").path))
+        let server = try Database(
+            name: "server", config: DatabaseConfiguration(directory: try scratch.folder("server").path))
         defer { try? server.close() }
         let serverCollection = try server.defaultCollection()
         for number in 1...10 {
@@ -46,7 +55,9 @@ import Testing
         let recipe = try FixtureRecipe.parse(Data(text.utf8), fileName: "r.yaml", baseFolder: scratch.url)
 
         let built = try await onThread {
-            try withArchiveLock { try FixtureBuilder(recipe: recipe).build(into: scratch.url.appendingPathComponent("out")) }
+            try withArchiveLock {
+                try FixtureBuilder(recipe: recipe).build(into: scratch.url.appendingPathComponent("out"))
+            }
         }
         #expect(built.manifest.collections.map(\.documentCount) == [10])
         let checkpoint = try #require(built.manifest.checkpoints?.first)

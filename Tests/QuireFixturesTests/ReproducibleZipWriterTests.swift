@@ -3,22 +3,27 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 @Suite struct ReproducibleZipWriterTests {
     /// Writes the same logical content from two differently prepared source folders.
     private func buildSources(in scratch: ScratchFolder, variant: Int) throws -> [ReproducibleZipWriter.Entry] {
         let source = try scratch.folder("source-\(variant)")
-        let names = variant == 0 ? ["db/data.sqlite", "db/blobs/b1", "notes.txt"] : ["notes.txt", "db/blobs/b1", "db/data.sqlite"]
+        let names =
+            variant == 0
+            ? ["db/data.sqlite", "db/blobs/b1", "notes.txt"] : ["notes.txt", "db/blobs/b1", "db/data.sqlite"]
         for name in names {
             let url = source.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("content of \(name)\n".utf8).write(to: url)
             // Different modes and times in each variant must not reach the archive.
             try FileManager.default.setAttributes(
-                [.posixPermissions: variant == 0 ? 0o600 : 0o755,
-                 .modificationDate: Date(timeIntervalSince1970: variant == 0 ? 1_000_000 : 1_600_000_000)],
+                [
+                    .posixPermissions: variant == 0 ? 0o600 : 0o755,
+                    .modificationDate: Date(timeIntervalSince1970: variant == 0 ? 1_000_000 : 1_600_000_000),
+                ],
                 ofItemAtPath: url.path)
         }
         let entries = try ReproducibleZipWriter.entries(forContentsOf: source)
@@ -64,12 +69,15 @@ import Testing
         let url = scratch.file("sorted.zip")
         try withArchiveLock {
             try ReproducibleZipWriter().write(
-                [.bytes("z.txt", Data("z".utf8)), .bytes("a/c/d.txt", Data()), .bytes("a-b", Data("ab".utf8)),
-                 .bytes("café/crème.txt", Data("brûlée".utf8)), .directory("empty/")],
+                [
+                    .bytes("z.txt", Data("z".utf8)), .bytes("a/c/d.txt", Data()), .bytes("a-b", Data("ab".utf8)),
+                    .bytes("café/crème.txt", Data("brûlée".utf8)), .directory("empty/"),
+                ],
                 to: url)
         }
         let zip = try ZipInspector(url)
-        #expect(zip.records.map(\.name) == ["a-b", "a/", "a/c/", "a/c/d.txt", "café/", "café/crème.txt", "empty/", "z.txt"])
+        #expect(
+            zip.records.map(\.name) == ["a-b", "a/", "a/c/", "a/c/d.txt", "café/", "café/crème.txt", "empty/", "z.txt"])
         for record in zip.records {
             let mode = record.externalAttributes >> 16
             #expect(mode == (record.name.hasSuffix("/") ? 0o040755 : 0o100644), "\(record.name)")
@@ -86,7 +94,8 @@ import Testing
         let stamp = try FixtureTimestamp.fromEnvironment(["SOURCE_DATE_EPOCH": "1700000001"])
         try withArchiveLock {
             try withTimeZone("Asia/Tokyo") {
-                try ReproducibleZipWriter(timestamp: stamp).write([.bytes("f", Data("x".utf8)), .directory("d")], to: url)
+                try ReproducibleZipWriter(timestamp: stamp).write(
+                    [.bytes("f", Data("x".utf8)), .directory("d")], to: url)
             }
         }
         // 1700000001 is 2023-11-14T22:13:21Z; DOS time keeps even seconds.
@@ -131,7 +140,8 @@ import Testing
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }
         expectQuireError(.invalidParameter, containing: ["'a/./b'", "twice"]) {
-            try ReproducibleZipWriter().write([.bytes("a/b", Data()), .bytes("a/./b", Data())], to: scratch.file("x.zip"))
+            try ReproducibleZipWriter().write(
+                [.bytes("a/b", Data()), .bytes("a/./b", Data())], to: scratch.file("x.zip"))
         }
         expectQuireError(.invalidParameter, containing: ["'a' is a file", "'a/b'"]) {
             try ReproducibleZipWriter().write([.bytes("a", Data()), .bytes("a/b", Data())], to: scratch.file("x.zip"))
@@ -145,7 +155,8 @@ import Testing
         let missing = scratch.file("missing.bin")
         expectQuireError(.notFound, containing: ["missing.bin"]) {
             try withArchiveLock {
-                try ReproducibleZipWriter().write([.bytes("a", Data("a".utf8)), .file("b", from: missing)], to: scratch.file("out.zip"))
+                try ReproducibleZipWriter().write(
+                    [.bytes("a", Data("a".utf8)), .file("b", from: missing)], to: scratch.file("out.zip"))
             }
         }
         #expect(contents(of: scratch.url).isEmpty)
@@ -161,12 +172,17 @@ import Testing
         try Data(bytes).write(to: source)
         let archive = scratch.file("big.zip")
         let listing = try withArchiveLock {
-            try ReproducibleZipWriter().write([.file("big.bin", from: source), .bytes("small", Data("s".utf8))], to: archive)
+            try ReproducibleZipWriter().write(
+                [.file("big.bin", from: source), .bytes("small", Data("s".utf8))], to: archive)
             return try SafeArchiveReader(archiveURL: archive).listing()
         }
-        #expect(listing == [
-            ArchiveEntry(path: "big.bin", kind: .file, size: Int64(bytes.count), sha256: Digest.hex(SHA256.hash(data: bytes))),
-            ArchiveEntry(path: "small", kind: .file, size: 1, sha256: Digest.hex(SHA256.hash(data: Data("s".utf8)))),
-        ])
+        #expect(
+            listing == [
+                ArchiveEntry(
+                    path: "big.bin", kind: .file, size: Int64(bytes.count), sha256: Digest.hex(SHA256.hash(data: bytes))
+                ),
+                ArchiveEntry(
+                    path: "small", kind: .file, size: 1, sha256: Digest.hex(SHA256.hash(data: Data("s".utf8)))),
+            ])
     }
 }

@@ -3,8 +3,8 @@ import Quire
 import QuireFixturesTestSupport
 import Testing
 
-@testable import QuireFixtures
 @testable import QuireFixtureBuilder
+@testable import QuireFixtures
 
 @Suite struct SafeArchiveReaderTests {
     /// A scratch folder with `in/` for the archive and `out/` as the destination's parent.
@@ -41,15 +41,26 @@ import Testing
         defer { setup.scratch.cleanUp() }
         let folder = try withArchiveLock { () throws -> URL in
             try ReproducibleZipWriter().write(
-                [.bytes("db.cblite2/db.sqlite3", Data("sqlite".utf8)), .bytes("db.cblite2/Attachments/x.blob", Data("b".utf8))],
+                [
+                    .bytes("db.cblite2/db.sqlite3", Data("sqlite".utf8)),
+                    .bytes("db.cblite2/Attachments/x.blob", Data("b".utf8)),
+                ],
                 to: setup.archive)
-            return try SafeArchiveReader(archiveURL: setup.archive, requiredRoot: "db.cblite2").extract(nextTo: setup.destination)
+            return try SafeArchiveReader(archiveURL: setup.archive, requiredRoot: "db.cblite2").extract(
+                nextTo: setup.destination)
         }
-        #expect(folder.deletingLastPathComponent().standardizedFileURL == setup.destination.deletingLastPathComponent().standardizedFileURL)
+        #expect(
+            folder.deletingLastPathComponent().standardizedFileURL
+                == setup.destination.deletingLastPathComponent().standardizedFileURL)
         #expect(folder.lastPathComponent.hasPrefix(".db.extract-"))
-        #expect(contents(of: folder) == ["db.cblite2", "db.cblite2/Attachments", "db.cblite2/Attachments/x.blob", "db.cblite2/db.sqlite3"])
+        #expect(
+            contents(of: folder) == [
+                "db.cblite2", "db.cblite2/Attachments", "db.cblite2/Attachments/x.blob", "db.cblite2/db.sqlite3",
+            ])
         #expect(try Data(contentsOf: folder.appendingPathComponent("db.cblite2/db.sqlite3")) == Data("sqlite".utf8))
-        let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("db.cblite2/db.sqlite3").path)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(
+                atPath: folder.appendingPathComponent("db.cblite2/db.sqlite3").path)[.posixPermissions] as? Int
         #expect(mode == 0o644)
     }
 
@@ -60,10 +71,13 @@ import Testing
             try ReproducibleZipWriter().write([.bytes("a/b.txt", Data("abc".utf8))], to: setup.archive)
             return try SafeArchiveReader(archiveURL: setup.archive).listing()
         }
-        #expect(listing == [
-            ArchiveEntry(path: "a", kind: .directory),
-            ArchiveEntry(path: "a/b.txt", kind: .file, size: 3, sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ])
+        #expect(
+            listing == [
+                ArchiveEntry(path: "a", kind: .directory),
+                ArchiveEntry(
+                    path: "a/b.txt", kind: .file, size: 3,
+                    sha256: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            ])
         #expect(contents(of: setup.destination.deletingLastPathComponent()).isEmpty)
     }
 
@@ -72,13 +86,23 @@ import Testing
         defer { setup.scratch.cleanUp() }
         // The second entry's data is a bomb; only its header is read, so it passes here and is
         // refused when extracted.
-        try hostile(setup, .zip, [.init(name: "manifest.json", kind: .file(Data("{}".utf8))), .init(name: "db/zeros", kind: .zeros(50 << 20))])
+        try hostile(
+            setup, .zip,
+            [
+                .init(name: "manifest.json", kind: .file(Data("{}".utf8))),
+                .init(name: "db/zeros", kind: .zeros(50 << 20)),
+            ])
         let reader = SafeArchiveReader(archiveURL: setup.archive)
         #expect(try withArchiveLock { try reader.validate(readingEntry: "manifest.json") } == Data("{}".utf8))
         #expect(try withArchiveLock { try reader.validate(readingEntry: "absent.json") } == nil)
         setup.expectRefused("archive entry 'db/zeros' expands", "ratio limit of 200")
 
-        try hostile(setup, .zip, [.init(name: "manifest.json", kind: .file(Data("{}".utf8))), .init(name: "../evil", kind: .file(Data("x".utf8)))])
+        try hostile(
+            setup, .zip,
+            [
+                .init(name: "manifest.json", kind: .file(Data("{}".utf8))),
+                .init(name: "../evil", kind: .file(Data("x".utf8))),
+            ])
         expectQuireError(.corruptData, containing: ["escapes the destination"]) {
             _ = try withArchiveLock { try reader.validate(readingEntry: "manifest.json") }
         }
@@ -87,12 +111,17 @@ import Testing
     @Test func extractHashingDigestsWhatItWrites() throws {
         let setup = try Setup()
         defer { setup.scratch.cleanUp() }
-        let (listing, files, folder) = try withArchiveLock { () throws -> ([ArchiveEntry], [String: ArchiveEntry], URL) in
+        let (listing, files, folder) = try withArchiveLock {
+            () throws -> ([ArchiveEntry], [String: ArchiveEntry], URL) in
             try ReproducibleZipWriter().write(
-                [.bytes("a/b.txt", Data("abc".utf8)), .bytes("a/c.bin", Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))],
+                [
+                    .bytes("a/b.txt", Data("abc".utf8)),
+                    .bytes("a/c.bin", Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })),
+                ],
                 to: setup.archive)
             let reader = SafeArchiveReader(archiveURL: setup.archive)
-            let (scratch, files) = try reader.extractHashing(in: setup.destination.deletingLastPathComponent(), prefix: ".db.extract-")
+            let (scratch, files) = try reader.extractHashing(
+                in: setup.destination.deletingLastPathComponent(), prefix: ".db.extract-")
             scratch.close()
             return (try reader.listing(), files, scratch.url)
         }
@@ -108,7 +137,9 @@ import Testing
     func refusesDotDotTraversal(format: HostileArchive.Format) throws {
         let setup = try Setup()
         defer { setup.scratch.cleanUp() }
-        try hostile(setup, format, [.init(name: "ok.txt", kind: .file(Data("x".utf8))), .init(name: "../evil", kind: .file(Data("x".utf8)))])
+        try hostile(
+            setup, format,
+            [.init(name: "ok.txt", kind: .file(Data("x".utf8))), .init(name: "../evil", kind: .file(Data("x".utf8)))])
         setup.expectRefused("archive entry '../evil' escapes the destination ('..' component)")
         #expect(!FileManager.default.fileExists(atPath: setup.scratch.url.appendingPathComponent("in/../evil").path))
         try hostile(setup, format, [.init(name: "a/../../evil", kind: .file(Data("x".utf8)))])
@@ -128,10 +159,12 @@ import Testing
         let setup = try Setup()
         defer { setup.scratch.cleanUp() }
         let outside = try setup.scratch.folder("outside")
-        try hostile(setup, format, [
-            .init(name: "link", kind: .symlink(outside.path)),
-            .init(name: "link/planted.txt", kind: .file(Data("gotcha".utf8))),
-        ])
+        try hostile(
+            setup, format,
+            [
+                .init(name: "link", kind: .symlink(outside.path)),
+                .init(name: "link/planted.txt", kind: .file(Data("gotcha".utf8))),
+            ])
         setup.expectRefused("archive entry 'link' is a symbolic link", outside.path)
         #expect(contents(of: outside).isEmpty)
     }
@@ -139,7 +172,8 @@ import Testing
     @Test func refusesHardLinksDevicesAndFIFOs() throws {
         let setup = try Setup(name: "fixture.tar")
         defer { setup.scratch.cleanUp() }
-        try hostile(setup, .tar, [.init(name: "a", kind: .file(Data("x".utf8))), .init(name: "b", kind: .hardlink("a"))])
+        try hostile(
+            setup, .tar, [.init(name: "a", kind: .file(Data("x".utf8))), .init(name: "b", kind: .hardlink("a"))])
         setup.expectRefused("archive entry 'b' is a hard link (to 'a')")
         try hostile(setup, .tar, [.init(name: "null", kind: .characterDevice)])
         setup.expectRefused("archive entry 'null' is a device")
@@ -151,11 +185,16 @@ import Testing
     func refusesDuplicateNames(format: HostileArchive.Format) throws {
         let setup = try Setup()
         defer { setup.scratch.cleanUp() }
-        try hostile(setup, format, [.init(name: "a/b", kind: .file(Data("1".utf8))), .init(name: "a/b", kind: .file(Data("2".utf8)))])
+        try hostile(
+            setup, format,
+            [.init(name: "a/b", kind: .file(Data("1".utf8))), .init(name: "a/b", kind: .file(Data("2".utf8)))])
         setup.expectRefused("archive entry 'a/b' appears twice")
-        try hostile(setup, format, [.init(name: "a/b", kind: .file(Data("1".utf8))), .init(name: "a/./b", kind: .file(Data("2".utf8)))])
+        try hostile(
+            setup, format,
+            [.init(name: "a/b", kind: .file(Data("1".utf8))), .init(name: "a/./b", kind: .file(Data("2".utf8)))])
         setup.expectRefused("archive entry 'a/./b' duplicates 'a/b'")
-        try hostile(setup, format, [.init(name: "Read.me", kind: .file(Data())), .init(name: "READ.ME", kind: .file(Data()))])
+        try hostile(
+            setup, format, [.init(name: "Read.me", kind: .file(Data())), .init(name: "READ.ME", kind: .file(Data()))])
         setup.expectRefused("'READ.ME' differs from 'Read.me' only in letter case")
         try hostile(setup, format, [.init(name: "a", kind: .file(Data())), .init(name: "a/b", kind: .file(Data()))])
         setup.expectRefused("archive entry 'a/b' is inside 'a', which is a file")
@@ -164,8 +203,11 @@ import Testing
     @Test func refusesEntriesOutsideTheRequiredRoot() throws {
         let setup = try Setup()
         defer { setup.scratch.cleanUp() }
-        try hostile(setup, .zip, [.init(name: "db.cblite2/db.sqlite3", kind: .file(Data())), .init(name: "other.txt", kind: .file(Data()))])
-        setup.expectRefused(requiredRoot: "db.cblite2", "archive entry 'other.txt' is outside the required folder 'db.cblite2'")
+        try hostile(
+            setup, .zip,
+            [.init(name: "db.cblite2/db.sqlite3", kind: .file(Data())), .init(name: "other.txt", kind: .file(Data()))])
+        setup.expectRefused(
+            requiredRoot: "db.cblite2", "archive entry 'other.txt' is outside the required folder 'db.cblite2'")
     }
 
     @Test func refusesTooManyEntries() throws {
@@ -181,8 +223,10 @@ import Testing
         try hostile(setup, .zip, [.init(name: "zeros", kind: .zeros(50 << 20))])
         let size = try FileManager.default.attributesOfItem(atPath: setup.archive.path)[.size] as? Int ?? 0
         #expect(size < 200_000)
-        setup.expectRefused(limits: ArchiveLimits(maximumTotalSize: 10 << 20), "archive entry 'zeros'", "over the limit of 10485760")
-        setup.expectRefused(limits: ArchiveLimits(maximumEntrySize: 10 << 20), "archive entry 'zeros' declares 52428800 bytes")
+        setup.expectRefused(
+            limits: ArchiveLimits(maximumTotalSize: 10 << 20), "archive entry 'zeros'", "over the limit of 10485760")
+        setup.expectRefused(
+            limits: ArchiveLimits(maximumEntrySize: 10 << 20), "archive entry 'zeros' declares 52428800 bytes")
     }
 
     @Test func refusesADecompressionBombByRatio() throws {
@@ -217,7 +261,8 @@ import Testing
         // When its headers say 1000 bytes, reading stops at byte 1001 even with no ratio limit.
         try ZipBomb.archive(declaredSize: 1000).write(to: setup.archive)
         setup.expectRefused(
-            limits: ArchiveLimits(maximumCompressionRatio: .infinity), "archive entry 'zeros' holds more data than its declared 1000 bytes")
+            limits: ArchiveLimits(maximumCompressionRatio: .infinity),
+            "archive entry 'zeros' holds more data than its declared 1000 bytes")
     }
 
     @Test func theZipBombIsAValidArchive() throws {
@@ -262,14 +307,16 @@ import Testing
         let declared = try withArchiveLock { try SafeArchiveReader(archiveURL: setup.archive).validate() }
         #expect(declared.first?.size == 1000)
         setup.expectRefused(
-            limits: ArchiveLimits(maximumCompressionRatio: 2000), "archive entry 'zeros' holds more data than its declared 1000 bytes")
+            limits: ArchiveLimits(maximumCompressionRatio: 2000),
+            "archive entry 'zeros' holds more data than its declared 1000 bytes")
     }
 
     @Test func refusesATruncatedArchive() throws {
         let setup = try Setup()
         defer { setup.scratch.cleanUp() }
         try withArchiveLock {
-            try ReproducibleZipWriter().write((0..<20).map { .bytes("f\($0)", Data(repeating: UInt8($0), count: 5000)) }, to: setup.archive)
+            try ReproducibleZipWriter().write(
+                (0..<20).map { .bytes("f\($0)", Data(repeating: UInt8($0), count: 5000)) }, to: setup.archive)
         }
         let bytes = try Data(contentsOf: setup.archive)
         try bytes.prefix(bytes.count / 2).write(to: setup.archive)
@@ -280,7 +327,8 @@ import Testing
         let setup = try Setup()
         defer { setup.scratch.cleanUp() }
         try withArchiveLock {
-            try ReproducibleZipWriter().write((0..<5).map { .bytes("f\($0)", Data(repeating: 65, count: 100)) }, to: setup.archive)
+            try ReproducibleZipWriter().write(
+                (0..<5).map { .bytes("f\($0)", Data(repeating: 65, count: 100)) }, to: setup.archive)
         }
         var bytes = [UInt8](try Data(contentsOf: setup.archive))
         let directory = Int(ZipInspector.le32(bytes, bytes.count - 22 + 16))

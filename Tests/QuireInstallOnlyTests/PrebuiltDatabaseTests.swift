@@ -15,7 +15,8 @@ import Testing
         .appendingPathComponent("Fixtures/archives/travel-20.quire.zip")
 
     @Test func anAppInstallsThePrebuiltDatabaseOnceAndReadsIt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quire-install-only-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "quire-install-only-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = DatabaseConfiguration(directory: directory.path)
 
@@ -46,7 +47,8 @@ import Testing
         try hotels.save(document: note)
         try database.close()
 
-        let outcome = try FixtureInstaller.install(archive: Self.archive, name: "travel", config: config, ifAbsent: true)
+        let outcome = try FixtureInstaller.install(
+            archive: Self.archive, name: "travel", config: config, ifAbsent: true)
         #expect(outcome == .alreadyPresent)
         let reopened = try FixtureInstaller.installIfAbsent(archive: Self.archive, name: "travel", config: config)
         defer { try? reopened.close() }
@@ -56,7 +58,8 @@ import Testing
     }
 
     @Test func aDamagedArchiveIsRefusedAndNothingIsInstalled() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quire-install-only-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "quire-install-only-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var bytes = try Data(contentsOf: Self.archive)
@@ -66,7 +69,8 @@ import Testing
 
         let databases = directory.appendingPathComponent("databases")
         #expect(throws: QuireError.self) {
-            try FixtureInstaller.install(archive: damaged, name: "travel", config: DatabaseConfiguration(directory: databases.path))
+            try FixtureInstaller.install(
+                archive: damaged, name: "travel", config: DatabaseConfiguration(directory: databases.path))
         }
         #expect(!Database.exists(withName: "travel", inDirectory: databases.path))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct AllDocsEndpointTests {
@@ -20,10 +21,12 @@ import Testing
             #expect(all.json["rows"]?[0]?["value"]?["rev"]?.stringValue?.hasPrefix("1-") == true)
             #expect(all.json["rows"]?[0]?["doc"] == nil)
 
-            let range = try await harness.client.get(#"/db/_all_docs?startkey=%22a%22&endkey=%22c%22&include_docs=true"#)
+            let range = try await harness.client.get(
+                #"/db/_all_docs?startkey=%22a%22&endkey=%22c%22&include_docs=true"#)
             #expect(ids(range) == ["a", "b", "c"])
             #expect(range.json["rows"]?[1]?["doc"]?["id"] == "b")
-            let exclusive = try await harness.client.get(#"/db/_all_docs?startkey=%22a%22&endkey=%22c%22&inclusive_end=false"#)
+            let exclusive = try await harness.client.get(
+                #"/db/_all_docs?startkey=%22a%22&endkey=%22c%22&inclusive_end=false"#)
             #expect(ids(exclusive) == ["a", "b"])
             let limited = try await harness.client.get("/db/_all_docs?limit=2&skip=1")
             #expect(ids(limited) == ["a", "b"])
@@ -97,7 +100,8 @@ extension AllDocsEndpointTests {
         try await ListenerHarness.with { harness async throws in
             try harness.database.inBatch {
                 for index in 0..<total {
-                    try harness.collection.save(document: MutableDocument(id: String(format: "doc-%07d", index), data: ["n": index]))
+                    try harness.collection.save(
+                        document: MutableDocument(id: String(format: "doc-%07d", index), data: ["n": index]))
                 }
             }
             try harness.collection.delete(document: try #require(try harness.collection.document(id: "doc-0000000")))

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct AttachmentCodecTests {
@@ -14,7 +15,10 @@ import Testing
     }
 
     private func blob(_ data: Data, type: String = "text/plain") -> JSONValue {
-        ["@type": "blob", "digest": .string(AttachmentCodec.sha1Digest(of: data)), "length": .int(Int64(data.count)), "content_type": .string(type)]
+        [
+            "@type": "blob", "digest": .string(AttachmentCodec.sha1Digest(of: data)), "length": .int(Int64(data.count)),
+            "content_type": .string(type),
+        ]
     }
 
     @Test func findsBlobsByJSONPointer() {
@@ -47,7 +51,8 @@ import Testing
 
             var missing = CouchDocument(id: "m", revisionID: "1-a", body: ["photo": blob(Data("absent".utf8))])
             #expect(throws: QuireError.self) { try codec.encode(&missing, includeData: true) }
-            var tombstone = CouchDocument(id: "t", revisionID: "2-a", isDeleted: true, body: [:], attachments: ["x": [:]])
+            var tombstone = CouchDocument(
+                id: "t", revisionID: "2-a", isDeleted: true, body: [:], attachments: ["x": [:]])
             try codec.encode(&tombstone, includeData: true)
             #expect(tombstone.attachments == nil)
         }
@@ -59,7 +64,10 @@ import Testing
             let document = CouchDocument(
                 id: "d", revisionID: "1-a", body: ["photo": blob(data)],
                 attachments: [
-                    "blob_/photo": ["data": .string(data.base64EncodedString()), "digest": .string(AttachmentCodec.sha1Digest(of: data))],
+                    "blob_/photo": [
+                        "data": .string(data.base64EncodedString()),
+                        "digest": .string(AttachmentCodec.sha1Digest(of: data)),
+                    ],
                     "legacy.txt": ["data": .string(data.base64EncodedString()), "content_type": "text/plain"],
                 ])
             let body = try codec.decode(document)
@@ -71,8 +79,12 @@ import Testing
             let stub = CouchDocument(
                 id: "d", revisionID: "2-b", body: [:],
                 attachments: ["again.txt": ["stub": true, "digest": "md5-whatever", "length": 8]])
-            let known: [String: JSONValue] = ["again.txt": ["digest": .string(AttachmentCodec.sha1Digest(of: data)), "length": 8]]
-            #expect(try codec.decode(stub, known: known)["_attachments"]?["again.txt"]?["digest"] == .string(AttachmentCodec.sha1Digest(of: data)))
+            let known: [String: JSONValue] = [
+                "again.txt": ["digest": .string(AttachmentCodec.sha1Digest(of: data)), "length": 8]
+            ]
+            #expect(
+                try codec.decode(stub, known: known)["_attachments"]?["again.txt"]?["digest"]
+                    == .string(AttachmentCodec.sha1Digest(of: data)))
             #expect(throws: QuireError.self) { try codec.decode(stub) }
         }
     }
@@ -87,9 +99,16 @@ import Testing
             for given in ["md5-\(hex)", "crc32-1234", "sha1-not-base64"] {
                 let document = CouchDocument(
                     id: "p", revisionID: "1-a", body: [:],
-                    attachments: ["att.txt": ["data": .string(data.base64EncodedString()), "digest": .string(given), "content_type": "text/plain"]])
+                    attachments: [
+                        "att.txt": [
+                            "data": .string(data.base64EncodedString()), "digest": .string(given),
+                            "content_type": "text/plain",
+                        ]
+                    ])
                 let body = try codec.decode(document)
-                #expect(body["_attachments"]?["att.txt"]?["digest"] == .string(AttachmentCodec.sha1Digest(of: data)), "\(given)")
+                #expect(
+                    body["_attachments"]?["att.txt"]?["digest"] == .string(AttachmentCodec.sha1Digest(of: data)),
+                    "\(given)")
                 #expect(body["_attachments"]?["att.txt"]?["length"] == .int(Int64(data.count)))
             }
             #expect(try codec.storedData(digest: AttachmentCodec.sha1Digest(of: data), length: nil) == data)
@@ -97,12 +116,15 @@ import Testing
             let wrong = "md5-" + Digest.base64(MD5.hash(Data("other".utf8)))
             let mismatched = CouchDocument(
                 id: "p", revisionID: "1-b", body: [:],
-                attachments: ["att.txt": ["data": .string(data.base64EncodedString()), "digest": .string(wrong), "length": 11]])
+                attachments: [
+                    "att.txt": ["data": .string(data.base64EncodedString()), "digest": .string(wrong), "length": 11]
+                ])
             let error = #expect(throws: QuireError.self) { try codec.decode(mismatched) }
             #expect(error?.message.contains("does not match its digest '\(wrong)'") == true)
             #expect(error?.message.contains("string(") == false)
             let badLength = CouchDocument(
-                id: "p", revisionID: "1-c", body: [:], attachments: ["att.txt": ["data": .string(data.base64EncodedString()), "length": 3]])
+                id: "p", revisionID: "1-c", body: [:],
+                attachments: ["att.txt": ["data": .string(data.base64EncodedString()), "length": 3]])
             let lengthError = #expect(throws: QuireError.self) { try codec.decode(badLength) }
             #expect(lengthError?.message.contains("'length' says 3 but the data has 11 bytes") == true)
         }
@@ -118,14 +140,20 @@ import Testing
             let hex = MD5.hash(data).map { String(format: "%02x", $0) }.joined()
             let document: JSONValue = [
                 "_id": "pouch", "_rev": "1-aaaa", "_revisions": ["start": 1, "ids": ["aaaa"]], "title": "x",
-                "_attachments": ["note.txt": ["content_type": "text/plain", "data": .string(data.base64EncodedString()), "digest": .string("md5-\(hex)")]],
+                "_attachments": [
+                    "note.txt": [
+                        "content_type": "text/plain", "data": .string(data.base64EncodedString()),
+                        "digest": .string("md5-\(hex)"),
+                    ]
+                ],
             ]
             let reply = try await client.post("/db/_bulk_docs", ["docs": [document], "new_edits": false])
             #expect(reply.status == 201, "\(reply.text)")
             #expect(!reply.text.contains("error"), "\(reply.text)")
             let stored = try await client.get("/db/pouch?attachments=true")
             #expect(stored.json["_attachments"]?["note.txt"]?["data"] == .string(data.base64EncodedString()))
-            #expect(stored.json["_attachments"]?["note.txt"]?["digest"] == .string(AttachmentCodec.sha1Digest(of: data)))
+            #expect(
+                stored.json["_attachments"]?["note.txt"]?["digest"] == .string(AttachmentCodec.sha1Digest(of: data)))
             let raw = try await client.get("/db/pouch/note.txt")
             #expect(raw.body == data)
 
@@ -153,7 +181,9 @@ import Testing
             #expect(!codec.isStored(digest: "sha1-../../etc/passwd"))
             #expect(throws: QuireError.self) { try codec.storedData(digest: "sha1-..%2F..%2Fx", length: nil) }
             #expect(throws: QuireError.self) { try codec.storedData(digest: "md5-abc", length: nil) }
-            #expect(throws: QuireError.self) { try codec.storedData(digest: "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=", length: nil) }
+            #expect(throws: QuireError.self) {
+                try codec.storedData(digest: "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=", length: nil)
+            }
         }
     }
 }

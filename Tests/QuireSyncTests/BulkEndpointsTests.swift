@@ -1,13 +1,15 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct BulkEndpointsTests {
     @Test func revsDiffListsWhatIsMissing() async throws {
         try await ListenerHarness.with { harness async throws in
             try harness.collection.insert(
-                ForeignRevision(documentID: "a", revisionID: "2-bb", ancestors: ["1-aa"], isDeleted: false, body: ["v": 2]))
+                ForeignRevision(
+                    documentID: "a", revisionID: "2-bb", ancestors: ["1-aa"], isDeleted: false, body: ["v": 2]))
             let reply = try await harness.client.post(
                 "/db/_revs_diff", ["a": ["1-aa", "2-bb", "3-cc"], "b": ["1-xx"]])
             #expect(reply.status == 200)
@@ -25,8 +27,12 @@ import Testing
         try await ListenerHarness.with { harness async throws in
             let docs = BulkDocsRequest(
                 documents: [
-                    CouchDocument(id: "x", revisionID: "3-ccc", revisions: RevisionsField(start: 3, ids: ["ccc", "bbb", "aaa"]), body: ["v": 3]),
-                    CouchDocument(id: "gone", revisionID: "2-ddd", revisions: RevisionsField(start: 2, ids: ["ddd", "aaa"]), isDeleted: true, body: [:]),
+                    CouchDocument(
+                        id: "x", revisionID: "3-ccc", revisions: RevisionsField(start: 3, ids: ["ccc", "bbb", "aaa"]),
+                        body: ["v": 3]),
+                    CouchDocument(
+                        id: "gone", revisionID: "2-ddd", revisions: RevisionsField(start: 2, ids: ["ddd", "aaa"]),
+                        isDeleted: true, body: [:]),
                 ], newEdits: false)
             let reply = try await harness.client.post("/db/_bulk_docs", docs.json)
             #expect(reply.status == 201)
@@ -44,7 +50,11 @@ import Testing
             try harness.save("existing", #"{"v":1}"#)
             let reply = try await harness.client.post(
                 "/db/_bulk_docs",
-                ["docs": [["_id": "fresh", "v": 1], ["_id": "existing", "v": 2], ["v": 3], ["_id": 5], "not an object"]])
+                [
+                    "docs": [
+                        ["_id": "fresh", "v": 1], ["_id": "existing", "v": 2], ["v": 3], ["_id": 5], "not an object",
+                    ]
+                ])
             #expect(reply.status == 201)
             let items = reply.json.arrayValue ?? []
             #expect(items.count == 5)
@@ -105,7 +115,8 @@ import Testing
                 response.results[2].docs.first
                     == .error(id: "a", revisionID: rev1, error: "not_found", reason: "missing"))
             #expect(
-                response.results[3].docs.first == .error(id: "zzz", revisionID: nil, error: "not_found", reason: "missing"))
+                response.results[3].docs.first
+                    == .error(id: "zzz", revisionID: nil, error: "not_found", reason: "missing"))
             #expect(try await harness.client.post("/db/_bulk_get", ["docs": [["rev": "1-a"]]]).status == 400)
             #expect(try await harness.client.post("/db/_bulk_get", ["nodocs": []]).status == 400)
         }
@@ -152,7 +163,8 @@ extension BulkEndpointsTests {
             for id in ["_foo", "_design/x"] {
                 #expect(throws: QuireError.self) { try harness.collection.revisionInfo(id: id) }
             }
-            #expect(try await harness.client.get("/db/_changes").json["results"]?.arrayValue?.map { $0["id"] } == ["plain"])
+            #expect(
+                try await harness.client.get("/db/_changes").json["results"]?.arrayValue?.map { $0["id"] } == ["plain"])
 
             let local = try await harness.client.post("/db/_bulk_docs", ["docs": [["_id": "_local/cp", "seq": 7]]])
             #expect(try BulkDocsRequest.results(json: local.json) == [.ok(id: "_local/cp", revisionID: "0-1")])

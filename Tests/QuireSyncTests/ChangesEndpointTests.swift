@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct ChangesEndpointTests {
@@ -48,11 +49,14 @@ import Testing
         try await ListenerHarness.with { harness async throws in
             for (rev, ancestors) in [("1-a", [String]()), ("2-b", ["1-a"]), ("2-c", ["1-a"])] {
                 try harness.collection.insert(
-                    ForeignRevision(documentID: "c", revisionID: rev, ancestors: ancestors, isDeleted: false, body: ["rev": .string(rev)]))
+                    ForeignRevision(
+                        documentID: "c", revisionID: rev, ancestors: ancestors, isDeleted: false,
+                        body: ["rev": .string(rev)]))
             }
             let main = try ChangesResponse(json: try await harness.client.get("/db/_changes").json)
             #expect(main.results.first?.revisionIDs == ["2-c"])
-            let all = try ChangesResponse(json: try await harness.client.get("/db/_changes?style=all_docs&include_docs=true").json)
+            let all = try ChangesResponse(
+                json: try await harness.client.get("/db/_changes?style=all_docs&include_docs=true").json)
             #expect(Set(all.results.first?.revisionIDs ?? []) == ["2-b", "2-c"])
             #expect(all.results.first?.document?["_rev"] == "2-c")
             #expect(all.results.first?.document?["rev"] == "2-c")
@@ -116,7 +120,9 @@ import Testing
             let client = harness.client
             // The timeout is far beyond the test's length: an answer holding "after" can only
             // come from the save waking the feed, never from the timeout.
-            let request = Task { try await client.get("/db/_changes?feed=longpoll&since=now&timeout=600000", timeout: 600) }
+            let request = Task {
+                try await client.get("/db/_changes?feed=longpoll&since=now&timeout=600000", timeout: 600)
+            }
             try await waitForFeeds(harness)
             try harness.save("after", #"{"v":2}"#)
             let reply = try await request.value
@@ -147,7 +153,9 @@ import Testing
             try harness.save("old", #"{"v":0}"#)
             let client = harness.client
             // The feed ends at its limit, after the second change: no clock decides the outcome.
-            let request = Task { try await client.get("/db/_changes?feed=continuous&since=0&limit=2&timeout=600000", timeout: 600) }
+            let request = Task {
+                try await client.get("/db/_changes?feed=continuous&since=0&limit=2&timeout=600000", timeout: 600)
+            }
             try await waitForFeeds(harness)
             try harness.save("new", #"{"v":1}"#)
             let reply = try await request.value
@@ -178,11 +186,17 @@ import Testing
             try harness.save("late", #"{"v":1}"#)
             let reply = try await request.value
             #expect(reply.status == 200)
-            let all = String(decoding: reply.body, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            let all = String(decoding: reply.body, as: UTF8.self).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).dropLast()
             #expect(all.filter(\.isEmpty).count >= 2)
             let parsed = try all.compactMap { try ChangesResponse.parseContinuousLine($0) }
             #expect(parsed.count == 2)
-            if case .change(let entry) = parsed.first { #expect(entry.id == "late") } else { Issue.record("no change line") }
+            if case .change(let entry) = parsed.first {
+                #expect(entry.id == "late")
+            } else {
+                Issue.record("no change line")
+            }
             #expect(parsed.last == .end(lastSequence: ChangesSequence(1)))
         }
     }
@@ -247,7 +261,9 @@ extension ChangesEndpointTests {
             let end = try await client.get("/db/_changes?since=9223372036854775807")
             #expect(end.status == 200)
             #expect(end.json["results"] == [])
-            for body: JSONValue in [["since": 1.5], ["since": ["a"]], ["since": .null], ["since": "abc"], ["since": -1], ["limit": 0.5]] {
+            for body: JSONValue in [
+                ["since": 1.5], ["since": ["a"]], ["since": .null], ["since": "abc"], ["since": -1], ["limit": 0.5],
+            ] {
                 let reply = try await client.post("/db/_changes", body)
                 #expect(reply.status == 400, "\(body)")
             }
@@ -264,7 +280,8 @@ extension ChangesEndpointTests {
             let all = try ChangesResponse(json: try await harness.client.get("/db/_changes?descending=true").json)
             #expect(all.results.map(\.id) == ["a", "c", "b"])
             #expect(all.lastSequence == ChangesSequence(2))
-            let last = try ChangesResponse(json: try await harness.client.get("/db/_changes?descending=true&limit=1").json)
+            let last = try ChangesResponse(
+                json: try await harness.client.get("/db/_changes?descending=true&limit=1").json)
             #expect(last.results.map(\.id) == ["a"])
             #expect(last.lastSequence == ChangesSequence(4))
             let posted = try ChangesResponse(

@@ -1,5 +1,6 @@
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct ChangesResponseTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// The doctor's comparison, input by input, against checkpoints written by hand.
@@ -58,7 +59,9 @@ import Testing
     @Test func aForeignUUIDIsNamed() throws {
         let local = try SyncTestDatabase()
         try store(
-            CheckpointInputs(uuid: "SOMEONE-ELSE", remoteURL: try NormalizedURL(string: "http://h/db"), collection: "_default._default"),
+            CheckpointInputs(
+                uuid: "SOMEONE-ELSE", remoteURL: try NormalizedURL(string: "http://h/db"),
+                collection: "_default._default"),
             in: local.collection)
         let diagnosis = try CheckpointDoctor(database: local.database).diagnose(
             collection: local.collection, url: try #require(URL(string: "http://h/db")))

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// Checkpoint IDs: what is normalised, and what makes a different ID.
@@ -53,7 +54,9 @@ import Testing
         #expect(try id("http://h/db", channels: ["a"]) != base)
         #expect(try id("http://h/db", documentIDs: ["x"]) != base)
         #expect(try id("http://h/db", filter: "app/by_type") != base)
-        #expect(try id("http://h/db", filter: "app/by_type", parameters: ["type": "a"]) != id("http://h/db", filter: "app/by_type"))
+        #expect(
+            try id("http://h/db", filter: "app/by_type", parameters: ["type": "a"])
+                != id("http://h/db", filter: "app/by_type"))
     }
 
     @Test func setsIgnoreOrderAndRepeats() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// Where replication starts when the two checkpoints agree, disagree, or are missing.
@@ -8,7 +9,9 @@ import Testing
     private typealias Session = (id: String, remote: Int64, local: UInt64)
 
     private func checkpoint(_ sessions: [Session], path: String? = "/db") -> ReplicationCheckpoint {
-        let history = sessions.map { ReplicationCheckpoint.session($0.id, ChangesSequence(UInt64($0.remote)), $0.local) }
+        let history = sessions.map {
+            ReplicationCheckpoint.session($0.id, ChangesSequence(UInt64($0.remote)), $0.local)
+        }
         let newest = sessions.first ?? ("none", 0, 0)
         return ReplicationCheckpoint(
             sessionID: newest.id, remoteSequence: ChangesSequence(UInt64(newest.remote)), localSequence: newest.local,
@@ -18,7 +21,8 @@ import Testing
     private func resolve(_ local: ReplicationCheckpoint?, _ remote: ReplicationCheckpoint?, readUUID: String? = "U")
         -> CheckpointResolver.Resolution
     {
-        CheckpointResolver.resolve(local: local, remote: remote, currentUUID: "U", readUUID: readUUID, databasePath: "/db")
+        CheckpointResolver.resolve(
+            local: local, remote: remote, currentUUID: "U", readUUID: readUUID, databasePath: "/db")
     }
 
     @Test func agreementResumesFromTheLatestSession() {
@@ -32,7 +36,8 @@ import Testing
 
     @Test func localAheadFallsBackToTheLatestCommonSession() {
         // The remote write of s3 failed: the remote stops at s2.
-        let result = resolve(checkpoint([("s3", 60, 9), ("s2", 40, 7), ("s1", 20, 3)]), checkpoint([("s2", 40, 7), ("s1", 20, 3)]))
+        let result = resolve(
+            checkpoint([("s3", 60, 9), ("s2", 40, 7), ("s1", 20, 3)]), checkpoint([("s2", 40, 7), ("s1", 20, 3)]))
         #expect(result.outcome == .resumedFromCommonSession("s2"))
         #expect(result.remoteSequence == ChangesSequence(40))
         #expect(result.localSequence == 7)
@@ -55,7 +60,9 @@ import Testing
         let opaque = try ChangesSequence(json: .string("12-g1AAAA"))
         #expect(try CheckpointResolver.earlier(opaque, ChangesSequence(json: .string("13-g1BBBB"))) == .zero)
         #expect(CheckpointResolver.earlier(opaque, opaque) == opaque)
-        #expect(try CheckpointResolver.earlier(ChangesSequence(json: .int(9)), ChangesSequence(json: .string("7"))).value == .string("7"))
+        #expect(
+            try CheckpointResolver.earlier(ChangesSequence(json: .int(9)), ChangesSequence(json: .string("7"))).value
+                == .string("7"))
     }
 
     @Test func noCommonSessionStartsOver() {

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct CouchDocumentTests {
@@ -20,7 +21,8 @@ import Testing
 
     @Test func encodesBackWithMetadata() throws {
         let document = CouchDocument(
-            id: "d", revisionID: "2-b", revisions: RevisionsField(start: 2, ids: ["b", "a"]), isDeleted: true, body: [:])
+            id: "d", revisionID: "2-b", revisions: RevisionsField(start: 2, ids: ["b", "a"]), isDeleted: true, body: [:]
+        )
         #expect(
             document.json()
                 == ["_id": "d", "_rev": "2-b", "_revisions": ["start": 2, "ids": ["b", "a"]], "_deleted": true])
@@ -51,7 +53,9 @@ import Testing
     }
 
     @Test func becomesAForeignRevision() throws {
-        let document = try CouchDocument(json: ["_id": "a", "_rev": "2-b", "_revisions": ["start": 2, "ids": ["b", "a"]], "v": 1])
+        let document = try CouchDocument(json: [
+            "_id": "a", "_rev": "2-b", "_revisions": ["start": 2, "ids": ["b", "a"]], "v": 1,
+        ])
         let revision = try document.foreignRevision(body: document.body)
         #expect(revision.documentID == "a")
         #expect(revision.revisionID == "2-b")

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// Couchbase Lite's default rule: deletion wins, then the higher generation, then the higher
@@ -17,7 +18,8 @@ import Testing
         return document?.isDeleted == true ? nil : document
     }
 
-    private func winner(_ local: String, _ remote: String, localDeleted: Bool = false, remoteDeleted: Bool = false) throws
+    private func winner(_ local: String, _ remote: String, localDeleted: Bool = false, remoteDeleted: Bool = false)
+        throws
         -> String?
     {
         let store = try SyncTestDatabase()

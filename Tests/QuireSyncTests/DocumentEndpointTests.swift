@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct DocumentEndpointTests {
@@ -110,7 +111,8 @@ import Testing
             #expect(refused.json["error"] == "conflict")
             // A conflict made locally (a replicator's pull does this) is listed.
             try harness.collection.insert(
-                ForeignRevision(documentID: "c", revisionID: "2-ccc", ancestors: ["1-aaa"], isDeleted: false, body: ["v": 2]))
+                ForeignRevision(
+                    documentID: "c", revisionID: "2-ccc", ancestors: ["1-aaa"], isDeleted: false, body: ["v": 2]))
             // CouchDB's winner: same generation, higher revision ID.
             let current = try await client.get("/db/c?conflicts=true")
             #expect(current.json["_rev"] == "2-ccc")
@@ -167,7 +169,10 @@ import Testing
             let bytes = Data("hello attachment".utf8)
             let sha1 = AttachmentCodec.sha1Digest(of: bytes)
             let body: JSONValue = [
-                "photo": ["@type": "blob", "digest": .string(sha1), "length": .int(Int64(bytes.count)), "content_type": "text/plain"],
+                "photo": [
+                    "@type": "blob", "digest": .string(sha1), "length": .int(Int64(bytes.count)),
+                    "content_type": "text/plain",
+                ],
                 "_attachments": [
                     "blob_/photo": ["content_type": "text/plain", "data": .string(bytes.base64EncodedString())],
                     "notes.txt": [
@@ -195,7 +200,9 @@ import Testing
             let bytes = Data("content".utf8)
             let client = harness.client
             let wrongDigest: JSONValue = [
-                "_attachments": ["a.txt": ["data": .string(bytes.base64EncodedString()), "digest": "md5-AAAAAAAAAAAAAAAAAAAAAA=="]]
+                "_attachments": [
+                    "a.txt": ["data": .string(bytes.base64EncodedString()), "digest": "md5-AAAAAAAAAAAAAAAAAAAAAA=="]
+                ]
             ]
             #expect(try await client.put("/db/d1", wrongDigest).status == 400)
             let wrongLength: JSONValue = [
@@ -206,7 +213,9 @@ import Testing
             #expect(try await client.put("/db/d3", badBase64).status == 400)
             let unknownStub: JSONValue = ["_attachments": ["a.txt": ["stub": true, "digest": "md5-xyz", "length": 3]]]
             #expect(try await client.put("/db/d4", unknownStub).status == 404)
-            let danglingBlob: JSONValue = ["photo": ["@type": "blob", "digest": "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=", "length": 3]]
+            let danglingBlob: JSONValue = [
+                "photo": ["@type": "blob", "digest": "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=", "length": 3]
+            ]
             #expect(try await client.put("/db/d5", danglingBlob).status == 400)
             let mismatch: JSONValue = [
                 "photo": ["@type": "blob", "digest": "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA=", "length": 7],

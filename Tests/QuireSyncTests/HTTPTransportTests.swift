@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 #if canImport(Glibc)
@@ -23,13 +24,16 @@ import Testing
             for round in 0..<3 {
                 let feed = Task {
                     try await transport.send(
-                        URLRequest(url: base.appendingPathComponent("db/_changes").appendingQuery(
-                            "feed=longpoll&since=\(since + UInt64(round))&timeout=600000")))
+                        URLRequest(
+                            url: base.appendingPathComponent("db/_changes").appendingQuery(
+                                "feed=longpoll&since=\(since + UInt64(round))&timeout=600000")))
                 }
                 try await eventually(timeout: 60, "the feed open") { harness.listener.activeFeedCount == 1 }
                 try harness.save("doc\(round)", #"{"v":1}"#)
                 #expect(try await feed.value.status == 200)
-                #expect(try await transport.send(URLRequest(url: base.appendingPathComponent("db/doc\(round)"))).status == 200)
+                #expect(
+                    try await transport.send(URLRequest(url: base.appendingPathComponent("db/doc\(round)"))).status
+                        == 200)
             }
             #expect(harness.listener.acceptedConnectionCount == 1)
         }
@@ -109,7 +113,9 @@ private final class KeptConnectionPeer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(descriptor, 16) == 0 else {
             close(descriptor)
@@ -181,7 +187,8 @@ private final class KeptConnectionPeer: @unchecked Sendable {
             }
             if dropping { return }
             let body = #"{"request":\#(number)}"#
-            let reply = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+            let reply =
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
             let bytes = Array(reply.utf8)
             guard send(connection, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return }
         }

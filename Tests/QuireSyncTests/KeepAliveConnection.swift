@@ -136,7 +136,9 @@ final class KeepAliveConnection: @unchecked Sendable {
     private func readReplyNow(method: String) throws -> Reply {
         let separator = Data("\r\n\r\n".utf8)
         while pending.range(of: separator) == nil {
-            guard try fill() else { throw QuireError(.networkError, "the server closed the connection without a reply") }
+            guard try fill() else {
+                throw QuireError(.networkError, "the server closed the connection without a reply")
+            }
         }
         guard let end = pending.range(of: separator) else { throw QuireError(.networkError, "no head") }
         let lines = String(decoding: pending[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")

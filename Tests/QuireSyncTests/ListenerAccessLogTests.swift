@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// The access log: one Common Log Format line per request, written once the answer is sent,
@@ -17,7 +18,8 @@ import Testing
         let lines = Lines()
         let log = ListenerAccessLog { lines.append($0) }
         let authenticator = ListenerPasswordAuthenticator { $0 == "sync" && $1 == "s3cret" }
-        try await ListenerHarness.with(authenticator: authenticator, adjust: { $0.accessLog = log }) { harness async throws in
+        try await ListenerHarness.with(authenticator: authenticator, adjust: { $0.accessLog = log }) {
+            harness async throws in
             let connection = try KeepAliveConnection(port: harness.listener.port ?? 0)
             let basic = "Basic " + Data("sync:s3cret".utf8).base64EncodedString()
             let welcome = try await connection.request("GET", "/db?x=%22y%22", headers: ["Authorization": basic])
@@ -27,13 +29,17 @@ import Testing
                 "GET", "/db/_changes?feed=continuous&since=0&timeout=10", headers: ["Authorization": basic])
             try await eventually(timeout: 30, "four lines") { lines.all.count == 4 }
             let all = lines.all
-            let pattern = #/^127\.0\.0\.1 - (\S+) \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d \+0000\] "([A-Z]+) (\S+) HTTP/1\.1" (\d{3}) (\d+|-)\n$/#
+            let pattern =
+                #/^127\.0\.0\.1 - (\S+) \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d \+0000\] "([A-Z]+) (\S+) HTTP/1\.1" (\d{3}) (\d+|-)\n$/#
             let parsed = try all.map { line -> (user: String, target: String, status: String, bytes: String) in
                 let match = try #require(line.wholeMatch(of: pattern), "\(line)")
                 return (String(match.1), String(match.3), String(match.4), String(match.5))
             }
             #expect(parsed.map(\.user) == ["sync", "sync", "-", "sync"])
-            #expect(parsed.map(\.target) == ["/db?x=%22y%22", "/db/missing", "/db", "/db/_changes?feed=continuous&since=0&timeout=10"])
+            #expect(
+                parsed.map(\.target) == [
+                    "/db?x=%22y%22", "/db/missing", "/db", "/db/_changes?feed=continuous&since=0&timeout=10",
+                ])
             #expect(parsed.map(\.status) == ["200", "404", "401", "200"])
             #expect(parsed[0].bytes == String(welcome.body.count))
             #expect(parsed[3].bytes == String(feed.body.count))
@@ -44,6 +50,7 @@ import Testing
         let line = ListenerAccessLog.line(
             client: nil, user: "a b\"\n\\", time: Date(timeIntervalSince1970: 0), method: "GET", target: "/x\"\r\n",
             status: 200, bytes: 0)
-        #expect(line == #"- - a\x20b\x22\x0A\x5C [01/Jan/1970:00:00:00 +0000] "GET /x\x22\x0D\x0A HTTP/1.1" 200 -"# + "\n")
+        #expect(
+            line == #"- - a\x20b\x22\x0A\x5C [01/Jan/1970:00:00:00 +0000] "GET /x\x22\x0D\x0A HTTP/1.1" 200 -"# + "\n")
     }
 }

@@ -19,7 +19,8 @@ import Testing
         try alpha.defaultCollection().save(document: MutableDocument(id: "a1", data: ["n": 1]))
         try alpha.close()
         let beta = try Database(name: "beta", config: config)
-        try beta.createCollection(name: "hotel", scope: "inventory").save(document: MutableDocument(id: "h1", data: ["n": 2]))
+        try beta.createCollection(name: "hotel", scope: "inventory").save(
+            document: MutableDocument(id: "h1", data: ["n": 2]))
         try beta.close()
         try Database(name: "outside", config: DatabaseConfiguration(directory: root.path)).close()
         try FileManager.default.createDirectory(
@@ -35,7 +36,8 @@ import Testing
     ) async throws {
         let folder = try ListenerDatabaseFolder(directory: data.path, createsDatabases: creates, allowsDelete: deletes)
         let listener = URLEndpointListener(
-            config: URLEndpointListenerConfiguration(databaseFolder: folder, networkInterface: "127.0.0.1", readOnly: readOnly))
+            config: URLEndpointListenerConfiguration(
+                databaseFolder: folder, networkInterface: "127.0.0.1", readOnly: readOnly))
         try await listener.start()
         let port = try #require(listener.port)
         #expect(listener.serverURLs == [URL(string: "http://127.0.0.1:\(port)/")!])
@@ -114,7 +116,10 @@ import Testing
         let (root, data) = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         try await serving(data) { client in
-            for name in ["Upper", "9lives", "_users", "dots.in.name", "has%20space", "a%2Fb", "..%2Foutside", "%2E%2E", "caf%C3%A9"] {
+            for name in [
+                "Upper", "9lives", "_users", "dots.in.name", "has%20space", "a%2Fb", "..%2Foutside", "%2E%2E",
+                "caf%C3%A9",
+            ] {
                 let reply = try await client.send("PUT", "/\(name)")
                 let expected = name == "_users" ? 404 : 400
                 #expect(reply.status == expected, "\(name): \(reply.text)")
@@ -126,7 +131,9 @@ import Testing
             let long = "a" + String(repeating: "b", count: ListenerDatabaseFolder.maximumNameLength)
             #expect(try await client.send("PUT", "/\(long)").status == 400)
             #expect(try await client.send("PUT", "/ok-name_$()+").status == 201)
-            for path in ["/..%2Foutside", "/..%2Foutside/_all_docs", "/%2E%2E%2Foutside", "/.quire-install.extract-1234"] {
+            for path in [
+                "/..%2Foutside", "/..%2Foutside/_all_docs", "/%2E%2E%2Foutside", "/.quire-install.extract-1234",
+            ] {
                 #expect(try await client.get(path).status == 404, "\(path)")
                 if !path.hasSuffix("_all_docs") {
                     #expect(try await client.send("DELETE", path).status == 404, "\(path)")
@@ -160,7 +167,9 @@ import Testing
         }
         #expect(Database.exists(withName: "alpha", inDirectory: data.path))
         #expect(!Database.exists(withName: "fresh", inDirectory: data.path))
-        #expect(throws: QuireError.self) { try ListenerDatabaseFolder(directory: data.appendingPathComponent("none").path) }
+        #expect(throws: QuireError.self) {
+            try ListenerDatabaseFolder(directory: data.appendingPathComponent("none").path)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// The listener's document routes take their ID rules from the library (LiteCore's

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// Every answer of the listener leaves its connection usable for the next request (HTTP/1.1
@@ -71,7 +72,8 @@ import Testing
             let connection = try KeepAliveConnection(port: harness.listener.port ?? 0)
             // Ends by its limit, on a change made while it waits.
             let pending = Task {
-                try await connection.request("GET", "/db/_changes?feed=continuous&since=\(since)&limit=1&timeout=600000")
+                try await connection.request(
+                    "GET", "/db/_changes?feed=continuous&since=\(since)&limit=1&timeout=600000")
             }
             try await waitForFeeds(harness)
             try harness.save("a", #"{"v":1}"#)

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// The listener's connection limits: the connection cap, the request-head timeout, the idle
@@ -87,9 +88,14 @@ import Testing
             var opened: Task<KeepAliveConnection.Reply, any Error>?
             for _ in 0..<20 where opened == nil {
                 let feed = try KeepAliveConnection(port: port)
-                let pending = Task { try await feed.request("GET", "/db/_changes?feed=longpoll&since=\(since)&timeout=600000") }
+                let pending = Task {
+                    try await feed.request("GET", "/db/_changes?feed=longpoll&since=\(since)&timeout=600000")
+                }
                 let ended = EndFlag()
-                Task { _ = try? await pending.value; ended.set() }
+                Task {
+                    _ = try? await pending.value
+                    ended.set()
+                }
                 try await eventually(timeout: 120, "the feed open or its connection closed") {
                     harness.listener.activeFeedCount == 1 || ended.isSet
                 }
@@ -120,7 +126,9 @@ import Testing
             try await first.send(
                 Data("PUT /db/first HTTP/1.1\r\nHost: x\r\nContent-Length: \(firstBody.count)\r\n\r\n".utf8)
                     + firstBody.prefix(1000))
-            try await eventually(timeout: 60, "the first body reserved") { harness.listener.bodyBudgetUse.bytes == 120_000 }
+            try await eventually(timeout: 60, "the first body reserved") {
+                harness.listener.bodyBudgetUse.bytes == 120_000
+            }
             // The second does not fit beside it and waits.
             let second = try KeepAliveConnection(port: port)
             let secondReply = Task { try await second.request("PUT", "/db/second", body: secondBody) }
@@ -138,7 +146,8 @@ import Testing
     }
 
     @Test func limitsThatCannotWorkAreRefused() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quire-limits-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "quire-limits-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try Database(name: "db", config: DatabaseConfiguration(directory: directory.path))
         defer { try? database.close() }

@@ -3,7 +3,7 @@ import Quire
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Load and bad peers against a listener with authentication on, served by a child process
@@ -49,7 +49,9 @@ import Glibc
             self.directory = directory
             let helper = try #require(ListenerLoadTests.helperURL, "quire-test-helper is built beside the tests")
             process.executableURL = helper
-            process.arguments = ["listener", directory.path, ListenerLoadTests.password, String(ListenerLoadTests.maxBody)]
+            process.arguments = [
+                "listener", directory.path, ListenerLoadTests.password, String(ListenerLoadTests.maxBody),
+            ]
             process.standardInput = input
             process.standardOutput = output
             try process.run()
@@ -60,13 +62,15 @@ import Glibc
                 line += chunk
             }
             let text = String(decoding: line, as: UTF8.self)
-            port = try #require(text.split(separator: " ").last.flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
-                                "the helper said: \(text)")
+            port = try #require(
+                text.split(separator: " ").last.flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) },
+                "the helper said: \(text)")
         }
 
         /// Resident memory now and at its peak, in bytes, from `/proc/<pid>/status`.
         func memory() -> (resident: Int, peak: Int) {
-            guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else {
+            guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+            else {
                 return (0, 0)
             }
             func field(_ name: String) -> Int {
@@ -117,7 +121,8 @@ import Glibc
                 exchanges.append(.http("GET", "/load", credentials: good))
                 expected.append([200])
             case 6:
-                exchanges.append(.http("PUT", "/load/bad-\(index)", credentials: ("peer", "wrong"), body: #"{"n":\#(index)}"#))
+                exchanges.append(
+                    .http("PUT", "/load/bad-\(index)", credentials: ("peer", "wrong"), body: #"{"n":\#(index)}"#))
                 expected.append([401])
                 refused.append("bad-\(index)")
             case 7:
@@ -127,9 +132,11 @@ import Glibc
             case 8 where index % 20 == 8:
                 // Declares 10 MB (the limit is 64 KiB) and waits to be told to go on, as
                 // careful clients do: the refusal comes back before any body is sent.
-                exchanges.append(.http(
-                    "PUT", "/load/big-\(index)", credentials: good,
-                    headers: ["Content-Type: application/json", "Content-Length: 10000000", "Expect: 100-continue"]))
+                exchanges.append(
+                    .http(
+                        "PUT", "/load/big-\(index)", credentials: good,
+                        headers: ["Content-Type: application/json", "Content-Length: 10000000", "Expect: 100-continue"])
+                )
                 expected.append([413])
                 refused.append("big-\(index)")
             case 8:
@@ -148,8 +155,11 @@ import Glibc
                     Array("GARBAGE\r\n\r\n".utf8),
                     Array("PUT /load/mal-\(index) HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n{}".utf8),
                     Array("PUT /load/mal-\(index) HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n".utf8),
-                    [0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00, 0x00, 0xA1, 0x03, 0x03] + [UInt8](repeating: 0, count: 64),
-                    Array("PUT /load/mal-\(index) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n".utf8),
+                    [0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00, 0x00, 0xA1, 0x03, 0x03]
+                        + [UInt8](repeating: 0, count: 64),
+                    Array(
+                        "PUT /load/mal-\(index) HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n"
+                            .utf8),
                 ]
                 exchanges.append(LoadClient.Exchange(bytes: malformed[(index / 10) % malformed.count]))
                 expected.append([400, 401, 413, 0])
@@ -167,7 +177,9 @@ import Glibc
         for (index, outcome) in outcomes.enumerated() {
             let status = outcome.status ?? 0
             statuses[status, default: 0] += 1
-            #expect(expected[index].contains(status), "request \(index) got \(status) \(outcome.error ?? ""): \(outcome.text.prefix(300))")
+            #expect(
+                expected[index].contains(status),
+                "request \(index) got \(status) \(outcome.error ?? ""): \(outcome.text.prefix(300))")
             #expect(status < 500, "request \(index): \(outcome.text.prefix(300))")
         }
         // Still answering, and quickly.
@@ -177,7 +189,8 @@ import Glibc
         #expect(clock.now - probeStart < .seconds(30))
         #expect(server.process.isRunning)
         let growth = during.peak - before.resident
-        print("""
+        print(
+            """
             listener load: \(total) requests at once in \(elapsed); statuses \(statuses.sorted { $0.key < $1.key }); \
             server resident \(before.resident / 1_048_576) MB before, peak \(during.peak / 1_048_576) MB
             """)
@@ -213,7 +226,8 @@ import Glibc
             return exchange
         }
         slow += (0..<50).map { index in
-            var exchange = LoadClient.Exchange.http("PUT", "/load/half-\(index)", credentials: good, body: #"{"n":12345678}"#)
+            var exchange = LoadClient.Exchange.http(
+                "PUT", "/load/half-\(index)", credentials: good, body: #"{"n":12345678}"#)
             exchange.sendLimit = exchange.bytes.count - 6
             exchange.holdSeconds = 8
             return exchange
@@ -232,7 +246,9 @@ import Glibc
         let clock = ContinuousClock()
         let started = clock.now
         let quick = client.run(
-            (0..<20).map { .http("PUT", "/load/quick-\($0)", credentials: good, body: #"{"ok":true}"#) } + [.http("GET", "/load", credentials: good)],
+            (0..<20).map { .http("PUT", "/load/quick-\($0)", credentials: good, body: #"{"ok":true}"#) } + [
+                .http("GET", "/load", credentials: good)
+            ],
             timeoutSeconds: 20)
         let waited = clock.now - started
         // Ordered by events, not by the clock: the ordinary requests were all answered while
@@ -298,7 +314,9 @@ extension ListenerLoadTests {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(descriptor >= 0 && connected == 0, "cannot connect: \(String(cString: strerror(errno)))")
         return descriptor

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 #if canImport(Glibc)
@@ -30,7 +31,9 @@ import Testing
                 let took = clock.now - started
                 // stop() waits at most the grace period for open connections; the bound only
                 // catches a stop that hangs, with room for a loaded or sanitized run.
-                #expect(took < URLEndpointListener.shutdownGracePeriod + .seconds(25), "stop() took \(took) in round \(round)")
+                #expect(
+                    took < URLEndpointListener.shutdownGracePeriod + .seconds(25),
+                    "stop() took \(took) in round \(round)")
                 #expect(harness.listener.port == nil)
                 #expect(harness.listener.activeFeedCount == 0)
                 await clients.stop()

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+
 @testable import QuireSync
 
 /// A database served by a ``URLEndpointListener`` on 127.0.0.1.

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Many loopback HTTP exchanges at once from one thread: non-blocking sockets driven by
@@ -104,7 +105,9 @@ struct LoadClient {
         while connections.contains(where: { $0.phase != .done }) {
             let time = now()
             if time > timeoutSeconds {
-                for index in connections.indices where connections[index].phase != .done { finish(index, error: "timed out") }
+                for index in connections.indices where connections[index].phase != .done {
+                    finish(index, error: "timed out")
+                }
                 break
             }
             var polled: [pollfd] = []

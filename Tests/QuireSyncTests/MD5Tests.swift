@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct MD5Tests {
@@ -19,8 +20,11 @@ import Testing
 
     @Test func handlesLengthsAroundTheBlockBoundary() {
         // 55, 56 and 64 bytes put the length field in the same, the next, and a new block.
-        #expect(Digest.hex(MD5.hash(Array(repeating: UInt8(ascii: "a"), count: 55))) == "ef1772b6dff9a122358552954ad0df65")
-        #expect(Digest.hex(MD5.hash(Array(repeating: UInt8(ascii: "a"), count: 56))) == "3b0c8ac703f828b04c6c197006d17218")
-        #expect(Digest.hex(MD5.hash(Array(repeating: UInt8(ascii: "a"), count: 64))) == "014842d480b571495a4a0363793f7367")
+        #expect(
+            Digest.hex(MD5.hash(Array(repeating: UInt8(ascii: "a"), count: 55))) == "ef1772b6dff9a122358552954ad0df65")
+        #expect(
+            Digest.hex(MD5.hash(Array(repeating: UInt8(ascii: "a"), count: 56))) == "3b0c8ac703f828b04c6c197006d17218")
+        #expect(
+            Digest.hex(MD5.hash(Array(repeating: UInt8(ascii: "a"), count: 64))) == "014842d480b571495a4a0363793f7367")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// Requests no well-behaved client sends, written byte by byte: each gets a 4xx and writes
@@ -9,7 +10,8 @@ import Testing
     @Test func aDeclaredLengthOverTheLimitIs413BeforeReading() async throws {
         try await ListenerHarness.with(maxRequestBodySize: 1024) { harness async throws in
             let raw = RawHTTPClient(port: harness.listener.port ?? 0)
-            let reply = try await raw.send("POST /db/_bulk_docs HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 50000000")
+            let reply = try await raw.send(
+                "POST /db/_bulk_docs HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 50000000")
             #expect(reply.status == 413)
             #expect(reply.json["error"] == "too_large")
             #expect(harness.collection.count == 0)

@@ -1,7 +1,8 @@
 import Foundation
 import Quire
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Sends hand-written HTTP/1.1 bytes over a loopback TCP socket and reads the whole reply
@@ -34,9 +35,10 @@ struct RawHTTPClient: Sendable {
     ) async throws -> Reply {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
-                continuation.resume(with: Result {
-                    try exchange(head, body: body, timeoutSeconds: timeoutSeconds, onData: onData)
-                })
+                continuation.resume(
+                    with: Result {
+                        try exchange(head, body: body, timeoutSeconds: timeoutSeconds, onData: onData)
+                    })
             }
             thread.start()
         }
@@ -66,7 +68,8 @@ struct RawHTTPClient: Sendable {
         try request.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let sent = Glibc.send(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = Glibc.send(
+                    descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, Int32(MSG_NOSIGNAL))
                 guard sent > 0 else { throw QuireError(.networkError, "send() failed") }
                 offset += sent
             }

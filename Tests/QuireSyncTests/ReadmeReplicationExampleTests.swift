@@ -6,14 +6,16 @@ import Testing
 /// The README's replication example, as written there (in a temporary folder), run to its end.
 @Suite struct ReadmeReplicationExampleTests {
     @Test func theReadmeExampleReplicatesBothWays() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quire-readme-sync-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "quire-readme-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let directory = folder.appendingPathComponent("Sync").path
 
         // From the README:
         let server = try Database(name: "server", config: DatabaseConfiguration(directory: directory))
-        let listener = URLEndpointListener(config: URLEndpointListenerConfiguration(
-            collections: [try server.defaultCollection()], port: 0, networkInterface: "127.0.0.1"))
+        let listener = URLEndpointListener(
+            config: URLEndpointListenerConfiguration(
+                collections: [try server.defaultCollection()], port: 0, networkInterface: "127.0.0.1"))
         try await listener.start()
 
         let phone = try Database(name: "phone", config: DatabaseConfiguration(directory: directory))

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// A client that knows only the CouchDB replication protocol as documented, talking to the
@@ -61,7 +62,8 @@ import Testing
             #expect(Set(diff.entries.keys) == Set(wanted.keys))
             #expect(Set(diff.entries["conflicted"]?.missing ?? []) == ["2-x2", "2-y2"])
             // 4. Upload them as they are.
-            let upload = try await client.post("/db/_bulk_docs", ["docs": .array(Self.sourceRevisions), "new_edits": false])
+            let upload = try await client.post(
+                "/db/_bulk_docs", ["docs": .array(Self.sourceRevisions), "new_edits": false])
             #expect(upload.status == 201)
             let results = try BulkDocsRequest.results(json: upload.json)
             #expect(results.count == 6)
@@ -86,14 +88,18 @@ import Testing
             #expect(try await client.send("POST", "/db/_ensure_full_commit", bytes: Data()).status == 201)
             let checkpoint = CheckpointDocument(
                 sessionID: "session-1", sourceLastSequence: ChangesSequence(6),
-                history: [.init(sessionID: "session-1", recordedSequence: ChangesSequence(6), extra: ["docs_written": 6])])
+                history: [
+                    .init(sessionID: "session-1", recordedSequence: ChangesSequence(6), extra: ["docs_written": 6])
+                ])
             #expect(try await client.put("/db/_local/push-rep", checkpoint.json).status == 201)
             // Nothing is missing any more, and pushing again changes nothing.
-            let after = try RevsDiff.Response(json: try await client.post("/db/_revs_diff", RevsDiff.Request(revisions: wanted).json).json)
+            let after = try RevsDiff.Response(
+                json: try await client.post("/db/_revs_diff", RevsDiff.Request(revisions: wanted).json).json)
             #expect(Array(after.entries.keys) == ["conflicted"])
             #expect(after.entries["conflicted"]?.missing == ["2-y2"])
             let sequence = try harness.collection.lastSequence()
-            let again = try await client.post("/db/_bulk_docs", ["docs": .array(Self.sourceRevisions), "new_edits": false])
+            let again = try await client.post(
+                "/db/_bulk_docs", ["docs": .array(Self.sourceRevisions), "new_edits": false])
             #expect(again.status == 201)
             #expect(try harness.collection.lastSequence() == sequence)
 
@@ -107,10 +113,13 @@ import Testing
             #expect(try withBlob.blob(forKey: "photo")?.readContent() == Self.blobBytes)
             #expect(try collection.leaves(id: "withblob").first?.body["_attachments"] == nil)
             let legacy = try #require(try collection.leaves(id: "legacy").first)
-            #expect(legacy.body["_attachments"]?["notes.txt"]?["digest"] == .string(AttachmentCodec.sha1Digest(of: Self.noteBytes)))
+            #expect(
+                legacy.body["_attachments"]?["notes.txt"]?["digest"]
+                    == .string(AttachmentCodec.sha1Digest(of: Self.noteBytes)))
             #expect(try await client.get("/db/legacy/notes.txt").body == Self.noteBytes)
             #expect(try collection.revisionInfo(id: "gone")?.isDeleted == true)
-            let saved = try CheckpointDocument(json: .object(try #require(try collection.localDocument(id: "push-rep"))))
+            let saved = try CheckpointDocument(
+                json: .object(try #require(try collection.localDocument(id: "push-rep"))))
             #expect(saved.sourceLastSequence.localSequence == 6)
             #expect(saved.history.first?.extra["docs_written"] == 6)
         }
@@ -125,7 +134,9 @@ import Testing
             try collection.save(document: photo)
             for (rev, ancestors) in [("1-a", [String]()), ("2-b", ["1-a"]), ("2-c", ["1-a"])] {
                 try collection.insert(
-                    ForeignRevision(documentID: "p2", revisionID: rev, ancestors: ancestors, isDeleted: false, body: ["at": .string(rev)]))
+                    ForeignRevision(
+                        documentID: "p2", revisionID: rev, ancestors: ancestors, isDeleted: false,
+                        body: ["at": .string(rev)]))
             }
             let doomed = try harness.save("p3", #"{"v":1}"#)
             try collection.delete(document: doomed)
@@ -140,10 +151,14 @@ import Testing
             #expect(feed.results[2].isDeleted)
 
             // Fetch every listed revision with its history and attachment bytes.
-            let items = feed.results.flatMap { entry in entry.revisionIDs.map { BulkGetRequest.Item(id: entry.id, revisionID: $0) } }
-            let fetched = try await client.post("/db/_bulk_get?revs=true&attachments=true", BulkGetRequest(items: items).json)
+            let items = feed.results.flatMap { entry in
+                entry.revisionIDs.map { BulkGetRequest.Item(id: entry.id, revisionID: $0) }
+            }
+            let fetched = try await client.post(
+                "/db/_bulk_get?revs=true&attachments=true", BulkGetRequest(items: items).json)
             #expect(fetched.status == 200)
-            let documents = try BulkGetResponse(json: fetched.json).results.flatMap(\.docs).map { item -> CouchDocument in
+            let documents = try BulkGetResponse(json: fetched.json).results.flatMap(\.docs).map {
+                item -> CouchDocument in
                 guard case .ok(let json) = item else { throw QuireError(.notFound, "bulk_get error \(item)") }
                 return try CouchDocument(json: json)
             }
@@ -174,7 +189,8 @@ import Testing
             edited.setValue("new", forKey: "caption")
             try collection.save(document: edited)
             let since = stored.sourceLastSequence.parameter
-            let next = try ChangesResponse(json: try await client.get("/db/_changes?style=all_docs&since=\(since)").json)
+            let next = try ChangesResponse(
+                json: try await client.get("/db/_changes?style=all_docs&since=\(since)").json)
             #expect(next.results.map(\.id) == ["p1"])
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+
 @testable import QuireSync
 
 /// What a finished replication did.
@@ -20,7 +21,8 @@ final class ReplicationRecorder: @unchecked Sendable {
     private var tokens: [ReplicatorListenerToken] = []
 
     init(_ replicator: Replicator) {
-        tokens.append(replicator.addChangeListener { [self] change in lock.withLock { statuses.append(change.status) } })
+        tokens.append(
+            replicator.addChangeListener { [self] change in lock.withLock { statuses.append(change.status) } })
         tokens.append(
             replicator.addDocumentReplicationListener { [self] replication in
                 lock.withLock {

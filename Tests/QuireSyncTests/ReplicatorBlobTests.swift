@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 extension EndToEnd {
@@ -59,7 +60,8 @@ extension EndToEnd {
             let url = try #require(URL(string: "http://127.0.0.1:\(listener.port ?? 0)/small"))
             try local.save("a", #"{"n": 1}"#)
             let big = MutableDocument(id: "big")
-            big.setValue(Blob(contentType: "application/octet-stream", data: Data(repeating: 7, count: 40_000)), forKey: "data")
+            big.setValue(
+                Blob(contentType: "application/octet-stream", data: Data(repeating: 7, count: 40_000)), forKey: "data")
             try local.collection.save(document: big)
             try local.save("z", #"{"n": 2}"#)
 

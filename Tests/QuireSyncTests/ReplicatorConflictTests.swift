@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 extension EndToEnd {
@@ -66,7 +67,8 @@ extension EndToEnd {
         }
 
         @Test func defaultResolverBreaksTiesByRevisionID() async throws {
-            let (local, remote, outcome) = try await divergeAndSync(local: #"{"v": "local"}"#, remote: #"{"v": "remote"}"#)
+            let (local, remote, outcome) = try await divergeAndSync(
+                local: #"{"v": "local"}"#, remote: #"{"v": "remote"}"#)
             #expect(outcome.status.error == nil)
             // Same generation: the higher revision ID's body wins, the same on both sides.
             let leaves = try local.collection.leaves(id: "doc")
@@ -83,8 +85,11 @@ extension EndToEnd {
                 seen.record(conflict)
                 let merged = MutableDocument(id: conflict.documentID)
                 merged.setValue(
-                    [conflict.localDocument?.string(forKey: "v") ?? "-", conflict.remoteDocument?.string(forKey: "v") ?? "-"]
-                        .sorted().joined(separator: "+"), forKey: "v")
+                    [
+                        conflict.localDocument?.string(forKey: "v") ?? "-",
+                        conflict.remoteDocument?.string(forKey: "v") ?? "-",
+                    ]
+                    .sorted().joined(separator: "+"), forKey: "v")
                 return merged
             }
         }

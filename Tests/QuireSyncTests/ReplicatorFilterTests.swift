@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 extension EndToEnd {
@@ -13,7 +14,8 @@ extension EndToEnd {
             try remote.save("b", #"{"channels": ["sports"]}"#)
             try remote.save("c", #"{"channels": "news"}"#)
             let outcome = try await replicate(
-                local.collection, with: remote.url, type: .pull, collectionConfig: CollectionConfiguration(channels: ["news"]))
+                local.collection, with: remote.url, type: .pull,
+                collectionConfig: CollectionConfiguration(channels: ["news"]))
             #expect(outcome.status.error == nil)
             #expect(Set(outcome.pulled.map(\.id)) == ["a", "c"])
             #expect(try local.collection.document(id: "b") == nil)
@@ -26,21 +28,27 @@ extension EndToEnd {
                 switch (request.method, request.path) {
                 case ("GET", "/db"): return .json(200, #"{"db_name":"db","update_seq":0}"#)
                 case ("GET", let path) where path.hasPrefix("/db/_local/"): return .json(404, #"{"error":"not_found"}"#)
-                case ("PUT", let path) where path.hasPrefix("/db/_local/"): return .json(201, #"{"ok":true,"rev":"0-1"}"#)
+                case ("PUT", let path) where path.hasPrefix("/db/_local/"):
+                    return .json(201, #"{"ok":true,"rev":"0-1"}"#)
                 case ("GET", "/db/_changes"): return .json(200, #"{"results":[],"last_seq":0}"#)
                 default: return .json(404, #"{"error":"not_found"}"#)
                 }
             }
-            func run(_ filter: String?, _ parameters: [String: String]?) async throws -> (query: [String: String], checkpointID: String) {
+            func run(_ filter: String?, _ parameters: [String: String]?) async throws -> (
+                query: [String: String], checkpointID: String
+            ) {
                 var options = CollectionConfiguration()
                 options.filter = filter
                 options.filterParameters = parameters
                 let before = peer.requests.count
-                let outcome = try await replicate(local.collection, with: peer.url(), type: .pull, collectionConfig: options)
+                let outcome = try await replicate(
+                    local.collection, with: peer.url(), type: .pull, collectionConfig: options)
                 #expect(outcome.status.error == nil)
                 let changes = try #require(peer.requests.dropFirst(before).first { $0.path == "/db/_changes" })
                 var query: [String: String] = [:]
-                for item in URLComponents(string: "?" + changes.query)?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+                for item in URLComponents(string: "?" + changes.query)?.queryItems ?? [] {
+                    query[item.name] = item.value ?? ""
+                }
                 return (query, try #require(outcome.report?.checkpointID))
             }
 
@@ -59,7 +67,9 @@ extension EndToEnd {
 
             // The filter and each parameter value are part of the checkpoint ID; the same
             // settings give the same ID.
-            let ids = [unfiltered.checkpointID, filtered.checkpointID, otherValue.checkpointID, otherFilter.checkpointID]
+            let ids = [
+                unfiltered.checkpointID, filtered.checkpointID, otherValue.checkpointID, otherFilter.checkpointID,
+            ]
             #expect(Set(ids).count == 4)
             #expect(again.checkpointID == filtered.checkpointID)
             peer.stop()

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 extension EndToEnd {
@@ -18,7 +19,8 @@ extension EndToEnd {
                 switch (request.method, request.path) {
                 case ("GET", "/db"): return .json(200, #"{"db_name":"db","update_seq":1}"#)
                 case ("GET", let path) where path.hasPrefix("/db/_local/"): return .json(404, #"{"error":"not_found"}"#)
-                case ("PUT", let path) where path.hasPrefix("/db/_local/"): return .json(201, #"{"ok":true,"rev":"0-1"}"#)
+                case ("PUT", let path) where path.hasPrefix("/db/_local/"):
+                    return .json(201, #"{"ok":true,"rev":"0-1"}"#)
                 case (_, "/db/_changes"): return changes()
                 case ("POST", "/db/_bulk_get"): return bulkGet()
                 case ("POST", "/db/_revs_diff"): return .json(200, "{}")
@@ -37,7 +39,8 @@ extension EndToEnd {
 
         /// Pulls from `peer` and expects a remoteError mentioning `fragment`, with nothing stored.
         private func expectFailure(
-            _ peer: ScriptedPeer, mentioning fragment: String, configure: (inout ReplicatorConfiguration) -> Void = { _ in }
+            _ peer: ScriptedPeer, mentioning fragment: String,
+            configure: (inout ReplicatorConfiguration) -> Void = { _ in }
         ) async throws {
             let local = try SyncTestDatabase()
             let outcome = try await replicate(local.collection, with: peer.url(), type: .pull, configure: configure)
@@ -62,25 +65,33 @@ extension EndToEnd {
 
             let stringStart = #"{"_id":"a","_rev":"1-abc","_revisions":{"start":"1","ids":["abc"]},"v":1}"#
             try await expectFailure(
-                try peer(changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(stringStart) }),
+                try peer(
+                    changes: { .json(200, ReplicatorHostilePeerTests.oneChange) },
+                    bulkGet: { Self.bulkGet(stringStart) }),
                 mentioning: "_revisions")
 
             let deletedAsString = #"{"_id":"a","_rev":"1-abc","_deleted":"yes"}"#
             try await expectFailure(
-                try peer(changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(deletedAsString) }),
+                try peer(
+                    changes: { .json(200, ReplicatorHostilePeerTests.oneChange) },
+                    bulkGet: { Self.bulkGet(deletedAsString) }),
                 mentioning: "_deleted")
         }
 
         @Test func hugeNumbers() async throws {
-            let hugeGeneration = #"{"results":[{"seq":1,"id":"a","changes":[{"rev":"99999999999999999999-abc"}]}],"last_seq":1}"#
+            let hugeGeneration =
+                #"{"results":[{"seq":1,"id":"a","changes":[{"rev":"99999999999999999999-abc"}]}],"last_seq":1}"#
             try await expectFailure(try peer(changes: { .json(200, hugeGeneration) }), mentioning: "not a revision ID")
 
             let hugeSequence = #"{"results":[{"seq":1e999,"id":"a","changes":[{"rev":"1-abc"}]}],"last_seq":1}"#
-            try await expectFailure(try peer(changes: { .json(200, hugeSequence) }), mentioning: "malformed _changes response")
-
-            let hugeStart = #"{"_id":"a","_rev":"1-abc","_revisions":{"start":123456789012345678901234567890,"ids":["abc"]}}"#
             try await expectFailure(
-                try peer(changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(hugeStart) }),
+                try peer(changes: { .json(200, hugeSequence) }), mentioning: "malformed _changes response")
+
+            let hugeStart =
+                #"{"_id":"a","_rev":"1-abc","_revisions":{"start":123456789012345678901234567890,"ids":["abc"]}}"#
+            try await expectFailure(
+                try peer(
+                    changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(hugeStart) }),
                 mentioning: "_revisions")
         }
 
@@ -93,19 +104,23 @@ extension EndToEnd {
 
             let noDocs = #"{"results":[{"id":"a"}]}"#
             try await expectFailure(
-                try peer(changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { .json(200, noDocs) }),
+                try peer(
+                    changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { .json(200, noDocs) }),
                 mentioning: "docs")
 
             let noRev = #"{"_id":"a","v":1}"#
             try await expectFailure(
-                try peer(changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(noRev) }),
+                try peer(
+                    changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(noRev) }),
                 mentioning: "_rev")
         }
 
         @Test func deepNestingAndOversizedResponses() async throws {
             let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-            let nested = #"{"results":[{"seq":1,"id":"a","changes":[{"rev":"1-abc"}],"x":"# + deep + "}],\"last_seq\":1}"
-            try await expectFailure(try peer(changes: { .json(200, nested) }), mentioning: "malformed _changes response")
+            let nested =
+                #"{"results":[{"seq":1,"id":"a","changes":[{"rev":"1-abc"}],"x":"# + deep + "}],\"last_seq\":1}"
+            try await expectFailure(
+                try peer(changes: { .json(200, nested) }), mentioning: "malformed _changes response")
 
             let padding = String(repeating: " ", count: 300_000)
             let large = try peer(changes: { .json(200, padding + ReplicatorHostilePeerTests.oneChange) })
@@ -115,7 +130,8 @@ extension EndToEnd {
         @Test func documentOtherThanAskedFor() async throws {
             let other = #"{"_id":"b","_rev":"1-abc","v":1}"#
             try await expectFailure(
-                try peer(changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(other) }),
+                try peer(
+                    changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(other) }),
                 mentioning: "'b'")
         }
 
@@ -127,7 +143,8 @@ extension EndToEnd {
                  "_attachments":{"blob_/photo":{"digest":"\(digest)","length":10,"data":"\(data)"}}}
                 """
             try await expectFailure(
-                try peer(changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(document) }),
+                try peer(
+                    changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(document) }),
                 mentioning: "digest")
         }
 
@@ -135,14 +152,16 @@ extension EndToEnd {
             let digest = "sha1-" + Digest.base64(SHA1.hash(data: Data("absent".utf8)))
             let document = #"{"_id":"a","_rev":"1-abc","photo":{"@type":"blob","digest":"\#(digest)","length":6}}"#
             try await expectFailure(
-                try peer(changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(document) }),
+                try peer(
+                    changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { Self.bulkGet(document) }),
                 mentioning: "blob")
         }
 
         @Test func fallsBackToOpenRevsWithoutBulkGet() async throws {
             let document = #"{"_id":"a","_rev":"1-abc","_revisions":{"start":1,"ids":["abc"]},"v":42}"#
             let peer = try peer(
-                changes: { .json(200, ReplicatorHostilePeerTests.oneChange) }, bulkGet: { .json(405, #"{"error":"method_not_allowed"}"#) },
+                changes: { .json(200, ReplicatorHostilePeerTests.oneChange) },
+                bulkGet: { .json(405, #"{"error":"method_not_allowed"}"#) },
                 openRevs: { .json(200, #"[{"ok":"# + document + "}]") })
             let local = try SyncTestDatabase()
             let outcome = try await replicate(local.collection, with: peer.url(), type: .pull)
@@ -159,7 +178,8 @@ extension EndToEnd {
             let local = try SyncTestDatabase()
             try local.collection.insert(
                 ForeignRevision(documentID: "a", revisionID: "1-abc", ancestors: [], isDeleted: false, body: ["v": 1]))
-            let changes = #"{"results":[{"seq":2,"id":"a","removed":["news"],"changes":[{"rev":"2-def"}]}],"last_seq":2}"#
+            let changes =
+                #"{"results":[{"seq":2,"id":"a","removed":["news"],"changes":[{"rev":"2-def"}]}],"last_seq":2}"#
             let removed = #"{"_id":"a","_rev":"2-def","_removed":true}"#
             let peer = try peer(changes: { .json(200, changes) }, bulkGet: { Self.bulkGet(removed) })
             let outcome = try await replicate(local.collection, with: peer.url(), type: .pull)
@@ -271,8 +291,10 @@ extension EndToEnd {
                     if let reply = script(request) { return reply }
                     switch (request.method, request.path) {
                     case ("GET", "/db"): return .json(200, #"{"db_name":"db","update_seq":0}"#)
-                    case ("GET", let path) where path.hasPrefix("/db/_local/"): return .json(404, #"{"error":"not_found"}"#)
-                    case ("PUT", let path) where path.hasPrefix("/db/_local/"): return .json(201, #"{"ok":true,"rev":"0-1"}"#)
+                    case ("GET", let path) where path.hasPrefix("/db/_local/"):
+                        return .json(404, #"{"error":"not_found"}"#)
+                    case ("PUT", let path) where path.hasPrefix("/db/_local/"):
+                        return .json(201, #"{"ok":true,"rev":"0-1"}"#)
                     case ("POST", "/db/_revs_diff"): return .json(200, PushPeer.allMissing(request.body))
                     case ("POST", "/db/_bulk_docs"): return .json(201, store.keep(request.body))
                     default: return .json(404, #"{"error":"not_found"}"#)
@@ -315,7 +337,8 @@ extension EndToEnd {
             let cutOffs = Remaining(2)
             let remote = try PushPeer { request in
                 guard request.path == path, cutOffs.take() else { return nil }
-                let whole = path.hasSuffix("_revs_diff")
+                let whole =
+                    path.hasSuffix("_revs_diff")
                     ? PushPeer.allMissing(request.body)
                     : #"[{"id":"a","rev":"1-x"},{"id":"b","rev":"1-y"},{"id":"c","rev":"1-z"}]"#
                 return .cutOffHalfway(whole.hasSuffix("]") ? 201 : 200, whole, reset: reset)
@@ -373,21 +396,27 @@ extension EndToEnd {
         }
 
         @Test func malformedPushAnswers() async throws {
-            try await expectPushFailure(revsDiff: .json(200, #"{"a":{"missing":["1-"#), mentioning: "malformed _revs_diff response")
+            try await expectPushFailure(
+                revsDiff: .json(200, #"{"a":{"missing":["1-"#), mentioning: "malformed _revs_diff response")
             try await expectPushFailure(revsDiff: .json(200, "not json"), mentioning: "malformed _revs_diff response")
-            try await expectPushFailure(bulkDocs: .json(201, #"[{"id":"a","rev":"#), mentioning: "malformed _bulk_docs response")
+            try await expectPushFailure(
+                bulkDocs: .json(201, #"[{"id":"a","rev":"#), mentioning: "malformed _bulk_docs response")
             try await expectPushFailure(bulkDocs: .json(201, ""), mentioning: "malformed _bulk_docs response")
         }
 
         @Test func wrongTypesInPushAnswers() async throws {
             try await expectPushFailure(revsDiff: .json(200, "[]"), mentioning: "expected a JSON object")
-            try await expectPushFailure(revsDiff: .json(200, #"{"a":"1-abc"}"#), mentioning: "'a' has no 'missing' array")
-            try await expectPushFailure(revsDiff: .json(200, #"{"a":{"missing":"1-abc"}}"#), mentioning: "'a' has no 'missing' array")
+            try await expectPushFailure(
+                revsDiff: .json(200, #"{"a":"1-abc"}"#), mentioning: "'a' has no 'missing' array")
+            try await expectPushFailure(
+                revsDiff: .json(200, #"{"a":{"missing":"1-abc"}}"#), mentioning: "'a' has no 'missing' array")
             try await expectPushFailure(revsDiff: .json(200, #"{"a":{"missing":[1]}}"#), mentioning: "'missing'")
             try await expectPushFailure(
-                revsDiff: .json(200, #"{"a":{"missing":["1-abc"],"possible_ancestors":7}}"#), mentioning: "'possible_ancestors'")
+                revsDiff: .json(200, #"{"a":{"missing":["1-abc"],"possible_ancestors":7}}"#),
+                mentioning: "'possible_ancestors'")
             try await expectPushFailure(bulkDocs: .json(201, #"{"ok":true}"#), mentioning: "expected an array")
-            try await expectPushFailure(bulkDocs: .json(201, #"[{"id":"a","rev":5}]"#), mentioning: "neither 'rev' nor 'error'")
+            try await expectPushFailure(
+                bulkDocs: .json(201, #"[{"id":"a","rev":5}]"#), mentioning: "neither 'rev' nor 'error'")
             try await expectPushFailure(bulkDocs: .json(201, #"["a"]"#), mentioning: "_bulk_docs response")
         }
 
@@ -400,7 +429,8 @@ extension EndToEnd {
                 $0.maximumResponseBytes = 100_000
             }
             let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-            try await expectPushFailure(revsDiff: .json(200, #"{"a":{"missing":"# + deep + "}}"), mentioning: "malformed _revs_diff response")
+            try await expectPushFailure(
+                revsDiff: .json(200, #"{"a":{"missing":"# + deep + "}}"), mentioning: "malformed _revs_diff response")
             try await expectPushFailure(bulkDocs: .json(201, deep), mentioning: "malformed _bulk_docs response")
         }
 

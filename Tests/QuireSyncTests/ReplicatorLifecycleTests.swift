@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 extension EndToEnd {
@@ -25,13 +26,19 @@ extension EndToEnd {
             #expect(!recorder.activities.contains(.offline))
 
             try local.save("from-local", #"{"n": 1}"#)
-            try await eventually("the local change on the remote") { try remote.collection.document(id: "from-local") != nil }
+            try await eventually("the local change on the remote") {
+                try remote.collection.document(id: "from-local") != nil
+            }
             try remote.save("from-remote", #"{"n": 2}"#)
-            try await eventually("the remote change locally") { try local.collection.document(id: "from-remote") != nil }
+            try await eventually("the remote change locally") {
+                try local.collection.document(id: "from-remote") != nil
+            }
             let edited = try #require(try remote.collection.document(id: "from-local")).toMutable()
             edited.setValue(3, forKey: "n")
             try remote.collection.save(document: edited)
-            try await eventually("the edit locally") { try local.collection.document(id: "from-local")?.int(forKey: "n") == 3 }
+            try await eventually("the edit locally") {
+                try local.collection.document(id: "from-local")?.int(forKey: "n") == 3
+            }
 
             replicator.stop()
             let stopped = try await recorder.waitUntilStopped()
@@ -61,8 +68,12 @@ extension EndToEnd {
             try await remote.restart()
             try remote.save("after", #"{"n": 1}"#)
             try local.save("mine", #"{"n": 2}"#)
-            try await eventually("the remote change after the outage") { try local.collection.document(id: "after") != nil }
-            try await eventually("the local change after the outage") { try remote.collection.document(id: "mine") != nil }
+            try await eventually("the remote change after the outage") {
+                try local.collection.document(id: "after") != nil
+            }
+            try await eventually("the local change after the outage") {
+                try remote.collection.document(id: "mine") != nil
+            }
             #expect(replicator.status.error == nil)
 
             replicator.stop()
@@ -155,7 +166,9 @@ extension EndToEnd {
             try local.save("b", #"{"keep": false}"#)
             var config = ReplicatorConfiguration(target: URLEndpoint(url: remote.url))
             config.replicatorType = .push
-            config.addCollection(local.collection, config: CollectionConfiguration(pushFilter: { document, _ in document.boolean(forKey: "keep") }))
+            config.addCollection(
+                local.collection,
+                config: CollectionConfiguration(pushFilter: { document, _ in document.boolean(forKey: "keep") }))
             let replicator = Replicator(config: config)
             #expect(try replicator.pendingDocumentIds(collection: local.collection) == ["a"])
             #expect(try replicator.isDocumentPending("a", collection: local.collection))
@@ -169,7 +182,9 @@ extension EndToEnd {
 
             var pullOnly = config
             pullOnly.replicatorType = .pull
-            #expect(throws: QuireError.self) { try Replicator(config: pullOnly).pendingDocumentIds(collection: local.collection) }
+            #expect(throws: QuireError.self) {
+                try Replicator(config: pullOnly).pendingDocumentIds(collection: local.collection)
+            }
             await remote.stop()
         }
     }

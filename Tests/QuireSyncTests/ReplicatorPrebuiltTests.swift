@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 extension EndToEnd {
@@ -29,7 +30,8 @@ extension EndToEnd {
                 fixture = try SyncTestDatabase(name: "fixture")
                 fixtureUUID = try fixture.database.privateUUID()
                 let built = try await replicate(
-                    fixture.collection, with: remote.url, type: .pull, collectionConfig: CollectionConfiguration(channels: ["news"]))
+                    fixture.collection, with: remote.url, type: .pull,
+                    collectionConfig: CollectionConfiguration(channels: ["news"]))
                 #expect(built.pulled.count == ReplicatorPrebuiltTests.total)
                 for index in 0..<ReplicatorPrebuiltTests.changed {
                     let document = try #require(try remote.collection.document(id: "doc-\(index)")).toMutable()
@@ -54,13 +56,17 @@ extension EndToEnd {
                 return try fixture.sibling(name)
             }
 
-            func pull(_ database: Database, url: URL? = nil, channels: [String] = ["news"]) async throws -> ReplicationOutcome {
+            func pull(_ database: Database, url: URL? = nil, channels: [String] = ["news"]) async throws
+                -> ReplicationOutcome
+            {
                 try await replicate(
                     try database.defaultCollection(), with: url ?? remote.url, type: .pull,
                     collectionConfig: CollectionConfiguration(channels: channels))
             }
 
-            func doctor(_ database: Database, url: URL? = nil, channels: [String] = ["news"]) throws -> CheckpointDiagnosis {
+            func doctor(_ database: Database, url: URL? = nil, channels: [String] = ["news"]) throws
+                -> CheckpointDiagnosis
+            {
                 try CheckpointDoctor(database: database).diagnose(
                     collection: try database.defaultCollection(), url: url ?? remote.url, channels: channels)
             }
@@ -131,7 +137,8 @@ extension EndToEnd {
             let diagnosis = try setup.doctor(installed, url: otherURL)
             #expect(!diagnosis.willResume)
             #expect(diagnosis.differences.contains(.path(expected: "/db", recorded: "/remote")))
-            #expect(diagnosis.differences.contains(.port(expected: Int(other.port ?? 0), recorded: Int(setup.remote.port))))
+            #expect(
+                diagnosis.differences.contains(.port(expected: Int(other.port ?? 0), recorded: Int(setup.remote.port))))
             #expect(!diagnosis.differences.contains { if case .channels = $0 { return true } else { return false } })
 
             let outcome = try await setup.pull(installed, url: otherURL)
@@ -159,7 +166,8 @@ extension EndToEnd {
 
             let outcome = try await setup.pull(copied)
             guard case .uuidNotRegenerated? = outcome.report?.outcome else {
-                Issue.record("expected the replication to distrust the checkpoint, got \(String(describing: outcome.report))")
+                Issue.record(
+                    "expected the replication to distrust the checkpoint, got \(String(describing: outcome.report))")
                 return
             }
             #expect(outcome.report?.warnings.isEmpty == false)

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 extension EndToEnd {
@@ -17,7 +18,9 @@ extension EndToEnd {
             #expect(first.pushed.count == 25)
             #expect(remote.collection.count == 25)
             #expect(try remote.collection.document(id: "doc-7")?.int(forKey: "n") == 7)
-            #expect(try remote.collection.document(id: "doc-7")?.revisionID == local.collection.document(id: "doc-7")?.revisionID)
+            #expect(
+                try remote.collection.document(id: "doc-7")?.revisionID
+                    == local.collection.document(id: "doc-7")?.revisionID)
             #expect(first.report?.outcome == .noLocalCheckpoint)
 
             let second = try await replicate(local.collection, with: remote.url, type: .push)
@@ -72,7 +75,9 @@ extension EndToEnd {
             #expect(Set(third.pulled.map(\.id)) == ["r1", "r9"])
             #expect(third.pushed.map(\.id) == ["l5"])
             for id in ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "l1", "l2", "l3", "l4", "l5"] {
-                #expect(try local.collection.document(id: id)?.revisionID == remote.collection.document(id: id)?.revisionID, "\(id)")
+                #expect(
+                    try local.collection.document(id: id)?.revisionID == remote.collection.document(id: id)?.revisionID,
+                    "\(id)")
             }
             #expect(try local.collection.document(id: "r1")?.int(forKey: "n") == 100)
             #expect(local.collection.count == 14)

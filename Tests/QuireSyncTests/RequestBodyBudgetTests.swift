@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireSync
 
 /// The in-flight body budget on its own: first come, first served, and a cancelled wait

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import QuireSync
 
 /// The waits between attempts after network failures.

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// What the listener does with documents that arrive over the wire: the revision checks, the
@@ -53,10 +54,15 @@ import Testing
             }
             let replicated = try await client.post(
                 "/db/_bulk_docs",
-                ["new_edits": false, "docs": [["_id": "z", "_rev": "9223372036854775807-abc"], ["_id": "w", "_rev": .string(top)]]])
+                [
+                    "new_edits": false,
+                    "docs": [["_id": "z", "_rev": "9223372036854775807-abc"], ["_id": "w", "_rev": .string(top)]],
+                ])
             let replicatedResults = try BulkDocsRequest.results(json: replicated.json)
             #expect(replicatedResults.count == 2)
-            if case .error(_, _, let error, _) = replicatedResults[0] { #expect(error == "bad_request") } else {
+            if case .error(_, _, let error, _) = replicatedResults[0] {
+                #expect(error == "bad_request")
+            } else {
                 Issue.record("expected an error for the out-of-range revision")
             }
             #expect(replicatedResults[1] == .ok(id: "w", revisionID: top))
@@ -80,7 +86,11 @@ import Testing
             #expect(bad.json["reason"] == "Bad special document member: _foo")
             let bulk = try await client.post("/db/_bulk_docs", ["docs": [["_id": "b", "_bar": true]]])
             let results = try BulkDocsRequest.results(json: bulk.json)
-            #expect(results == [.error(id: "b", revisionID: nil, error: "doc_validation", reason: "Bad special document member: _bar")])
+            #expect(
+                results == [
+                    .error(
+                        id: "b", revisionID: nil, error: "doc_validation", reason: "Bad special document member: _bar")
+                ])
             #expect(try harness.collection.revisionInfo(id: "doc") == nil)
             #expect(try harness.collection.revisionInfo(id: "b") == nil)
 
@@ -96,7 +106,9 @@ import Testing
     @Test func integersBeyond64BitsAreRefusedNotRounded() async throws {
         try await ListenerHarness.with { harness async throws in
             let client = harness.client
-            for number in ["18446744073709551616", "9223372036854775808", "-9223372036854775809", "123456789012345678901234567890"] {
+            for number in [
+                "18446744073709551616", "9223372036854775808", "-9223372036854775809", "123456789012345678901234567890",
+            ] {
                 let reply = try await client.send("PUT", "/db/n", bytes: Data(#"{"big":\#(number)}"#.utf8))
                 #expect(reply.status == 400, "\(number)")
                 #expect(reply.json["error"] == "bad_request")
@@ -124,14 +136,18 @@ import Testing
                 "/db/doc",
                 [
                     "_rev": .string(rev), "v": 3,
-                    "_attachments": ["a.txt": ["content_type": "text/plain", "data": .string(bytes.base64EncodedString())]],
+                    "_attachments": [
+                        "a.txt": ["content_type": "text/plain", "data": .string(bytes.base64EncodedString())]
+                    ],
                 ])
             #expect(stale.status == 409)
             let fresh = try await client.put(
                 "/db/new",
                 [
                     "_rev": "1-abc",
-                    "_attachments": ["a.txt": ["content_type": "text/plain", "data": .string(bytes.base64EncodedString())]],
+                    "_attachments": [
+                        "a.txt": ["content_type": "text/plain", "data": .string(bytes.base64EncodedString())]
+                    ],
                 ])
             #expect(fresh.status == 409)
             let after = (try? FileManager.default.contentsOfDirectory(atPath: blobs.path)) ?? []

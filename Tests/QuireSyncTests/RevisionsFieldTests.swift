@@ -1,5 +1,6 @@
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct RevisionsFieldTests {
@@ -24,7 +25,8 @@ import Testing
     }
 
     @Test func readsJSONStrictly() throws {
-        #expect(try RevisionsField(json: ["start": 2, "ids": ["b", "a"]]) == RevisionsField(start: 2, ids: ["b", "a"]))
+        #expect(
+            try RevisionsField(json: ["start": 2, "ids": ["b", "a"]]) == RevisionsField(start: 2, ids: ["b", "a"]))
         let bad: [JSONValue] = [
             ["ids": ["a"]], ["start": 0, "ids": ["a"]], ["start": 1, "ids": []], ["start": 1, "ids": "a"],
             ["start": 1, "ids": [1]], ["start": 1, "ids": ["b", "a"]], ["start": "2", "ids": ["a"]], "x",

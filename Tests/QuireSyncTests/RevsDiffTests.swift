@@ -1,5 +1,6 @@
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct RevsDiffTests {
@@ -16,7 +17,8 @@ import Testing
         let response = RevsDiff.Response(entries: [
             "a": .init(missing: ["2-y"], possibleAncestors: ["1-x"]), "b": .init(missing: ["1-z"]),
         ])
-        #expect(response.json == ["a": ["missing": ["2-y"], "possible_ancestors": ["1-x"]], "b": ["missing": ["1-z"]]])
+        #expect(
+            response.json == ["a": ["missing": ["2-y"], "possible_ancestors": ["1-x"]], "b": ["missing": ["1-z"]]])
         #expect(try RevsDiff.Response(json: response.json) == response)
         #expect(throws: QuireError.self) { try RevsDiff.Response(json: ["a": ["possible_ancestors": []]]) }
     }

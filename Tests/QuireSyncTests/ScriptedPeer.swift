@@ -53,7 +53,9 @@ final class ScriptedPeer: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(descriptor, 16) == 0 else {
             close(descriptor)
@@ -133,7 +135,8 @@ final class ScriptedPeer: @unchecked Sendable {
         let target = String(parts[1])
         let pieces = target.split(separator: "?", maxSplits: 1)
         let request = Request(
-            method: String(parts[0]), path: String(pieces.first ?? ""), query: pieces.count > 1 ? String(pieces[1]) : "",
+            method: String(parts[0]), path: String(pieces.first ?? ""),
+            query: pieces.count > 1 ? String(pieces[1]) : "",
             body: body)
         lock.withLock { log.append(request) }
         let status: Int

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+
 @testable import QuireSync
 
 /// A database in its own temporary folder, removed on release.

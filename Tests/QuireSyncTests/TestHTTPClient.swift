@@ -1,7 +1,8 @@
 import Foundation
 import Quire
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A small HTTP client over URLSession for talking to a listener the way a CouchDB client
@@ -47,7 +48,8 @@ struct TestHTTPClient: Sendable {
 
     /// Sends `method` to `path` (which may carry a query) with raw body bytes.
     func send(
-        _ method: String, _ path: String, bytes: Data? = nil, headers: [String: String] = [:], timeout: TimeInterval = 60
+        _ method: String, _ path: String, bytes: Data? = nil, headers: [String: String] = [:],
+        timeout: TimeInterval = 60
     ) async throws -> Reply {
         guard let url = URL(string: baseURL.absoluteString + path) else {
             throw QuireError(.invalidURL, "bad test URL path \(path)")
@@ -91,4 +93,3 @@ struct TestHTTPClient: Sendable {
         try await send("PUT", path, json: json)
     }
 }
-

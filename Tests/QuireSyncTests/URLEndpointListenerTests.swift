@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 @Suite struct URLEndpointListenerTests {
@@ -69,7 +70,8 @@ import Testing
     }
 
     @Test func collectionsHaveKeyspacePaths() async throws {
-        try await ListenerHarness.with(extraCollections: [("inventory", "hotels"), ("_default", "people")]) { harness async throws in
+        try await ListenerHarness.with(extraCollections: [("inventory", "hotels"), ("_default", "people")]) {
+            harness async throws in
             let hotels = try #require(try harness.database.collection(name: "hotels", scope: "inventory"))
             try hotels.save(document: try MutableDocument(id: "h1", json: #"{"name":"Ritz"}"#))
             let reply = try await harness.client.get("/db.inventory.hotels/h1")
@@ -112,7 +114,8 @@ import Testing
             let body = Data(#"{"a":1}"#.utf8)
             let wrongToken = Data("sync:nope".utf8).base64EncodedString()
             let wrong = try await raw.send(
-                "PUT /db/doc HTTP/1.1\r\nAuthorization: Basic \(wrongToken)\r\nContent-Length: \(body.count)", body: body)
+                "PUT /db/doc HTTP/1.1\r\nAuthorization: Basic \(wrongToken)\r\nContent-Length: \(body.count)",
+                body: body)
             #expect(wrong.status == 401)
             #expect(try await raw.send("GET /db HTTP/1.1\r\nAuthorization: Basic ***").status == 401)
             #expect(try await raw.send("GET /db HTTP/1.1\r\nAuthorization: Bearer abc").status == 401)
@@ -165,7 +168,8 @@ import Testing
 
     @Test func malformedJSONIs400WithTheByteOffset() async throws {
         try await ListenerHarness.with { harness async throws in
-            let reply = try await harness.client.send("POST", "/db/_bulk_docs", bytes: Data(#"{"docs": [{"_id": "a",]}"#.utf8))
+            let reply = try await harness.client.send(
+                "POST", "/db/_bulk_docs", bytes: Data(#"{"docs": [{"_id": "a",]}"#.utf8))
             #expect(reply.status == 400)
             #expect(reply.json["error"] == "bad_request")
             #expect(reply.json["reason"]?.stringValue?.contains("at byte 22") == true)
@@ -173,7 +177,8 @@ import Testing
             #expect(notObject.status == 400)
             let empty = try await harness.client.send("POST", "/db/_revs_diff", bytes: Data())
             #expect(empty.status == 400)
-            let invalidUTF8 = try await harness.client.send("PUT", "/db/doc", bytes: Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]))
+            let invalidUTF8 = try await harness.client.send(
+                "PUT", "/db/doc", bytes: Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]))
             #expect(invalidUTF8.status == 400)
             #expect(harness.collection.count == 0)
             // The server is still up.

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import Testing
+
 @testable import QuireSync
 
 /// Documents as deep as the store accepts, inside the protocol's messages.
@@ -8,7 +9,8 @@ import Testing
     /// A document body of `levels` nested objects (the body itself is the first level), with
     /// a value at the bottom.
     static func deepBody(levels: Int) -> String {
-        String(repeating: #"{"a":"#, count: levels - 1) + #"{"bottom":true}"# + String(repeating: "}", count: levels - 1)
+        String(repeating: #"{"a":"#, count: levels - 1) + #"{"bottom":true}"#
+            + String(repeating: "}", count: levels - 1)
     }
 
     private static func depth(_ value: JSONValue?) -> Int {
@@ -102,7 +104,11 @@ import Testing
             } else {
                 Issue.record("the too-deep document was accepted: \(results[0])")
             }
-            #expect(results[1] == .ok(id: "fine", revisionID: try #require(try harness.collection.revisionInfo(id: "fine")?.revisionID)))
+            #expect(
+                results[1]
+                    == .ok(
+                        id: "fine",
+                        revisionID: try #require(try harness.collection.revisionInfo(id: "fine")?.revisionID)))
             #expect(try harness.collection.revisionInfo(id: "d") == nil)
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Quire
 import QuireTestServer
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A test-kit client for the tests: sends requests with the protocol's headers and checks
@@ -104,7 +105,9 @@ final class TestKitClient: @unchecked Sendable {
 
     private func check(_ reply: Reply, path: String) {
         if reply.header(TestServerEngine.versionHeader) != "2" {
-            note("\(path): response header \(TestServerEngine.versionHeader) is \(reply.header(TestServerEngine.versionHeader) ?? "missing")")
+            note(
+                "\(path): response header \(TestServerEngine.versionHeader) is \(reply.header(TestServerEngine.versionHeader) ?? "missing")"
+            )
         }
         if let server = reply.header(TestServerEngine.serverHeader), UUID(uuidString: server) != nil {
             lock.withLock { _ = serverIDs.insert(server) }
@@ -115,7 +118,9 @@ final class TestKitClient: @unchecked Sendable {
             lock.withLock { _ = touched.insert(path) }
             guard let known = Self.definitions[path] else { return }
             if let definition = known.response {
-                for violation in schema.violations(of: reply.json, against: definition) { note("response \(path) \(violation)") }
+                for violation in schema.violations(of: reply.json, against: definition) {
+                    note("response \(path) \(violation)")
+                }
             } else if !reply.body.isEmpty {
                 note("response \(path): a body where the protocol has none")
             }

@@ -87,17 +87,24 @@ import Testing
             Thread { continuation.resume(returning: runner.run(file.cases)) }.start()
         }
         await server.stop()
-        return Dictionary(uniqueKeysWithValues: results.map { ($0.testCase.baseName, ($0.status, $0.skipReason ?? $0.failure?.details)) })
+        return Dictionary(
+            uniqueKeysWithValues: results.map {
+                ($0.testCase.baseName, ($0.status, $0.skipReason ?? $0.failure?.details))
+            })
     }
 
     @Test func theExtensionCarriesWhatThePlainProtocolCannot() async throws {
         let results = try await Self.run(extensionOn: true)
-        for name in ["documents round trip", "an invalid document ID is the store's error", "a deleted document is a tombstone",
-                     "a collection made after a write", "a served database answers a CouchDB client"] {
+        for name in [
+            "documents round trip", "an invalid document ID is the store's error", "a deleted document is a tombstone",
+            "a collection made after a write", "a served database answers a CouchDB client",
+        ] {
             #expect(results[name]?.0 == .passed, "\(name): \(String(describing: results[name]))")
         }
         #expect(results["a replication pulls from a served database"]?.0 == .skipped)
-        #expect(results["a replication pulls from a served database"]?.1?.contains("needs capability 'replicationCheckpoints'") == true)
+        #expect(
+            results["a replication pulls from a served database"]?.1?.contains(
+                "needs capability 'replicationCheckpoints'") == true)
         #expect(results["a batch is one transaction"]?.0 == .skipped)
         #expect(results["a batch is one transaction"]?.1?.contains("needs capability 'transactions'") == true)
         #expect(results["a wrong expectation fails"]?.0 == .failed)
@@ -111,8 +118,12 @@ import Testing
         #expect(results["a deleted document is a tombstone"]?.0 == .skipped)
         #expect(results["a deleted document is a tombstone"]?.1?.contains("needs capability 'documentState'") == true)
         #expect(results["a collection made after a write"]?.0 == .skipped)
-        #expect(results["a collection made after a write"]?.1?.contains("needs capability 'collectionsAfterWrites'") == true)
-        #expect(results["a replication pulls from a served database"]?.1?.contains("needs capability 'databasesAfterWrites'") == true)
+        #expect(
+            results["a collection made after a write"]?.1?.contains("needs capability 'collectionsAfterWrites'") == true
+        )
+        #expect(
+            results["a replication pulls from a served database"]?.1?.contains(
+                "needs capability 'databasesAfterWrites'") == true)
         #expect(results["a wrong expectation fails"]?.0 == .failed)
     }
 

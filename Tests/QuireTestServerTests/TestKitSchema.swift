@@ -8,8 +8,9 @@ struct TestKitSchema: Sendable {
     let root: [String: JSONValue]
 
     static func load() throws -> TestKitSchema {
-        guard let url = Bundle.module.url(forResource: "Resources/testkit-api.schema", withExtension: "json")
-            ?? Bundle.module.url(forResource: "testkit-api.schema", withExtension: "json")
+        guard
+            let url = Bundle.module.url(forResource: "Resources/testkit-api.schema", withExtension: "json")
+                ?? Bundle.module.url(forResource: "testkit-api.schema", withExtension: "json")
         else { throw QuireError(.notFound, "testkit-api.schema.json is not among the test resources") }
         guard case .object(let root) = try JSONReader.parse(try Data(contentsOf: url)) else {
             throw QuireError(.corruptData, "testkit-api.schema.json is not an object")
@@ -76,7 +77,9 @@ struct TestKitSchema: Sendable {
                 check(value, option, path: path, into: &nested)
                 return nested.isEmpty
             }
-            if matching.count != 1 { found.append("\(path): matches \(matching.count) of the oneOf forms, not exactly one") }
+            if matching.count != 1 {
+                found.append("\(path): matches \(matching.count) of the oneOf forms, not exactly one")
+            }
         }
         if case .object(let members) = value {
             for case .string(let key) in schema["required"]?.arrayValue ?? [] where members[key] == nil {
@@ -100,7 +103,9 @@ struct TestKitSchema: Sendable {
                 found.append("\(path): \(elements.count) items, at least \(minimum)")
             }
             if let items = schema["items"] {
-                for (index, element) in elements.enumerated() { check(element, items, path: "\(path)[\(index)]", into: &found) }
+                for (index, element) in elements.enumerated() {
+                    check(element, items, path: "\(path)[\(index)]", into: &found)
+                }
             }
         }
     }

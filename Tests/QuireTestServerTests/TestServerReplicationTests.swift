@@ -7,7 +7,8 @@ import Testing
 /// `/startReplicator` against a peer served the way `quire serve` serves a database.
 @Suite struct TestServerReplicationTests {
     @Test func continuousPullFromAServePeerUntilStopped() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("testserver-peer-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "testserver-peer-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let peer = try Database(name: "peer", config: DatabaseConfiguration(directory: folder.path))
         let airlines = try peer.createCollection(name: "airlines", scope: "travel")
@@ -24,15 +25,19 @@ import Testing
 
         try await TestServerTests.withServer { _, client in
             #expect(try await client.post("/newSession", ["id": .string(client.clientID)]).status == 200)
-            #expect(try await client.post("/reset", ["databases": ["db1": ["collections": ["travel.airlines"]]]]).status == 200)
+            #expect(
+                try await client.post("/reset", ["databases": ["db1": ["collections": ["travel.airlines"]]]]).status
+                    == 200)
             let started = try await client.post(
                 "/startReplicator",
                 [
                     "config": [
-                        "database": "db1", "endpoint": .string("http://127.0.0.1:\(port)/peer"), "replicatorType": "pull",
+                        "database": "db1", "endpoint": .string("http://127.0.0.1:\(port)/peer"),
+                        "replicatorType": "pull",
                         "continuous": true, "collections": [["names": ["travel.airlines"]]],
                     ]
-                ]).json
+                ]
+            ).json
             let id = try #require(started["id"]?.stringValue, "\(started)")
             // A continuous replicator settles at IDLE once it has caught up.
             var caughtUp = false
@@ -43,7 +48,9 @@ import Testing
                 if !caughtUp { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(caughtUp)
-            let pulled = try await client.post("/getAllDocuments", ["database": "db1", "collections": ["travel.airlines"]]).json
+            let pulled = try await client.post(
+                "/getAllDocuments", ["database": "db1", "collections": ["travel.airlines"]]
+            ).json
             #expect(pulled["travel.airlines"]?.arrayValue?.count == 5)
             #expect(try await client.post("/stopReplicator", ["id": .string(id)]).status == 200)
             let (stopped, _) = try await TestServerTests.finalStatus(client, replicator: id)

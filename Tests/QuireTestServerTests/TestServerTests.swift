@@ -11,11 +11,13 @@ import Testing
     /// A small dataset in the test kit's layout: `travel/` with airlines and hotels (one hotel
     /// with a blob), and `blobs/s1.jpg`.
     static func makeDatasetRoot() throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("testserver-datasets-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "testserver-datasets-\(UUID().uuidString)")
         let travel = root.appendingPathComponent("travel")
         let attachments = travel.appendingPathComponent(DatasetBlobName.folderName)
         try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("blobs"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("blobs"), withIntermediateDirectories: true)
         let picture = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let digest = DatasetBlobName.digest(of: picture)
         try picture.write(to: attachments.appendingPathComponent(try DatasetBlobName.fileName(forDigest: digest)))
@@ -88,8 +90,13 @@ import Testing
             #expect(reset.status == 200, "\(reset.json)")
 
             let all = try await client.post(
-                "/getAllDocuments", ["database": "db1", "collections": ["travel.airlines", "travel.hotels", "travel.nothing"]]).json
-            #expect(all["travel.airlines"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["airline_1", "airline_2", "airline_3"])
+                "/getAllDocuments",
+                ["database": "db1", "collections": ["travel.airlines", "travel.hotels", "travel.nothing"]]
+            ).json
+            #expect(
+                all["travel.airlines"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == [
+                    "airline_1", "airline_2", "airline_3",
+                ])
             #expect(all["travel.hotels"]?.arrayValue?.count == 1)
             #expect(all["travel.nothing"] == nil)
 
@@ -98,11 +105,14 @@ import Testing
                 [
                     "database": "db1",
                     "documents": [
-                        ["collection": "travel.airlines", "id": "airline_1"], ["collection": "travel.airlines", "id": "airline_2"],
-                        ["collection": "travel.airlines", "id": "airline_3"], ["collection": "travel.hotels", "id": "hotel_1"],
+                        ["collection": "travel.airlines", "id": "airline_1"],
+                        ["collection": "travel.airlines", "id": "airline_2"],
+                        ["collection": "travel.airlines", "id": "airline_3"],
+                        ["collection": "travel.hotels", "id": "hotel_1"],
                         ["collection": "travel.hotels", "id": "hotel_2"],
                     ],
-                ]).json["id"]?.stringValue
+                ]
+            ).json["id"]?.stringValue
             let snapshotID = try #require(snapshot)
 
             let changes: JSONValue = [
@@ -127,53 +137,65 @@ import Testing
             #expect(update.status == 200, "\(update.json)")
 
             let verified = try await client.post(
-                "/verifyDocuments", ["database": "db1", "snapshot": .string(snapshotID), "changes": changes]).json
+                "/verifyDocuments", ["database": "db1", "snapshot": .string(snapshotID), "changes": changes]
+            ).json
             #expect(verified["result"] == true, "\(verified)")
 
             // Leaving out a change makes that document differ from the snapshot.
             let partial: JSONValue = .array(Array(try #require(changes.arrayValue).dropFirst()))
             let unverified = try await client.post(
-                "/verifyDocuments", ["database": "db1", "snapshot": .string(snapshotID), "changes": partial]).json
+                "/verifyDocuments", ["database": "db1", "snapshot": .string(snapshotID), "changes": partial]
+            ).json
             #expect(unverified["result"] == false)
-            #expect(unverified["description"]?.stringValue?.contains("Document 'airline_1' in 'travel.airlines'") == true)
+            #expect(
+                unverified["description"]?.stringValue?.contains("Document 'airline_1' in 'travel.airlines'") == true)
 
             let hotel = try await client.post(
-                "/getDocument", ["database": "db1", "document": ["collection": "travel.hotels", "id": "hotel_2"]]).json
+                "/getDocument", ["database": "db1", "document": ["collection": "travel.hotels", "id": "hotel_2"]]
+            ).json
             #expect(hotel["_id"] == "hotel_2")
             #expect(hotel["photos"]?[0] == .null)
             #expect(hotel["photos"]?[1]?["thumbnail"]?["@type"] == "blob")
             #expect(hotel["photos"]?[1]?["thumbnail"]?["content_type"] == "image/jpeg")
             #expect(hotel["_revs"]?.stringValue?.hasPrefix("1-") == true)
             let airline = try await client.post(
-                "/getDocument", ["database": "db1", "document": ["collection": "travel.airlines", "id": "airline_1"]]).json
+                "/getDocument", ["database": "db1", "document": ["collection": "travel.airlines", "id": "airline_1"]]
+            ).json
             #expect(airline["tags"] == ["a", "b", nil, "d"])
             #expect(airline["hub"] == ["city": "Dublin"])
             #expect(airline["iata"] == nil)
             #expect(airline["_revs"]?.stringValue?.hasPrefix("2-") == true)
 
             let query = try await client.post(
-                "/runQuery", ["database": "db1", "query": "SELECT name FROM travel.airlines ORDER BY name"]).json
+                "/runQuery", ["database": "db1", "query": "SELECT name FROM travel.airlines ORDER BY name"]
+            ).json
             #expect(query["results"] == [["name": "Aer Quire Two"]])
 
             for type in ["compact", "integrityCheck", "optimize", "fullOptimize"] {
-                #expect(try await client.post("/performMaintenance", ["database": "db1", "maintenanceType": .string(type)]).status == 200)
+                #expect(
+                    try await client.post("/performMaintenance", ["database": "db1", "maintenanceType": .string(type)])
+                        .status == 200)
             }
 
             // Replication to a listener serving the peer database.
             let listener = try await client.post(
-                "/startListener", ["database": "peer", "collections": ["travel.airlines", "travel.hotels"], "disableTLS": true]).json
+                "/startListener",
+                ["database": "peer", "collections": ["travel.airlines", "travel.hotels"], "disableTLS": true]
+            ).json
             let listenerID = try #require(listener["id"]?.stringValue)
             let port = try #require(listener["port"]?.intValue)
             let started = try await client.post(
                 "/startReplicator",
                 [
                     "config": [
-                        "database": "db1", "endpoint": .string("http://127.0.0.1:\(port)/peer"), "replicatorType": "push",
+                        "database": "db1", "endpoint": .string("http://127.0.0.1:\(port)/peer"),
+                        "replicatorType": "push",
                         "continuous": false, "enableDocumentListener": true,
                         "collections": [["names": ["travel.airlines", "travel.hotels"]]],
                     ],
                     "reset": false,
-                ]).json
+                ]
+            ).json
             let replicatorID = try #require(started["id"]?.stringValue, "\(started)")
             let (status, documents) = try await Self.finalStatus(client, replicator: replicatorID)
             #expect(status["error"] == nil, "\(status)")
@@ -184,12 +206,15 @@ import Testing
             #expect(try await client.post("/stopReplicator", ["id": .string(replicatorID)]).status == 200)
 
             let copied = try await client.post(
-                "/getAllDocuments", ["database": "peer", "collections": ["travel.airlines", "travel.hotels"]]).json
+                "/getAllDocuments", ["database": "peer", "collections": ["travel.airlines", "travel.hotels"]]
+            ).json
             // The deletion arrives as a tombstone; the purged airline never leaves db1.
             #expect(copied["travel.airlines"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["airline_1"])
-            #expect(copied["travel.hotels"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["hotel_1", "hotel_2"])
+            #expect(
+                copied["travel.hotels"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["hotel_1", "hotel_2"])
             let peerHotel = try await client.post(
-                "/getDocument", ["database": "peer", "document": ["collection": "travel.hotels", "id": "hotel_2"]]).json
+                "/getDocument", ["database": "peer", "document": ["collection": "travel.hotels", "id": "hotel_2"]]
+            ).json
             #expect(peerHotel["photos"]?[1]?["thumbnail"]?["digest"] == hotel["photos"]?[1]?["thumbnail"]?["digest"])
             #expect(try await client.post("/stopListener", ["id": .string(listenerID)]).status == 200)
             #expect(try await client.post("/reset", [:]).status == 200)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// Which dictionaries are blobs: `Blob.isBlob` as Couchbase Lite's (testGetBlobWithInvalidProps),
@@ -8,7 +9,8 @@ import Testing
     private let digest = "sha1-CEwPl0kqx0i9PuDMljrQmZkv1sk="
 
     @Test func isBlobChecksThePropertyTypes() {
-        #expect(Blob.isBlob(properties: ["@type": "blob", "digest": digest, "content_type": "text/plain", "length": 5]))
+        #expect(
+            Blob.isBlob(properties: ["@type": "blob", "digest": digest, "content_type": "text/plain", "length": 5]))
         #expect(Blob.isBlob(properties: ["@type": "blob", "digest": digest, "length": 5.0]))
         #expect(!Blob.isBlob(properties: ["@type": "blob", "digest": digest, "content_type": 1234]))
         #expect(!Blob.isBlob(properties: ["@type": "blob", "digest": digest, "length": "12"]))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct BlobTests {
@@ -72,7 +73,9 @@ import Testing
         #expect(try drain(try #require(read.contentStream)) == bytes)
         let body = try database.read { try $0.scalarText("SELECT body FROM \(collection.table) WHERE key = 'p'") }
         #expect(
-            body == #"{"attachment":{"@type":"blob","content_type":"text/plain","digest":"\#(expectedDigest)","length":11},"title":"greeting"}"#)
+            body
+                == #"{"attachment":{"@type":"blob","content_type":"text/plain","digest":"\#(expectedDigest)","length":11},"title":"greeting"}"#
+        )
         #expect(FileManager.default.contents(atPath: try blobFile(database, digest: expectedDigest)) == bytes)
     }
 
@@ -201,7 +204,8 @@ import Testing
     }
 
     @Test func blobStreamingMemoryIsBounded() throws {
-        let helper = try #require(CrashConsistencyTests.helperURL, "the quire-test-helper executable is built beside the tests")
+        let helper = try #require(
+            CrashConsistencyTests.helperURL, "the quire-test-helper executable is built beside the tests")
         let directory = TemporaryDirectory()
         let process = Process()
         process.executableURL = helper
@@ -212,8 +216,9 @@ import Testing
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let growth = try #require(text.split(separator: "\n").first { $0.hasPrefix("peak-growth ") }
-            .flatMap { Int($0.dropFirst("peak-growth ".count)) })
+        let growth = try #require(
+            text.split(separator: "\n").first { $0.hasPrefix("peak-growth ") }
+                .flatMap { Int($0.dropFirst("peak-growth ".count)) })
         print("50 MB blob: peak resident memory grew by \(growth / 1024) KB while storing and reading it back")
         // Sanitizers keep freed memory in quarantine and add shadow memory: no bound applies there.
         if !Sanitizers.areActive {
@@ -253,7 +258,9 @@ import Testing
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard let hex = text.split(separator: " ").first, let bytes = Digest.bytes(fromHex: String(hex)) else { return nil }
+        guard let hex = text.split(separator: " ").first, let bytes = Digest.bytes(fromHex: String(hex)) else {
+            return nil
+        }
         return "sha1-" + Digest.base64(bytes)
     }
 

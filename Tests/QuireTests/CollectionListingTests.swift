@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct CollectionListingTests {
@@ -16,7 +17,8 @@ import Testing
     @Test func countsFollowSavesDeletesPurgesRevisionsAndExpirations() throws {
         let directory = TemporaryDirectory()
         let clock = ManualClock()
-        let database = try Database(name: "counts", config: DatabaseConfiguration(directory: directory.path, clock: clock))
+        let database = try Database(
+            name: "counts", config: DatabaseConfiguration(directory: directory.path, clock: clock))
         let collection = try database.createCollection(name: "items", scope: "app")
         let other = try database.defaultCollection()
         #expect(try counts(collection) == (0, 0))
@@ -41,7 +43,8 @@ import Testing
         #expect(try counts(collection) == (8, 0))
 
         // Replicated revisions: a new document, a tombstone on top of a live one.
-        try collection.insert(ForeignRevision(documentID: "r", revisionID: "1-aa", ancestors: [], isDeleted: false, body: [:]))
+        try collection.insert(
+            ForeignRevision(documentID: "r", revisionID: "1-aa", ancestors: [], isDeleted: false, body: [:]))
         #expect(try counts(collection) == (9, 0))
         let current = try #require(try collection.revisionInfo(id: "d4")?.revisionID)
         try collection.insert(
@@ -124,7 +127,10 @@ import Testing
         #expect(try collection.liveDocuments(skip: 1, limit: 2).map(\.id) == ["a", "b"])
         #expect(try collection.liveDocuments(from: "a", to: "d", inclusiveEnd: false).map(\.id) == ["a", "b"])
         #expect(try collection.liveDocuments(from: "d", to: "a", descending: true).map(\.id) == ["d", "b", "a"])
-        #expect(try collection.liveDocuments(from: "d", to: "a", inclusiveEnd: false, descending: true).map(\.id) == ["d", "b"])
+        #expect(
+            try collection.liveDocuments(from: "d", to: "a", inclusiveEnd: false, descending: true).map(\.id) == [
+                "d", "b",
+            ])
         let first = try #require(try collection.liveDocuments(limit: 1).first)
         #expect(first.revisionID == (try collection.revisionInfo(id: "Z")?.revisionID))
     }

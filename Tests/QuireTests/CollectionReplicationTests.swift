@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// The store calls the replicator relies on: leaf revisions as documents, unsaved revisions
@@ -14,9 +15,12 @@ import Testing
     @Test func leafRevisionsReadAsDocuments() throws {
         let (directory, database, collection) = try makeDatabase()
         defer { withExtendedLifetime(directory) { try? database.close() } }
-        try collection.insert(ForeignRevision(documentID: "d", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["v": 1]))
-        try collection.insert(ForeignRevision(documentID: "d", revisionID: "2-b", ancestors: ["1-a"], isDeleted: false, body: ["v": 2]))
-        try collection.insert(ForeignRevision(documentID: "d", revisionID: "2-c", ancestors: ["1-a"], isDeleted: true, body: [:]))
+        try collection.insert(
+            ForeignRevision(documentID: "d", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["v": 1]))
+        try collection.insert(
+            ForeignRevision(documentID: "d", revisionID: "2-b", ancestors: ["1-a"], isDeleted: false, body: ["v": 2]))
+        try collection.insert(
+            ForeignRevision(documentID: "d", revisionID: "2-c", ancestors: ["1-a"], isDeleted: true, body: [:]))
         #expect(try collection.document(id: "d", revisionID: "2-b")?.int(forKey: "v") == 2)
         let tombstone = try #require(try collection.document(id: "d", revisionID: "2-c"))
         #expect(tombstone.isDeleted)
@@ -33,7 +37,8 @@ import Testing
         let properties = blob.properties
         let stored = try #require(try database.getBlob(properties: properties))
         #expect(try stored.readContent() == Data("hello".utf8))
-        #expect(try database.getBlob(properties: ["@type": "blob", "digest": "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA="]) == nil)
+        #expect(
+            try database.getBlob(properties: ["@type": "blob", "digest": "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA="]) == nil)
         #expect(throws: QuireError.self) { try database.getBlob(properties: ["not": "a blob"]) }
 
         let body = try #require(JSONValue(any: ["photo": properties])?.objectValue)
@@ -47,8 +52,10 @@ import Testing
     @Test func resolvingWithADocumentStoresItsBlobsAndBody() throws {
         let (directory, database, collection) = try makeDatabase()
         defer { withExtendedLifetime(directory) { try? database.close() } }
-        try collection.insert(ForeignRevision(documentID: "d", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["v": 1]))
-        try collection.insert(ForeignRevision(documentID: "d", revisionID: "1-b", ancestors: [], isDeleted: false, body: ["v": 2]))
+        try collection.insert(
+            ForeignRevision(documentID: "d", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["v": 1]))
+        try collection.insert(
+            ForeignRevision(documentID: "d", revisionID: "1-b", ancestors: [], isDeleted: false, body: ["v": 2]))
         let merged = MutableDocument(id: "d")
         merged.setValue(3, forKey: "v")
         merged.setValue(Blob(contentType: "text/plain", data: Data("merged".utf8)), forKey: "note")
@@ -58,8 +65,10 @@ import Testing
         #expect(try current.blob(forKey: "note")?.readContent() == Data("merged".utf8))
         #expect(try collection.conflictingRevisionIDs(id: "d").isEmpty)
 
-        try collection.insert(ForeignRevision(documentID: "e", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["v": 1]))
-        try collection.insert(ForeignRevision(documentID: "e", revisionID: "1-b", ancestors: [], isDeleted: false, body: ["v": 2]))
+        try collection.insert(
+            ForeignRevision(documentID: "e", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["v": 1]))
+        try collection.insert(
+            ForeignRevision(documentID: "e", revisionID: "1-b", ancestors: [], isDeleted: false, body: ["v": 2]))
         try collection.resolveConflict(id: "e", with: nil)
         #expect(try collection.document(id: "e") == nil)
         #expect(try collection.revisionInfo(id: "e")?.isDeleted == true)

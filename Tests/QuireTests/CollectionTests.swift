@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct CollectionTests {
@@ -219,7 +220,8 @@ import Testing
             #expect(error?.message.contains("'\(key)'") == true)
         }
         try collection.save(document: MutableDocument(id: "ok1", data: ["_attachments": [:], "_removed": true]))
-        try collection.save(document: MutableDocument(id: "ok2", data: ["nested": ["_id": 1, "_rev": 2, "_deleted": true]]))
+        try collection.save(
+            document: MutableDocument(id: "ok2", data: ["nested": ["_id": 1, "_rev": 2, "_deleted": true]]))
         #expect(collection.count == 2)
     }
 
@@ -377,7 +379,8 @@ import Testing
         let json = #"{ "z": [1, 2.5, "\u00e9\/"], "a": {"y": null, "b": true}, "n": -0 }"#
         let fromJSON = try MutableDocument(id: "j", json: json)
         try collection.save(document: fromJSON)
-        let fromData = MutableDocument(id: "d", data: ["z": [1, 2.5, "é/"], "a": ["y": NSNull(), "b": true], "n": -0.0])
+        let fromData = MutableDocument(
+            id: "d", data: ["z": [1, 2.5, "é/"], "a": ["y": NSNull(), "b": true], "n": -0.0])
         try collection.save(document: fromData)
         // Same parent (none), same body: the same digest.
         #expect(fromJSON.revisionID == fromData.revisionID)
@@ -405,7 +408,8 @@ import Testing
         #expect(sqlite3_open_v2(collection.database.filePath, &other, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK)
         defer { sqlite3_close_v2(other) }
         sqlite3_busy_timeout(other, 5_000)
-        let insert = "INSERT INTO \(StoreSchema.tableName(collection.id)) (key, sequence, revid, body) VALUES ('x', 3, '1-x', '{}')"
+        let insert =
+            "INSERT INTO \(StoreSchema.tableName(collection.id)) (key, sequence, revid, body) VALUES ('x', 3, '1-x', '{}')"
         #expect(sqlite3_exec(other, insert, nil, nil, nil) == SQLITE_OK)
         let c = MutableDocument(id: "c")
         try collection.save(document: c)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct ConnectionTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// A child process writes batches and is killed with SIGKILL at varying moments; after each
@@ -67,14 +68,19 @@ import Testing
                 ) { (Int($0.int64(at: 0)), Int($0.int64(at: 1))) }
             }
             let present = Set(sizes.map(\.0))
-            #expect(sizes.allSatisfy { $0.1 == 20 }, "run \(run): a batch is partly there: \(sizes.filter { $0.1 != 20 })")
-            #expect(reported.isSubset(of: present), "run \(run): committed batches missing: \(reported.subtracting(present).sorted())")
+            #expect(
+                sizes.allSatisfy { $0.1 == 20 }, "run \(run): a batch is partly there: \(sizes.filter { $0.1 != 20 })")
+            #expect(
+                reported.isSubset(of: present),
+                "run \(run): committed batches missing: \(reported.subtracting(present).sorted())")
             let sequence = try collection.lastSequence()
             #expect(sequence >= lastSequence, "run \(run): sequence went back from \(lastSequence) to \(sequence)")
             lastSequence = sequence
             try database.close()
         }
         #expect(reported.count >= runs)
-        print("crash consistency: \(runs) SIGKILLs, \(reported.count) batches reported committed, all present and whole; last sequence \(lastSequence)")
+        print(
+            "crash consistency: \(runs) SIGKILLs, \(reported.count) batches reported committed, all present and whole; last sequence \(lastSequence)"
+        )
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// Damaged files get a clear error or a damage report, never a crash.
@@ -10,7 +11,8 @@ import Testing
         try database.inBatch {
             for n in 0..<documents {
                 try collection.save(
-                    document: MutableDocument(id: "d\(n)", data: ["n": n, "text": String(repeating: "lorem ", count: 20)]))
+                    document: MutableDocument(
+                        id: "d\(n)", data: ["n": n, "text": String(repeating: "lorem ", count: 20)]))
             }
         }
         try database.close()

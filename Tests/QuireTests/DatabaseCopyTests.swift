@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct DatabaseCopyTests {
@@ -7,7 +8,8 @@ import Testing
         let directory = TemporaryDirectory()
         let config = DatabaseConfiguration(directory: directory.path)
         let source = try Database(name: "source", config: config)
-        try source.createCollection(name: "items", scope: "app").save(document: MutableDocument(id: "a", data: ["n": 1]))
+        try source.createCollection(name: "items", scope: "app").save(
+            document: MutableDocument(id: "a", data: ["n": 1]))
         let sourcePrivate = try source.privateUUID()
         let sourcePublic = try source.publicUUID()
         try source.close()
@@ -69,7 +71,8 @@ import Testing
                 try source.inBatch {
                     for n in 0..<10 {
                         let document = MutableDocument(id: "b\(batch)-\(n)")
-                        document.setBlob(Blob(contentType: "text/plain", data: Data("blob b\(batch)-\(n)".utf8)), forKey: "file")
+                        document.setBlob(
+                            Blob(contentType: "text/plain", data: Data("blob b\(batch)-\(n)".utf8)), forKey: "file")
                         try collection.save(document: document)
                     }
                 }
@@ -97,7 +100,9 @@ import Testing
                     if (try? blob?.readContent()) != Data("blob \(id)".utf8) { unreadable.append(id) }
                 }
             }
-            #expect(unreadable.isEmpty, "copy\(copy): \(unreadable.count) of \(count) documents lack their blob, first \(unreadable.prefix(5))")
+            #expect(
+                unreadable.isEmpty,
+                "copy\(copy): \(unreadable.count) of \(count) documents lack their blob, first \(unreadable.prefix(5))")
             try copied.close()
         }
     }

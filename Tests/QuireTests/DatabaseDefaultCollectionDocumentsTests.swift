@@ -19,7 +19,8 @@ protocol HotelBookmarking {
 struct TutorialHotelBookmarks: HotelBookmarking {
     @available(*, deprecated, message: "the tutorial's Couchbase Lite 2.x calls, kept as written")
     func fetchGuestBookmarkDocumentFromDB(_ db: Database) throws -> Document? {
-        let searchQuery = QueryBuilder
+        let searchQuery =
+            QueryBuilder
             .select(SelectResult.expression(Meta.id))
             .from(DataSource.collection(try db.defaultCollection()))
             .where(Expression.property("type").equalTo(Expression.string("bookmarkedhotels")))

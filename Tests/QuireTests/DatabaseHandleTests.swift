@@ -1,10 +1,13 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct DatabaseHandleTests {
     private func createTable(_ database: Database) throws {
-        try database.write { try $0.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, thread INTEGER, n INTEGER)") }
+        try database.write {
+            try $0.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, thread INTEGER, n INTEGER)")
+        }
     }
 
     private func rowCount(_ database: Database) throws -> Int64 {
@@ -295,15 +298,18 @@ import Testing
                     if n % 2 == 0 {
                         try database.write { connection in
                             try connection.run(
-                                "INSERT INTO t (thread, n) VALUES (?, ?)", [.integer(Int64(thread)), .integer(Int64(n))])
+                                "INSERT INTO t (thread, n) VALUES (?, ?)",
+                                [.integer(Int64(thread)), .integer(Int64(n))])
                         }
                         written += 1
                     } else {
                         let seen = try database.read { connection in
-                            try connection.scalarInt("SELECT count(*) FROM t WHERE thread = ?", [.integer(Int64(thread))])
+                            try connection.scalarInt(
+                                "SELECT count(*) FROM t WHERE thread = ?", [.integer(Int64(thread))])
                         }
                         if seen != written {
-                            throw QuireError(.unexpectedError, "thread \(thread) saw \(seen ?? -1) of its \(written) rows")
+                            throw QuireError(
+                                .unexpectedError, "thread \(thread) saw \(seen ?? -1) of its \(written) rows")
                         }
                     }
                 }

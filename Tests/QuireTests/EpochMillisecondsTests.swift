@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// Dates are whole milliseconds, converted without floating-point rounding (issue 25: a date

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// Writes on a full filesystem fail with a clear error and lose nothing committed before.
@@ -48,7 +49,8 @@ import Testing
                 do {
                     try database.inBatch {
                         for item in 0..<10 {
-                            try collection.save(document: MutableDocument(id: "b\(batch)-\(item)", data: ["pad": padding]))
+                            try collection.save(
+                                document: MutableDocument(id: "b\(batch)-\(item)", data: ["pad": padding]))
                         }
                     }
                     committed += 10

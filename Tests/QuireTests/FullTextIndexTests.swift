@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct FullTextIndexTests {
@@ -31,7 +32,8 @@ import Testing
     @Test func englishStemmingMatchesWordForms() throws {
         let f = try fixture()
         try f.collection.createIndex(withName: "stemmed", config: FullTextIndexConfiguration(["title", "body"]))
-        try f.collection.createIndex(withName: "plain", config: FullTextIndexConfiguration(["title", "body"], language: nil))
+        try f.collection.createIndex(
+            withName: "plain", config: FullTextIndexConfiguration(["title", "body"], language: nil))
         #expect(try matches(f, "stemmed", "run") == ["a", "b"])
         #expect(try matches(f, "plain", "run") == ["b"])
         #expect(try matches(f, "plain", "running") == ["a"])
@@ -46,7 +48,8 @@ import Testing
     @Test func accentsMatterUnlessIgnored() throws {
         let f = try fixture()
         try f.collection.createIndex(withName: "exact", config: FullTextIndexConfiguration(["body"]))
-        try f.collection.createIndex(withName: "folded", config: FullTextIndexConfiguration(["body"], ignoreAccents: true))
+        try f.collection.createIndex(
+            withName: "folded", config: FullTextIndexConfiguration(["body"], ignoreAccents: true))
         #expect(try matches(f, "exact", "café") == ["a"])
         #expect(try matches(f, "exact", "cafe") == ["b"])
         #expect(try matches(f, "folded", "cafe") == ["a", "b"])
@@ -56,7 +59,8 @@ import Testing
     /// LiteCore's FTSTest "Query Full-Text Unsupported Language": the index is made, unstemmed.
     @Test func aLanguageWithoutAStemmerIndexesUnstemmed() throws {
         let f = try fixture()
-        try f.collection.createIndex(withName: "tlh", config: FullTextIndexConfiguration(["title", "body"], language: "tlh"))
+        try f.collection.createIndex(
+            withName: "tlh", config: FullTextIndexConfiguration(["title", "body"], language: "tlh"))
         #expect(try f.collection.indexes() == ["tlh"])
         #expect(try matches(f, "tlh", "run") == ["b"])
         #expect(try matches(f, "tlh", "running") == ["a"])
@@ -71,7 +75,8 @@ import Testing
             "e": #"{"title":"Carry on","body":"Keep calm"}"#,
         ])
         try f.collection.createIndex(withName: "en", config: FullTextIndexConfiguration(["title", "body"]))
-        try f.collection.createIndex(withName: "plain", config: FullTextIndexConfiguration(["title", "body"], language: nil))
+        try f.collection.createIndex(
+            withName: "plain", config: FullTextIndexConfiguration(["title", "body"], language: nil))
         #expect(try matches(f, "en", "the park") == ["a"])
         #expect(try matches(f, "plain", "the park") == ["a"])
         #expect(try matches(f, "en", "the café is near") == ["a"])
@@ -90,7 +95,8 @@ import Testing
         let f = try fixture()
         try f.collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["title", "body"]))
         let query = try f.database.createQuery(
-            "SELECT meta().id AS id, RANK(text) AS r FROM store.items WHERE MATCH(text, 'run OR park') ORDER BY RANK(text) DESC, meta().id")
+            "SELECT meta().id AS id, RANK(text) AS r FROM store.items WHERE MATCH(text, 'run OR park') ORDER BY RANK(text) DESC, meta().id"
+        )
         let rows = try query.execute().allResults()
         // Per column: "run" has one hit in the titles (a's "Running"; "runner" stems apart)
         // and three in the bodies (b's), "park" one in the bodies (a's).
@@ -170,13 +176,19 @@ import Testing
 
     @Test func partialIndexesRankingAndSQLPP() throws {
         let f = try fixture()
-        try f.collection.createIndex(withName: "posts", config: FullTextIndexConfiguration(["body"], where: "kind = 'post'"))
+        try f.collection.createIndex(
+            withName: "posts", config: FullTextIndexConfiguration(["body"], where: "kind = 'post'"))
         #expect(try matches(f, "posts", "roses") == [])
         #expect(try matches(f, "posts", "park OR run") == ["a", "b"])
-        let ranked = QueryBuilder.select(SelectResult.expression(Meta.id), SelectResult.expression(FullTextFunction.rank("posts")).as("r"))
-            .from(DataSource.collection(f.collection).as("p"))
-            .where(FullTextFunction.match("p.posts", query: "run OR park OR culture").and(Expression.property("kind").equalTo(Expression.string("post"))))
-            .orderBy(Ordering.expression(FullTextFunction.rank("posts")).descending())
+        let ranked = QueryBuilder.select(
+            SelectResult.expression(Meta.id), SelectResult.expression(FullTextFunction.rank("posts")).as("r")
+        )
+        .from(DataSource.collection(f.collection).as("p"))
+        .where(
+            FullTextFunction.match("p.posts", query: "run OR park OR culture").and(
+                Expression.property("kind").equalTo(Expression.string("post")))
+        )
+        .orderBy(Ordering.expression(FullTextFunction.rank("posts")).descending())
         let rows = try ranked.execute().allResults()
         #expect(rows.map { $0.string(at: 0) } == ["b", "a"])
         #expect(rows[0].double(forKey: "r") > rows[1].double(forKey: "r"))
@@ -189,7 +201,8 @@ import Testing
     @Test func matchOutsideTheTopLevelIsInvalid() throws {
         let f = try fixture()
         try f.collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["body"]))
-        let query = try f.database.createQuery("SELECT meta().id FROM store.items WHERE MATCH(text, 'run') OR kind = 'draft'")
+        let query = try f.database.createQuery(
+            "SELECT meta().id FROM store.items WHERE MATCH(text, 'run') OR kind = 'draft'")
         #expect { try query.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }
         let rankOnly = try f.database.createQuery("SELECT RANK(text) FROM store.items")
         #expect { try rankOnly.execute() } throws: { ($0 as? QuireError)?.message.contains("needs a MATCH") == true }
@@ -200,14 +213,17 @@ import Testing
     @Test func fullTextIndexesSurviveReopenAndReplacement() throws {
         let f = try fixture()
         try f.collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["title"]))
-        try f.collection.createIndex(withName: "text", config: FullTextIndexConfiguration(["body"], ignoreAccents: true))
+        try f.collection.createIndex(
+            withName: "text", config: FullTextIndexConfiguration(["body"], ignoreAccents: true))
         #expect(try matches(f, "text", "cafe") == ["a", "b"])
         try f.database.close()
-        let reopened = try Database(name: "q", config: DatabaseConfiguration(directory: f.directory.path, clock: f.clock))
+        let reopened = try Database(
+            name: "q", config: DatabaseConfiguration(directory: f.directory.path, clock: f.clock))
         let collection = try #require(try reopened.collection(name: "items", scope: "store"))
         #expect(try collection.index(withName: "text")?.isFullText == true)
         try collection.save(document: MutableDocument(id: "e", data: ["body": "Café au lait"]))
-        let query = try reopened.createQuery("SELECT meta().id FROM store.items WHERE MATCH(text, 'cafe') ORDER BY meta().id")
+        let query = try reopened.createQuery(
+            "SELECT meta().id FROM store.items WHERE MATCH(text, 'cafe') ORDER BY meta().id")
         #expect(try query.rows() == [#"{"id":"a"}"#, #"{"id":"b"}"#, #"{"id":"e"}"#])
     }
 }

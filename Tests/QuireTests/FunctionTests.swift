@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct FunctionTests {
@@ -83,21 +84,32 @@ import Testing
         let f = try fixture()
         func ids(_ condition: any ExpressionProtocol) throws -> [String] {
             try QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(f.collection))
-                .where(condition).orderBy(Ordering.expression(Meta.id)).execute().allResults().compactMap { $0.string(at: 0) }
+                .where(condition).orderBy(Ordering.expression(Meta.id)).execute().allResults().compactMap {
+                    $0.string(at: 0)
+                }
         }
         let trimmed = Function.trim(Expression.property("s"))
         let elan = Expression.string("elan")
         #expect(try ids(trimmed.equalTo(elan)) == ["b"])
         #expect(try ids(trimmed.collate(Collation.unicode().ignoreCase(true)).equalTo(elan)) == ["b"])
         #expect(try ids(trimmed.collate(Collation.unicode().ignoreAccents(true)).equalTo(elan)) == ["b"])
-        #expect(try ids(trimmed.collate(Collation.unicode().ignoreCase(true).ignoreAccents(true)).equalTo(elan)) == ["a", "b"])
-        #expect(try ids(trimmed.collate(Collation.ascii().ignoreCase(true)).equalTo(Expression.string("ERIC"))) == ["c"])
-        #expect(try ids(trimmed.collate(Collation.unicode().ignoreCase(true).ignoreAccents(true)).like(Expression.string("EL%"))) == ["a", "b"])
+        #expect(
+            try ids(trimmed.collate(Collation.unicode().ignoreCase(true).ignoreAccents(true)).equalTo(elan)) == [
+                "a", "b",
+            ])
+        #expect(
+            try ids(trimmed.collate(Collation.ascii().ignoreCase(true)).equalTo(Expression.string("ERIC"))) == ["c"])
+        #expect(
+            try ids(
+                trimmed.collate(Collation.unicode().ignoreCase(true).ignoreAccents(true)).like(Expression.string("EL%"))
+            ) == ["a", "b"])
         #expect(try ids(trimmed.collate(Collation.ascii()).like(Expression.string("e%"))) == ["b"])
         #expect(try ids(trimmed.like(Expression.string("e%"))) == ["b", "c"])
-        let ordered = try QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(f.collection))
-            .orderBy(Ordering.expression(trimmed.collate(Collation.unicode())), Ordering.expression(Meta.id))
-            .execute().allResults().compactMap { $0.string(at: 0) }
+        let ordered = try QueryBuilder.select(SelectResult.expression(Meta.id)).from(
+            DataSource.collection(f.collection)
+        )
+        .orderBy(Ordering.expression(trimmed.collate(Collation.unicode())), Ordering.expression(Meta.id))
+        .execute().allResults().compactMap { $0.string(at: 0) }
         // Unicode order: e before É (accent), both before Eric (base letters).
         #expect(ordered == ["b", "a", "c"])
     }

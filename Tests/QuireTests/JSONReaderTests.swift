@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct JSONReaderTests {
@@ -16,9 +17,10 @@ import Testing
 
     @Test func parsesNestedStructures() throws {
         let value = try JSONReader.parse(#"[{"a":[1,{"b":2,"c":[3]}],"d":{}},[],{},[[]],[{}]]"#)
-        #expect(value == [
-            ["a": [1, ["b": 2, "c": [3]]], "d": [:]], [], [:], [[]], [[:]],
-        ])
+        #expect(
+            value == [
+                ["a": [1, ["b": 2, "c": [3]]], "d": [:]], [], [:], [[]], [[:]],
+            ])
     }
 
     @Test func lastDuplicateKeyWins() throws {
@@ -286,10 +288,15 @@ import Testing
         Rejection([0x22, 0xF8, 0x22], 1, "malformed UTF-8: byte 0xF8 never occurs in UTF-8"),
         Rejection([0x22, 0xFF, 0x22], 1, "malformed UTF-8: byte 0xFF never occurs in UTF-8"),
         Rejection([0x22, 0xE2, 0x82, 0x22], 1, "malformed UTF-8: sequence starting with 0xE2 is truncated by 0x22"),
-        Rejection([0x22, 0xF0, 0x9F, 0x98, 0x41, 0x22], 1, "malformed UTF-8: sequence starting with 0xF0 is truncated by 0x41"),
+        Rejection(
+            [0x22, 0xF0, 0x9F, 0x98, 0x41, 0x22], 1, "malformed UTF-8: sequence starting with 0xF0 is truncated by 0x41"
+        ),
         Rejection([0x22, 0xC3], 1, "malformed UTF-8: sequence starting with 0xC3 is truncated by the end of input"),
-        Rejection([0x22, 0xE2, 0x82], 1, "malformed UTF-8: sequence starting with 0xE2 is truncated by the end of input"),
-        Rejection(Array(#"{"k\"#.utf8) + [0x5C, 0x6E, 0xFE, 0x22, 0x3A, 0x31, 0x7D], 6, "malformed UTF-8: byte 0xFE never occurs in UTF-8"),
+        Rejection(
+            [0x22, 0xE2, 0x82], 1, "malformed UTF-8: sequence starting with 0xE2 is truncated by the end of input"),
+        Rejection(
+            Array(#"{"k\"#.utf8) + [0x5C, 0x6E, 0xFE, 0x22, 0x3A, 0x31, 0x7D], 6,
+            "malformed UTF-8: byte 0xFE never occurs in UTF-8"),
     ]
 
     @Test(arguments: rejections)
@@ -305,7 +312,10 @@ import Testing
     @Test func survivesDamagedInput() throws {
         var generator = SeededGenerator(seed: 99)
         let sources = JSONSamples.corpus.map { Array($0.utf8) }
-        let interesting: [UInt8] = [0x00, 0x22, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0x80, 0xC3, 0xED, 0xF4, 0xFF, 0x30, 0x2D, 0x2E, 0x65, 0x75]
+        let interesting: [UInt8] = [
+            0x00, 0x22, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0x80, 0xC3, 0xED, 0xF4, 0xFF, 0x30, 0x2D, 0x2E, 0x65,
+            0x75,
+        ]
         var accepted = 0
         for _ in 0..<20_000 {
             var bytes = sources[Int.random(in: 0..<sources.count, using: &generator)]
@@ -387,7 +397,9 @@ import Testing
         let theirs = try clock.measure { _ = try JSONSerialization.jsonObject(with: document) }
         #expect(value.arrayValue?.count == 5_000)
         let megabytes = Double(document.count) / 1e6
-        print("JSONReader: \(Self.rate(megabytes, ours)), JSONSerialization: \(Self.rate(megabytes, theirs)) on \(document.count) bytes")
+        print(
+            "JSONReader: \(Self.rate(megabytes, ours)), JSONSerialization: \(Self.rate(megabytes, theirs)) on \(document.count) bytes"
+        )
     }
 
     static func rate(_ megabytes: Double, _ duration: Duration) -> String {
@@ -403,8 +415,10 @@ import Testing
             if index > 0 { text += "," }
             let score = Double(Int.random(in: 0...1_000_000, using: &generator)) / 1000
             text += #"{"_id":"doc-\#(index)","type":"task","title":"Write the \#(index)th report about the \"codec\"","#
-            text += #""done":\#(Bool.random(using: &generator)),"priority":\#(Int.random(in: 1...5, using: &generator)),"#
-            text += #""score":\#(score),"owner":{"name":"Zoë Ångström","email":"zoe@example.com","id":\#(index * 7919)},"#
+            text +=
+                #""done":\#(Bool.random(using: &generator)),"priority":\#(Int.random(in: 1...5, using: &generator)),"#
+            text +=
+                #""score":\#(score),"owner":{"name":"Zoë Ångström","email":"zoe@example.com","id":\#(index * 7919)},"#
             text += #""tags":["alpha","beta","gamma"],"notes":null,"created":"2024-05-0\#(index % 9 + 1)T12:00:00Z"}"#
         }
         text += "]"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// The tape must agree with the values JSONReader builds and with the bytes JSONWriter writes:
@@ -68,7 +69,8 @@ import Testing
     // MARK: Documents read lazily
 
     @Test func lazyDictionariesAnswerAsBuiltOnesDo() throws {
-        let text = #"{"name":{"first":"Ada","last":"Lovelace"},"n":3,"x":1.5,"ok":true,"none":null,"tags":["a","b"],"#
+        let text =
+            #"{"name":{"first":"Ada","last":"Lovelace"},"n":3,"x":1.5,"ok":true,"none":null,"tags":["a","b"],"#
             + #""esc":"a\"b\u00e9","blob":{"@type":"blob","digest":"sha1-x","length":3}}"#
         let tape = try tape(text)
         let lazy = DictionaryObject(tape: tape, at: 0)

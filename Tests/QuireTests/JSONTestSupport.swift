@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Quire
 
 /// A small deterministic generator (SplitMix64), so random tests fail the same way twice.
@@ -48,9 +49,10 @@ extension JSONValue {
         case let (.array(a), .array(b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.isIdentical(to: $1) }
         case let (.object(a), .object(b)):
-            return a.count == b.count && a.allSatisfy { key, value in
-                b[key].map { value.isIdentical(to: $0) } ?? false
-            }
+            return a.count == b.count
+                && a.allSatisfy { key, value in
+                    b[key].map { value.isIdentical(to: $0) } ?? false
+                }
         default: return self == other
         }
     }
@@ -72,8 +74,10 @@ extension JSONValue {
             switch Int.random(in: 0..<4, using: &generator) {
             case 0: return .double(Double.random(in: -1000...1000, using: &generator))
             case 1:
-                let specials: [Double] = [0.0, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
-                                          .leastNormalMagnitude, 0.1, 1e16, 2.0, -1e-7]
+                let specials: [Double] = [
+                    0.0, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                    .leastNormalMagnitude, 0.1, 1e16, 2.0, -1e-7,
+                ]
                 return .double(specials[Int.random(in: 0..<specials.count, using: &generator)])
             default:
                 var bits = UInt64.random(in: .min ... .max, using: &generator)

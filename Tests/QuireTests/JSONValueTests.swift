@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct JSONValueTests {
@@ -78,10 +79,11 @@ import Testing
             NSNumber(value: UInt64.max), NSNumber(value: Int64.min),
         ]
         let value = try #require(JSONValue(any: numbers))
-        #expect(value == [
-            .bool(true), .bool(false), .int(1), .int(0), .int(1), .double(1.5), .double(0.25),
-            .double(18446744073709551615.0), .int(.min),
-        ])
+        #expect(
+            value == [
+                .bool(true), .bool(false), .int(1), .int(0), .int(1), .double(1.5), .double(0.25),
+                .double(18446744073709551615.0), .int(.min),
+            ])
     }
 
     @Test func readsFoundationCollections() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct JSONWriterTests {
@@ -40,7 +41,8 @@ import Testing
         var control = ""
         for scalar in 0..<0x20 { control.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
         let written = try JSONWriter.string(.string("\"\\/" + control + "\u{7F}é€😀"))
-        let expected = #""\"\\/\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f"#
+        let expected =
+            #""\"\\/\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f"#
             + #"\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f"#
             + "\u{7F}é€😀\""
         #expect(written == expected)
@@ -75,7 +77,10 @@ import Testing
         let cases: [(JSONValue, String)] = [
             (.double(.nan), "cannot write JSON: the number nan has no JSON form at $"),
             (["a": [1, .double(.infinity)]], "cannot write JSON: the number inf has no JSON form at $.a[1]"),
-            (["odd key": ["x": .double(-.infinity)]], #"cannot write JSON: the number -inf has no JSON form at $["odd key"].x"#),
+            (
+                ["odd key": ["x": .double(-.infinity)]],
+                #"cannot write JSON: the number -inf has no JSON form at $["odd key"].x"#
+            ),
         ]
         for (value, message) in cases {
             let error = #expect(throws: QuireError.self) { try JSONWriter.bytes(value) }
@@ -157,8 +162,12 @@ import Testing
         let sorted = try clock.measure { bytes = try JSONWriter.bytes(value) }
         let unsorted = try clock.measure { _ = try JSONWriter.bytes(value, sortedKeys: false) }
         let anyValue = value.anyValue
-        let foundation = try clock.measure { _ = try JSONSerialization.data(withJSONObject: anyValue, options: [.sortedKeys]) }
+        let foundation = try clock.measure {
+            _ = try JSONSerialization.data(withJSONObject: anyValue, options: [.sortedKeys])
+        }
         let megabytes = Double(bytes.count) / 1e6
-        print("JSONWriter sorted: \(JSONReaderTests.rate(megabytes, sorted)), unsorted: \(JSONReaderTests.rate(megabytes, unsorted)), JSONSerialization sorted: \(JSONReaderTests.rate(megabytes, foundation))")
+        print(
+            "JSONWriter sorted: \(JSONReaderTests.rate(megabytes, sorted)), unsorted: \(JSONReaderTests.rate(megabytes, unsorted)), JSONSerialization sorted: \(JSONReaderTests.rate(megabytes, foundation))"
+        )
     }
 }

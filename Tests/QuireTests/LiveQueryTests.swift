@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// Collects what a live query delivers and lets a test wait for the next delivery.
@@ -29,7 +30,9 @@ final class LiveRecorder: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let last = all.last, condition(last) { return true }
-            guard arrived.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success else { return false }
+            guard arrived.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .success else {
+                return false
+            }
         }
     }
 }
@@ -106,7 +109,8 @@ final class LiveRecorder: @unchecked Sendable {
 
         let closed = LiveRecorder()
         let second = QueryFixture.Handle(f)
-        let closing = QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(second.collection))
+        let closing = QueryBuilder.select(SelectResult.expression(Meta.id)).from(
+            DataSource.collection(second.collection))
         _ = closing.addChangeListener(queue: listenerQueue) { closed.record($0) }
         #expect(closed.wait { $0.isEmpty })
         try second.database.close()
@@ -135,7 +139,8 @@ extension QueryFixture {
         init(_ fixture: QueryFixture) {
             database = Database(path: fixture.database.filePath)
             // The collection exists; a failure here would fail the test on first use.
-            collection = (try? database.collection(name: fixture.collection.name, scope: fixture.collection.scope.name))
+            collection =
+                (try? database.collection(name: fixture.collection.name, scope: fixture.collection.scope.name))
                 ?? fixture.collection
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct MaintenanceTests {
@@ -52,7 +53,8 @@ import Testing
         try database.deleteCollection(name: "doomed", scope: "s")
 
         let attachments = database.path + "Attachments/"
-        #expect(FileManager.default.createFile(atPath: attachments + ".left-by-a-crash.blobtmp", contents: Data("x".utf8)))
+        #expect(
+            FileManager.default.createFile(atPath: attachments + ".left-by-a-crash.blobtmp", contents: Data("x".utf8)))
         #expect(FileManager.default.createFile(atPath: attachments + "notes.txt", contents: Data("mine".utf8)))
 
         let all = [topLevel, inArray, deep, shared, orphan, replaced, ofDeleted, ofPurged, ofDeletedCollection]
@@ -203,7 +205,8 @@ import Testing
         try collection.save(document: MutableDocument(id: "a", data: ["text": "running in the park"]))
         try collection.save(document: MutableDocument(id: "b", data: ["text": "quiet evening"]))
         try collection.createIndex(withName: "words", config: FullTextIndexConfiguration(["text"]))
-        let query = try database.createQuery("SELECT meta().id FROM app.notes WHERE MATCH(words, 'run') ORDER BY meta().id")
+        let query = try database.createQuery(
+            "SELECT meta().id FROM app.notes WHERE MATCH(words, 'run') ORDER BY meta().id")
         #expect(try query.execute().map { $0.string(at: 0) } == ["a"])
         // Lose the index's contents behind Quire's back.
         try database.write { connection in

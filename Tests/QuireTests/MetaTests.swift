@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct MetaTests {
@@ -27,14 +28,18 @@ import Testing
         #expect(rows[1].int64(forKey: "expiration") == QueryClock.milliseconds(expiry))
 
         let sqlpp = try f.database.createQuery(
-            "SELECT meta().id, meta().revisionID, meta().sequence, meta().deleted, meta().expiration FROM store.items ORDER BY meta().id")
+            "SELECT meta().id, meta().revisionID, meta().sequence, meta().deleted, meta().expiration FROM store.items ORDER BY meta().id"
+        )
         #expect(try sqlpp.rows() == query.rows())
 
         let byExpiration = try f.database.createQuery(
-            "SELECT meta().id FROM store.items WHERE meta().expiration > $now").with("now", .int(QueryClock.milliseconds(f.clock.now)))
+            "SELECT meta().id FROM store.items WHERE meta().expiration > $now"
+        ).with("now", .int(QueryClock.milliseconds(f.clock.now)))
         #expect(try byExpiration.rows() == [#"{"id":"b"}"#])
-        let bySequence = QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(f.collection).as("x"))
-            .where(Meta.sequence.from("x").equalTo(Expression.int64(Int64(a.sequence))))
+        let bySequence = QueryBuilder.select(SelectResult.expression(Meta.id)).from(
+            DataSource.collection(f.collection).as("x")
+        )
+        .where(Meta.sequence.from("x").equalTo(Expression.int64(Int64(a.sequence))))
         #expect(try bySequence.rows() == [#"{"id":"a"}"#])
     }
 
@@ -59,7 +64,10 @@ import Testing
         let deleted = QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(f.collection))
             .where(Meta.isDeleted.equalTo(Expression.boolean(true)))
         #expect(try deleted.rows() == [#"{"id":"b"}"#])
-        #expect(try f.database.createQuery("SELECT meta().id FROM store.items WHERE meta().deleted").rows() == [#"{"id":"b"}"#])
+        #expect(
+            try f.database.createQuery("SELECT meta().id FROM store.items WHERE meta().deleted").rows() == [
+                #"{"id":"b"}"#
+            ])
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct MutableDocumentTests {
@@ -206,7 +207,8 @@ import Testing
 
     @Test func jsonInitializersRejectBadInput() throws {
         // Couchbase Lite's testSpecialJSONStrings: invalidJSON (17001) from every initializer.
-        for json in ["Random:String", #"["item1","item2"]"#, "", " ", "[", "{", #"{"dictionary_without_value"}"#, "[]"] {
+        for json in ["Random:String", #"["item1","item2"]"#, "", " ", "[", "{", #"{"dictionary_without_value"}"#, "[]"]
+        {
             let document = #expect(throws: QuireError.self) { try MutableDocument(json: json) }
             #expect(document?.code == .invalidJSON)
             #expect(document?.errorCode == 17001)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// Scratch held by a living owner survives every sweep; scratch nobody holds (its owner closed
@@ -35,7 +36,8 @@ import Testing
             atPath: parent.appendingPathComponent(link).path, withDestinationPath: outside.path)
 
         let removed = OwnedScratch.sweep(parent) {
-            OwnedScratch.isScratchName($0, prefix: ".job-") || OwnedScratch.isScratchName($0, prefix: ".job-", suffix: ".part")
+            OwnedScratch.isScratchName($0, prefix: ".job-")
+                || OwnedScratch.isScratchName($0, prefix: ".job-", suffix: ".part")
         }
         #expect(removed == [abandoned.url.lastPathComponent, abandonedFile.url.lastPathComponent].sorted())
         #expect(FileManager.default.fileExists(atPath: held.url.appendingPathComponent("data").path))
@@ -71,7 +73,8 @@ import Testing
         let running = try OwnedScratch.create(.folder, in: apps, prefix: ".third.quire.copy-")
 
         try Database.copy(
-            fromPath: directory.file("source.quire"), toDatabase: "copy", withConfig: DatabaseConfiguration(directory: apps.path))
+            fromPath: directory.file("source.quire"), toDatabase: "copy",
+            withConfig: DatabaseConfiguration(directory: apps.path))
         #expect(names(in: apps) == [running.url.lastPathComponent, "copy.quire"].sorted())
         running.remove()
         let copy = try Database(name: "copy", config: DatabaseConfiguration(directory: apps.path))

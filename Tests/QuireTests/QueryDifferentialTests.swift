@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 extension SeededGenerator {
@@ -20,7 +21,8 @@ struct DifferentialPredicate {
     /// The reference as an operand of AND, OR and NOT in Couchbase Lite: LiteCore reads a JSON
     /// null as an empty blob, which SQLite's logic reads as 0 (FALSE), while MISSING stays NULL.
     var logicalReference: String {
-        isNull == "0" ? "(\(reference))" : "(CASE WHEN (\(reference)) IS NOT NULL THEN (\(reference)) WHEN \(isNull) THEN 0 END)"
+        isNull == "0"
+            ? "(\(reference))" : "(CASE WHEN (\(reference)) IS NOT NULL THEN (\(reference)) WHEN \(isNull) THEN 0 END)"
     }
 }
 
@@ -61,7 +63,8 @@ struct DifferentialPredicate {
         // had not run yet), some expiring later.
         let now = QueryClock.milliseconds(f.clock.now)
         for number in stride(from: 7, to: 300, by: 23) {
-            try f.collection.delete(document: try #require(try f.collection.document(id: String(format: "d%03d", number))))
+            try f.collection.delete(
+                document: try #require(try f.collection.document(id: String(format: "d%03d", number))))
         }
         try f.database.write { connection in
             for number in stride(from: 11, to: 300, by: 19) {
@@ -78,14 +81,17 @@ struct DifferentialPredicate {
     private func atom(_ random: inout SeededGenerator) -> DifferentialPredicate {
         let ops: [(String, (any ExpressionProtocol, any ExpressionProtocol) -> any ExpressionProtocol)] = [
             ("=", { $0.equalTo($1) }), ("!=", { $0.notEqualTo($1) }), ("<", { $0.lessThan($1) }),
-            ("<=", { $0.lessThanOrEqualTo($1) }), (">", { $0.greaterThan($1) }), (">=", { $0.greaterThanOrEqualTo($1) }),
+            ("<=", { $0.lessThanOrEqualTo($1) }), (">", { $0.greaterThan($1) }),
+            (">=", { $0.greaterThanOrEqualTo($1) }),
         ]
         let (op, apply) = random.pick(ops)
         let n = "json_extract(body, '$.n')"
         switch random.int(0...24) {
         case 0:
             let k = random.int(-20...50)
-            return DifferentialPredicate(builder: apply(Expression.property("n"), Expression.int(k)), sqlpp: "n \(op) \(k)", reference: "\(n) \(op) \(k)", isNull: "json_type(body, '$.n') = 'null'")
+            return DifferentialPredicate(
+                builder: apply(Expression.property("n"), Expression.int(k)), sqlpp: "n \(op) \(k)",
+                reference: "\(n) \(op) \(k)", isNull: "json_type(body, '$.n') = 'null'")
         case 1:
             let k = Double(random.int(-160...160)) / 4
             return DifferentialPredicate(
@@ -106,25 +112,30 @@ struct DifferentialPredicate {
             let high = low + random.int(0...25)
             return DifferentialPredicate(
                 builder: Expression.property("n").between(Expression.int(low), and: Expression.int(high)),
-                sqlpp: "n BETWEEN \(low) AND \(high)", reference: "\(n) >= \(low) AND \(n) <= \(high)", isNull: "json_type(body, '$.n') = 'null'")
+                sqlpp: "n BETWEEN \(low) AND \(high)", reference: "\(n) >= \(low) AND \(n) <= \(high)",
+                isNull: "json_type(body, '$.n') = 'null'")
         case 5:
             let values = (0..<3).map { _ in random.int(-20...50) }
             return DifferentialPredicate(
                 builder: Expression.property("n").in(values.map { Expression.int($0) }),
                 sqlpp: "n IN (\(values.map(String.init).joined(separator: ", ")))",
-                reference: "(\(n) = \(values[0]) OR \(n) = \(values[1]) OR \(n) = \(values[2]))", isNull: "json_type(body, '$.n') = 'null'")
+                reference: "(\(n) = \(values[0]) OR \(n) = \(values[1]) OR \(n) = \(values[2]))",
+                isNull: "json_type(body, '$.n') = 'null'")
         case 6:
             let field = random.pick(["n", "s", "b", "tags", "o"])
             let type = "json_type(body, '$.\(field)')"
             switch random.int(0...3) {
             case 0:
-                return DifferentialPredicate(builder: Expression.property(field).isValued(), sqlpp: "\(field) IS VALUED",
+                return DifferentialPredicate(
+                    builder: Expression.property(field).isValued(), sqlpp: "\(field) IS VALUED",
                     reference: "(\(type) IS NOT NULL AND \(type) <> 'null')")
             case 1:
-                return DifferentialPredicate(builder: Expression.property(field).isNotValued(), sqlpp: "\(field) IS NOT VALUED",
+                return DifferentialPredicate(
+                    builder: Expression.property(field).isNotValued(), sqlpp: "\(field) IS NOT VALUED",
                     reference: "(\(type) IS NULL OR \(type) = 'null')")
             case 2:
-                return DifferentialPredicate(builder: Expression.property(field).is(Expression.value(nil)), sqlpp: "\(field) IS NULL",
+                return DifferentialPredicate(
+                    builder: Expression.property(field).is(Expression.value(nil)), sqlpp: "\(field) IS NULL",
                     reference: "\(type) = 'null'")
             default:
                 return DifferentialPredicate(
@@ -134,7 +145,8 @@ struct DifferentialPredicate {
         case 7:
             let flag = random.chance(50)
             return DifferentialPredicate(
-                builder: Expression.property("b").equalTo(Expression.boolean(flag)), sqlpp: "b = \(flag ? "TRUE" : "FALSE")",
+                builder: Expression.property("b").equalTo(Expression.boolean(flag)),
+                sqlpp: "b = \(flag ? "TRUE" : "FALSE")",
                 reference: "json_type(body, '$.b') = '\(flag)'")
         case 8:
             let k = random.int(0...9)
@@ -144,22 +156,27 @@ struct DifferentialPredicate {
         case 9:
             let color = random.pick(Self.colors)
             return DifferentialPredicate(
-                builder: Expression.property("tags[0]").equalTo(Expression.string(color)), sqlpp: "tags[0] = '\(color)'",
+                builder: Expression.property("tags[0]").equalTo(Expression.string(color)),
+                sqlpp: "tags[0] = '\(color)'",
                 reference: "json_extract(body, '$.tags[0]') = '\(color)'")
         case 10:
             let color = random.pick(Self.colors)
             let tag = ArrayExpression.variable("t")
             return DifferentialPredicate(
-                builder: ArrayExpression.any(tag).in(Expression.property("tags")).satisfies(tag.equalTo(Expression.string(color))),
+                builder: ArrayExpression.any(tag).in(Expression.property("tags")).satisfies(
+                    tag.equalTo(Expression.string(color))),
                 sqlpp: "ANY t IN tags SATISFIES t = '\(color)' END",
                 reference: "EXISTS (SELECT 1 FROM json_each(body, '$.tags') AS each WHERE each.value = '\(color)')")
         case 11:
             let color = random.pick(Self.colors)
             let tag = ArrayExpression.variable("t")
             return DifferentialPredicate(
-                builder: ArrayExpression.every(tag).in(Expression.property("tags")).satisfies(tag.notEqualTo(Expression.string(color))),
+                builder: ArrayExpression.every(tag).in(Expression.property("tags")).satisfies(
+                    tag.notEqualTo(Expression.string(color))),
                 sqlpp: "EVERY t IN tags SATISFIES t != '\(color)' END",
-                reference: "json_type(body, '$.tags') = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(body, '$.tags') AS each WHERE each.value = '\(color)')")
+                reference:
+                    "json_type(body, '$.tags') = 'array' AND NOT EXISTS (SELECT 1 FROM json_each(body, '$.tags') AS each WHERE each.value = '\(color)')"
+            )
         case 12:
             let k = random.int(0...3)
             return DifferentialPredicate(
@@ -174,49 +191,61 @@ struct DifferentialPredicate {
         case 14:
             let k = random.int(-30...90)
             return DifferentialPredicate(
-                builder: apply(Expression.property("n").multiply(Expression.int(2)).add(Expression.int(1)), Expression.int(k)),
-                sqlpp: "n * 2 + 1 \(op) \(k)", reference: "\(n) * 2 + 1 \(op) \(k)", isNull: "json_type(body, '$.n') = 'null'")
+                builder: apply(
+                    Expression.property("n").multiply(Expression.int(2)).add(Expression.int(1)), Expression.int(k)),
+                sqlpp: "n * 2 + 1 \(op) \(k)", reference: "\(n) * 2 + 1 \(op) \(k)",
+                isNull: "json_type(body, '$.n') = 'null'")
         case 15:
             return DifferentialPredicate(
-                builder: Expression.property("n").modulo(Expression.int(3)).equalTo(Expression.int(0)), sqlpp: "n % 3 = 0",
+                builder: Expression.property("n").modulo(Expression.int(3)).equalTo(Expression.int(0)),
+                sqlpp: "n % 3 = 0",
                 reference: "\(n) % 3 = 0", isNull: "json_type(body, '$.n') = 'null'")
         case 16:
             let word = random.pick(Self.words).lowercased()
             return DifferentialPredicate(
-                builder: Function.lower(Expression.property("s")).equalTo(Expression.string(word)), sqlpp: "LOWER(s) = '\(word)'",
+                builder: Function.lower(Expression.property("s")).equalTo(Expression.string(word)),
+                sqlpp: "LOWER(s) = '\(word)'",
                 reference: "lower(json_extract(body, '$.s')) = '\(word)'", isNull: "json_type(body, '$.s') = 'null'")
         case 17:
             let k = random.int(2...6)
             return DifferentialPredicate(
-                builder: apply(Function.length(Expression.property("s")), Expression.int(k)), sqlpp: "LENGTH(s) \(op) \(k)",
+                builder: apply(Function.length(Expression.property("s")), Expression.int(k)),
+                sqlpp: "LENGTH(s) \(op) \(k)",
                 reference: "length(json_extract(body, '$.s')) \(op) \(k)", isNull: "json_type(body, '$.s') = 'null'")
         case 18:
             let id = String(format: "d%03d", random.int(0...299))
             return DifferentialPredicate(
-                builder: apply(Meta.id, Expression.string(id)), sqlpp: "meta().id \(op) '\(id)'", reference: "key \(op) '\(id)'")
+                builder: apply(Meta.id, Expression.string(id)), sqlpp: "meta().id \(op) '\(id)'",
+                reference: "key \(op) '\(id)'")
         // The MISSING and null rules of Couchbase Lite's functions, written out by hand.
         case 19:
             let k = random.int(-5...30)
             return DifferentialPredicate(
-                builder: apply(call("IFMISSINGORNULL", Expression.property("n"), Expression.int(-1)), Expression.int(k)),
+                builder: apply(
+                    call("IFMISSINGORNULL", Expression.property("n"), Expression.int(-1)), Expression.int(k)),
                 sqlpp: "IFMISSINGORNULL(n, -1) \(op) \(k)", reference: "ifnull(\(n), -1) \(op) \(k)")
         case 20:
             let k = random.int(-5...30)
             return DifferentialPredicate(
                 builder: apply(call("IFMISSING", Expression.property("n"), Expression.int(-1)), Expression.int(k)),
                 sqlpp: "IFMISSING(n, -1) \(op) \(k)",
-                reference: "(CASE WHEN json_type(body, '$.n') IS NULL THEN -1 ELSE \(n) END) \(op) \(k)", isNull: "json_type(body, '$.n') = 'null'")
+                reference: "(CASE WHEN json_type(body, '$.n') IS NULL THEN -1 ELSE \(n) END) \(op) \(k)",
+                isNull: "json_type(body, '$.n') = 'null'")
         case 21:
             let word = random.chance(20) ? "null" : random.pick(Self.words)
             let concat = QueryExpression(.binary(.concat, Expression.string("s=").plan, Expression.property("s").plan))
             return DifferentialPredicate(
                 builder: concat.equalTo(Expression.string("s=\(word)")), sqlpp: "'s=' || s = 's=\(word)'",
-                reference: "(CASE json_type(body, '$.s') WHEN 'null' THEN 's=null' ELSE 's=' || json_extract(body, '$.s') END) = 's=\(word)'")
+                reference:
+                    "(CASE json_type(body, '$.s') WHEN 'null' THEN 's=null' ELSE 's=' || json_extract(body, '$.s') END) = 's=\(word)'"
+            )
         case 22:
             let k = random.int(0...1)
             return DifferentialPredicate(
-                builder: call("TONUMBER", Expression.property("b")).equalTo(Expression.int(k)), sqlpp: "TONUMBER(b) = \(k)",
-                reference: "(CASE json_type(body, '$.b') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END) = \(k)", isNull: "json_type(body, '$.b') = 'null'")
+                builder: call("TONUMBER", Expression.property("b")).equalTo(Expression.int(k)),
+                sqlpp: "TONUMBER(b) = \(k)",
+                reference: "(CASE json_type(body, '$.b') WHEN 'true' THEN 1 WHEN 'false' THEN 0 END) = \(k)",
+                isNull: "json_type(body, '$.b') = 'null'")
         case 23:
             let field = random.pick(["n", "s", "b", "tags", "o"])
             let name = random.pick(["number", "string", "boolean", "array", "object", "null"])
@@ -224,15 +253,19 @@ struct DifferentialPredicate {
             return DifferentialPredicate(
                 builder: call("TYPE", Expression.property(field)).equalTo(Expression.string(name)),
                 sqlpp: "TYPE(\(field)) = '\(name)'",
-                reference: "(CASE \(type) WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' WHEN 'text' THEN 'string' WHEN 'true' THEN 'boolean' WHEN 'false' THEN 'boolean' WHEN 'null' THEN NULL ELSE \(type) END) = '\(name)'")
+                reference:
+                    "(CASE \(type) WHEN 'integer' THEN 'number' WHEN 'real' THEN 'number' WHEN 'text' THEN 'string' WHEN 'true' THEN 'boolean' WHEN 'false' THEN 'boolean' WHEN 'null' THEN NULL ELSE \(type) END) = '\(name)'"
+            )
         default:
             let word = random.pick(Self.words).uppercased()
             return DifferentialPredicate(
-                builder: Expression.property("s").collate(Collation.ascii().ignoreCase(true)).equalTo(Expression.string(word)),
+                builder: Expression.property("s").collate(Collation.ascii().ignoreCase(true)).equalTo(
+                    Expression.string(word)),
                 sqlpp: "s COLLATE NOCASE = '\(word)'",
                 // The collation on the left: SQLite 3.40 answers `a = 'X' COLLATE NOCASE OR
                 // a = 'Y' COLLATE NOCASE` from a BINARY index on `a`, wrongly.
-                reference: "json_extract(body, '$.s') COLLATE NOCASE = '\(word)'", isNull: "json_type(body, '$.s') = 'null'")
+                reference: "json_extract(body, '$.s') COLLATE NOCASE = '\(word)'",
+                isNull: "json_type(body, '$.s') = 'null'")
         }
     }
 
@@ -246,7 +279,9 @@ struct DifferentialPredicate {
         let left = predicate(&random, depth: depth + 1)
         switch random.int(0...4) {
         case 0:
-            return DifferentialPredicate(builder: Expression.not(left.builder), sqlpp: "NOT (\(left.sqlpp))", reference: "NOT \(left.logicalReference)")
+            return DifferentialPredicate(
+                builder: Expression.not(left.builder), sqlpp: "NOT (\(left.sqlpp))",
+                reference: "NOT \(left.logicalReference)")
         case 1, 2:
             let right = predicate(&random, depth: depth + 1)
             return DifferentialPredicate(
@@ -282,7 +317,8 @@ struct DifferentialPredicate {
                 builder: QueryBuilder.select(SelectResult.expression(Meta.id)).from(from).where(condition.builder)
                     .orderBy(Ordering.expression(Meta.id)),
                 sqlpp: "SELECT meta().id FROM store.items WHERE \(condition.sqlpp) ORDER BY meta().id",
-                reference: "SELECT key FROM \(f.collection.table) WHERE \(live) AND (\(condition.reference)) ORDER BY key",
+                reference:
+                    "SELECT key FROM \(f.collection.table) WHERE \(live) AND (\(condition.reference)) ORDER BY key",
                 referenceColumns: [(0, nil)])
         case 6...8:
             let field = random.pick(["n", "x", "s", "o", "o.k", "tags"])
@@ -292,12 +328,18 @@ struct DifferentialPredicate {
             let offset = random.int(0...10)
             let path = "'$.\(field)'"
             return Case(
-                builder: QueryBuilder.select(SelectResult.expression(Meta.id), SelectResult.property(field).as("v")).from(from)
+                builder: QueryBuilder.select(SelectResult.expression(Meta.id), SelectResult.property(field).as("v"))
+                    .from(from)
                     .where(condition.builder)
-                    .orderBy(descending ? Ordering.property(key).descending() : Ordering.property(key), Ordering.expression(Meta.id))
+                    .orderBy(
+                        descending ? Ordering.property(key).descending() : Ordering.property(key),
+                        Ordering.expression(Meta.id)
+                    )
                     .limit(Expression.int(limit), offset: Expression.int(offset)),
-                sqlpp: "SELECT meta().id, \(field) AS v FROM store.items WHERE \(condition.sqlpp) ORDER BY \(key)\(descending ? " DESC" : ""), meta().id LIMIT \(limit) OFFSET \(offset)",
-                reference: "SELECT key, json_extract(body, \(path)), json_type(body, \(path)) FROM \(f.collection.table) WHERE \(live) AND (\(condition.reference)) ORDER BY CASE json_type(body, '$.\(key)') WHEN 'null' THEN x'' ELSE json_extract(body, '$.\(key)') END\(descending ? " DESC" : ""), key LIMIT \(limit) OFFSET \(offset)",
+                sqlpp:
+                    "SELECT meta().id, \(field) AS v FROM store.items WHERE \(condition.sqlpp) ORDER BY \(key)\(descending ? " DESC" : ""), meta().id LIMIT \(limit) OFFSET \(offset)",
+                reference:
+                    "SELECT key, json_extract(body, \(path)), json_type(body, \(path)) FROM \(f.collection.table) WHERE \(live) AND (\(condition.reference)) ORDER BY CASE json_type(body, '$.\(key)') WHEN 'null' THEN x'' ELSE json_extract(body, '$.\(key)') END\(descending ? " DESC" : ""), key LIMIT \(limit) OFFSET \(offset)",
                 referenceColumns: [(0, nil), (1, 2)])
         default:
             return Case(
@@ -306,9 +348,11 @@ struct DifferentialPredicate {
                     SelectResult.expression(Function.sum(Expression.property("n"))).as("t"),
                     SelectResult.expression(Function.min(Expression.property("s"))).as("m")
                 ).from(from).where(condition.builder).groupBy(Expression.property("g")).orderBy(Ordering.property("g")),
-                sqlpp: "SELECT g, COUNT(*) AS c, SUM(n) AS t, MIN(s) AS m FROM store.items WHERE \(condition.sqlpp) GROUP BY g ORDER BY g",
+                sqlpp:
+                    "SELECT g, COUNT(*) AS c, SUM(n) AS t, MIN(s) AS m FROM store.items WHERE \(condition.sqlpp) GROUP BY g ORDER BY g",
                 // SUM and MIN of nothing are MISSING, as SQLite's NULL is in LiteCore.
-                reference: "SELECT json_extract(body, '$.g'), count(*), sum(json_extract(body, '$.n')), CASE WHEN sum(json_extract(body, '$.n')) IS NULL THEN NULL ELSE 'value' END, min(json_extract(body, '$.s')), CASE WHEN min(json_extract(body, '$.s')) IS NULL THEN NULL ELSE 'value' END FROM \(f.collection.table) WHERE \(live) AND (\(condition.reference)) GROUP BY json_extract(body, '$.g') ORDER BY 1",
+                reference:
+                    "SELECT json_extract(body, '$.g'), count(*), sum(json_extract(body, '$.n')), CASE WHEN sum(json_extract(body, '$.n')) IS NULL THEN NULL ELSE 'value' END, min(json_extract(body, '$.s')), CASE WHEN min(json_extract(body, '$.s')) IS NULL THEN NULL ELSE 'value' END FROM \(f.collection.table) WHERE \(live) AND (\(condition.reference)) GROUP BY json_extract(body, '$.g') ORDER BY 1",
                 referenceColumns: [(0, nil), (1, nil), (2, 3), (4, 5)])
         }
     }

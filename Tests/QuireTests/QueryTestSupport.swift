@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Quire
 
 /// A database with a manual clock and one collection, for query tests.

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct QueryTests {
     private func fixture() throws -> QueryFixture {
         let fixture = try QueryFixture()
         try fixture.save([
-            "a": #"{"name":"Ann","age":31,"city":"Oslo","tags":["x","y"],"contact":{"phone":"1","zip":null},"active":true}"#,
+            "a":
+                #"{"name":"Ann","age":31,"city":"Oslo","tags":["x","y"],"contact":{"phone":"1","zip":null},"active":true}"#,
             "b": #"{"name":"Bob","age":25,"city":"Rome","tags":[],"contact":{"phone":"2"},"active":false}"#,
             "c": #"{"name":"Cid","age":40,"city":"Oslo","tags":["y"],"nick":null}"#,
             "d": #"{"name":"Dee","city":"Rome","score":2.5}"#,
@@ -16,8 +18,12 @@ import Testing
 
     @Test func selectsPropertiesWithWhereOrderAndLimit() throws {
         let f = try fixture()
-        let query = QueryBuilder
-            .select(SelectResult.expression(Meta.id), SelectResult.property("name"), SelectResult.property("age").as("years"))
+        let query =
+            QueryBuilder
+            .select(
+                SelectResult.expression(Meta.id), SelectResult.property("name"),
+                SelectResult.property("age").as("years")
+            )
             .from(DataSource.collection(f.collection).as("p"))
             .where(Expression.property("city").equalTo(Expression.string("Oslo")))
             .orderBy(Ordering.property("age").descending())
@@ -46,7 +52,9 @@ import Testing
         #expect(row.value(at: 5) == nil)
         #expect(row.keys == ["name", "age", "active", "tags", "contact"])
         #expect(row.toDictionary()["age"] as? Int == 31)
-        #expect(row.toJSON() == #"{"active":true,"age":31,"contact":{"phone":"1","zip":null},"name":"Ann","tags":["x","y"]}"#)
+        #expect(
+            row.toJSON()
+                == #"{"active":true,"age":31,"contact":{"phone":"1","zip":null},"name":"Ann","tags":["x","y"]}"#)
     }
 
     @Test func selectAllReturnsDocumentsUnderTheAlias() throws {
@@ -64,7 +72,9 @@ import Testing
         // c has nick: null; a, b, d have no nick at all.
         func ids(_ condition: any ExpressionProtocol) throws -> [String] {
             try QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(f.collection))
-                .where(condition).orderBy(Ordering.expression(Meta.id)).execute().allResults().compactMap { $0.string(at: 0) }
+                .where(condition).orderBy(Ordering.expression(Meta.id)).execute().allResults().compactMap {
+                    $0.string(at: 0)
+                }
         }
         let nick = Expression.property("nick")
         #expect(try ids(nick.isNotValued()) == ["a", "b", "c", "d"])
@@ -87,20 +97,27 @@ import Testing
         #expect(try sqlpp("nick IS NOT VALUED AND age IS VALUED") == ["a", "b", "c"])
 
         // A missing property is absent from the result; a null one is present as null.
-        let rows = try f.database.createQuery("SELECT meta().id, nick, nick IS NULL AS isNull FROM store.items ORDER BY meta().id")
-            .rows()
-        #expect(rows == [
-            #"{"id":"a"}"#, #"{"id":"b"}"#, #"{"id":"c","isNull":true,"nick":null}"#, #"{"id":"d"}"#,
-        ])
-        let result = try #require(try f.database.createQuery("SELECT nick, age FROM store.items WHERE meta().id = 'c'").execute().next())
+        let rows = try f.database.createQuery(
+            "SELECT meta().id, nick, nick IS NULL AS isNull FROM store.items ORDER BY meta().id"
+        )
+        .rows()
+        #expect(
+            rows == [
+                #"{"id":"a"}"#, #"{"id":"b"}"#, #"{"id":"c","isNull":true,"nick":null}"#, #"{"id":"d"}"#,
+            ])
+        let result = try #require(
+            try f.database.createQuery("SELECT nick, age FROM store.items WHERE meta().id = 'c'").execute().next())
         #expect(result.value(forKey: "nick") is NSNull)
         #expect(result.contains(key: "nick"))
-        let missing = try #require(try f.database.createQuery("SELECT nick, age FROM store.items WHERE meta().id = 'a'").execute().next())
+        let missing = try #require(
+            try f.database.createQuery("SELECT nick, age FROM store.items WHERE meta().id = 'a'").execute().next())
         #expect(missing.value(forKey: "nick") == nil)
         #expect(!missing.contains(key: "nick"))
         #expect(missing.count == 2)
         // Arithmetic keeps MISSING and NULL apart too.
-        let sums = try f.database.createQuery("SELECT meta().id, nick + 1 AS n FROM store.items WHERE meta().id IN ['a', 'c'] ORDER BY meta().id").rows()
+        let sums = try f.database.createQuery(
+            "SELECT meta().id, nick + 1 AS n FROM store.items WHERE meta().id IN ['a', 'c'] ORDER BY meta().id"
+        ).rows()
         #expect(sums == [#"{"id":"a"}"#, #"{"id":"c","n":null}"#])
     }
 
@@ -123,7 +140,10 @@ import Testing
             SelectResult.expression(Expression.value(2.5)).as("value")
         ).from(DataSource.collection(f.collection)).limit(Expression.int(1))
         let row = try #require(try query.execute().next())
-        #expect(row.toJSON() == #"{"array":[1,"two",{"three":3}],"bool":false,"date":"2026-01-01T00:00:00.250Z","dictionary":{"k":[true,null]},"double":0.5,"float":1.25,"int":-3,"int64":-9223372036854775808,"null":null,"number":7,"string":"it's","value":2.5}"#)
+        #expect(
+            row.toJSON()
+                == #"{"array":[1,"two",{"three":3}],"bool":false,"date":"2026-01-01T00:00:00.250Z","dictionary":{"k":[true,null]},"double":0.5,"float":1.25,"int":-3,"int64":-9223372036854775808,"null":null,"number":7,"string":"it's","value":2.5}"#
+        )
         #expect(row.date(forKey: "date") == date)
         #expect(row.count == 13)
         // Constants compare with stored values of the same JSON type.
@@ -136,7 +156,9 @@ import Testing
         let f = try fixture()
         func ids(_ condition: any ExpressionProtocol) throws -> [String] {
             try QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(f.collection))
-                .where(condition).orderBy(Ordering.expression(Meta.id)).execute().allResults().compactMap { $0.string(at: 0) }
+                .where(condition).orderBy(Ordering.expression(Meta.id)).execute().allResults().compactMap {
+                    $0.string(at: 0)
+                }
         }
         let age = Expression.property("age")
         #expect(try ids(age.between(Expression.int(25), and: Expression.int(31))) == ["a", "b"])
@@ -150,7 +172,10 @@ import Testing
         let long = "^[AB]" + String(repeating: "(?:x?)", count: 60) + ".."
         #expect(try ids(Expression.property("name").regex(Expression.string(long))) == ["a", "b"])
         #expect(try ids(Expression.not(Expression.property("active"))) == ["b"])
-        #expect(try ids(Expression.property("active").equalTo(Expression.boolean(true)).or(age.lessThan(Expression.int(30)))) == ["a", "b"])
+        #expect(
+            try ids(
+                Expression.property("active").equalTo(Expression.boolean(true)).or(age.lessThan(Expression.int(30))))
+                == ["a", "b"])
         #expect(try ids(Expression.property("tags[0]").equalTo(Expression.string("y"))) == ["c"])
         #expect(try ids(Expression.property("contact.phone").greaterThanOrEqualTo(Expression.string("2"))) == ["b"])
         #expect(try ids(Expression.negated(age).lessThan(Expression.int(-35))) == ["c"])
@@ -163,13 +188,18 @@ import Testing
         let f = try fixture()
         func ids(_ condition: any ExpressionProtocol) throws -> [String] {
             try QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(f.collection))
-                .where(condition).orderBy(Ordering.expression(Meta.id)).execute().allResults().compactMap { $0.string(at: 0) }
+                .where(condition).orderBy(Ordering.expression(Meta.id)).execute().allResults().compactMap {
+                    $0.string(at: 0)
+                }
         }
         let tag = ArrayExpression.variable("tag")
         let tags = Expression.property("tags")
-        #expect(try ids(ArrayExpression.any(tag).in(tags).satisfies(tag.equalTo(Expression.string("y")))) == ["a", "c"])
-        #expect(try ids(ArrayExpression.every(tag).in(tags).satisfies(tag.equalTo(Expression.string("y")))) == ["b", "c"])
-        #expect(try ids(ArrayExpression.anyAndEvery(tag).in(tags).satisfies(tag.equalTo(Expression.string("y")))) == ["c"])
+        #expect(
+            try ids(ArrayExpression.any(tag).in(tags).satisfies(tag.equalTo(Expression.string("y")))) == ["a", "c"])
+        #expect(
+            try ids(ArrayExpression.every(tag).in(tags).satisfies(tag.equalTo(Expression.string("y")))) == ["b", "c"])
+        #expect(
+            try ids(ArrayExpression.anyAndEvery(tag).in(tags).satisfies(tag.equalTo(Expression.string("y")))) == ["c"])
         #expect(try ids(ArrayFunction.contains(tags, value: Expression.string("x"))) == ["a"])
         #expect(try ids(ArrayFunction.length(tags).equalTo(Expression.int(0))) == ["b"])
         let sqlpp = try f.database.createQuery(
@@ -190,9 +220,14 @@ import Testing
             .orderBy(Ordering.property("city"))
         // The unnamed MAX is `$1`: Couchbase Lite numbers unnamed results among themselves
         // (QueryTest.testQueryProjectingKeys), not by their position in the select list.
-        #expect(try query.rows() == [#"{"$1":40,"avg":35.5,"city":"Oslo","n":2}"#, #"{"$1":25,"avg":25.0,"city":"Rome","n":2}"#])
-        let distinct = QueryBuilder.selectDistinct(SelectResult.property("city")).from(DataSource.collection(f.collection))
-            .orderBy(Ordering.property("city").descending())
+        #expect(
+            try query.rows() == [
+                #"{"$1":40,"avg":35.5,"city":"Oslo","n":2}"#, #"{"$1":25,"avg":25.0,"city":"Rome","n":2}"#,
+            ])
+        let distinct = QueryBuilder.selectDistinct(SelectResult.property("city")).from(
+            DataSource.collection(f.collection)
+        )
+        .orderBy(Ordering.property("city").descending())
         #expect(try distinct.rows() == [#"{"city":"Rome"}"#, #"{"city":"Oslo"}"#])
     }
 
@@ -200,18 +235,33 @@ import Testing
         let f = try fixture()
         let cities = try f.database.createCollection(name: "cities", scope: "store")
         try f.save(["Oslo": #"{"country":"NO"}"#, "Paris": #"{"country":"FR"}"#], in: cities)
-        let inner = QueryBuilder.select(SelectResult.expression(Meta.id.from("p")), SelectResult.property("k.country").as("c"))
-            .from(DataSource.collection(f.collection).as("p"))
-            .join(Join.join(DataSource.collection(cities).as("k")).on(Expression.property("city").from("p").equalTo(Meta.id.from("k"))))
-            .orderBy(Ordering.expression(Meta.id.from("p")))
+        let inner = QueryBuilder.select(
+            SelectResult.expression(Meta.id.from("p")), SelectResult.property("k.country").as("c")
+        )
+        .from(DataSource.collection(f.collection).as("p"))
+        .join(
+            Join.join(DataSource.collection(cities).as("k")).on(
+                Expression.property("city").from("p").equalTo(Meta.id.from("k")))
+        )
+        .orderBy(Ordering.expression(Meta.id.from("p")))
         #expect(try inner.rows() == [#"{"c":"NO","id":"a"}"#, #"{"c":"NO","id":"c"}"#])
-        let left = QueryBuilder.select(SelectResult.expression(Meta.id.from("p")), SelectResult.expression(Expression.property("country").from("k")))
-            .from(DataSource.collection(f.collection).as("p"))
-            .join(Join.leftJoin(DataSource.collection(cities).as("k")).on(Expression.property("p.city").equalTo(Meta.id.from("k"))))
-            .orderBy(Ordering.expression(Meta.id.from("p")))
-        #expect(try left.rows() == [#"{"country":"NO","id":"a"}"#, #"{"id":"b"}"#, #"{"country":"NO","id":"c"}"#, #"{"id":"d"}"#])
+        let left = QueryBuilder.select(
+            SelectResult.expression(Meta.id.from("p")),
+            SelectResult.expression(Expression.property("country").from("k"))
+        )
+        .from(DataSource.collection(f.collection).as("p"))
+        .join(
+            Join.leftJoin(DataSource.collection(cities).as("k")).on(
+                Expression.property("p.city").equalTo(Meta.id.from("k")))
+        )
+        .orderBy(Ordering.expression(Meta.id.from("p")))
+        #expect(
+            try left.rows() == [
+                #"{"country":"NO","id":"a"}"#, #"{"id":"b"}"#, #"{"country":"NO","id":"c"}"#, #"{"id":"d"}"#,
+            ])
         let cross = QueryBuilder.select(SelectResult.expression(Function.count(Expression.all())))
-            .from(DataSource.collection(f.collection).as("p")).join(Join.crossJoin(DataSource.collection(cities).as("k")))
+            .from(DataSource.collection(f.collection).as("p")).join(
+                Join.crossJoin(DataSource.collection(cities).as("k")))
         #expect(try cross.execute().next()?.int(at: 0) == 8)
         let sqlpp = try f.database.createQuery(
             "SELECT p.name, k.country FROM store.items AS p LEFT OUTER JOIN store.cities k ON p.city = meta(k).id WHERE p.age > 30 ORDER BY p.name"
@@ -233,7 +283,8 @@ import Testing
         query.parameters = parameters
         #expect(try query.rows() == [#"{"id":"b"}"#])
         #expect(try !query.explain().contains("Bob"))
-        let sqlpp = try f.database.createQuery("SELECT meta().id FROM store.items WHERE age > $min AND city IN $cities ORDER BY meta().id")
+        let sqlpp = try f.database.createQuery(
+            "SELECT meta().id FROM store.items WHERE age > $min AND city IN $cities ORDER BY meta().id")
         let values = Parameters()
         values.setInt(26, forName: "min")
         try values.setValue(["Oslo", "Paris"], forName: "cities")
@@ -252,7 +303,8 @@ import Testing
         #expect(try all.rows() == [#"{"id":"a"}"#, #"{"id":"c"}"#, #"{"id":"d"}"#])
         // Expired by the clock, even before the housekeeper purges it.
         try f.database.write { connection in
-            try connection.run("UPDATE \(f.collection.table) SET expiration = ? WHERE key = 'c'",
+            try connection.run(
+                "UPDATE \(f.collection.table) SET expiration = ? WHERE key = 'c'",
                 [.integer(QueryClock.milliseconds(f.clock.now) - 1)])
         }
         #expect(try all.rows() == [#"{"id":"a"}"#, #"{"id":"d"}"#])

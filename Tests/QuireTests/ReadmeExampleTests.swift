@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// The README's first look, as code that must keep compiling and working.
@@ -56,9 +57,12 @@ import Testing
         let database = try Database(name: "app", config: DatabaseConfiguration(directory: directory.path))
         let people = try database.createCollection(name: "people", scope: "crm")
         for (id, state) in [("a", "WA"), ("b", "OR"), ("c", "WA")] {
-            try people.save(document: MutableDocument(id: id, data: ["name": id.uppercased(), "contact": ["address": ["state": state]]]))
+            try people.save(
+                document: MutableDocument(
+                    id: id, data: ["name": id.uppercased(), "contact": ["address": ["state": state]]]))
         }
-        let query = QueryBuilder
+        let query =
+            QueryBuilder
             .select(SelectResult.expression(Meta.id), SelectResult.property("name"))
             .from(DataSource.collection(people))
             .where(Expression.property("contact.address.state").equalTo(Expression.string("WA")))

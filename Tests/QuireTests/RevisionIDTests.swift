@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct RevisionIDTests {
@@ -28,7 +29,8 @@ import Testing
         let collection = try makeCollection(directory)
         for bad in ["9223372036854775807-abc", "\(Self.top + 1)-abc", "0-abc", "x-abc", "1-a,b"] {
             let error = #expect(throws: QuireError.self) {
-                try collection.insert(ForeignRevision(documentID: "d", revisionID: bad, ancestors: [], isDeleted: false, body: [:]))
+                try collection.insert(
+                    ForeignRevision(documentID: "d", revisionID: bad, ancestors: [], isDeleted: false, body: [:]))
             }
             #expect(error?.code == .badRevisionID, "\(bad)")
             #expect(error?.code.rawValue == 4)
@@ -36,7 +38,8 @@ import Testing
         let badAncestor = #expect(throws: QuireError.self) {
             try collection.insert(
                 ForeignRevision(
-                    documentID: "d", revisionID: "2-abc", ancestors: ["18446744073709551617-x"], isDeleted: false, body: [:]))
+                    documentID: "d", revisionID: "2-abc", ancestors: ["18446744073709551617-x"], isDeleted: false,
+                    body: [:]))
         }
         #expect(badAncestor?.code == .badRevisionID)
         #expect(try collection.revisionInfo(id: "d") == nil)
@@ -93,7 +96,8 @@ import Testing
         try collection.save(document: MutableDocument(id: "old", data: ["v": 1]))
         try collection.writing { connection in
             try connection.run(
-                "UPDATE \(collection.table) SET revid = ? WHERE key = ?", [.text("9223372036854775807-abc"), .text("old")])
+                "UPDATE \(collection.table) SET revid = ? WHERE key = ?",
+                [.text("9223372036854775807-abc"), .text("old")])
         }
         let stored = try #require(try collection.document(id: "old"))
         let saveError = #expect(throws: QuireError.self) {

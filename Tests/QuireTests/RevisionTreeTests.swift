@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct RevisionTreeTests {
@@ -7,7 +8,9 @@ import Testing
         try Database(name: "tree", config: DatabaseConfiguration(directory: directory.path)).defaultCollection()
     }
 
-    private func revision(_ id: String, _ revisionID: String, _ ancestors: [String] = [], deleted: Bool = false, n: Int = 0)
+    private func revision(
+        _ id: String, _ revisionID: String, _ ancestors: [String] = [], deleted: Bool = false, n: Int = 0
+    )
         -> ForeignRevision
     {
         ForeignRevision(
@@ -18,8 +21,11 @@ import Testing
     @Test func insertingExtendsTheBranchItsAncestryNames() throws {
         let directory = TemporaryDirectory()
         let collection = try makeCollection(directory)
-        #expect(try collection.insert(revision("d", "1-aa", n: 1)) == .inserted(isCurrent: true, createdConflict: false))
-        #expect(try collection.insert(revision("d", "2-bb", ["1-aa"], n: 2)) == .inserted(isCurrent: true, createdConflict: false))
+        #expect(
+            try collection.insert(revision("d", "1-aa", n: 1)) == .inserted(isCurrent: true, createdConflict: false))
+        #expect(
+            try collection.insert(revision("d", "2-bb", ["1-aa"], n: 2))
+                == .inserted(isCurrent: true, createdConflict: false))
         #expect(try collection.document(id: "d")?.int(forKey: "n") == 2)
         #expect(try collection.revisionInfo(id: "d")?.history == ["1-aa"])
         #expect(try collection.insert(revision("d", "1-aa")) == .alreadyKnown)
@@ -32,10 +38,14 @@ import Testing
         let collection = try makeCollection(directory)
         try collection.insert(revision("d", "1-aa", n: 1))
         try collection.insert(revision("d", "2-bb", ["1-aa"], n: 2))
-        #expect(try collection.insert(revision("d", "2-cc", ["1-aa"], n: 3)) == .inserted(isCurrent: true, createdConflict: true))
+        #expect(
+            try collection.insert(revision("d", "2-cc", ["1-aa"], n: 3))
+                == .inserted(isCurrent: true, createdConflict: true))
         #expect(try collection.document(id: "d")?.revisionID == "2-cc")
         #expect(try collection.conflictingRevisionIDs(id: "d") == ["2-bb"])
-        #expect(try collection.insert(revision("d", "3-aa", ["2-bb", "1-aa"], n: 4)) == .inserted(isCurrent: true, createdConflict: true))
+        #expect(
+            try collection.insert(revision("d", "3-aa", ["2-bb", "1-aa"], n: 4))
+                == .inserted(isCurrent: true, createdConflict: true))
         #expect(try collection.document(id: "d")?.int(forKey: "n") == 4)
         #expect(try collection.conflictingRevisionIDs(id: "d") == ["2-cc"])
     }
@@ -54,11 +64,14 @@ import Testing
 
     @Test func aForeignHistoryLongerThanTheDepthIsPrunedToIt() throws {
         let directory = TemporaryDirectory()
-        let database = try Database(name: "tree", config: DatabaseConfiguration(directory: directory.path, maxRevTreeDepth: 5))
+        let database = try Database(
+            name: "tree", config: DatabaseConfiguration(directory: directory.path, maxRevTreeDepth: 5))
         let collection = try database.defaultCollection()
         // Generation 30 with its 29 ancestors, newest first, as `_revisions` gives them.
         let ancestors = (1...29).reversed().map { "\($0)-a\($0)" }
-        #expect(try collection.insert(revision("d", "30-a30", ancestors, n: 30)) == .inserted(isCurrent: true, createdConflict: false))
+        #expect(
+            try collection.insert(revision("d", "30-a30", ancestors, n: 30))
+                == .inserted(isCurrent: true, createdConflict: false))
 
         let kept = ["29-a29", "28-a28", "27-a27", "26-a26"]
         #expect(try collection.revisionInfo(id: "d")?.history == kept)
@@ -67,7 +80,10 @@ import Testing
         #expect(leaf.ancestors == kept)
         #expect(try collection.document(id: "d")?.int(forKey: "n") == 30)
         // What was pruned is no longer known; what was kept is.
-        #expect(try collection.missingRevisions(id: "d", revisionIDs: ["30-a30", "26-a26", "25-a25", "1-a1"]).missing == ["25-a25", "1-a1"])
+        #expect(
+            try collection.missingRevisions(id: "d", revisionIDs: ["30-a30", "26-a26", "25-a25", "1-a1"]).missing == [
+                "25-a25", "1-a1",
+            ])
 
         // The next revision keeps the same depth, dropping the oldest kept ancestor.
         try collection.insert(revision("d", "31-a31", ["30-a30"] + ancestors, n: 31))
@@ -138,7 +154,9 @@ import Testing
         let bad = #expect(throws: QuireError.self) { try collection.insert(revision("d", "nonsense")) }
         #expect(bad?.code == .badRevisionID)
         let reserved = #expect(throws: QuireError.self) {
-            try collection.insert(ForeignRevision(documentID: "d", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["_rev": "x"]))
+            try collection.insert(
+                ForeignRevision(
+                    documentID: "d", revisionID: "1-a", ancestors: [], isDeleted: false, body: ["_rev": "x"]))
         }
         #expect(reserved?.code == .corruptRevisionData)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct SHA1Tests {
@@ -7,10 +8,14 @@ import Testing
     @Test(arguments: [
         ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
         ("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
-        ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
-         "a49b2446a02c645bf419f995b67091253a04a259"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "84983e441c3bd26ebaae4aa1f95129e5e54670f1"
+        ),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "a49b2446a02c645bf419f995b67091253a04a259"
+        ),
     ])
     func nistVectors(message: String, expected: String) {
         #expect(Digest.hex(SHA1.hash(data: Array(message.utf8))) == expected)

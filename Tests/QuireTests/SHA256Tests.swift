@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct SHA256Tests {
@@ -7,10 +8,14 @@ import Testing
     @Test(arguments: [
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-        ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
-         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+        ),
     ])
     func nistVectors(message: String, expected: String) {
         #expect(Digest.hex(SHA256.hash(data: Array(message.utf8))) == expected)
@@ -18,7 +23,9 @@ import Testing
 
     @Test func millionAs() {
         let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
-        #expect(Digest.hex(SHA256.hash(data: message)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            Digest.hex(SHA256.hash(data: message)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+        )
     }
 
     /// Lengths around the padding boundary: the length field fits in the last block (55),
@@ -76,7 +83,8 @@ import Testing
         for part in ["a", "bc", ""] {
             Array(part.utf8).withUnsafeBytes { data.append($0) }
         }
-        #expect(Digest.hex(SHA256.hash(data: data)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            Digest.hex(SHA256.hash(data: data)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     @Test func base64Form() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct ScopeTests {
@@ -106,7 +107,9 @@ import Testing
         let second = try open(directory, name: "shared")
         let byPath = Database(path: first.filePath)
         try first.defaultCollection().save(document: MutableDocument(id: "kept"))
-        for attempt in [{ try first.delete() }, { try Database.delete(withName: "shared", inDirectory: directory.path) }] {
+        for attempt in [
+            { try first.delete() }, { try Database.delete(withName: "shared", inDirectory: directory.path) },
+        ] {
             let error = #expect(throws: QuireError.self, performing: attempt)
             #expect(error?.code == .busy)
         }

@@ -1,12 +1,14 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 /// Migration 3: `WITHOUT ROWID` document tables (schema 1–2) rewritten as tables keyed by
 /// sequence, in place, with nothing lost.
 @Suite struct StoreSchemaTests {
     /// The schema as it was before migration 3.
-    static let legacyMigrator = SchemaMigrator(StoreSchema.migrator.migrations.filter { $0.version < StoreSchema.sequenceKeyedVersion })
+    static let legacyMigrator = SchemaMigrator(
+        StoreSchema.migrator.migrations.filter { $0.version < StoreSchema.sequenceKeyedVersion })
 
     /// Everything a file holds that the upgrade must keep, read through the public API.
     struct Snapshot: Equatable {
@@ -37,13 +39,15 @@ import Testing
                 let document = MutableDocument(id: "p\(index)")
                 document.setString("Person \(index)", forKey: "name")
                 document.setString(["WA", "OR", "CA"][index % 3], forKey: "state")
-                document.setString(String(repeating: "note \(index) ", count: index % 4 == 0 ? 400 : 25), forKey: "notes")
+                document.setString(
+                    String(repeating: "note \(index) ", count: index % 4 == 0 ? 400 : 25), forKey: "notes")
                 try people.save(document: document)
             }
             for index in 0..<40 {
                 let document = MutableDocument(id: "hotel_\(index)")
                 document.setString("The \(["Harbor", "Garden", "Castle", "Lake"][index % 4]) Inn", forKey: "name")
-                document.setString(index % 2 == 0 ? "Pool and breakfast by the harbor" : "Quiet rooms", forKey: "description")
+                document.setString(
+                    index % 2 == 0 ? "Pool and breakfast by the harbor" : "Quiet rooms", forKey: "description")
                 document.setString(String(repeating: "review text ", count: 300), forKey: "reviews")
                 try hotels.save(document: document)
             }
@@ -61,10 +65,15 @@ import Testing
         try people.setDocumentExpiration(id: "p1", expiration: Date(timeIntervalSince1970: 4_102_444_800))
         try hotels.setDocumentExpiration(id: "hotel_2", expiration: Date(timeIntervalSince1970: 4_102_444_801))
         // A conflict (two live branches) and a closed branch.
-        try people.insert(ForeignRevision(documentID: "r", revisionID: "1-aa", ancestors: [], isDeleted: false, body: ["n": 1]))
-        try people.insert(ForeignRevision(documentID: "r", revisionID: "2-bb", ancestors: ["1-aa"], isDeleted: false, body: ["n": 2]))
-        try people.insert(ForeignRevision(documentID: "r", revisionID: "2-cc", ancestors: ["1-aa"], isDeleted: false, body: ["n": 3]))
-        try people.insert(ForeignRevision(documentID: "r", revisionID: "3-dd", ancestors: ["2-bb", "1-aa"], isDeleted: true, body: [:]))
+        try people.insert(
+            ForeignRevision(documentID: "r", revisionID: "1-aa", ancestors: [], isDeleted: false, body: ["n": 1]))
+        try people.insert(
+            ForeignRevision(documentID: "r", revisionID: "2-bb", ancestors: ["1-aa"], isDeleted: false, body: ["n": 2]))
+        try people.insert(
+            ForeignRevision(documentID: "r", revisionID: "2-cc", ancestors: ["1-aa"], isDeleted: false, body: ["n": 3]))
+        try people.insert(
+            ForeignRevision(
+                documentID: "r", revisionID: "3-dd", ancestors: ["2-bb", "1-aa"], isDeleted: true, body: [:]))
         try people.setLocalDocument(
             id: "checkpoint-1", body: ["lastSequence": "42", "history": .array([.object(["session_id": "s1"])])])
         try hotels.setLocalDocument(id: "checkpoint-2", body: ["lastSequence": "7"])
@@ -77,7 +86,9 @@ import Testing
 
     static func snapshot(_ database: Database) throws -> Snapshot {
         var snapshot = Snapshot()
-        let collections = [try database.defaultCollection(), try #require(try database.collection(name: "hotels", scope: "travel"))]
+        let collections = [
+            try database.defaultCollection(), try #require(try database.collection(name: "hotels", scope: "travel")),
+        ]
         for collection in collections {
             let name = collection.fullName
             let changes = try collection.changes(since: 0)
@@ -112,10 +123,15 @@ import Testing
     /// The layout of every document table, by name: true for the old `WITHOUT ROWID` one.
     static func layouts(_ database: Database) throws -> [String: Bool] {
         try database.read { connection in
-            let tables = try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'docs_[0-9]*' AND name NOT LIKE '%_fts_%'") {
+            let tables = try connection.query(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'docs_[0-9]*' AND name NOT LIKE '%_fts_%'"
+            ) {
                 $0.text(at: 0) ?? ""
             }
-            return Dictionary(uniqueKeysWithValues: try tables.map { ($0, try StoreSchema.isLegacyDocumentTable(connection, table: $0)) })
+            return Dictionary(
+                uniqueKeysWithValues: try tables.map {
+                    ($0, try StoreSchema.isLegacyDocumentTable(connection, table: $0))
+                })
         }
     }
 
@@ -149,14 +165,18 @@ import Testing
         #expect(try upgraded.read { try $0.scalarInt("PRAGMA user_version") } == StoreSchema.migrator.latestVersion)
         #expect(try Self.layouts(upgraded) == ["docs_1": false, "docs_2": false])
         #expect(try upgraded.read { try $0.integrityProblems() } == [])
-        #expect(try upgraded.read { try $0.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'quire_rekey_%'") } == 0)
+        #expect(
+            try upgraded.read { try $0.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'quire_rekey_%'") }
+                == 0)
         let after = try Self.snapshot(upgraded)
         #expect(after == before)
 
         // The indexes were rebuilt: the planner uses the value index, and the full-text
         // triggers follow new writes.
         let hotels = try #require(try upgraded.collection(name: "hotels", scope: "travel"))
-        #expect(try upgraded.createQuery("SELECT meta().id FROM travel.hotels WHERE name = 'The Lake Inn'").explain().contains("_vi_byName"))
+        #expect(
+            try upgraded.createQuery("SELECT meta().id FROM travel.hotels WHERE name = 'The Lake Inn'").explain()
+                .contains("_vi_byName"))
         let moved = try #require(try hotels.document(id: "hotel_1")).toMutable()
         moved.setString("Now by the harbor", forKey: "description")
         try hotels.save(document: moved)
@@ -188,16 +208,21 @@ import Testing
     /// the same documents, revisions, tombstones, expirations, checkpoints, indexes and blobs.
     /// `QUIRE_UPGRADE_KILLS` sets the number of kills (6 by default).
     @Test func aKillDuringTheUpgradeLeavesTheOldFormatReadable() throws {
-        let helper = try #require(CrashConsistencyTests.helperURL, "the quire-test-helper executable is built beside the tests")
+        let helper = try #require(
+            CrashConsistencyTests.helperURL, "the quire-test-helper executable is built beside the tests")
         let runs = Int(ProcessInfo.processInfo.environment["QUIRE_UPGRADE_KILLS"] ?? "") ?? 6
         let pristine = TemporaryDirectory("quire-upgrade-pristine")
         try Self.writeLegacyDatabase(directory: pristine)
         do {
-            let old = try Database(name: "old", config: DatabaseConfiguration(directory: pristine.path), migrator: Self.legacyMigrator)
+            let old = try Database(
+                name: "old", config: DatabaseConfiguration(directory: pristine.path), migrator: Self.legacyMigrator)
             let bulk = try old.createCollection(name: "bulk")
             try old.inBatch {
                 for index in 0..<4000 {
-                    try bulk.save(document: MutableDocument(id: "b\(index)", data: ["i": index, "text": String(repeating: "lorem ipsum ", count: 80 + index % 80)]))
+                    try bulk.save(
+                        document: MutableDocument(
+                            id: "b\(index)",
+                            data: ["i": index, "text": String(repeating: "lorem ipsum ", count: 80 + index % 80)]))
                 }
             }
             try old.close()
@@ -236,7 +261,8 @@ import Testing
             let walBytes = (try? FileManager.default.attributesOfItem(atPath: file + "-wal")[.size] as? Int) ?? 0
             let version = try Database.withReadOnlyConnection(path: file) { connection -> Int64 in
                 #expect(try connection.integrityProblems() == [], "run \(run)")
-                #expect(try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'quire_rekey_%'") == 0)
+                #expect(
+                    try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE name LIKE 'quire_rekey_%'") == 0)
                 let version = try connection.scalarInt("PRAGMA user_version") ?? 0
                 let legacy = try StoreSchema.isLegacyDocumentTable(connection, table: "docs_1")
                 #expect(legacy == (version < StoreSchema.sequenceKeyedVersion), "run \(run): version \(version)")
@@ -249,13 +275,16 @@ import Testing
             if version == 2, walBytes > 0 { insideUpgrade += 1 }
             if version == 2 {
                 // Still the old format, and Quire of that format still reads all of it.
-                #expect(try Self.readLegacy(config: DatabaseConfiguration(directory: work.path)) == before, "run \(run)")
+                #expect(
+                    try Self.readLegacy(config: DatabaseConfiguration(directory: work.path)) == before, "run \(run)")
             }
             let upgraded = try Database(name: "old", config: DatabaseConfiguration(directory: work.path))
             #expect(try Self.snapshot(upgraded) == before, "run \(run)")
             #expect(try upgraded.collection(name: "bulk")?.count == 4000)
             try upgraded.close()
         }
-        print("upgrade kills: \(runs) SIGKILLs; left at schema version: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")); \(insideUpgrade) inside the upgrade's transaction")
+        print(
+            "upgrade kills: \(runs) SIGKILLs; left at schema version: \(outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")); \(insideUpgrade) inside the upgrade's transaction"
+        )
     }
 }

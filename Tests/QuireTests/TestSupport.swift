@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Quire
 
 /// A fresh temporary directory, removed when the value is released.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Quire
 
 @Suite struct ValueIndexTests {
@@ -24,7 +25,8 @@ import Testing
     /// The SQL SQLite keeps for an index.
     private func indexSQL(_ f: QueryFixture, _ name: String) throws -> String? {
         try f.database.read { connection in
-            try connection.scalarText("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?",
+            try connection.scalarText(
+                "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?",
                 [.text(IndexCatalog.valueIndexName(table: f.collection.table, name: name))])
         }
     }
@@ -60,7 +62,8 @@ import Testing
         let withCondition = try f.database.createQuery(
             "SELECT meta().id FROM store.items WHERE type = 'hotel' AND rank < 10 ORDER BY rank")
         #expect(try withCondition.explain().contains("USING INDEX \(f.collection.table)_vi_hotelsByRank_"))
-        #expect(try withCondition.rows() == [#"{"id":"d000"}"#, #"{"id":"d003"}"#, #"{"id":"d006"}"#, #"{"id":"d009"}"#])
+        #expect(
+            try withCondition.rows() == [#"{"id":"d000"}"#, #"{"id":"d003"}"#, #"{"id":"d006"}"#, #"{"id":"d009"}"#])
         let without = try f.database.createQuery("SELECT meta().id FROM store.items WHERE rank < 10")
         #expect(try !without.explain().contains("hotelsByRank"))
     }
@@ -85,7 +88,8 @@ import Testing
 
         try f.collection.createIndex(withName: "byState", config: config)
         try f.database.close()
-        let reopened = try Database(name: "q", config: DatabaseConfiguration(directory: f.directory.path, clock: f.clock))
+        let reopened = try Database(
+            name: "q", config: DatabaseConfiguration(directory: f.directory.path, clock: f.clock))
         let collection = try #require(try reopened.collection(name: "items", scope: "store"))
         #expect(try collection.indexes() == ["byState"])
         #expect(try collection.index(withName: "byState")?.expressions == ["contact.address.state"])

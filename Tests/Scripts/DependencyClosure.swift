@@ -40,8 +40,11 @@ while let name = pending.popLast() {
     for product in target["product_dependencies"] as? [String] ?? [] { products.insert(product) }
 }
 
-let refused = reached.subtracting(allowed).sorted() + products.subtracting(allowedProducts).sorted().map { "product \($0)" }
-print("install-only: \(root) reaches \((reached.sorted() + products.sorted().map { "product \($0)" }).joined(separator: ", "))")
+let refused =
+    reached.subtracting(allowed).sorted() + products.subtracting(allowedProducts).sorted().map { "product \($0)" }
+print(
+    "install-only: \(root) reaches \((reached.sorted() + products.sorted().map { "product \($0)" }).joined(separator: ", "))"
+)
 if !refused.isEmpty {
     print("install-only: \(root) must not depend on \(refused.joined(separator: ", "))")
     exit(1)

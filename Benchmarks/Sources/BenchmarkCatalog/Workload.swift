@@ -48,7 +48,8 @@ public enum Workload: String, CaseIterable, Sendable {
         case .transactionSaves: "\(WorkloadSize.transactionSaves.formatted) saves, one transaction each"
         case .read: "\(WorkloadSize.reads.formatted) random reads of one nested property, 1 thread"
         case .readTwoThreads: "\(WorkloadSize.reads.formatted) random reads of one nested property, 2 threads"
-        case .batchSaveHotels: "Batch save, \(WorkloadSize.hotelDocuments.formatted) hotels (a few KB) in one transaction"
+        case .batchSaveHotels:
+            "Batch save, \(WorkloadSize.hotelDocuments.formatted) hotels (a few KB) in one transaction"
         case .readHotels: "\(WorkloadSize.reads.formatted) random reads of one property of hotels, 1 thread"
         case .readHotelsTwoThreads: "\(WorkloadSize.reads.formatted) random reads of one property of hotels, 2 threads"
         case .parsePeople: "Parse \(WorkloadSize.codecPeople.formatted) people (~300 B)"
@@ -146,7 +147,8 @@ public struct BenchmarkID: Hashable, Sendable, CustomStringConvertible {
     public init?(name: String) {
         let last = name.split(separator: ".").last.map(String.init) ?? name
         let parts = last.split(separator: "/").map(String.init)
-        guard parts.count == 2, let workload = Workload(rawValue: parts[0]), let engine = Engine(rawValue: parts[1]) else {
+        guard parts.count == 2, let workload = Workload(rawValue: parts[0]), let engine = Engine(rawValue: parts[1])
+        else {
             return nil
         }
         self.init(workload, engine)

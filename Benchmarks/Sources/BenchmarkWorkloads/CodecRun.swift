@@ -40,7 +40,9 @@ final class CodecRun: WorkloadRun {
             }
         case .foundationData(let documents):
             for data in documents {
-                if let members = try JSONSerialization.jsonObject(with: data) as? [String: Any] { total &+= members.count }
+                if let members = try JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                    total &+= members.count
+                }
             }
         case .quireValues(let documents):
             for value in documents { total &+= try JSONWriter.bytes(value).count }

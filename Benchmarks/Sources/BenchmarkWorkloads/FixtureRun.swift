@@ -26,12 +26,15 @@ final class FixtureRun: WorkloadRun {
     private var installed: (database: Database?, connection: RawConnection?) = (nil, nil)
 
     init(engine: Engine, install: Bool) throws {
-        guard engine == .quire || engine == .sqlite else { throw WorkloadFailure("\(engine.rawValue) builds no fixtures") }
+        guard engine == .quire || engine == .sqlite else {
+            throw WorkloadFailure("\(engine.rawValue) builds no fixtures")
+        }
         self.engine = engine
         self.install = install
         folder = try Scratch.directory(named: "fixture")
         let dataset = folder.appendingPathComponent("dataset", isDirectory: true)
-        try DatasetGenerator(kind: .names, count: WorkloadSize.fixtureDocuments, seed: SampleData.seed).write(to: dataset)
+        try DatasetGenerator(kind: .names, count: WorkloadSize.fixtureDocuments, seed: SampleData.seed).write(
+            to: dataset)
         source = dataset.appendingPathComponent("_default.jsonl")
         recipe = folder.appendingPathComponent("people.yaml")
         try Data("name: \(Self.name)\nsource:\n  dataset: dataset\n".utf8).write(to: recipe)

@@ -15,7 +15,8 @@ public final class GRDBEngine: StorageEngine {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY")
         }
-        queue = try DatabaseQueue(path: directory.appendingPathComponent("grdb.sqlite3").path, configuration: configuration)
+        queue = try DatabaseQueue(
+            path: directory.appendingPathComponent("grdb.sqlite3").path, configuration: configuration)
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS docs (key TEXT NOT NULL UNIQUE, body TEXT NOT NULL)")
         }
@@ -66,11 +67,13 @@ public final class GRDBEngine: StorageEngine {
 
         func read(id: String) throws -> Int {
             let row = try queue.read { db in
-                try DocumentRow.fetchOne(try db.cachedStatement(sql: "SELECT key, body FROM docs WHERE key = ?"), arguments: [id])
+                try DocumentRow.fetchOne(
+                    try db.cachedStatement(sql: "SELECT key, body FROM docs WHERE key = ?"), arguments: [id])
             }
             guard let row else { throw WorkloadFailure("document \(id) not found") }
             switch property {
-            case .state: return try decoder.decode(StateProbe.self, from: Data(row.body.utf8)).contact.address.state.utf8.count
+            case .state:
+                return try decoder.decode(StateProbe.self, from: Data(row.body.utf8)).contact.address.state.utf8.count
             case .city: return try decoder.decode(CityProbe.self, from: Data(row.body.utf8)).city.utf8.count
             }
         }

@@ -10,7 +10,8 @@ extension QuireEngine {
     static let descriptionIndex = "descriptionText"
 
     public func queryState(_ state: String) throws -> Int {
-        let query = QueryBuilder
+        let query =
+            QueryBuilder
             .select(SelectResult.expression(Meta.id), SelectResult.property("name.last"))
             .from(DataSource.collection(collection))
             .where(Expression.property("contact.address.state").equalTo(Expression.string(state)))
@@ -36,7 +37,8 @@ extension QuireEngine {
     }
 
     public func matchDescription(_ terms: String) throws -> Int {
-        let query = QueryBuilder
+        let query =
+            QueryBuilder
             .select(SelectResult.expression(Meta.id), SelectResult.property("name"))
             .from(DataSource.collection(collection))
             .where(FullTextFunction.match(Self.descriptionIndex, query: terms))

@@ -64,7 +64,8 @@ public final class QuireEngine: StorageEngine {
             }
             switch property {
             case .state:
-                return document.dictionary(forKey: "contact")?.dictionary(forKey: "address")?.string(forKey: "state")?.utf8
+                return document.dictionary(forKey: "contact")?.dictionary(forKey: "address")?.string(forKey: "state")?
+                    .utf8
                     .count ?? 0
             case .city:
                 return document.string(forKey: "city")?.utf8.count ?? 0

@@ -99,7 +99,9 @@ public final class SQLiteEngine: StorageEngine {
 @inline(__always)
 func bindStatic(_ statement: OpaquePointer, _ index: Int32, _ text: UnsafeBufferPointer<UInt8>) {
     // An empty buffer may have no address; any non-null pointer with length 0 binds ''.
-    let base = UnsafeRawPointer(text.baseAddress ?? UnsafePointer(bitPattern: 1)).map { $0.assumingMemoryBound(to: CChar.self) }
+    let base = UnsafeRawPointer(text.baseAddress ?? UnsafePointer(bitPattern: 1)).map {
+        $0.assumingMemoryBound(to: CChar.self)
+    }
     sqlite3_bind_text(statement, index, base, Int32(text.count), nil)
 }
 
@@ -117,7 +119,8 @@ final class RawConnection {
         }
         handle = opened
         sqlite3_busy_timeout(handle, 10_000)
-        try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY")
+        try execute(
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY")
     }
 
     deinit { close() }

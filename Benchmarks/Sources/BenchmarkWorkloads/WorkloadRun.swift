@@ -53,10 +53,12 @@ public func makeRun(_ id: BenchmarkID) throws -> any WorkloadRun {
             threads: id.workload == .readHotels ? 1 : 2)
     case .parsePeople, .writePeople:
         return try CodecRun(
-            engine: id.engine, parse: id.workload == .parsePeople, documents: SampleData.people(count: WorkloadSize.codecPeople))
+            engine: id.engine, parse: id.workload == .parsePeople,
+            documents: SampleData.people(count: WorkloadSize.codecPeople))
     case .parseHotels, .writeHotels:
         return try CodecRun(
-            engine: id.engine, parse: id.workload == .parseHotels, documents: SampleData.hotels(count: WorkloadSize.codecHotels))
+            engine: id.engine, parse: id.workload == .parseHotels,
+            documents: SampleData.hotels(count: WorkloadSize.codecHotels))
     case .query, .createIndex, .queryIndexed:
         guard let engine = storageEngineType(id.engine) else { break }
         let kind: QueryRun.Kind = id.workload == .query ? .scan : id.workload == .createIndex ? .createIndex : .indexed
@@ -83,7 +85,8 @@ final class SaveRun: WorkloadRun {
     private var engine: (any StorageEngine)?
     private var folder: URL?
 
-    init(engine: any StorageEngine.Type, documents: [SampleDocument], oneTransaction: Bool, measuresSize: Bool = false) {
+    init(engine: any StorageEngine.Type, documents: [SampleDocument], oneTransaction: Bool, measuresSize: Bool = false)
+    {
         self.engineType = engine
         self.documents = documents
         self.oneTransaction = oneTransaction
@@ -131,7 +134,9 @@ final class ReadRun: WorkloadRun, @unchecked Sendable {
     private let readers: [any PropertyReader]
     private let idsPerThread: [[String]]
 
-    init(engine engineType: any StorageEngine.Type, documents: [SampleDocument], property: ReadProperty, threads: Int) throws {
+    init(engine engineType: any StorageEngine.Type, documents: [SampleDocument], property: ReadProperty, threads: Int)
+        throws
+    {
         folder = try Scratch.directory(named: "read")
         // Filled by the engine itself, then reopened so every engine starts with cold caches.
         let filler = try engineType.init(directory: folder)

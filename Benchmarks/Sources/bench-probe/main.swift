@@ -24,7 +24,8 @@ if arguments.first == "sample" {
 }
 guard let name = arguments.first, let id = BenchmarkID(name: name) else {
     let names = Workload.allCases.flatMap { workload in workload.engines.map { BenchmarkID(workload, $0).description } }
-    FileHandle.standardError.write(Data("usage: bench-probe <benchmark> [iterations]\nbenchmarks: \(names.joined(separator: " "))\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: bench-probe <benchmark> [iterations]\nbenchmarks: \(names.joined(separator: " "))\n".utf8))
     exit(2)
 }
 let iterations = arguments.dropFirst().first.flatMap { Int($0) } ?? 1
@@ -43,7 +44,9 @@ do {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let cpu = (processCPUTime() - cpuStart) * 1e3
         try run.finishIteration()
-        print("\(id): \(String(format: "%.1f", elapsed)) ms (CPU \(String(format: "%.1f", cpu)) ms, checksum \(checksum))")
+        print(
+            "\(id): \(String(format: "%.1f", elapsed)) ms (CPU \(String(format: "%.1f", cpu)) ms, checksum \(checksum))"
+        )
     }
 } catch {
     FileHandle.standardError.write(Data("\(id) failed: \(error)\n".utf8))

@@ -25,28 +25,57 @@ enum FunctionGroup: String, CaseIterable {
         if object.contains("libz.so") || object.contains("libarchive") { return .compression }
         if matches(name, allocationNames) { return .allocation }
         if matches(name, lockNames) { return .locks }
-        if matches(name, ["swift_retain", "swift_release", "swift_bridgeObjectRe", "swift_unknownObjectRe",
-                          "swift_nonatomic_re", "_swift_release_dealloc", "swift_isUniquelyReferenced",
-                          "swift_beginAccess", "swift_endAccess", "AccessSet", "RefCounts"]) {
+        if matches(
+            name,
+            [
+                "swift_retain", "swift_release", "swift_bridgeObjectRe", "swift_unknownObjectRe",
+                "swift_nonatomic_re", "_swift_release_dealloc", "swift_isUniquelyReferenced",
+                "swift_beginAccess", "swift_endAccess", "AccessSet", "RefCounts",
+            ])
+        {
             return .referenceCounting
         }
-        if matches(name, ["tryCast", "swift_dynamicCast", "conformsToProtocol", "swift_conformsTo",
-                          "ConformanceCache", "swift_getAssociatedConformanceWitness"]) {
+        if matches(
+            name,
+            [
+                "tryCast", "swift_dynamicCast", "conformsToProtocol", "swift_conformsTo",
+                "ConformanceCache", "swift_getAssociatedConformanceWitness",
+            ])
+        {
             return .dynamicCasts
         }
-        if matches(name, ["SHA1", "SHA256", "MD5", "sha1_block", "sha256_block", "md5_block", "Digest.", "RevisionID.make"]) { return .digests }
+        if matches(
+            name, ["SHA1", "SHA256", "MD5", "sha1_block", "sha256_block", "md5_block", "Digest.", "RevisionID.make"])
+        {
+            return .digests
+        }
         if matches(name, ["JSONReader", "JSONParser", "JSONTape", "JSONLinesReader"]) { return .jsonParsing }
         if matches(name, ["JSONWriter", "JSONEmitter"]) { return .jsonWriting }
-        if matches(name, ["CompiledQuery", "QueryResult", "ResultSet", "DictionaryObject.present", "TypedValue",
-                          "Query.execute"]) {
+        if matches(
+            name,
+            [
+                "CompiledQuery", "QueryResult", "ResultSet", "DictionaryObject.present", "TypedValue",
+                "Query.execute",
+            ])
+        {
             return .resultBuilding
         }
-        if matches(name, ["String", "_StringGuts", "_StringObject", "_allASCII", "UTF8", "UTF16", "Unicode",
-                          "Substring", "_stringCompare", "Character", "_swift_stdlib_"]) {
+        if matches(
+            name,
+            [
+                "String", "_StringGuts", "_StringObject", "_allASCII", "UTF8", "UTF16", "Unicode",
+                "Substring", "_stringCompare", "Character", "_swift_stdlib_",
+            ])
+        {
             return .strings
         }
-        if matches(name, ["Array", "Dictionary", "Set<", "_NativeSet", "_NativeDictionary", "Hasher", "SipHash",
-                          "_HashTable", "_ArrayBuffer", "_ContiguousArrayBuffer"]) {
+        if matches(
+            name,
+            [
+                "Array", "Dictionary", "Set<", "_NativeSet", "_NativeDictionary", "Hasher", "SipHash",
+                "_HashTable", "_ArrayBuffer", "_ContiguousArrayBuffer",
+            ])
+        {
             return .collections
         }
         if matches(name, ["memcpy", "memmove", "memset", "memcmp", "__memcmp", "strlen", "bcmp"]) { return .memory }

@@ -11,7 +11,9 @@ struct ProfileNotes {
         var name: String?
         var body: [Substring] = []
         func flush() {
-            if let name { sections[name] = body.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let name {
+                sections[name] = body.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+            }
         }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("## ") {

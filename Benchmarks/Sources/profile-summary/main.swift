@@ -59,7 +59,8 @@ for workload in Workload.allCases {
     for group in groups {
         var row = "| \(group.rawValue) |"
         for profile in measured {
-            row += String(format: " %.1f | %.1f%% |", Double(profile.groups[group] ?? 0) / 1e6, profile.share(group) * 100)
+            row += String(
+                format: " %.1f | %.1f%% |", Double(profile.groups[group] ?? 0) / 1e6, profile.share(group) * 100)
         }
         lines.append(row)
     }

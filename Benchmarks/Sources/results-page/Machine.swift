@@ -17,7 +17,9 @@ enum Machine {
         lines.append(contentsOf: notes)
         let endLoadKey = "Load average when the run ended (1, 5, 15 min)"
         // `run-all.sh` passes the load when the benchmarks ended; read it here only without.
-        if !notes.contains(where: { $0.0 == endLoadKey }), let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
+        if !notes.contains(where: { $0.0 == endLoadKey }),
+            let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)
+        {
             let averages = load.split(separator: " ").prefix(3).joined(separator: " ")
             lines.append((endLoadKey, averages))
         }
@@ -34,7 +36,9 @@ enum Machine {
     private static func osName() -> String? {
         guard let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) else { return nil }
         let line = release.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
-        return line.map { String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        return line.map {
+            String($0.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
     }
 
     private static func kernel() -> String? {

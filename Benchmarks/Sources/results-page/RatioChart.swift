@@ -50,7 +50,8 @@ struct RatioChart {
         }
         for (index, row) in rows.enumerated() {
             let y = top + Double(index) * rowHeight
-            let start = x(1), end = x(row.ratio)
+            let start = x(1)
+            let end = x(row.ratio)
             let good = row.ratio <= (row.target ?? 1)
             let color = good ? "#3a9b4a" : "#d0463b"
             parts.append(

@@ -91,7 +91,8 @@ struct ResultSet {
 
     /// The file's bytes per byte of JSON saved after a batch save, for `engine`.
     func bytesPerJSONByte(_ workload: Workload, _ engine: Engine) -> Double? {
-        guard let run = self[workload, engine], let disk = run.counters["diskBytes"], let json = run.counters["jsonBytes"],
+        guard let run = self[workload, engine], let disk = run.counters["diskBytes"],
+            let json = run.counters["jsonBytes"],
             json > 0
         else { return nil }
         return disk / json

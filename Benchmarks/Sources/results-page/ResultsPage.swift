@@ -41,7 +41,9 @@ struct ResultsPage {
         lines.append("")
         lines.append("## Medians and ratios")
         lines.append("")
-        lines.append("| Workload | Quire | SQLite C API | GRDB | JSONSerialization | Quire ÷ SQLite | Quire ÷ GRDB | Quire ÷ JSONSerialization | Quire mallocs / doc |")
+        lines.append(
+            "| Workload | Quire | SQLite C API | GRDB | JSONSerialization | Quire ÷ SQLite | Quire ÷ GRDB | Quire ÷ JSONSerialization | Quire mallocs / doc |"
+        )
         lines.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
         for workload in Workload.allCases {
             var cells = [workload.title, time(results[workload, .quire])]
@@ -135,7 +137,8 @@ struct ResultsPage {
         lines.append(contentsOf: method)
         if !results.unknown.isEmpty {
             lines.append("")
-            lines.append("Benchmarks in the export that this page does not know: \(results.unknown.joined(separator: ", ")).")
+            lines.append(
+                "Benchmarks in the export that this page does not know: \(results.unknown.joined(separator: ", ")).")
         }
         lines.append("")
         return lines.joined(separator: "\n")
@@ -145,23 +148,34 @@ struct ResultsPage {
         var targets: [Target] = []
         func bound(_ name: String, _ value: Double?, atMost limit: Double, unit: String = "×") -> Target {
             guard let value else { return Target(name: name, measured: nil, status: .notRun) }
-            return Target(name: name, measured: String(format: "%.2f%@", value, unit), status: value <= limit ? .met : .missed)
+            return Target(
+                name: name, measured: String(format: "%.2f%@", value, unit), status: value <= limit ? .met : .missed)
         }
         targets.append(bound("Batch save ≤ 1.5 × SQLite", results.ratio(.batchSave, versus: .sqlite), atMost: 1.5))
         targets.append(
             bound("Batch save of hotels ≤ 1.3 × SQLite", results.ratio(.batchSaveHotels, versus: .sqlite), atMost: 1.3))
         targets.append(
-            bound("Read of one property of hotels ≤ 1.3 × SQLite", results.ratio(.readHotels, versus: .sqlite), atMost: 1.3))
+            bound(
+                "Read of one property of hotels ≤ 1.3 × SQLite", results.ratio(.readHotels, versus: .sqlite),
+                atMost: 1.3))
         for workload in [Workload.batchSave, .batchSaveHotels] {
             targets.append(
                 bound(
-                    "Size after \(workload.rawValue) ≤ 1.15 × SQLite's plain table", sizeRatio(workload, versus: .sqlite),
+                    "Size after \(workload.rawValue) ≤ 1.15 × SQLite's plain table",
+                    sizeRatio(workload, versus: .sqlite),
                     atMost: 1.15))
         }
-        targets.append(bound("Read of one property ≤ 2 × SQLite's fetch of the bytes", results.ratio(.read, versus: .sqlite), atMost: 2))
-        targets.append(bound("Indexed query ≤ 1.3 × the hand-written SQL", results.ratio(.queryIndexed, versus: .sqlite), atMost: 1.3))
+        targets.append(
+            bound(
+                "Read of one property ≤ 2 × SQLite's fetch of the bytes", results.ratio(.read, versus: .sqlite),
+                atMost: 2))
+        targets.append(
+            bound(
+                "Indexed query ≤ 1.3 × the hand-written SQL", results.ratio(.queryIndexed, versus: .sqlite), atMost: 1.3
+            ))
         for workload in Workload.allCases where workload.engines.contains(.grdb) {
-            targets.append(bound("Faster than GRDB: \(workload.rawValue)", results.ratio(workload, versus: .grdb), atMost: 0.9999))
+            targets.append(
+                bound("Faster than GRDB: \(workload.rawValue)", results.ratio(workload, versus: .grdb), atMost: 0.9999))
         }
         if let scaling = results.readScaling(.quire) {
             targets.append(
@@ -171,7 +185,8 @@ struct ResultsPage {
         } else {
             targets.append(Target(name: "Read scaling 1 → 2 threads ≥ 1.6", measured: nil, status: .notRun))
         }
-        targets.append(bound("Peak memory of the batch save ≤ 1.5 × SQLite's", memoryRatio(versus: .sqlite), atMost: 1.5))
+        targets.append(
+            bound("Peak memory of the batch save ≤ 1.5 × SQLite's", memoryRatio(versus: .sqlite), atMost: 1.5))
         let mallocs = results[.read, .quire]?.mallocs.map { $0 / Double(Workload.read.documentsPerIteration) }
         targets.append(
             Target(
@@ -182,7 +197,8 @@ struct ResultsPage {
 
     /// Quire's bytes on disk per JSON byte after `workload` divided by `engine`'s.
     private func sizeRatio(_ workload: Workload, versus engine: Engine) -> Double? {
-        guard let quire = results.bytesPerJSONByte(workload, .quire), let other = results.bytesPerJSONByte(workload, engine),
+        guard let quire = results.bytesPerJSONByte(workload, .quire),
+            let other = results.bytesPerJSONByte(workload, engine),
             other > 0
         else { return nil }
         return quire / other
@@ -211,7 +227,8 @@ struct ResultsPage {
                 case (_, .grdb): target = 1
                 default: target = nil
                 }
-                rows.append(RatioChart.Row(label: "\(workload.rawValue) vs \(engine.rawValue)", ratio: ratio, target: target))
+                rows.append(
+                    RatioChart.Row(label: "\(workload.rawValue) vs \(engine.rawValue)", ratio: ratio, target: target))
             }
         }
         if let memory = memoryRatio(versus: .sqlite) {
@@ -222,8 +239,10 @@ struct ResultsPage {
 
     /// One line per target, for the terminal.
     func summary() -> String {
-        targets().map { "\($0.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \($0.name): \($0.measured ?? "—")" }
-            .joined(separator: "\n")
+        targets().map {
+            "\($0.status.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \($0.name): \($0.measured ?? "—")"
+        }
+        .joined(separator: "\n")
     }
 
     // MARK: Formatting

@@ -28,7 +28,8 @@ struct BlobReferences {
                 do {
                     body = try statement.withUnsafeBytes(at: 1) { try JSONReader.parse($0) }
                 } catch {
-                    throw QuireError(.corruptRevisionData, "stored body of document \(location) is not valid JSON: \(error)")
+                    throw QuireError(
+                        .corruptRevisionData, "stored body of document \(location) is not valid JSON: \(error)")
                 }
                 references.collect(body, location: location)
             }

@@ -27,7 +27,8 @@ extension Collection {
             // Validated in full now, built lazily: a reader of one property builds only its path.
             let body = try statement.withUnsafeBytes(at: 3) { try JSONTape(copying: $0, blobStore: database.blobStore) }
             guard body.kind(at: 0) == .object else {
-                throw QuireError(.corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
+                throw QuireError(
+                    .corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
             }
             return Document(
                 id: id, revisionID: statement.text(at: 2), sequence: UInt64(statement.int64(at: 0)), isDeleted: false,
@@ -132,7 +133,8 @@ extension Collection {
             throw QuireError(.invalidParameter, "cannot encode \(T.self) for document '\(id)': \(error)")
         }
         guard case .object(let members) = try JSONReader.parse(data) else {
-            throw QuireError(.invalidParameter, "\(T.self) does not encode as a JSON object, so it cannot be a document")
+            throw QuireError(
+                .invalidParameter, "\(T.self) does not encode as a JSON object, so it cannot be a document")
         }
         let document = MutableDocument(id: id)
         document.setData([:])

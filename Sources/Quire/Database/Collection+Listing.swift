@@ -39,7 +39,8 @@ extension Collection {
             arguments.append(.text(start))
         }
         if let end {
-            conditions.append(descending ? (inclusiveEnd ? "key >= ?" : "key > ?") : (inclusiveEnd ? "key <= ?" : "key < ?"))
+            conditions.append(
+                descending ? (inclusiveEnd ? "key >= ?" : "key > ?") : (inclusiveEnd ? "key <= ?" : "key < ?"))
             arguments.append(.text(end))
         }
         arguments.append(.integer(limit.map { Int64(clamping: max(0, $0)) } ?? -1))
@@ -49,7 +50,9 @@ extension Collection {
             ORDER BY key \(descending ? "DESC" : "ASC") LIMIT ? OFFSET ?
             """
         return try reading { connection in
-            try connection.query(sql, arguments) { DocumentListing(id: $0.text(at: 0) ?? "", revisionID: $0.text(at: 1) ?? "") }
+            try connection.query(sql, arguments) {
+                DocumentListing(id: $0.text(at: 0) ?? "", revisionID: $0.text(at: 1) ?? "")
+            }
         }
     }
 

@@ -15,7 +15,9 @@ package struct ForeignRevision: Sendable {
     package var body: [String: JSONValue]
 
     /// Makes a revision.
-    package init(documentID: String, revisionID: String, ancestors: [String], isDeleted: Bool, body: [String: JSONValue]) {
+    package init(
+        documentID: String, revisionID: String, ancestors: [String], isDeleted: Bool, body: [String: JSONValue]
+    ) {
         self.documentID = documentID
         self.revisionID = revisionID
         self.ancestors = ancestors
@@ -91,10 +93,12 @@ extension Collection {
             ) { ($0.text(at: 0) ?? "", UInt64($0.int64(at: 1)), $0.int64(at: 2), $0.text(at: 3) ?? "") }
             return try rows.map { key, sequence, flags, revisionID in
                 // Closed branches (deleted leaves) count too: style=all_docs lists every leaf.
-                let leaves = try [revisionID] + connection.query(
-                    "SELECT revid FROM quire_leaves WHERE collection_id = ? AND key = ? ORDER BY revid",
-                    [.integer(id), .text(key)]
-                ) { $0.text(at: 0) ?? "" }
+                let leaves =
+                    try [revisionID]
+                    + connection.query(
+                        "SELECT revid FROM quire_leaves WHERE collection_id = ? AND key = ? ORDER BY revid",
+                        [.integer(id), .text(key)]
+                    ) { $0.text(at: 0) ?? "" }
                 return ChangeEntry(
                     documentID: key, sequence: sequence, revisionID: revisionID,
                     isDeleted: flags & DocumentFlags.deleted != 0, leafRevisionIDs: leaves)
@@ -122,7 +126,9 @@ extension Collection {
     /// `_revs_diff`), and the leaves that could be their ancestors. An ID the store would
     /// refuse has nothing stored, so all of `revisionIDs` are missing: a peer's `_revs_diff`
     /// is answered whole, and the upload that follows is refused document by document.
-    package func missingRevisions(id: String, revisionIDs: [String]) throws -> (missing: [String], possibleAncestors: [String]) {
+    package func missingRevisions(id: String, revisionIDs: [String]) throws -> (
+        missing: [String], possibleAncestors: [String]
+    ) {
         let rows = try reading { connection in try treeRows(connection, id: id) }
         var known = Set<String>()
         for row in rows {
@@ -152,7 +158,8 @@ extension Collection {
         let depth = database.config.maxRevTreeDepth
         return try writing { connection in
             var rows = try treeRows(connection, id: revision.documentID)
-            if rows.contains(where: { $0.revisionID == revision.revisionID || $0.history.contains(revision.revisionID) }) {
+            if rows.contains(where: { $0.revisionID == revision.revisionID || $0.history.contains(revision.revisionID) }
+            ) {
                 return .alreadyKnown
             }
             let incoming = TreeRow(
@@ -273,7 +280,8 @@ extension Collection {
 
     private func parseBody(_ text: String, id: String) throws -> [String: JSONValue] {
         guard case .object(let members) = try JSONReader.parse(text) else {
-            throw QuireError(.corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
+            throw QuireError(
+                .corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
         }
         return members
     }

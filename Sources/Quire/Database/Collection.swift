@@ -106,7 +106,8 @@ struct DocumentSQL: Sendable {
     init(table: String) {
         selectDocument = StatementKey("SELECT sequence, flags, revid, body FROM \(table) WHERE key = ?")
         selectStoredRow = StatementKey("SELECT sequence, flags, revid, history FROM \(table) WHERE key = ?")
-        insertNew = StatementKey("INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, 0, ?, ?, '')")
+        insertNew = StatementKey(
+            "INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, 0, ?, ?, '')")
         upsert = StatementKey(
             """
             INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, ?, ?, ?, ?)

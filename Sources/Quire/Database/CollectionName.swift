@@ -73,7 +73,8 @@ public struct CollectionName: Sendable, Hashable, Comparable, CustomStringConver
         if let first = bytes.first, first == UInt8(ascii: "_") || first == UInt8(ascii: "%") {
             throw QuireError(
                 .invalidParameter,
-                "invalid \(kind) name '\(abbreviated(name))': it must not start with '\(Character(Unicode.Scalar(first)))'")
+                "invalid \(kind) name '\(abbreviated(name))': it must not start with '\(Character(Unicode.Scalar(first)))'"
+            )
         }
         for (offset, byte) in bytes.enumerated() where !isAllowed(byte) {
             let shown = String(decoding: [byte], as: UTF8.self)

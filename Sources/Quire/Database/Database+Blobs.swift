@@ -46,7 +46,8 @@ extension Database {
         guard let size = store.fileSize(digest: digest) else { return nil }
         if let length = json["length"] {
             guard let value = length.int64Value, value >= 0 else {
-                throw QuireError(.invalidParameter, "blob property 'length' must be a non-negative integer, got \(length)")
+                throw QuireError(
+                    .invalidParameter, "blob property 'length' must be a non-negative integer, got \(length)")
             }
         } else {
             json["length"] = .int(Int64(size))

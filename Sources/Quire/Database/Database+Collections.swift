@@ -21,7 +21,8 @@ extension Database {
         let names = try read { connection in
             try connection.query("SELECT DISTINCT scope FROM quire_collections ORDER BY scope") { $0.text(at: 0) ?? "" }
         }
-        let ordered = names.filter { $0 == Database.defaultScopeName } + names.filter { $0 != Database.defaultScopeName }
+        let ordered =
+            names.filter { $0 == Database.defaultScopeName } + names.filter { $0 != Database.defaultScopeName }
         return ordered.map { Scope(name: $0, database: self) }
     }
 

@@ -15,7 +15,9 @@ extension Database {
     ///
     /// - Throws: notFound when there is no database at `path`; a POSIX `EEXIST` error when the
     ///   target exists.
-    public static func copy(fromPath path: String, toDatabase name: String, withConfig config: DatabaseConfiguration? = nil)
+    public static func copy(
+        fromPath path: String, toDatabase name: String, withConfig config: DatabaseConfiguration? = nil
+    )
         throws
     {
         let config = config ?? DatabaseConfiguration()
@@ -27,7 +29,8 @@ extension Database {
             throw QuireError(.notFound, "no database to copy at \(path) (expected \(sourceFile))")
         }
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw QuireError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
+            throw QuireError(
+                .invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
         }
         let target = folderPath(name: name, directory: config.directory)
         guard !manager.fileExists(atPath: target) else {
@@ -58,9 +61,12 @@ extension Database {
     /// a rename into place. `path` must be on the same file system as `config.directory`.
     ///
     /// - Throws: a POSIX `EEXIST` error when the target exists; `EXDEV` across file systems.
-    package static func adopt(folder path: String, asDatabase name: String, withConfig config: DatabaseConfiguration) throws {
+    package static func adopt(folder path: String, asDatabase name: String, withConfig config: DatabaseConfiguration)
+        throws
+    {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw QuireError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
+            throw QuireError(
+                .invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
         }
         let file = path + "/" + fileName
         guard FileManager.default.fileExists(atPath: file) else {
@@ -77,7 +83,8 @@ extension Database {
     /// Removes the staging folders of copies into `directory` whose process has died.
     package static func sweepAbandonedCopies(in directory: URL) {
         OwnedScratch.sweep(directory) { name in
-            guard name.hasPrefix("."), let marker = name.range(of: ".\(folderExtension).copy-", options: .backwards) else {
+            guard name.hasPrefix("."), let marker = name.range(of: ".\(folderExtension).copy-", options: .backwards)
+            else {
                 return false
             }
             return OwnedScratch.isScratchName(name, prefix: String(name[..<marker.upperBound]))
@@ -90,7 +97,8 @@ extension Database {
             if code == EEXIST || code == ENOTEMPTY {
                 throw QuireError.posix(EEXIST, "cannot copy to \(target): a database named '\(name)' already exists")
             }
-            throw QuireError.posix(code, "cannot move the copy into place at \(target): \(String(cString: strerror(code)))")
+            throw QuireError.posix(
+                code, "cannot move the copy into place at \(target): \(String(cString: strerror(code)))")
         }
     }
 

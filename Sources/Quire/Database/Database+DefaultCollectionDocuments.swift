@@ -83,7 +83,9 @@ extension Database {
     /// Sets when the document `documentID` of the default collection expires.
     ///
     /// - Throws: as ``Collection/setDocumentExpiration(id:expiration:)``.
-    @available(*, deprecated, message: "Use database.defaultCollection().setDocumentExpiration(id:expiration:) instead.")
+    @available(
+        *, deprecated, message: "Use database.defaultCollection().setDocumentExpiration(id:expiration:) instead."
+    )
     public func setDocumentExpiration(withID documentID: String, expiration: Date?) throws {
         try defaultCollection().setDocumentExpiration(id: documentID, expiration: expiration)
     }
@@ -110,7 +112,10 @@ extension Database {
 
     /// Calls `listener` after every transaction that changed the document `id` of the
     /// default collection.
-    @available(*, deprecated, message: "Use database.defaultCollection().addDocumentChangeListener(id:queue:listener:) instead.")
+    @available(
+        *, deprecated,
+        message: "Use database.defaultCollection().addDocumentChangeListener(id:queue:listener:) instead."
+    )
     @discardableResult
     public func addDocumentChangeListener(
         withID id: String, queue: DispatchQueue? = nil, listener: @escaping @Sendable (DocumentChange) -> Void

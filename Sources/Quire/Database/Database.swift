@@ -84,7 +84,8 @@ public final class Database: Sendable {
     /// of an earlier schema version with a prefix of ``StoreSchema/migrator``).
     init(name: String, config: DatabaseConfiguration, migrator: SchemaMigrator) throws {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw QuireError(.invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
+            throw QuireError(
+                .invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
         }
         SnowballStemmers.registerForNewConnections()
         let folder = Database.folderPath(name: name, directory: config.directory)
@@ -293,14 +294,16 @@ public final class Database: Sendable {
         if core.callerHoldsHandle {
             if core.callerIsWriting {
                 throw QuireError(
-                    .transactionNotClosed, "cannot delete database '\(name)' from inside one of its own batches or writes")
+                    .transactionNotClosed,
+                    "cannot delete database '\(name)' from inside one of its own batches or writes")
             }
             throw QuireError(.busy, "cannot delete database '\(name)' from inside one of its own reads")
         }
         let others = core.attachedObjectCount - 1
         if others > 0 {
             throw QuireError(
-                .busy, "cannot delete database '\(name)': \(others) other open Database object(s) use it; close them first")
+                .busy,
+                "cannot delete database '\(name)': \(others) other open Database object(s) use it; close them first")
         }
         closed.withLock { $0 = true }
         core.changes.removeAll(ownedBy: ObjectIdentifier(self))

@@ -51,7 +51,8 @@ package final class OwnedScratch: @unchecked Sendable {
     /// checked to be still at its name, and made again under a new name if not.
     ///
     /// - Throws: a POSIX error naming the folder when the item cannot be created or locked.
-    package static func create(_ kind: Kind, in parent: URL, prefix: String, suffix: String = "") throws -> OwnedScratch {
+    package static func create(_ kind: Kind, in parent: URL, prefix: String, suffix: String = "") throws -> OwnedScratch
+    {
         var lastError: Int32 = 0
         for _ in 0..<8 {
             let url = parent.appendingPathComponent(prefix + UUID().uuidString + suffix, isDirectory: kind == .folder)
@@ -60,7 +61,8 @@ package final class OwnedScratch: @unchecked Sendable {
             switch kind {
             case .folder:
                 guard mkdir(path, 0o755) == 0 else {
-                    throw QuireError.posix(errno, "cannot create the temporary folder '\(path)': \(String(cString: strerror(errno)))")
+                    throw QuireError.posix(
+                        errno, "cannot create the temporary folder '\(path)': \(String(cString: strerror(errno)))")
                 }
                 fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             case .file:
@@ -69,7 +71,8 @@ package final class OwnedScratch: @unchecked Sendable {
             guard fd >= 0 else {
                 lastError = errno
                 if lastError == ENOENT { continue }  // swept before it could be opened
-                throw QuireError.posix(lastError, "cannot create the temporary item '\(path)': \(String(cString: strerror(lastError)))")
+                throw QuireError.posix(
+                    lastError, "cannot create the temporary item '\(path)': \(String(cString: strerror(lastError)))")
             }
             let scratch = OwnedScratch(url: url, descriptor: fd)
             if flock(fd, LOCK_EX | LOCK_NB) == 0, scratch.isStillAtItsName() { return scratch }

@@ -40,7 +40,8 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
     /// A blob holding `data` in memory until its document is saved.
     public init(contentType: String, data: Data) {
         self.contentType = contentType
-        state = Locked(State(source: .data(data), knownDigest: BlobStore.digest(of: data), knownLength: UInt64(data.count)))
+        state = Locked(
+            State(source: .data(data), knownDigest: BlobStore.digest(of: data), knownLength: UInt64(data.count)))
     }
 
     /// A blob whose content is read from `contentStream` when it is saved (or when
@@ -129,7 +130,8 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
                 do {
                     return try Data(contentsOf: url)
                 } catch {
-                    throw QuireError.posix(EIO, "cannot read blob content file \(url.path): \(error.localizedDescription)")
+                    throw QuireError.posix(
+                        EIO, "cannot read blob content file \(url.path): \(error.localizedDescription)")
                 }
             case .stream(let stream):
                 let data = try Blob.readAll(stream)

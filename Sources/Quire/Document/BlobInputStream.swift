@@ -35,7 +35,9 @@ final class BlobInputStream: InputStream {
             file = try BlobFile.openForReading(path)
             status = .open
         } catch let error as QuireError {
-            fail(error.code == .notFound ? QuireError(.notFound, "blob \(expectedDigest) is missing: \(error.message)") : error)
+            fail(
+                error.code == .notFound
+                    ? QuireError(.notFound, "blob \(expectedDigest) is missing: \(error.message)") : error)
         } catch {
             fail(QuireError(.ioError, "cannot open blob \(expectedDigest): \(error)"))
         }
@@ -76,7 +78,8 @@ final class BlobInputStream: InputStream {
             fail(
                 QuireError(
                     .corruptData,
-                    "blob \(expectedDigest) has more than the \(expectedLength) bytes its document says (file \(path))"))
+                    "blob \(expectedDigest) has more than the \(expectedLength) bytes its document says (file \(path))")
+            )
             return -1
         }
         hasher.update(UnsafeRawBufferPointer(start: buffer, count: count))
@@ -104,7 +107,8 @@ final class BlobInputStream: InputStream {
             fail(
                 QuireError(
                     .corruptData,
-                    "blob \(expectedDigest) has \(delivered) bytes on disk, its document says \(expectedLength) (file \(path))"))
+                    "blob \(expectedDigest) has \(delivered) bytes on disk, its document says \(expectedLength) (file \(path))"
+                ))
             return -1
         }
         let actual = "sha1-" + Digest.base64(hasher.finalize())

@@ -31,9 +31,11 @@ final class BlobStore: Sendable {
     }
 
     func fileURL(forDigest digest: String) throws -> URL {
-        guard digest.hasPrefix("sha1-"), digest.count == 33, Digest.bytes(fromBase64: String(digest.dropFirst(5)))?.count == 20
+        guard digest.hasPrefix("sha1-"), digest.count == 33,
+            Digest.bytes(fromBase64: String(digest.dropFirst(5)))?.count == 20
         else {
-            throw QuireError(.invalidParameter, "unsupported blob digest '\(digest)': expected 'sha1-<base64 of 20 bytes>'")
+            throw QuireError(
+                .invalidParameter, "unsupported blob digest '\(digest)': expected 'sha1-<base64 of 20 bytes>'")
         }
         let encoded = digest.dropFirst(5).map { character -> Character in
             switch character {
@@ -143,7 +145,8 @@ final class BlobStore: Sendable {
         lease?.pin(digest)
         guard rename(temporary, destination) == 0 else {
             let code = errno
-            throw QuireError.posix(code, "cannot move blob \(digest) into place at \(destination): \(String(cString: strerror(code)))")
+            throw QuireError.posix(
+                code, "cannot move blob \(digest) into place at \(destination): \(String(cString: strerror(code)))")
         }
         renamed = true
         return (digest, length)

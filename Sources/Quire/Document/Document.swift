@@ -46,7 +46,8 @@ public class Document: DictionaryProtocol, @unchecked Sendable, CustomStringConv
     /// thread sees a revision ID with the sequence of another.
     func updateMetadata(revisionID: String?, sequence: UInt64, collection: Collection?, isDeleted: Bool) {
         metadata.withLock { metadata in
-            metadata = Metadata(revisionID: revisionID, sequence: sequence, collection: collection, isDeleted: isDeleted)
+            metadata = Metadata(
+                revisionID: revisionID, sequence: sequence, collection: collection, isDeleted: isDeleted)
         }
     }
 

@@ -65,6 +65,7 @@ package enum DocumentRules {
     private static func reservedKeyError(_ key: String, id: String) -> QuireError {
         QuireError(
             .corruptRevisionData,
-            "document '\(id)' has the reserved top-level key '\(key)'; _id, _rev and _deleted cannot be saved in a body")
+            "document '\(id)' has the reserved top-level key '\(key)'; _id, _rev and _deleted cannot be saved in a body"
+        )
     }
 }

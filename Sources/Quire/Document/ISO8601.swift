@@ -15,7 +15,8 @@ enum ISO8601 {
         let hour = seconds / 3600
         let minute = (seconds % 3600) / 60
         let second = seconds % 60
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milliseconds, 3))Z"
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milliseconds, 3))Z"
     }
 
     /// Parses ISO-8601 text, or returns nil. The time is counted in whole milliseconds (digits

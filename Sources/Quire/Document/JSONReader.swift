@@ -124,7 +124,9 @@ struct JSONParser {
     func checkKeyStart(after what: String) throws {
         guard position < end else { throw endOfInput("expected an object key after \(what)") }
         guard base[position] == UInt8(ascii: "\"") else {
-            throw Self.error(at: position, "expected '\"' to start an object key after \(what), found \(Self.describe(base[position]))")
+            throw Self.error(
+                at: position,
+                "expected '\"' to start an object key after \(what), found \(Self.describe(base[position]))")
         }
     }
 
@@ -151,7 +153,8 @@ struct JSONParser {
     mutating func expectLiteral(_ literal: StaticString) throws {
         let length = literal.utf8CodeUnitCount
         let start = position
-        let matches = end - start >= length
+        let matches =
+            end - start >= length
             && memcmp(base + start, literal.utf8Start, length) == 0
         guard matches else {
             throw Self.error(at: start, "invalid literal, expected '\(literal)'")
@@ -206,7 +209,8 @@ struct JSONParser {
             guard position < end else { throw unterminatedString(quote) }
             let byte = base[position]
             if byte == UInt8(ascii: "\"") {
-                let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
+                let text = String(
+                    decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
                 position += 1
                 return text
             } else if byte == UInt8(ascii: "\\") {
@@ -260,17 +264,23 @@ struct JSONParser {
             let unit = try parseHexQuad(escapeStart: backslash)
             var scalar = UInt32(unit)
             if (0xDC00...0xDFFF).contains(unit) {
-                throw Self.error(at: backslash, "lone low surrogate \(Self.escapeText(unit)) without a preceding high surrogate")
+                throw Self.error(
+                    at: backslash, "lone low surrogate \(Self.escapeText(unit)) without a preceding high surrogate")
             }
             if (0xD800...0xDBFF).contains(unit) {
                 let low = position
                 guard end - low >= 2, base[low] == UInt8(ascii: "\\"), base[low + 1] == UInt8(ascii: "u") else {
-                    throw Self.error(at: backslash, "lone high surrogate \(Self.escapeText(unit)) not followed by a \\u low surrogate")
+                    throw Self.error(
+                        at: backslash,
+                        "lone high surrogate \(Self.escapeText(unit)) not followed by a \\u low surrogate")
                 }
                 position += 2
                 let second = try parseHexQuad(escapeStart: low)
                 guard (0xDC00...0xDFFF).contains(second) else {
-                    throw Self.error(at: backslash, "high surrogate \(Self.escapeText(unit)) followed by \(Self.escapeText(second)), which is not a low surrogate")
+                    throw Self.error(
+                        at: backslash,
+                        "high surrogate \(Self.escapeText(unit)) followed by \(Self.escapeText(second)), which is not a low surrogate"
+                    )
                 }
                 scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(second) - 0xDC00)
             }
@@ -365,22 +375,34 @@ struct JSONParser {
         case 0xC0, 0xC1:
             throw Self.error(at: position, "malformed UTF-8: overlong encoding starting with \(Self.hex(lead))")
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
-        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xE0:
+            length = 3
+            secondRange = 0xA0...0xBF
+        case 0xED:
+            length = 3
+            secondRange = 0x80...0x9F
         case 0xE1...0xEF: length = 3
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        case 0xF0:
+            length = 4
+            secondRange = 0x90...0xBF
+        case 0xF4:
+            length = 4
+            secondRange = 0x80...0x8F
         case 0xF1...0xF3: length = 4
         default:
             throw Self.error(at: position, "malformed UTF-8: byte \(Self.hex(lead)) never occurs in UTF-8")
         }
         for index in 1..<length {
             guard position + index < end else {
-                throw Self.error(at: position, "malformed UTF-8: sequence starting with \(Self.hex(lead)) is truncated by the end of input")
+                throw Self.error(
+                    at: position,
+                    "malformed UTF-8: sequence starting with \(Self.hex(lead)) is truncated by the end of input")
             }
             let byte = base[position + index]
             guard byte & 0xC0 == 0x80 else {
-                throw Self.error(at: position, "malformed UTF-8: sequence starting with \(Self.hex(lead)) is truncated by \(Self.hex(byte))")
+                throw Self.error(
+                    at: position,
+                    "malformed UTF-8: sequence starting with \(Self.hex(lead)) is truncated by \(Self.hex(byte))")
             }
             if index == 1, !secondRange.contains(byte) {
                 let pair = "\(Self.hex(lead)) \(Self.hex(byte))"
@@ -473,7 +495,8 @@ struct JSONParser {
             }
         }
         if isInteger, exactIntegers, overflow || mantissa != 0 {
-            let text = String(decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
+            let text = String(
+                decoding: UnsafeBufferPointer(start: base + start, count: position - start), as: UTF8.self)
             throw Self.error(
                 at: start, "the integer \(text.prefix(40)) is outside the 64-bit range, and would not be kept exactly")
         }

@@ -102,7 +102,8 @@ extension JSONParser {
                 let isObject = tape[container].kind == .object
                 skipWhitespace()
                 let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                let expected = isObject
+                let expected =
+                    isObject
                     ? "expected ',' or '}' after object member"
                     : "expected ',' or ']' after array element"
                 guard position < end else { throw endOfInput(expected) }
@@ -119,7 +120,9 @@ extension JSONParser {
                 open.removeLast()
                 tape[container].payload = UInt64(tape.count)
                 if isObject, classifyKeys {
-                    let flags = tape.withUnsafeBufferPointer { JSONTapeReader(base: base, tape: $0).keyFlags(ofObjectAt: container) }
+                    let flags = tape.withUnsafeBufferPointer {
+                        JSONTapeReader(base: base, tape: $0).keyFlags(ofObjectAt: container)
+                    }
                     tape[container].flags = flags
                     if !flags.contains(.plainKeys) { allPlain = false }
                 }
@@ -174,7 +177,8 @@ struct JSONTapeReader {
     /// Three-way comparison of the raw bytes of two strings: the canonical order of plain keys.
     @inline(__always)
     func compareRaw(_ lhs: Int, _ rhs: Int) -> Int {
-        let left = tape[lhs], right = tape[rhs]
+        let left = tape[lhs]
+        let right = tape[rhs]
         let shorter = Int(min(left.count, right.count))
         let order = shorter == 0 ? 0 : memcmp(base + Int(left.start), base + Int(right.start), shorter)
         if order != 0 { return Int(order) }

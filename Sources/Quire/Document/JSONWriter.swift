@@ -267,13 +267,16 @@ struct JSONEmitter {
     }
 
     private static func pathComponent(forKey key: String) -> String {
-        let plain = !key.isEmpty && key.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): return true
-            default: return false
+        let plain =
+            !key.isEmpty
+            && key.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                    return true
+                default: return false
+                }
             }
-        }
         if plain { return "." + key }
         var quoted = JSONEmitter(sortedKeys: true, capacity: key.utf8.count + 8)
         defer { quoted.output.free() }

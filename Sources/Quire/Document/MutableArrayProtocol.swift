@@ -57,7 +57,9 @@ extension MutableArrayProtocol {
     /// Sets a number at `index`.
     @discardableResult public func setNumber(_ value: NSNumber?, at index: Int) -> Self { setValue(value, at: index) }
     /// Sets a float at `index`.
-    @discardableResult public func setFloat(_ value: Float, at index: Int) -> Self { setValue(Double(value), at: index) }
+    @discardableResult public func setFloat(_ value: Float, at index: Int) -> Self {
+        setValue(Double(value), at: index)
+    }
     /// Sets a blob at `index`.
     @discardableResult public func setBlob(_ value: Blob?, at index: Int) -> Self { setValue(value, at: index) }
     /// Sets an array at `index`.
@@ -67,7 +69,9 @@ extension MutableArrayProtocol {
         setValue(value, at: index)
     }
     /// Inserts a string at `index` (0...count).
-    @discardableResult public func insertString(_ value: String?, at index: Int) -> Self { insertValue(value, at: index) }
+    @discardableResult public func insertString(_ value: String?, at index: Int) -> Self {
+        insertValue(value, at: index)
+    }
     /// Inserts an integer at `index` (0...count).
     @discardableResult public func insertInt(_ value: Int, at index: Int) -> Self { insertValue(value, at: index) }
 }

@@ -137,9 +137,12 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     @discardableResult
     public func setJSON(_ json: String) throws -> Self {
         var text = json
-        let tape = try JSONReader.applicationJSON { try text.withUTF8 { try JSONTape(copying: UnsafeRawBufferPointer($0)) } }
+        let tape = try JSONReader.applicationJSON {
+            try text.withUTF8 { try JSONTape(copying: UnsafeRawBufferPointer($0)) }
+        }
         guard tape.kind(at: 0) == .object else {
-            throw QuireError(.invalidJSON, "invalid JSON at byte 0: the JSON for a dictionary or document must be an object")
+            throw QuireError(
+                .invalidJSON, "invalid JSON at byte 0: the JSON for a dictionary or document must be an object")
         }
         state.withLock { $0 = State(nodes: [:], untouchedJSON: tape) }
         return self

@@ -26,25 +26,37 @@ extension MutableDictionaryProtocol {
     }
 
     /// Sets `value` at `key` as a JSON string; nil stores JSON null.
-    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setString(_ value: String?, forKey key: String) -> Self {
+        setValue(value, forKey: key)
+    }
     /// Sets `value` at `key` as a JSON number; nil stores JSON null.
-    @discardableResult public func setNumber(_ value: NSNumber?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setNumber(_ value: NSNumber?, forKey key: String) -> Self {
+        setValue(value, forKey: key)
+    }
     /// Sets `value` at `key` as a JSON integer, every digit kept.
     @discardableResult public func setInt(_ value: Int, forKey key: String) -> Self { setValue(value, forKey: key) }
     /// Sets a 64-bit integer.
     @discardableResult public func setInt64(_ value: Int64, forKey key: String) -> Self { setValue(value, forKey: key) }
     /// Sets `value` at `key` as a JSON number, widened to `Double`.
-    @discardableResult public func setFloat(_ value: Float, forKey key: String) -> Self { setValue(Double(value), forKey: key) }
+    @discardableResult public func setFloat(_ value: Float, forKey key: String) -> Self {
+        setValue(Double(value), forKey: key)
+    }
     /// Sets `value` at `key` as a JSON number; a non-finite value is refused by `save`.
-    @discardableResult public func setDouble(_ value: Double, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setDouble(_ value: Double, forKey key: String) -> Self {
+        setValue(value, forKey: key)
+    }
     /// Sets `value` at `key` as JSON `true` or `false`, never as 1 or 0.
-    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setBoolean(_ value: Bool, forKey key: String) -> Self {
+        setValue(value, forKey: key)
+    }
     /// Sets a date, stored as ISO-8601 UTC text with milliseconds.
     @discardableResult public func setDate(_ value: Date?, forKey key: String) -> Self { setValue(value, forKey: key) }
     /// Sets `value` at `key`; its content is stored when the document is saved.
     @discardableResult public func setBlob(_ value: Blob?, forKey key: String) -> Self { setValue(value, forKey: key) }
     /// Sets `value` at `key` as a JSON array; nil stores JSON null.
-    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self { setValue(value, forKey: key) }
+    @discardableResult public func setArray(_ value: ArrayObject?, forKey key: String) -> Self {
+        setValue(value, forKey: key)
+    }
     /// Sets `value` at `key` as a JSON object; nil stores JSON null.
     @discardableResult public func setDictionary(_ value: DictionaryObject?, forKey key: String) -> Self {
         setValue(value, forKey: key)

@@ -21,7 +21,9 @@ public struct FullTextIndexConfiguration: IndexConfiguration, Equatable {
 
     /// A full-text index on `expressions`, of the documents `whereClause` selects when given,
     /// stemmed in `language` and with accents folded when `ignoreAccents` is true.
-    public init(_ expressions: [String], where whereClause: String? = nil, ignoreAccents: Bool = false, language: String? = "en") {
+    public init(
+        _ expressions: [String], where whereClause: String? = nil, ignoreAccents: Bool = false, language: String? = "en"
+    ) {
         self.expressions = expressions
         self.whereClause = whereClause
         self.ignoreAccents = ignoreAccents

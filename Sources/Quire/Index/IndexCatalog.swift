@@ -66,9 +66,11 @@ enum IndexCatalog {
 
     /// A SQL identifier for an index object: readable, and unique by the name's digest.
     private static func objectName(_ table: String, _ infix: String, _ name: String) -> String {
-        let readable = String(name.unicodeScalars.prefix(32).map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)) ? Character(scalar) : "_"
-        })
+        let readable = String(
+            name.unicodeScalars.prefix(32).map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
+                    ? Character(scalar) : "_"
+            })
         let digest = Digest.hex(SHA1.hash(data: Array(name.utf8))).prefix(8)
         return "\(table)_\(infix)_\(readable)_\(digest)"
     }
@@ -132,7 +134,9 @@ enum IndexCatalog {
     }
 
     /// The SQLite objects of one index on `table`, filled from its documents.
-    private static func createObjects(_ connection: Connection, table: String, name: String, definition: Definition) throws {
+    private static func createObjects(_ connection: Connection, table: String, name: String, definition: Definition)
+        throws
+    {
         guard !definition.expressions.isEmpty else {
             throw QuireError(.invalidParameter, "index '\(name)' needs at least one expression")
         }
@@ -141,7 +145,8 @@ enum IndexCatalog {
         switch definition.kind {
         case .value:
             let columns = try parsed.map { try QueryCompiler.indexExpression($0) }
-            let terms = try ["flags & 1 = 0"] + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0) } ?? [])
+            let terms =
+                try ["flags & 1 = 0"] + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0) } ?? [])
             try connection.execute(
                 "CREATE INDEX \(valueIndexName(table: table, name: name)) ON \(table) (\(columns.joined(separator: ", "))) WHERE \(terms.joined(separator: " AND "))"
             )
@@ -192,7 +197,9 @@ enum IndexCatalog {
 
     /// Which rows are indexed: live documents matching the index's condition.
     private static func fullTextFilter(_ condition: PlanExpression?, prefix: String) throws -> String {
-        let terms = try ["\(prefix)flags & 1 = 0"] + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0, prefix: prefix) } ?? [])
+        let terms =
+            try ["\(prefix)flags & 1 = 0"]
+            + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0, prefix: prefix) } ?? [])
         return terms.joined(separator: " AND ")
     }
 

@@ -55,7 +55,9 @@ public struct ArrayExpressionSatisfies: Sendable {
     public func satisfies(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
         guard case .variable(let name, let path) = variable.plan, path.isEmpty else {
             return QueryExpression(
-                .function(FunctionCatalog.invalid, [.literal(.string("the variable of \(quantifier.rawValue) must be a plain name"))]))
+                .function(
+                    FunctionCatalog.invalid,
+                    [.literal(.string("the variable of \(quantifier.rawValue) must be a plain name"))]))
         }
         return QueryExpression(.quantified(quantifier, variable: name, array: array.plan, satisfies: expression.plan))
     }

@@ -42,7 +42,9 @@ struct CompiledQuery: Sendable {
     }
 
     /// Runs the statement and reads every row, each value as it is stepped to.
-    func run(_ connection: Connection, parameters: [String: JSONValue], now: Int64, blobStore: BlobStore?) throws -> ResultRows {
+    func run(_ connection: Connection, parameters: [String: JSONValue], now: Int64, blobStore: BlobStore?) throws
+        -> ResultRows
+    {
         let statement = try connection.cachedStatement(sql)
         defer { statement.reset() }
         try bind(statement, parameters: parameters, now: now)

@@ -34,7 +34,8 @@ extension Database {
         guard let found else {
             throw QuireError(
                 .invalidQuery,
-                "invalid SQL++ at \(SQLPPTokenizer.position(of: source.offset, in: text)): no collection named '\(full)' in database '\(name)'")
+                "invalid SQL++ at \(SQLPPTokenizer.position(of: source.offset, in: text)): no collection named '\(full)' in database '\(name)'"
+            )
         }
         return found
     }

@@ -29,7 +29,11 @@ public enum Expression {
         return QueryExpression(
             .function(
                 FunctionCatalog.invalid,
-                [.literal(.string("a value of type \(value.map { "\(type(of: $0))" } ?? "nil") cannot be a query constant"))]))
+                [
+                    .literal(
+                        .string(
+                            "a value of type \(value.map { "\(type(of: $0))" } ?? "nil") cannot be a query constant"))
+                ]))
     }
 
     /// A string constant; nil is NULL.

@@ -30,14 +30,17 @@ extension ExpressionProtocol {
     /// The expression in SQL++ syntax.
     public var description: String { SQLPPPrinter.text(node.plan) }
 
-    private func binary(_ op: PlanExpression.BinaryOperator, _ other: any ExpressionProtocol) -> any ExpressionProtocol {
+    private func binary(_ op: PlanExpression.BinaryOperator, _ other: any ExpressionProtocol) -> any ExpressionProtocol
+    {
         QueryExpression(.binary(op, plan, other.plan))
     }
 
     // MARK: Arithmetic
 
     /// `self * expression`.
-    public func multiply(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.multiply, expression) }
+    public func multiply(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        binary(.multiply, expression)
+    }
     /// `self / expression`: integer division when both are integers, as in SQLite.
     public func divide(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.divide, expression) }
     /// `self % expression`.
@@ -45,7 +48,9 @@ extension ExpressionProtocol {
     /// `self + expression`.
     public func add(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.add, expression) }
     /// `self - expression`.
-    public func subtract(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.subtract, expression) }
+    public func subtract(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        binary(.subtract, expression)
+    }
 
     // MARK: Comparison
 
@@ -56,7 +61,9 @@ extension ExpressionProtocol {
         binary(.lessOrEqual, expression)
     }
     /// `self > expression`.
-    public func greaterThan(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.greater, expression) }
+    public func greaterThan(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        binary(.greater, expression)
+    }
     /// `self >= expression`.
     public func greaterThanOrEqualTo(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
         binary(.greaterOrEqual, expression)
@@ -64,7 +71,9 @@ extension ExpressionProtocol {
     /// `self = expression`.
     public func equalTo(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.equal, expression) }
     /// `self != expression`.
-    public func notEqualTo(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.notEqual, expression) }
+    public func notEqualTo(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        binary(.notEqual, expression)
+    }
     /// `self LIKE pattern`: `%` matches any run of characters, `_` one character; ASCII
     /// letters match regardless of case unless a collation says otherwise.
     public func like(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { binary(.like, expression) }

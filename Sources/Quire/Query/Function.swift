@@ -11,7 +11,9 @@ public enum Function {
     /// The average of the non-NULL values in each group.
     public static func avg(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("AVG", expression) }
     /// The number of valued (neither NULL nor MISSING) values; `count(Expression.all())` counts rows.
-    public static func count(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("COUNT", expression) }
+    public static func count(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("COUNT", expression)
+    }
     /// The smallest value in each group.
     public static func min(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("MIN", expression) }
     /// The largest value in each group.
@@ -38,13 +40,17 @@ public enum Function {
     /// The cosine of an angle in radians.
     public static func cos(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("COS", expression) }
     /// Radians to degrees.
-    public static func degrees(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("DEGREES", expression) }
+    public static func degrees(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("DEGREES", expression)
+    }
     /// Euler's number.
     public static func e() -> any ExpressionProtocol { call("E") }
     /// e raised to the value.
     public static func exp(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("EXP", expression) }
     /// The largest integer not greater than the value.
-    public static func floor(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("FLOOR", expression) }
+    public static func floor(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("FLOOR", expression)
+    }
     /// The natural logarithm.
     public static func ln(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("LN", expression) }
     /// The base-10 logarithm.
@@ -56,11 +62,17 @@ public enum Function {
         call("POWER", base, exponent)
     }
     /// Degrees to radians.
-    public static func radians(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("RADIANS", expression) }
+    public static func radians(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("RADIANS", expression)
+    }
     /// The value rounded to an integer (halves away from zero).
-    public static func round(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("ROUND", expression) }
+    public static func round(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("ROUND", expression)
+    }
     /// The value rounded to `digits` decimal places.
-    public static func round(_ expression: any ExpressionProtocol, digits: any ExpressionProtocol) -> any ExpressionProtocol {
+    public static func round(_ expression: any ExpressionProtocol, digits: any ExpressionProtocol)
+        -> any ExpressionProtocol
+    {
         call("ROUND", expression, digits)
     }
     /// -1, 0 or 1.
@@ -72,9 +84,13 @@ public enum Function {
     /// The tangent of an angle in radians.
     public static func tan(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("TAN", expression) }
     /// The value truncated to an integer.
-    public static func trunc(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("TRUNC", expression) }
+    public static func trunc(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("TRUNC", expression)
+    }
     /// The value truncated to `digits` decimal places.
-    public static func trunc(_ expression: any ExpressionProtocol, digits: any ExpressionProtocol) -> any ExpressionProtocol {
+    public static func trunc(_ expression: any ExpressionProtocol, digits: any ExpressionProtocol)
+        -> any ExpressionProtocol
+    {
         call("TRUNC", expression, digits)
     }
 
@@ -87,17 +103,27 @@ public enum Function {
         call("CONTAINS", expression, substring)
     }
     /// The number of characters.
-    public static func length(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("LENGTH", expression) }
+    public static func length(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("LENGTH", expression)
+    }
     /// The string in lower case (Unicode).
-    public static func lower(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("LOWER", expression) }
+    public static func lower(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("LOWER", expression)
+    }
     /// The string without leading whitespace.
-    public static func ltrim(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("LTRIM", expression) }
+    public static func ltrim(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("LTRIM", expression)
+    }
     /// The string without trailing whitespace.
-    public static func rtrim(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("RTRIM", expression) }
+    public static func rtrim(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("RTRIM", expression)
+    }
     /// The string without leading and trailing whitespace.
     public static func trim(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("TRIM", expression) }
     /// The string in upper case (Unicode).
-    public static func upper(_ expression: any ExpressionProtocol) -> any ExpressionProtocol { call("UPPER", expression) }
+    public static func upper(_ expression: any ExpressionProtocol) -> any ExpressionProtocol {
+        call("UPPER", expression)
+    }
 
     // MARK: Dates
 

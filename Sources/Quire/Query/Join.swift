@@ -26,7 +26,9 @@ public struct Join: Sendable {
     public static func leftJoin(_ dataSource: DataSource) -> JoinOn { JoinOn(kind: .leftOuter, source: dataSource) }
 
     /// A left outer join (the same as ``leftJoin(_:)``).
-    public static func leftOuterJoin(_ dataSource: DataSource) -> JoinOn { JoinOn(kind: .leftOuter, source: dataSource) }
+    public static func leftOuterJoin(_ dataSource: DataSource) -> JoinOn {
+        JoinOn(kind: .leftOuter, source: dataSource)
+    }
 
     /// Every combination of rows; it takes no condition.
     public static func crossJoin(_ dataSource: DataSource) -> Join {

@@ -92,7 +92,9 @@ public final class Parameters: Sendable {
 
     static func json(_ value: Any?) throws -> JSONValue {
         guard let json = QueryValue.json(value) else {
-            throw QuireError(.invalidParameter, "a query parameter cannot hold a value of type \(value.map { "\(type(of: $0))" } ?? "nil")")
+            throw QuireError(
+                .invalidParameter,
+                "a query parameter cannot hold a value of type \(value.map { "\(type(of: $0))" } ?? "nil")")
         }
         return json
     }

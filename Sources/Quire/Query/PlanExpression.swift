@@ -124,10 +124,12 @@ indirect enum PlanExpression: Sendable, Hashable {
             node = .test(try operand.rewritten(transform), test)
         case .between(let operand, let low, let high, let negated):
             node = .between(
-                try operand.rewritten(transform), low: try low.rewritten(transform), high: try high.rewritten(transform),
+                try operand.rewritten(transform), low: try low.rewritten(transform),
+                high: try high.rewritten(transform),
                 negated: negated)
         case .inList(let operand, let list, let negated):
-            node = .inList(try operand.rewritten(transform), try list.map { try $0.rewritten(transform) }, negated: negated)
+            node = .inList(
+                try operand.rewritten(transform), try list.map { try $0.rewritten(transform) }, negated: negated)
         case .inArray(let operand, let array, let negated):
             node = .inArray(try operand.rewritten(transform), try array.rewritten(transform), negated: negated)
         case .collate(let operand, let collation):

@@ -77,16 +77,21 @@ struct PropertyPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Keys SQLite's JSON path syntax takes without quotes.
     static func isPlainKey(_ key: String) -> Bool {
-        guard let first = key.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII else {
+        guard let first = key.unicodeScalars.first, first == "_" || first.properties.isAlphabetic && first.isASCII
+        else {
             return false
         }
-        return key.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        return key.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+        }
     }
 
     /// Checks that SQLite can address every key: its quoted-key syntax has no escape for `"`.
     func validate() throws {
         for case .key(let key) in components where key.contains("\"") || key.isEmpty {
-            throw QuireError(.invalidQuery, "property key '\(key)' in '\(self)' cannot be queried: keys must be non-empty and contain no '\"'")
+            throw QuireError(
+                .invalidQuery,
+                "property key '\(key)' in '\(self)' cannot be queried: keys must be non-empty and contain no '\"'")
         }
     }
 
@@ -124,7 +129,8 @@ struct PropertyPath: Sendable, Hashable, CustomStringConvertible {
                 var digits = ""
                 while let next = characters.popFirst(), next != "]" { digits.append(next) }
                 guard let index = Int(digits.trimmingSpaces) else {
-                    throw QuireError(.invalidQuery, "invalid property path '\(text)': '[\(digits)' is not an array index")
+                    throw QuireError(
+                        .invalidQuery, "invalid property path '\(text)': '[\(digits)' is not an array index")
                 }
                 components.append(.index(index))
             default:

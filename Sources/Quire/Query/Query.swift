@@ -48,7 +48,9 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
 
     /// Orders the rows; later orderings break ties of earlier ones.
     public func orderBy(_ orderings: Ordering...) -> Query {
-        with { $0.orderBy = orderings.map { QueryPlan.OrderTerm(expression: $0.expression, descending: $0.isDescending) } }
+        with {
+            $0.orderBy = orderings.map { QueryPlan.OrderTerm(expression: $0.expression, descending: $0.isDescending) }
+        }
     }
 
     /// Returns at most `limit` rows, after skipping `offset` rows.
@@ -139,7 +141,8 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
         do {
             return try plan.database.read(body)
         } catch let error as QuireError
-            where error.domain == .sqlite && (error.underlyingCode == SQLITE_ERROR || error.underlyingCode == SQLITE_MISMATCH)
+            where error.domain == .sqlite
+            && (error.underlyingCode == SQLITE_ERROR || error.underlyingCode == SQLITE_MISMATCH)
         {
             throw QuireError(.invalidQuery, "query failed: \(error.message)", statement: error.statement)
         }
@@ -155,7 +158,8 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
     public func addChangeListener(
         queue: DispatchQueue? = nil, listener: @escaping @Sendable (QueryChange) -> Void
     ) -> ListenerToken {
-        let live = LiveQuery(query: self, queue: queue ?? DispatchQueue(label: "quire.query.listener"), listener: listener)
+        let live = LiveQuery(
+            query: self, queue: queue ?? DispatchQueue(label: "quire.query.listener"), listener: listener)
         let key = ObjectIdentifier(live)
         state.withLock { $0.liveQueries[key] = live }
         let token = live.start { [weak self] in

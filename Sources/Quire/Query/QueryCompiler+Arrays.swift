@@ -52,7 +52,8 @@ extension QueryCompiler {
     /// `ARRAY_LENGTH(array)`.
     func arrayLength(_ array: PlanExpression) throws -> String {
         if let location = try location(array) {
-            return "CASE WHEN json_type(\(location.root), \(location.path)) = 'array' THEN json_array_length(\(location.root), \(location.path)) END"
+            return
+                "CASE WHEN json_type(\(location.root), \(location.path)) = 'array' THEN json_array_length(\(location.root), \(location.path)) END"
         }
         return "CASE WHEN \(try type(array)) = 'array' THEN json_array_length(\(try value(array))) END"
     }
@@ -87,7 +88,9 @@ extension QueryCompiler {
     }
 
     private func arityError(_ name: String, _ arity: ClosedRange<Int>, _ count: Int) -> QuireError {
-        let expected = arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound) to \(arity.upperBound)"
-        return QuireError(.invalidQuery, "\(name)() takes \(expected) argument\(arity.upperBound == 1 ? "" : "s"), not \(count)")
+        let expected =
+            arity.lowerBound == arity.upperBound ? "\(arity.lowerBound)" : "\(arity.lowerBound) to \(arity.upperBound)"
+        return QuireError(
+            .invalidQuery, "\(name)() takes \(expected) argument\(arity.upperBound == 1 ? "" : "s"), not \(count)")
     }
 }

@@ -76,7 +76,8 @@ extension QueryCompiler {
         }
     }
 
-    private func binaryValue(_ op: PlanExpression.BinaryOperator, _ left: PlanExpression, _ right: PlanExpression) throws
+    private func binaryValue(_ op: PlanExpression.BinaryOperator, _ left: PlanExpression, _ right: PlanExpression)
+        throws
         -> String
     {
         switch op {
@@ -146,7 +147,8 @@ extension QueryCompiler {
                 // refuses it rather than pick the first (N1QLParserTest, "custId, other.custId").
                 throw QuireError(
                     .invalidQuery,
-                    "property '\(path)' does not begin with a data source's alias (\(sources.map { "'\($0.alias)'" }.joined(separator: ", "))); in a join every property is qualified")
+                    "property '\(path)' does not begin with a data source's alias (\(sources.map { "'\($0.alias)'" }.joined(separator: ", "))); in a join every property is qualified"
+                )
             }
             return Location(root: column(source, "body"), path: QueryCompiler.quoted(rest.jsonPath))
         case .variable(let name, let path):
@@ -162,7 +164,8 @@ extension QueryCompiler {
 
     private func variableLocation(_ variable: VariableRef, _ path: PropertyPath) -> Location {
         let base = "\(variable.sqlAlias).fullkey"
-        return Location(root: variable.root, path: path.isEmpty ? base : "\(base) || \(QueryCompiler.quoted(path.suffix))")
+        return Location(
+            root: variable.root, path: path.isEmpty ? base : "\(base) || \(QueryCompiler.quoted(path.suffix))")
     }
 
     /// The variable an expression is, when it is one with no path (the builder writes it as
@@ -221,7 +224,9 @@ extension QueryCompiler {
         default:
             let value = try self.value(expression)
             var nullType = "'null'"
-            if case .function(let name, _) = expression, FunctionCatalog.spec(name)?.isAggregate ?? false, name != "COUNT" {
+            if case .function(let name, _) = expression, FunctionCatalog.spec(name)?.isAggregate ?? false,
+                name != "COUNT"
+            {
                 // SUM, AVG, MIN and MAX are SQLite's, whose NULL (over no rows, or no values)
                 // LiteCore reads as MISSING.
                 nullType = "NULL"

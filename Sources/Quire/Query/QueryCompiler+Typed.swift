@@ -46,8 +46,11 @@ extension QueryCompiler {
             let expected =
                 spec.arity.upperBound == Int.max
                 ? "at least \(spec.arity.lowerBound)"
-                : spec.arity.count == 1 ? "\(spec.arity.lowerBound)" : "\(spec.arity.lowerBound) to \(spec.arity.upperBound)"
-            throw QuireError(.invalidQuery, "\(name)() takes \(expected) argument\(spec.arity.upperBound == 1 ? "" : "s"), not \(arguments.count)")
+                : spec.arity.count == 1
+                    ? "\(spec.arity.lowerBound)" : "\(spec.arity.lowerBound) to \(spec.arity.upperBound)"
+            throw QuireError(
+                .invalidQuery,
+                "\(name)() takes \(expected) argument\(spec.arity.upperBound == 1 ? "" : "s"), not \(arguments.count)")
         }
         if spec.isAggregate {
             try checkQueryOnly("\(name)()")

@@ -252,7 +252,8 @@ final class QueryCompiler {
     private func addFullTextJoin(
         index: String, sourceAlias: String?, fullTextTable: (Collection, String) throws -> String?
     ) throws {
-        if fullTextJoins.contains(where: { $0.index == index && (sourceAlias == nil || $0.sourceAlias == sourceAlias) }) {
+        if fullTextJoins.contains(where: { $0.index == index && (sourceAlias == nil || $0.sourceAlias == sourceAlias) })
+        {
             return
         }
         let candidates = try sourceAlias.map { [try source(named: $0)] } ?? sources
@@ -263,7 +264,10 @@ final class QueryCompiler {
             }
         }
         guard let (ref, table) = found.first else {
-            throw QuireError(.missingIndex, "there is no full-text index named '\(index)' on \(candidates.map { $0.alias }.joined(separator: ", "))")
+            throw QuireError(
+                .missingIndex,
+                "there is no full-text index named '\(index)' on \(candidates.map { $0.alias }.joined(separator: ", "))"
+            )
         }
         if found.count > 1 {
             throw QuireError(
@@ -275,7 +279,10 @@ final class QueryCompiler {
 
     /// The full-text join a MATCH or RANK refers to.
     func fullTextJoin(index: String, sourceAlias: String?, function: String) throws -> FullTextJoin {
-        guard let join = fullTextJoins.first(where: { $0.index == index && (sourceAlias == nil || $0.sourceAlias == sourceAlias) })
+        guard
+            let join = fullTextJoins.first(where: {
+                $0.index == index && (sourceAlias == nil || $0.sourceAlias == sourceAlias)
+            })
         else {
             throw QuireError(
                 .invalidQuery,
@@ -291,7 +298,8 @@ final class QueryCompiler {
         guard let found = sources.first(where: { $0.alias == alias }) else {
             throw QuireError(
                 .invalidQuery,
-                "unknown data source '\(alias)'; the query reads \(sources.map { "'\($0.alias)'" }.joined(separator: ", "))")
+                "unknown data source '\(alias)'; the query reads \(sources.map { "'\($0.alias)'" }.joined(separator: ", "))"
+            )
         }
         return found
     }
@@ -319,7 +327,8 @@ final class QueryCompiler {
             default:
                 throw QuireError(
                     .invalidQuery,
-                    "'\(path)' reads into the result '\(key)', which is computed; only a result that is a property can be read into")
+                    "'\(path)' reads into the result '\(key)', which is computed; only a result that is a property can be read into"
+                )
             }
         }
     }

@@ -226,7 +226,8 @@ enum QueryDates {
                         text += "Z"
                     } else {
                         let minutes = abs(offset)
-                        text += (offset < 0 ? "-" : "+") + pad(minutes / 60, 2) + (colon ? ":" : "") + pad(minutes % 60, 2)
+                        text +=
+                            (offset < 0 ? "-" : "+") + pad(minutes / 60, 2) + (colon ? ":" : "") + pad(minutes % 60, 2)
                     }
                 }
             }
@@ -290,7 +291,9 @@ enum QueryDates {
                 guard let first = dateTime(arguments[0]), let second = dateTime(arguments[1]) else { return nil }
                 (left, right) = (first, second)
             } else {
-                guard let first = milliseconds(arguments[0]), let second = milliseconds(arguments[1]) else { return nil }
+                guard let first = milliseconds(arguments[0]), let second = milliseconds(arguments[1]) else {
+                    return nil
+                }
                 (left, right) = (DateTime(milliseconds: first), DateTime(milliseconds: second))
             }
             guard let component = Component(arguments[2]) else { return nil }
@@ -367,15 +370,28 @@ enum QueryDates {
     private static func add(_ start: DateTime, _ amount: Int64, _ component: Component) -> Int64 {
         var year = start.year
         var month = start.month
-        var time = ((start.hour * 60 + start.minute - (start.offset ?? 0)) * 60 + start.second) * 1000 + start.millisecond
+        var time =
+            ((start.hour * 60 + start.minute - (start.offset ?? 0)) * 60 + start.second) * 1000 + start.millisecond
         let months: Int64
         switch component {
-        case .millisecond: time &+= amount; months = 0
-        case .second: time &+= amount &* 1000; months = 0
-        case .minute: time &+= amount &* 60_000; months = 0
-        case .hour: time &+= amount &* 3_600_000; months = 0
-        case .day: time &+= amount &* 86_400_000; months = 0
-        case .week: time &+= amount &* 604_800_000; months = 0
+        case .millisecond:
+            time &+= amount
+            months = 0
+        case .second:
+            time &+= amount &* 1000
+            months = 0
+        case .minute:
+            time &+= amount &* 60_000
+            months = 0
+        case .hour:
+            time &+= amount &* 3_600_000
+            months = 0
+        case .day:
+            time &+= amount &* 86_400_000
+            months = 0
+        case .week:
+            time &+= amount &* 604_800_000
+            months = 0
         case .month: months = amount
         case .quarter: months = amount &* 3
         case .year: months = amount &* 12

@@ -45,7 +45,8 @@ struct QueryPlan: Sendable {
 
     /// Every expression of the query, for checks that look at all of them.
     var allExpressions: [PlanExpression] {
-        columns.map(\.expression) + joins.compactMap(\.condition) + [whereClause, having, limit, offset].compactMap { $0 }
+        columns.map(\.expression) + joins.compactMap(\.condition)
+            + [whereClause, having, limit, offset].compactMap { $0 }
             + groupBy + orderBy.map(\.expression)
     }
 
@@ -67,11 +68,15 @@ struct QueryPlan: Sendable {
         var aliases = Set<String>()
         for source in sources {
             guard aliases.insert(source.alias).inserted else {
-                throw QuireError(.invalidQuery, "the data source alias '\(source.alias)' is used twice; give each source its own alias")
+                throw QuireError(
+                    .invalidQuery,
+                    "the data source alias '\(source.alias)' is used twice; give each source its own alias")
             }
             guard source.collection.database.core === from.collection.database.core else {
                 throw QuireError(
-                    .invalidQuery, "collection \(source.collection.fullName) belongs to another database than \(from.collection.fullName)")
+                    .invalidQuery,
+                    "collection \(source.collection.fullName) belongs to another database than \(from.collection.fullName)"
+                )
             }
         }
         for join in joins {

@@ -62,7 +62,8 @@ enum SQLFunctions {
                 return sqlite3_result_null(context)
             }
             let flags = sqlite3_value_int64(arguments[2])
-            let matched = UnicodeCollator.like(subject, pattern, ignoreCase: flags & 1 != 0, ignoreAccents: flags & 2 != 0)
+            let matched = UnicodeCollator.like(
+                subject, pattern, ignoreCase: flags & 1 != 0, ignoreAccents: flags & 2 != 0)
             sqlite3_result_int64(context, matched ? 1 : 0)
         }
         try function(handle, "quire_lower", 1, pure) { context, arguments in
@@ -76,7 +77,8 @@ enum SQLFunctions {
             ("quire_str_to_millis", "STR_TO_MILLIS"), ("quire_str_to_utc", "STR_TO_UTC"),
             ("quire_millis_to_utc", "MILLIS_TO_UTC"), ("quire_millis_to_str", "MILLIS_TO_STR"),
         ] {
-            try function(handle, sqlName, 1, functionName == "MILLIS_TO_STR" ? SQLITE_UTF8 : pure) { context, arguments in
+            try function(handle, sqlName, 1, functionName == "MILLIS_TO_STR" ? SQLITE_UTF8 : pure) {
+                context, arguments in
                 let argument: JSONValue? =
                     switch sqlite3_value_type(arguments[0]) {
                     case SQLITE_INTEGER: .int(sqlite3_value_int64(arguments[0]))
@@ -114,17 +116,19 @@ enum SQLFunctions {
             context, leftCount, left, rightCount, right in
             let flags = Int(bitPattern: context) - 1
             let leftText = String(decoding: UnsafeRawBufferPointer(start: left, count: Int(leftCount)), as: UTF8.self)
-            let rightText = String(decoding: UnsafeRawBufferPointer(start: right, count: Int(rightCount)), as: UTF8.self)
+            let rightText = String(
+                decoding: UnsafeRawBufferPointer(start: right, count: Int(rightCount)), as: UTF8.self)
             return Int32(
                 UnicodeCollator.compare(leftText, rightText, ignoreCase: flags & 1 != 0, ignoreAccents: flags & 2 != 0))
         }
 
-    private static let callFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
-        context, count, values in
-        guard let data = sqlite3_user_data(context) else { return }
-        let box = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue()
-        box.body(context, (0..<Int(count)).map { values?[$0] })
-    }
+    private static let callFunction:
+        @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+            context, count, values in
+            guard let data = sqlite3_user_data(context) else { return }
+            let box = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue()
+            box.body(context, (0..<Int(count)).map { values?[$0] })
+        }
 
     private static let destroyBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
         guard let data else { return }
@@ -161,7 +165,8 @@ enum SQLFunctions {
             }
             result(context, try answer.jsonString())
         } catch {
-            sqlite3_result_error(context, "\(name.lowercased())(): invalid argument (\(error.localizedDescription))", -1)
+            sqlite3_result_error(
+                context, "\(name.lowercased())(): invalid argument (\(error.localizedDescription))", -1)
         }
     }
 
@@ -177,7 +182,8 @@ enum SQLFunctions {
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: result(context, String(sqlite3_value_int64(value)))
         case SQLITE_FLOAT: result(context, (try? JSONValue.double(sqlite3_value_double(value)).jsonString()) ?? "null")
-        case SQLITE_TEXT, SQLITE_BLOB: result(context, (try? JSONValue.string(text(value) ?? "").jsonString()) ?? "null")
+        case SQLITE_TEXT, SQLITE_BLOB:
+            result(context, (try? JSONValue.string(text(value) ?? "").jsonString()) ?? "null")
         default: result(context, "null")
         }
     }

@@ -80,7 +80,8 @@ struct SQLPPParser {
         let at = token ?? self.token
         return QuireError(
             .invalidQuery,
-            "invalid SQL++ at \(SQLPPTokenizer.position(of: at.offset, in: text)): expected \(expected), found \(at.shown)")
+            "invalid SQL++ at \(SQLPPTokenizer.position(of: at.offset, in: text)): expected \(expected), found \(at.shown)"
+        )
     }
 
     private mutating func acceptKeyword(_ word: String) -> Bool {
@@ -130,7 +131,9 @@ struct SQLPPParser {
     }
 
     private func tooDeep(_ problem: String) -> QuireError {
-        QuireError(.invalidQuery, "invalid SQL++ at \(SQLPPTokenizer.position(of: token.offset, in: text)): the expression \(problem)")
+        QuireError(
+            .invalidQuery,
+            "invalid SQL++ at \(SQLPPTokenizer.position(of: token.offset, in: text)): the expression \(problem)")
     }
 
     private mutating func expectEnd(_ expected: String) throws {
@@ -517,14 +520,23 @@ struct SQLPPParser {
                 if case .literal(let constant) = value { constants[key] = constant }
             }
             if constants.count == members.count { return .literal(.object(constants)) }
-            return .function(TypedFunctions.objectLiteral, members.flatMap { [PlanExpression.literal(.string($0.0)), $0.1] })
+            return .function(
+                TypedFunctions.objectLiteral, members.flatMap { [PlanExpression.literal(.string($0.0)), $0.1] })
         case .identifier(let word, let quoted):
             if !quoted {
                 switch word.uppercased() {
-                case "TRUE": advance(); return .literal(.bool(true))
-                case "FALSE": advance(); return .literal(.bool(false))
-                case "NULL": advance(); return .literal(.null)
-                case "MISSING": advance(); return .missing
+                case "TRUE":
+                    advance()
+                    return .literal(.bool(true))
+                case "FALSE":
+                    advance()
+                    return .literal(.bool(false))
+                case "NULL":
+                    advance()
+                    return .literal(.null)
+                case "MISSING":
+                    advance()
+                    return .missing
                 case "ANY", "SOME", "EVERY": return try parseQuantified()
                 case "CASE": return try parseCase()
                 default: break
@@ -609,7 +621,8 @@ struct SQLPPParser {
         guard FunctionCatalog.knownNames.contains(name) || TypedFunctions.synonyms[word.uppercased()] != nil else {
             throw QuireError(
                 .invalidQuery,
-                "invalid SQL++ at \(SQLPPTokenizer.position(of: nameToken.offset, in: text)): unknown function \(word)()")
+                "invalid SQL++ at \(SQLPPTokenizer.position(of: nameToken.offset, in: text)): unknown function \(word)()"
+            )
         }
         var arguments: [PlanExpression] = []
         if name == "COUNT" && token.isSymbol("*") {

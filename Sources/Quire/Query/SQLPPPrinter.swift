@@ -20,7 +20,9 @@ enum SQLPPPrinter {
         if !plan.groupBy.isEmpty { text += " GROUP BY " + plan.groupBy.map { self.text($0) }.joined(separator: ", ") }
         if let having = plan.having { text += " HAVING \(self.text(having))" }
         if !plan.orderBy.isEmpty {
-            text += " ORDER BY " + plan.orderBy.map { self.text($0.expression) + ($0.descending ? " DESC" : "") }
+            text +=
+                " ORDER BY "
+                + plan.orderBy.map { self.text($0.expression) + ($0.descending ? " DESC" : "") }
                 .joined(separator: ", ")
         }
         if let limit = plan.limit { text += " LIMIT \(self.text(limit))" }
@@ -82,10 +84,14 @@ enum SQLPPPrinter {
         case .function(TypedFunctions.arrayLiteral, let arguments):
             return "[" + arguments.map(text).joined(separator: ", ") + "]"
         case .function(TypedFunctions.objectLiteral, let arguments):
-            let members = stride(from: 0, to: arguments.count - 1, by: 2).map { "\(text(arguments[$0])): \(text(arguments[$0 + 1]))" }
+            let members = stride(from: 0, to: arguments.count - 1, by: 2).map {
+                "\(text(arguments[$0])): \(text(arguments[$0 + 1]))"
+            }
             return "{" + members.joined(separator: ", ") + "}"
         case .function(TypedFunctions.metaObject, let arguments):
-            if case .meta(_, let source)? = arguments.dropFirst().first { return "meta(\(source.map(identifier) ?? ""))" }
+            if case .meta(_, let source)? = arguments.dropFirst().first {
+                return "meta(\(source.map(identifier) ?? ""))"
+            }
             return "meta()"
         case .function(TypedFunctions.simpleCase, let arguments), .function(TypedFunctions.searchedCase, let arguments):
             var parts = ["CASE"]

@@ -58,13 +58,16 @@ struct SQLPPTokenizer {
             while let next = current, next.isLetter || next.isNumber || next == "_" || next == "$" { index += 1 }
             return token(.identifier(String(characters[start..<index]), quoted: false))
         }
-        if character.isASCII && character.isNumber || character == "." && (peek()?.isASCII ?? false) && (peek()?.isNumber ?? false) {
+        if character.isASCII && character.isNumber
+            || character == "." && (peek()?.isASCII ?? false) && (peek()?.isNumber ?? false)
+        {
             return try number(start)
         }
         switch character {
         case "`":
             let name = try quoted(start, closing: "`")
-            return SQLPPToken(kind: .identifier(name, quoted: true), offset: start, text: String(characters[start..<index]))
+            return SQLPPToken(
+                kind: .identifier(name, quoted: true), offset: start, text: String(characters[start..<index]))
         case "'", "\"":
             let text = try quoted(start, closing: character)
             return SQLPPToken(kind: .string(text), offset: start, text: String(characters[start..<index]))

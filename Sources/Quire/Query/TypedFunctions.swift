@@ -166,7 +166,8 @@ enum TypedFunctions {
             let quotient = numerator / denominator
             return quotient.isFinite ? .double(quotient) : .null
         case "IDIV":
-            guard let numerator = number(values[0]).flatMap(integer), let denominator = number(values[1]).flatMap(integer),
+            guard let numerator = number(values[0]).flatMap(integer),
+                let denominator = number(values[1]).flatMap(integer),
                 denominator != 0
             else { return .null }
             let (quotient, overflow) = numerator.dividedReportingOverflow(by: denominator)
@@ -298,7 +299,11 @@ enum TypedFunctions {
             let when = arguments[index]
             let matched: Bool
             if hasOperand {
-                if let operand, let when, operand != .null, when != .null { matched = isEqual(operand, when) } else { matched = false }
+                if let operand, let when, operand != .null, when != .null {
+                    matched = isEqual(operand, when)
+                } else {
+                    matched = false
+                }
             } else {
                 matched = isTrue(when)
             }
@@ -379,7 +384,9 @@ enum TypedFunctions {
 
     /// The first `limit` matches (all when negative) replaced by `template` (`$1` refers to a
     /// group).
-    private static func replace(_ text: String, _ regex: NSRegularExpression, _ template: String, limit: Int64) -> String {
+    private static func replace(_ text: String, _ regex: NSRegularExpression, _ template: String, limit: Int64)
+        -> String
+    {
         let whole = text as NSString
         var matches = regex.matches(in: text, range: NSRange(location: 0, length: whole.length))
         if limit >= 0 { matches = Array(matches.prefix(Int(min(limit, Int64(Int.max))))) }

@@ -22,7 +22,9 @@ enum UnicodeCollator {
     /// Compares two strings: negative, zero or positive.
     static func compare(_ left: String, _ right: String, ignoreCase: Bool, ignoreAccents: Bool) -> Int {
         if left == right { return 0 }
-        let primary = order(fold(left, [.caseInsensitive, .diacriticInsensitive]), fold(right, [.caseInsensitive, .diacriticInsensitive]))
+        let primary = order(
+            fold(left, [.caseInsensitive, .diacriticInsensitive]),
+            fold(right, [.caseInsensitive, .diacriticInsensitive]))
         if primary != 0 || (ignoreCase && ignoreAccents) { return primary }
         if !ignoreAccents {
             let secondary = order(fold(left, [.caseInsensitive]), fold(right, [.caseInsensitive]))
@@ -63,7 +65,9 @@ enum UnicodeCollator {
     }
 
     private enum LikeToken {
-        case anyRun, anyOne, character(Character)
+        case anyRun
+        case anyOne
+        case character(Character)
     }
 
     private static func matches(_ text: ArraySlice<Character>, _ tokens: ArraySlice<LikeToken>) -> Bool {
@@ -104,9 +108,10 @@ enum UnicodeCollator {
     }
 
     private static func swapCase(_ text: String) -> String {
-        String(text.map { character -> String in
-            character.isLowercase ? character.uppercased() : character.lowercased()
-        }.joined())
+        String(
+            text.map { character -> String in
+                character.isLowercase ? character.uppercased() : character.lowercased()
+            }.joined())
     }
 
     private static func order(_ left: String, _ right: String) -> Int {

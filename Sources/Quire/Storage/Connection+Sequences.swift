@@ -46,7 +46,9 @@ extension Connection {
             try checkKnownSequences()
             if let known = knownSequences[collectionID] { return known }
         }
-        guard let floor = try scalarInt("SELECT last_sequence FROM quire_collections WHERE id = ?", [.integer(collectionID)])
+        guard
+            let floor = try scalarInt(
+                "SELECT last_sequence FROM quire_collections WHERE id = ?", [.integer(collectionID)])
         else { return nil }
         // max() on the indexed column is one step to the index's last entry.
         let highest = try scalarInt("SELECT max(sequence) FROM \(table)") ?? 0

@@ -125,7 +125,8 @@ public final class Connection {
             // fails here rather than later in the middle of a caller's work.
             let mode = try scalarText("PRAGMA journal_mode=WAL")
             if mode?.lowercased() != "wal" {
-                throw QuireError(.cantOpenFile, "cannot switch \(path) to WAL mode (journal mode is \(mode ?? "unknown"))")
+                throw QuireError(
+                    .cantOpenFile, "cannot switch \(path) to WAL mode (journal mode is \(mode ?? "unknown"))")
             }
         } else {
             try execute("PRAGMA query_only=1")

@@ -253,7 +253,8 @@ final class DatabaseCore: @unchecked Sendable {
         if writerOwner == me {
             condition.unlock()
             throw QuireError(
-                .transactionNotClosed, "cannot run this on \(path) from inside a write or batch: it needs the writer outside a transaction")
+                .transactionNotClosed,
+                "cannot run this on \(path) from inside a write or batch: it needs the writer outside a transaction")
         }
         let connection = try takeWriterLocked(me)
         defer { giveBackWriter(me) }
@@ -484,7 +485,8 @@ final class DatabaseCore: @unchecked Sendable {
             condition.unlock()
             throw QuireError(
                 .busy,
-                "cannot close \(path) from a thread that holds one of its handles (inside a read): the close would wait for itself")
+                "cannot close \(path) from a thread that holds one of its handles (inside a read): the close would wait for itself"
+            )
         }
         let blockadedHere = blockadeOwner != me
         if blockadedHere {

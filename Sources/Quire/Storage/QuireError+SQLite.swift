@@ -6,7 +6,8 @@ extension QuireError {
     static func sqlite(_ result: Int32, connection: OpaquePointer?, statement: String? = nil) -> QuireError {
         let primary = result & 0xFF
         let extended = connection.map { sqlite3_extended_errcode($0) } ?? result
-        var message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        var message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(result))
         if message == "not an error" || message.isEmpty {
             message = String(cString: sqlite3_errstr(result))

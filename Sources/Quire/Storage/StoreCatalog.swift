@@ -53,7 +53,8 @@ package enum StoreCatalog {
                     "SELECT count(*), coalesce(sum(length(CAST(body AS BLOB))), 0) FROM docs_\(entry.id) WHERE flags & 1 = 0"
                 ) { row in (Int(row.int64(at: 0)), row.int64(at: 1)) }
                 contents.collections.append(
-                    CollectionFacts(fullName: entry.name, liveDocuments: facts.first?.0 ?? 0, bodyBytes: facts.first?.1 ?? 0))
+                    CollectionFacts(
+                        fullName: entry.name, liveDocuments: facts.first?.0 ?? 0, bodyBytes: facts.first?.1 ?? 0))
             }
             contents.indexes = try connection.query(
                 """

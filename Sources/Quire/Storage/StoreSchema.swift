@@ -75,7 +75,8 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         },
-        SchemaMigrator.Migration(version: sequenceKeyedVersion, name: "document tables keyed by sequence") { connection in
+        SchemaMigrator.Migration(version: sequenceKeyedVersion, name: "document tables keyed by sequence") {
+            connection in
             try rekeyDocumentTables(connection)
         },
         SchemaMigrator.Migration(version: 4, name: "an index of deleted documents") { connection in

@@ -73,7 +73,9 @@ extension EngineSession {
     }
 
     /// By default a baseline needs no preparation.
-    public func prepareBaseline(named name: String, iterations: Int, prepareIterations: Int, in context: StepContext) throws {}
+    public func prepareBaseline(named name: String, iterations: Int, prepareIterations: Int, in context: StepContext)
+        throws
+    {}
 
     /// By default an engine provides no baselines.
     public func runBaseline(named name: String, iterations: Int, in context: StepContext) throws {

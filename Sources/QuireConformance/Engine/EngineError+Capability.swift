@@ -5,7 +5,9 @@ extension EngineError {
     /// The engine cannot express what a step asks (`detail` says what); the runner reports the
     /// case as skipped, naming the capability.
     public static func missingCapability(_ capability: EngineCapability, _ detail: String) -> EngineError {
-        EngineError(domain: conformanceDomain, code: missingCapabilityCode, message: "needs capability '\(capability)': \(detail)")
+        EngineError(
+            domain: conformanceDomain, code: missingCapabilityCode,
+            message: "needs capability '\(capability)': \(detail)")
     }
 
     /// Whether this is a ``missingCapability(_:_:)`` error.

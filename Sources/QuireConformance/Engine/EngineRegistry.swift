@@ -91,7 +91,8 @@ public struct RegistryError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         let available = registered.isEmpty ? "none is registered" : "registered: \(registered.joined(separator: ", "))"
         if let requested {
-            return "no conformance engine named '\(requested)' (\(available))\(Suggestion.didYouMean(requested, in: registered))"
+            return
+                "no conformance engine named '\(requested)' (\(available))\(Suggestion.didYouMean(requested, in: registered))"
         }
         return "no conformance engine is registered as the default (\(available)); name one with --engine"
     }

@@ -45,7 +45,9 @@ enum QuireHTTPRequest {
         do {
             (data, status) = try result.get()
         } catch {
-            throw QuireError(.networkError, "\(method) \(url.absoluteString) failed: \(error.localizedDescription)", domain: .network)
+            throw QuireError(
+                .networkError, "\(method) \(url.absoluteString) failed: \(error.localizedDescription)", domain: .network
+            )
         }
         let parsed: SpecValue
         if let json = try? JSONReader.parse(data) {

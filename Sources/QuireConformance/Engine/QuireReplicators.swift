@@ -70,7 +70,8 @@ final class QuireReplicators: @unchecked Sendable {
     func add(_ replicator: Replicator, name: String) throws -> Held {
         try lock.withLock {
             guard held[name] == nil else {
-                throw EngineError.refusal("invalidSpec", "a replicator named '\(name)' was already started in this case")
+                throw EngineError.refusal(
+                    "invalidSpec", "a replicator named '\(name)' was already started in this case")
             }
             let entry = Held(replicator, name: name)
             held[name] = entry

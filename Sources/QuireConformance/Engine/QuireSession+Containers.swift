@@ -27,9 +27,12 @@ extension QuireSession {
         case .insert(let name, let path, let value):
             let (parent, last) = try mutableParent(of: path, in: name)
             guard let array = parent as? MutableArrayObject else {
-                throw EngineError.refusal("invalidParameter", "insertValue: \(path.dropLast().joined(separator: ".")) is not an array")
+                throw EngineError.refusal(
+                    "invalidParameter", "insertValue: \(path.dropLast().joined(separator: ".")) is not an array")
             }
-            array.insertValue(QuireSession.native(value), at: try QuireSession.index(last, in: array.count, path: path, inserting: true))
+            array.insertValue(
+                QuireSession.native(value),
+                at: try QuireSession.index(last, in: array.count, path: path, inserting: true))
             return nil
         case .read(let name, let path, let getter):
             return try read(getter, at: path, in: try object(name))
@@ -48,7 +51,9 @@ extension QuireSession {
                     stream.read(buffer.baseAddress! + filled, maxLength: count - filled)
                 }
                 if read == 0 { break }
-                if read < 0 { throw stream.streamError ?? QuireError(.ioError, "reading blob \(blob.digest ?? "") failed") }
+                if read < 0 {
+                    throw stream.streamError ?? QuireError(.ioError, "reading blob \(blob.digest ?? "") failed")
+                }
                 filled += read
             }
             return .string(String(decoding: bytes[0..<filled], as: UTF8.self))
@@ -59,14 +64,17 @@ extension QuireSession {
     /// mutable (a `save`'s or a `toMutable`'s).
     private func mutableParent(of path: [String], in name: String) throws -> (Any, String) {
         guard let document = try object(name) as? MutableDocument else {
-            throw EngineError.refusal("notMutable", "'\(name)' is an immutable Document; make a copy with toMutable first")
+            throw EngineError.refusal(
+                "notMutable", "'\(name)' is an immutable Document; make a copy with toMutable first")
         }
         var container: Any = document
         for (offset, segment) in path.dropLast().enumerated() {
             let reached = path[0...offset].joined(separator: ".")
             let next: Any?
             if let array = container as? MutableArrayObject {
-                next = array.value(at: try QuireSession.index(segment, in: array.count, path: Array(path[0...offset]), inserting: false))
+                next = array.value(
+                    at: try QuireSession.index(
+                        segment, in: array.count, path: Array(path[0...offset]), inserting: false))
             } else if let dictionary = container as? MutableDictionaryProtocol {
                 next = dictionary.value(forKey: segment)
             } else {
@@ -85,7 +93,8 @@ extension QuireSession {
     /// before asking, with outOfRange.
     private static func index(_ segment: String, in count: Int, path: [String], inserting: Bool) throws -> Int {
         guard let index = Int(segment) else {
-            throw EngineError.refusal("invalidParameter", "\(path.joined(separator: ".")): '\(segment)' is not an array index")
+            throw EngineError.refusal(
+                "invalidParameter", "\(path.joined(separator: ".")): '\(segment)' is not an array index")
         }
         guard index >= 0, inserting ? index <= count : index < count else {
             throw EngineError.refusal(
@@ -120,7 +129,9 @@ extension QuireSession {
         if let last = path.last {
             if getter == .contains {
                 if let dictionary = parent as? DictionaryProtocol { return .bool(dictionary.contains(key: last)) }
-                if let array = parent as? ArrayProtocol { return .bool(Int(last).map { $0 >= 0 && $0 < array.count } ?? false) }
+                if let array = parent as? ArrayProtocol {
+                    return .bool(Int(last).map { $0 >= 0 && $0 < array.count } ?? false)
+                }
                 return .bool(false)
             }
             if let array = parent as? ArrayProtocol {
@@ -199,7 +210,8 @@ enum TypedNumber {
     static func of(_ fragment: Fragment) -> SpecValue? {
         guard fragment.exists else { return nil }
         if fragment.value is Double || fragment.value is Float { return .double(fragment.double) }
-        guard fragment.value is Int || fragment.value is Int64 || fragment.value is Bool || fragment.value is NSNumber else {
+        guard fragment.value is Int || fragment.value is Int64 || fragment.value is Bool || fragment.value is NSNumber
+        else {
             return nil
         }
         return .int(Int(fragment.int64))

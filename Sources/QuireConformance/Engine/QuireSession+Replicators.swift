@@ -38,7 +38,8 @@ extension QuireSession {
             let level: Replicator.ActivityLevel = activity == "idle" ? .idle : .stopped
             guard held.wait(until: level, timeout: QuireSession.replicatorWaitLimit) else {
                 throw QuireError(
-                    .timeout, "replicator '\(name)' did not become \(activity) within \(Int(QuireSession.replicatorWaitLimit)) s",
+                    .timeout,
+                    "replicator '\(name)' did not become \(activity) within \(Int(QuireSession.replicatorWaitLimit)) s",
                     domain: .network)
             }
             let status = held.replicator.status
@@ -56,11 +57,14 @@ extension QuireSession {
             return nil
         case .pendingDocumentIDs(let name, let collectionName):
             let held = try replicators.named(name)
-            let ids = try held.replicator.pendingDocumentIds(collection: try replicatedCollection(collectionName, of: held))
+            let ids = try held.replicator.pendingDocumentIds(
+                collection: try replicatedCollection(collectionName, of: held))
             return .array(ids.sorted().map(SpecValue.string))
         case .isDocumentPending(let name, let id, let collectionName):
             let held = try replicators.named(name)
-            return .bool(try held.replicator.isDocumentPending(id, collection: try replicatedCollection(collectionName, of: held)))
+            return .bool(
+                try held.replicator.isDocumentPending(
+                    id, collection: try replicatedCollection(collectionName, of: held)))
         case .events(let name):
             return .array(try replicators.named(name).events)
         case .waitForDocument(let wait):
@@ -86,7 +90,9 @@ extension QuireSession {
             if let key = wait.key, let expected = wait.equals {
                 guard let document = try collection.document(id: id) else { return nil }
                 let actual = JSONValue(any: document.value(forKey: key) as Any).map(SpecValue.init(json:)) ?? .null
-                guard ValueMatcher.mismatch(expected: expected, actual: actual, partial: false) == nil else { return nil }
+                guard ValueMatcher.mismatch(expected: expected, actual: actual, partial: false) == nil else {
+                    return nil
+                }
             }
             return info.revisionID
         }
@@ -101,7 +107,8 @@ extension QuireSession {
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else {
                 throw QuireError(
-                    .timeout, "document '\(id)' in \(collection.fullName) did not arrive within \(Int(QuireSession.replicatorWaitLimit)) s",
+                    .timeout,
+                    "document '\(id)' in \(collection.fullName) did not arrive within \(Int(QuireSession.replicatorWaitLimit)) s",
                     domain: .network)
             }
             _ = changed.wait(timeout: .now() + min(left, 1))

@@ -86,9 +86,11 @@ final class QuireSession: EngineSession {
     func prepareBaseline(named name: String, iterations: Int, prepareIterations: Int, in context: StepContext) throws {
         try QuireSession.engineCall {
             guard RawSQLiteBaseline.names.contains(name) else {
-                throw EngineError.unsupported("the baseline '\(name)' (known: \(RawSQLiteBaseline.names.joined(separator: ", ")))")
+                throw EngineError.unsupported(
+                    "the baseline '\(name)' (known: \(RawSQLiteBaseline.names.joined(separator: ", ")))")
             }
-            let fresh = try RawSQLiteBaseline(directory: context.directory, specDirectory: context.specDirectory, seed: context.seed)
+            let fresh = try RawSQLiteBaseline(
+                directory: context.directory, specDirectory: context.specDirectory, seed: context.seed)
             try fresh.prepare(name, prepareIterations: prepareIterations, threads: context.threads)
             baseline = (fresh, prepareIterations)
         }
@@ -96,7 +98,9 @@ final class QuireSession: EngineSession {
 
     func runBaseline(named name: String, iterations: Int, in context: StepContext) throws {
         try QuireSession.engineCall {
-            if baseline == nil { try prepareBaseline(named: name, iterations: iterations, prepareIterations: 1, in: context) }
+            if baseline == nil {
+                try prepareBaseline(named: name, iterations: iterations, prepareIterations: 1, in: context)
+            }
             guard let (store, prepared) = baseline else { return }
             try store.run(name, iterations: iterations, prepareIterations: prepared, threads: context.threads)
         }
@@ -150,7 +154,8 @@ final class QuireSession: EngineSession {
             let owner = try collectionName.map { try collection($0) } ?? document.collection ?? collection(.default)
             let control: ConcurrencyControl = concurrency == .failOnConflict ? .failOnConflict : .lastWriteWins
             guard try owner.delete(document: document, concurrencyControl: control) else {
-                throw QuireError(.conflict, "document '\(document.id)' in \(owner.fullName) was changed since '\(name)' was read")
+                throw QuireError(
+                    .conflict, "document '\(document.id)' in \(owner.fullName) was changed since '\(name)' was read")
             }
             return try QuireSession.state(of: document)
         case .toMutable(let name):
@@ -373,7 +378,8 @@ final class QuireSession: EngineSession {
         let held = try object(save.name)
         guard let document = held as? MutableDocument else {
             throw EngineError.refusal(
-                "notMutable", "'\(save.name)' is an immutable Document, which cannot be saved; make a copy with toMutable")
+                "notMutable",
+                "'\(save.name)' is an immutable Document, which cannot be saved; make a copy with toMutable")
         }
         for (key, value) in save.merge { document.setValue(value.jsonValue.anyValue, forKey: key) }
         for key in save.unset { document.removeValue(forKey: key) }
@@ -391,7 +397,8 @@ final class QuireSession: EngineSession {
         }
         let control: ConcurrencyControl = save.concurrency == .failOnConflict ? .failOnConflict : .lastWriteWins
         guard try target.save(document: document, concurrencyControl: control) else {
-            throw QuireError(.conflict, "document '\(document.id)' in \(target.fullName) was changed since '\(save.name)' was read")
+            throw QuireError(
+                .conflict, "document '\(document.id)' in \(target.fullName) was changed since '\(save.name)' was read")
         }
         return try QuireSession.state(of: document)
     }
@@ -435,17 +442,21 @@ final class QuireSession: EngineSession {
         // A tombstone is deleted as the Document object an app holds after deleting it: the
         // stored tombstone revision.
         let current = try collection.document(id: reference.id)
-        let tombstone = try current == nil
+        let tombstone =
+            try current == nil
             ? collection.revisionInfo(id: reference.id).flatMap { info in
                 info.isDeleted ? try collection.document(id: reference.id, revisionID: info.revisionID) : nil
             } : nil
         guard let stored = current ?? tombstone else {
             // No document object to give the store: the runner refuses, the store is never asked.
-            throw EngineError.refusal("notFound", "document '\(reference.id)' not found in \(collection.fullName), so there is no object to delete")
+            throw EngineError.refusal(
+                "notFound",
+                "document '\(reference.id)' not found in \(collection.fullName), so there is no object to delete")
         }
         if delete.concurrency == .failOnConflict, let base = delete.baseRevisionID, base != stored.revisionID {
             throw EngineError.refusal(
-                "conflict", "document '\(reference.id)' in \(collection.fullName) changed since revision \(base) of 'from'")
+                "conflict",
+                "document '\(reference.id)' in \(collection.fullName) changed since revision \(base) of 'from'")
         }
         try collection.delete(document: stored)
     }
@@ -475,7 +486,8 @@ final class QuireSession: EngineSession {
             ])
         }
         return .object([
-            "archive": .string(built.archiveURL.path), "name": .string(built.manifest.name), "collections": .object(counts),
+            "archive": .string(built.archiveURL.path), "name": .string(built.manifest.name),
+            "collections": .object(counts),
             "checkpoints": .array(checkpoints),
         ])
     }
@@ -547,7 +559,8 @@ final class QuireSession: EngineSession {
     private func checkpointDoctor(_ query: Step.DoctorQuery) throws -> SpecValue {
         let database = try query.database.map { try self.database(named: $0) } ?? current
         let diagnosis = try CheckpointDoctor(database: database).diagnose(
-            collection: try collection(query.collection, in: database), url: try url(query.url), channels: query.channels,
+            collection: try collection(query.collection, in: database), url: try url(query.url),
+            channels: query.channels,
             documentIDs: query.documentIDs)
         return .object([
             "resumes": .bool(diagnosis.willResume),
@@ -694,7 +707,8 @@ final class QuireSession: EngineSession {
                 Data("name: \(recipeName)\nsource:\n  dataset: \(quotedPath)\n".utf8), fileName: "given.fixture",
                 baseFolder: fixture.deletingLastPathComponent())
             let built = try FixtureBuilder(recipe: recipe).build(into: scratch.appendingPathComponent("built"))
-            try FixtureInstaller.install(archive: built.archiveURL, name: name, config: config, temporaryDirectory: scratch)
+            try FixtureInstaller.install(
+                archive: built.archiveURL, name: name, config: config, temporaryDirectory: scratch)
             return
         }
         throw EngineError(

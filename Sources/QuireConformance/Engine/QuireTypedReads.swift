@@ -5,7 +5,9 @@ import Quire
 enum QuireTypedReads {
     static func value(_ read: Step.TypedRead, in collection: Collection) throws -> SpecValue {
         guard let document = try collection.document(id: read.document.id) else {
-            throw EngineError.refusal("notFound", "document '\(read.document.id)' not found in \(collection.fullName), so there is no object to read")
+            throw EngineError.refusal(
+                "notFound",
+                "document '\(read.document.id)' not found in \(collection.fullName), so there is no object to read")
         }
         let key = read.key
         switch read.type {

@@ -36,7 +36,8 @@ final class RawSQLiteBaseline {
     init(directory: URL, specDirectory: URL, seed: UInt64) throws {
         let path = directory.appendingPathComponent("baseline-\(UUID().uuidString).sqlite3").path
         var opened: OpaquePointer?
-        let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let status = sqlite3_open_v2(
+            path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let opened else {
             sqlite3_close_v2(opened)
             throw QuireError(.unexpectedError, "the baseline cannot open \(path): SQLite error \(status)")
@@ -69,7 +70,9 @@ final class RawSQLiteBaseline {
             if threads > 1, name == "rawSQLiteRead" || name == "rawSQLiteReadTravel" {
                 for _ in 0..<threads {
                     var reader: OpaquePointer?
-                    if sqlite3_open_v2(path, &reader, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let reader {
+                    if sqlite3_open_v2(path, &reader, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+                        let reader
+                    {
                         readers.append(reader)
                     } else {
                         sqlite3_close_v2(reader)
@@ -170,7 +173,9 @@ final class RawSQLiteBaseline {
             guard sqlite3_step(statement) == SQLITE_DONE else { throw failure("purge") }
             let deleted = Int(sqlite3_changes(handle))
             try execute("COMMIT")
-            guard iteration > 0 || deleted == expected else { throw failure("purge deleted \(deleted) of \(expected) rows") }
+            guard iteration > 0 || deleted == expected else {
+                throw failure("purge deleted \(deleted) of \(expected) rows")
+            }
         }
     }
 
@@ -188,16 +193,22 @@ final class RawSQLiteBaseline {
             let folder = try SafeArchiveReader(archiveURL: archive)
                 .extract(nextTo: directory.appendingPathComponent("extracted-\(index)", isDirectory: true))
             let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            guard let root = entries.first(where: { $0.hasSuffix(".quire") }) else { throw failure("find the database in \(archive.path)") }
+            guard let root = entries.first(where: { $0.hasSuffix(".quire") }) else {
+                throw failure("find the database in \(archive.path)")
+            }
             let file = folder.appendingPathComponent(root).appendingPathComponent("db.sqlite3").path
             var opened: OpaquePointer?
-            guard sqlite3_open_v2(file, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let opened else {
+            guard sqlite3_open_v2(file, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+                let opened
+            else {
                 sqlite3_close_v2(opened)
                 throw failure("open \(file)")
             }
             extracted.append(opened)
             var statement: OpaquePointer?
-            guard sqlite3_prepare_v2(opened, "SELECT count(*) FROM sqlite_master", -1, &statement, nil) == SQLITE_OK, let statement else {
+            guard sqlite3_prepare_v2(opened, "SELECT count(*) FROM sqlite_master", -1, &statement, nil) == SQLITE_OK,
+                let statement
+            else {
                 throw failure("read the schema of \(file)")
             }
             defer { sqlite3_finalize(statement) }
@@ -238,8 +249,11 @@ final class RawSQLiteBaseline {
             let worker = Thread {
                 defer { group.leave() }
                 var statement: OpaquePointer?
-                guard sqlite3_prepare_v2(connection.handle, "SELECT json_extract(body, '$.name') FROM docs WHERE key = ?", -1,
-                                         &statement, nil) == SQLITE_OK, let statement else {
+                guard
+                    sqlite3_prepare_v2(
+                        connection.handle, "SELECT json_extract(body, '$.name') FROM docs WHERE key = ?", -1,
+                        &statement, nil) == SQLITE_OK, let statement
+                else {
                     errors.withLock { $0.append("prepare the read") }
                     return
                 }
@@ -259,7 +273,9 @@ final class RawSQLiteBaseline {
             worker.start()
         }
         group.wait()
-        if let first = errors.withLock({ $0.first }) { throw QuireError(.unexpectedError, "the baseline failed at \(first)") }
+        if let first = errors.withLock({ $0.first }) {
+            throw QuireError(.unexpectedError, "the baseline failed at \(first)")
+        }
     }
 
     /// A connection handed to one reader thread, which alone uses it.

@@ -42,7 +42,8 @@ final class TestKitClient: @unchecked Sendable {
         let outcome = Locked<Result<(Data, Int), any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         session.dataTask(with: request) { data, response, error in
-            let result: Result<(Data, Int), any Error> = error.map { .failure($0) }
+            let result: Result<(Data, Int), any Error> =
+                error.map { .failure($0) }
                 ?? .success((data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
             outcome.withLock { $0 = result }
             done.signal()
@@ -55,8 +56,9 @@ final class TestKitClient: @unchecked Sendable {
         do {
             (data, status) = try result.get()
         } catch {
-            throw EngineError(domain: "Network", code: "networkError",
-                              message: "POST \(url.absoluteString) failed: \(error.localizedDescription)")
+            throw EngineError(
+                domain: "Network", code: "networkError",
+                message: "POST \(url.absoluteString) failed: \(error.localizedDescription)")
         }
         let json = data.isEmpty ? nil : try? JSONReader.parse(data)
         guard status == 200 else { throw Self.error(status: status, body: json, data: data, path: path) }
@@ -68,8 +70,9 @@ final class TestKitClient: @unchecked Sendable {
     /// numbers; the server's own refusals (`TESTSERVER` ...) are `TestKit` errors.
     static func error(status: Int, body: JSONValue?, data: Data, path: String) -> EngineError {
         guard case .object(let members)? = body, case .string(let domain)? = members["domain"] else {
-            return EngineError(domain: "TestKit", code: "\(status)",
-                               message: "\(path) answered \(status): \(String(decoding: data.prefix(500), as: UTF8.self))")
+            return EngineError(
+                domain: "TestKit", code: "\(status)",
+                message: "\(path) answered \(status): \(String(decoding: data.prefix(500), as: UTF8.self))")
         }
         let code: Int
         switch members["code"] {
@@ -78,11 +81,16 @@ final class TestKitClient: @unchecked Sendable {
         default: code = status
         }
         let message: String
-        if case .string(let text)? = members["message"] { message = text } else { message = "\(path) answered \(status)" }
+        if case .string(let text)? = members["message"] {
+            message = text
+        } else {
+            message = "\(path) answered \(status)"
+        }
         switch domain.uppercased() {
         case "CBL", "LITECORE":
-            return EngineError(domain: QuireError.Domain.quire.rawValue, code: QuireError.Code(rawValue: code)?.name ?? "\(code)",
-                               message: message)
+            return EngineError(
+                domain: QuireError.Domain.quire.rawValue, code: QuireError.Code(rawValue: code)?.name ?? "\(code)",
+                message: message)
         case "SQLITE": return EngineError(domain: "SQLite", code: "\(code)", message: message)
         case "POSIX": return EngineError(domain: "POSIX", code: "\(code)", message: message)
         default: return EngineError(domain: "TestKit", code: "\(code)", message: "\(domain) \(code): \(message)")

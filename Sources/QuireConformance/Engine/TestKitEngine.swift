@@ -32,8 +32,9 @@ public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             url.host?.isEmpty == false
         else {
-            throw EngineError(domain: EngineError.conformanceDomain, code: "invalidEngine",
-                              message: "'\(text)' is not a test server URL; give http://HOST:PORT")
+            throw EngineError(
+                domain: EngineError.conformanceDomain, code: "invalidEngine",
+                message: "'\(text)' is not a test server URL; give http://HOST:PORT")
         }
         name = usesExtension ? "testkit" : "testkit-plain"
         self.usesExtension = usesExtension
@@ -42,10 +43,14 @@ public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
 
     /// The steps the protocol (and, when on, the extension) can express.
     public var capabilities: Set<EngineCapability>? {
-        var supported: Set<EngineCapability> = ["save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open", "serve", "request"]
+        var supported: Set<EngineCapability> = [
+            "save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open", "serve",
+            "request",
+        ]
         if usesExtension {
             supported.formUnion([
-                .documentState, .sequences, .rawJSON, "replicate", .collectionsAfterWrites, .collectionNames, .queryParameters,
+                .documentState, .sequences, .rawJSON, "replicate", .collectionsAfterWrites, .collectionNames,
+                .queryParameters,
                 "getValue", "scopes", "scope", "collections", "collection", "createIndex", "deleteIndex", "indexes",
             ])
         }

@@ -26,7 +26,9 @@ final class TestKitSession: EngineSession {
     private func reset() throws {
         var databases: [String: JSONValue] = [:]
         for (name, collections) in layout {
-            databases[name] = collections.isEmpty ? .object([:]) : .object(["collections": .array(collections.map { .string($0.fullName) })])
+            databases[name] =
+                collections.isEmpty
+                ? .object([:]) : .object(["collections": .array(collections.map { .string($0.fullName) })])
         }
         try client.post("/reset", .object(["databases": .object(databases)]))
     }
@@ -40,19 +42,27 @@ final class TestKitSession: EngineSession {
         case .purge(let reference): try remove(reference, type: "PURGE")
         case .count(let name):
             try requireCollection(name)
-            let answer = try client.post("/getAllDocuments", .object(["database": .string(current), "collections": [.string(name.fullName)]]))
+            let answer = try client.post(
+                "/getAllDocuments", .object(["database": .string(current), "collections": [.string(name.fullName)]]))
             guard case .object(let members)? = answer, case .array(let documents)? = members[name.fullName] else {
                 throw unexpected("/getAllDocuments", answer)
             }
             return .int(documents.count)
         case .query(let query) where !query.parameters.isEmpty:
-            return try extensionCall("runQuery", ["query": .string(query.sql), "parameters": .object(query.parameters.mapValues(\.jsonValue))], answer: "results")
+            return try extensionCall(
+                "runQuery",
+                ["query": .string(query.sql), "parameters": .object(query.parameters.mapValues(\.jsonValue))],
+                answer: "results")
         case .query(let query):
-            let answer = try client.post("/runQuery", .object(["database": .string(current), "query": .string(query.sql)]))
-            guard case .object(let members)? = answer, case .array(let rows)? = members["results"] else { throw unexpected("/runQuery", answer) }
+            let answer = try client.post(
+                "/runQuery", .object(["database": .string(current), "query": .string(query.sql)]))
+            guard case .object(let members)? = answer, case .array(let rows)? = members["results"] else {
+                throw unexpected("/runQuery", answer)
+            }
             return .array(rows.map(SpecValue.init(json:)))
         case .maintenance(let type):
-            try client.post("/performMaintenance", .object(["database": .string(current), "maintenanceType": .string(type)]))
+            try client.post(
+                "/performMaintenance", .object(["database": .string(current), "maintenanceType": .string(type)]))
         case .open(let name):
             try makeDatabase(name)
             current = name
@@ -61,8 +71,9 @@ final class TestKitSession: EngineSession {
         case .request(let method, let text, let body):
             // A CouchDB client's request to a listener the server started: sent from here.
             guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
-                throw EngineError(domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.invalidParameter.name,
-                                  message: "'\(text)' is not a URL such as http://127.0.0.1:4984/db")
+                throw EngineError(
+                    domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.invalidParameter.name,
+                    message: "'\(text)' is not a URL such as http://127.0.0.1:4984/db")
             }
             do {
                 return try QuireHTTPRequest.send(method: method, url: url, body: body)
@@ -72,35 +83,46 @@ final class TestKitSession: EngineSession {
         case .getValue(let read):
             try requireCollection(read.document.collection)
             do {
-                return try extensionCall("getValue", [
-                    "collection": .string(read.document.collection.fullName), "id": .string(read.document.id),
-                    "key": .string(read.key), "as": .string("\(read.type)"),
-                ], answer: "value")
+                return try extensionCall(
+                    "getValue",
+                    [
+                        "collection": .string(read.document.collection.fullName), "id": .string(read.document.id),
+                        "key": .string(read.key), "as": .string("\(read.type)"),
+                    ], answer: "value")
             } catch let error as EngineError where error.domain == "TestKit" && error.code == "404" {
-                throw EngineError.refusal("notFound", "document '\(read.document.id)' not found in \(read.document.collection.fullName), so there is no object to read")
+                throw EngineError.refusal(
+                    "notFound",
+                    "document '\(read.document.id)' not found in \(read.document.collection.fullName), so there is no object to read"
+                )
             }
         case .scopes: return try extensionCall("scopes", [:], answer: "scopes")
         case .scope(let name): return try extensionCall("scope", ["name": .string(name)], answer: "scope")
-        case .collections(let scope): return try extensionCall("collections", ["scope": .string(scope)], answer: "collections")
+        case .collections(let scope):
+            return try extensionCall("collections", ["scope": .string(scope)], answer: "collections")
         case .collection(let name):
-            return try extensionCall("collection", ["scope": .string(name.scope), "name": .string(name.name)], answer: "collection")
+            return try extensionCall(
+                "collection", ["scope": .string(name.scope), "name": .string(name.name)], answer: "collection")
         case .createIndex(let index):
             try requireCollection(index.collection)
             var arguments: [String: JSONValue] = [
-                "collection": .string(index.collection.fullName), "name": .string(index.name), "kind": .string("\(index.kind)"),
-                "expressions": .array(index.expressions.map(JSONValue.string)), "ignoreAccents": .bool(index.ignoreAccents),
+                "collection": .string(index.collection.fullName), "name": .string(index.name),
+                "kind": .string("\(index.kind)"),
+                "expressions": .array(index.expressions.map(JSONValue.string)),
+                "ignoreAccents": .bool(index.ignoreAccents),
             ]
             if let clause = index.whereClause { arguments["where"] = .string(clause) }
             if let language = index.language { arguments["language"] = .string(language) }
             _ = try extensionCall("createIndex", arguments, answer: nil)
         case .deleteIndex(let name, let collection):
             try requireCollection(collection)
-            _ = try extensionCall("deleteIndex", ["collection": .string(collection.fullName), "name": .string(name)], answer: nil)
+            _ = try extensionCall(
+                "deleteIndex", ["collection": .string(collection.fullName), "name": .string(name)], answer: nil)
         case .indexes(let collection):
             try requireCollection(collection)
             return try extensionCall("indexes", ["collection": .string(collection.fullName)], answer: "indexes")
         default:
-            throw EngineError.missingCapability(EngineCapability(step.keyword), "the test-kit engine has no request for \(step.keyword)")
+            throw EngineError.missingCapability(
+                EngineCapability(step.keyword), "the test-kit engine has no request for \(step.keyword)")
         }
         return nil
     }
@@ -111,7 +133,8 @@ final class TestKitSession: EngineSession {
 
     func documentState(of document: DocumentReference) throws -> DocumentState {
         guard let state = try state(of: document).state else {
-            throw EngineError.missingCapability(.documentState, "the protocol answers 404 for a tombstone and for nothing alike")
+            throw EngineError.missingCapability(
+                .documentState, "the protocol answers 404 for a tombstone and for nothing alike")
         }
         return state
     }
@@ -128,19 +151,27 @@ final class TestKitSession: EngineSession {
     // MARK: Steps
 
     private func createCollection(_ name: CollectionName) throws -> SpecValue {
-        let info: SpecValue = .object(["name": .string(name.name), "scope": .string(name.scope), "fullName": .string(name.fullName)])
+        let info: SpecValue = .object([
+            "name": .string(name.name), "scope": .string(name.scope), "fullName": .string(name.fullName),
+        ])
         if name == .default || layout[current, default: []].contains(name) { return info }
         if engine.usesExtension {
             let answer = try client.post(
-                "/quire/v1/createCollection", .object(["database": .string(current), "scope": .string(name.scope), "name": .string(name.name)]))
+                "/quire/v1/createCollection",
+                .object(["database": .string(current), "scope": .string(name.scope), "name": .string(name.name)]))
             layout[current, default: []].append(name)
             return answer.map(SpecValue.init(json:)) ?? info
         }
         if [name.name, name.scope].contains(where: { $0.isEmpty || $0.contains(".") }) {
-            throw EngineError.missingCapability(.collectionNames, "the protocol names collections <scope>.<collection>, which cannot carry '\(name.scope)' / '\(name.name)'")
+            throw EngineError.missingCapability(
+                .collectionNames,
+                "the protocol names collections <scope>.<collection>, which cannot carry '\(name.scope)' / '\(name.name)'"
+            )
         }
         guard !written else {
-            throw EngineError.missingCapability(.collectionsAfterWrites, "the protocol makes collections only by /reset, which would lose the documents written")
+            throw EngineError.missingCapability(
+                .collectionsAfterWrites,
+                "the protocol makes collections only by /reset, which would lose the documents written")
         }
         layout[current, default: []].append(name)
         do {
@@ -172,7 +203,8 @@ final class TestKitSession: EngineSession {
             return try Self.state(try client.post("/quire/v1/saveDocument", .object(request)), of: reference).value
         }
         guard case .properties(let body) = save.content else {
-            throw EngineError.missingCapability(.rawJSON, "the protocol's updates carry JSON values, not text for the store's parser")
+            throw EngineError.missingCapability(
+                .rawJSON, "the protocol's updates carry JSON values, not text for the store's parser")
         }
         // An update of the protocol merges key paths into the body: set every top-level key
         // of the new body and remove the current body's other keys, so that the body is replaced.
@@ -200,13 +232,21 @@ final class TestKitSession: EngineSession {
         case .deleted? where type == "PURGE" && engine.usesExtension: break
         default:
             throw EngineError.missingCapability(
-                .documentState, "\(type.lowercased()) of a document that is not live: the protocol's update answers nothing for it")
+                .documentState,
+                "\(type.lowercased()) of a document that is not live: the protocol's update answers nothing for it")
         }
         written = true
-        try client.post("/updateDatabase", .object([
-            "database": .string(current),
-            "updates": [.object(["type": .string(type), "collection": .string(reference.collection.fullName), "documentID": .string(reference.id)])],
-        ]))
+        try client.post(
+            "/updateDatabase",
+            .object([
+                "database": .string(current),
+                "updates": [
+                    .object([
+                        "type": .string(type), "collection": .string(reference.collection.fullName),
+                        "documentID": .string(reference.id),
+                    ])
+                ],
+            ]))
     }
 
     /// `serve`: `/startListener` on every collection of the database (plain HTTP); returns
@@ -217,10 +257,15 @@ final class TestKitSession: EngineSession {
         }
         try makeDatabase(name)
         let collections = [CollectionName.default] + layout[name, default: []]
-        let answer = try client.post("/startListener", .object([
-            "database": .string(name), "collections": .array(collections.map { .string($0.fullName) }), "disableTLS": true,
-        ]))
-        guard case .object(let members)? = answer, case .string(let id)? = members["id"], case .int(let port)? = members["port"] else {
+        let answer = try client.post(
+            "/startListener",
+            .object([
+                "database": .string(name), "collections": .array(collections.map { .string($0.fullName) }),
+                "disableTLS": true,
+            ]))
+        guard case .object(let members)? = answer, case .string(let id)? = members["id"],
+            case .int(let port)? = members["port"]
+        else {
             throw unexpected("/startListener", answer)
         }
         listeners.append(id)
@@ -239,7 +284,9 @@ final class TestKitSession: EngineSession {
             return
         }
         guard !written else {
-            throw EngineError.missingCapability(.databasesAfterWrites, "the protocol makes databases only by /reset, which would lose the documents written")
+            throw EngineError.missingCapability(
+                .databasesAfterWrites,
+                "the protocol makes databases only by /reset, which would lose the documents written")
         }
         layout[name] = []
         try reset()
@@ -252,25 +299,33 @@ final class TestKitSession: EngineSession {
     private func replicate(_ replication: Step.Replication) throws -> SpecValue {
         let name = replication.database ?? current
         try makeDatabase(name)
-        for collection in replication.collections where collection != .default && !layout[name, default: []].contains(collection) {
-            throw EngineError(domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.notFound.name,
-                              message: "collection \(collection.fullName) does not exist in '\(name)'")
+        for collection in replication.collections
+        where collection != .default && !layout[name, default: []].contains(collection) {
+            throw EngineError(
+                domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.notFound.name,
+                message: "collection \(collection.fullName) does not exist in '\(name)'")
         }
         var entry: [String: JSONValue] = ["names": .array(replication.collections.map { .string($0.fullName) })]
         if let channels = replication.channels { entry["channels"] = .array(channels.map(JSONValue.string)) }
-        if let documentIDs = replication.documentIDs { entry["documentIDs"] = .array(documentIDs.map(JSONValue.string)) }
+        if let documentIDs = replication.documentIDs {
+            entry["documentIDs"] = .array(documentIDs.map(JSONValue.string))
+        }
         let config: JSONValue = .object([
             "database": .string(name), "collections": [.object(entry)], "endpoint": .string(replication.url),
             "replicatorType": .string("\(replication.type)"), "continuous": false, "enableDocumentListener": true,
         ])
         guard engine.usesExtension, case .object(var bounded) = config else {
             throw EngineError.missingCapability(
-                "replicationRetries", "the protocol cannot bound a failing replicator's attempts (3, at most 2 s apart, as the step asks)")
+                "replicationRetries",
+                "the protocol cannot bound a failing replicator's attempts (3, at most 2 s apart, as the step asks)")
         }
         bounded["maxAttempts"] = 3
         bounded["maxAttemptWaitTime"] = 2
-        let started = try client.post("/quire/v1/startReplicator", .object(["config": .object(bounded), "reset": .bool(replication.reset)]))
-        guard case .object(let members)? = started, case .string(let id)? = members["id"] else { throw unexpected("/startReplicator", started) }
+        let started = try client.post(
+            "/quire/v1/startReplicator", .object(["config": .object(bounded), "reset": .bool(replication.reset)]))
+        guard case .object(let members)? = started, case .string(let id)? = members["id"] else {
+            throw unexpected("/startReplicator", started)
+        }
         var (pushed, pulled) = (0, 0)
         // A one-shot replicator stops by itself; the bound only guards against one that never does.
         let deadline = Date().addingTimeInterval(600)
@@ -280,7 +335,8 @@ final class TestKitSession: EngineSession {
                 throw unexpected("/getReplicatorStatus", answer)
             }
             if case .array(let documents)? = status["documents"] {
-                for case .object(let document) in documents where document["error"] == nil || document["error"] == .null {
+                for case .object(let document) in documents where document["error"] == nil || document["error"] == .null
+                {
                     if document["isPush"] == .bool(true) { pushed += 1 } else { pulled += 1 }
                 }
             }
@@ -288,13 +344,15 @@ final class TestKitSession: EngineSession {
                 var error: SpecValue = .null
                 var code: SpecValue = .null
                 if case .object(let failure)? = status["error"] {
-                    let mapped = TestKitClient.error(status: 400, body: .object(failure), data: Data(), path: "/getReplicatorStatus")
+                    let mapped = TestKitClient.error(
+                        status: 400, body: .object(failure), data: Data(), path: "/getReplicatorStatus")
                     (error, code) = (.string(mapped.message), .string(mapped.code))
                 }
                 return .object(["pushed": .int(pushed), "pulled": .int(pulled), "error": error, "errorCode": code])
             }
             guard Date() < deadline else {
-                throw EngineError(domain: "Network", code: "timeout", message: "replicator \(id) did not stop within 600 s")
+                throw EngineError(
+                    domain: "Network", code: "timeout", message: "replicator \(id) did not stop within 600 s")
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
@@ -306,14 +364,19 @@ final class TestKitSession: EngineSession {
     private func state(of reference: DocumentReference) throws -> (state: DocumentState?, value: SpecValue) {
         try requireCollection(reference.collection)
         guard engine.usesExtension else { return try plainState(of: reference) }
-        let answer = try client.post("/quire/v1/document", .object([
-            "database": .string(current), "collection": .string(reference.collection.fullName), "id": .string(reference.id),
-        ]))
+        let answer = try client.post(
+            "/quire/v1/document",
+            .object([
+                "database": .string(current), "collection": .string(reference.collection.fullName),
+                "id": .string(reference.id),
+            ]))
         return try Self.state(answer, of: reference)
     }
 
     /// The extension's answer as a state.
-    private static func state(_ answer: JSONValue?, of reference: DocumentReference) throws -> (state: DocumentState?, value: SpecValue) {
+    private static func state(_ answer: JSONValue?, of reference: DocumentReference) throws -> (
+        state: DocumentState?, value: SpecValue
+    ) {
         guard case .object(let members)? = answer, case .string(let state)? = members["state"] else {
             throw EngineError(domain: "TestKit", code: "badAnswer", message: "/quire/v1 answered no document state")
         }
@@ -322,12 +385,16 @@ final class TestKitSession: EngineSession {
             var expiration: Int?
             if case .int(let milliseconds)? = members["expiration"] { expiration = Int(milliseconds) }
             let snapshot = DocumentSnapshot(
-                reference, revisionID: revision, sequence: Int(sequence), properties: body.mapValues(SpecValue.init(json:)),
+                reference, revisionID: revision, sequence: Int(sequence),
+                properties: body.mapValues(SpecValue.init(json:)),
                 expiration: expiration)
             return (.live(snapshot), snapshot.specValue)
         case ("deleted", .string(let revision)?, _, _): return (.deleted(revisionID: revision), .null)
         case ("absent", _, _, _): return (.absent, .null)
-        default: throw EngineError(domain: "TestKit", code: "badAnswer", message: "/quire/v1 answered an unknown document state '\(state)'")
+        default:
+            throw EngineError(
+                domain: "TestKit", code: "badAnswer", message: "/quire/v1 answered an unknown document state '\(state)'"
+            )
         }
     }
 
@@ -337,10 +404,14 @@ final class TestKitSession: EngineSession {
     private func plainState(of reference: DocumentReference) throws -> (state: DocumentState?, value: SpecValue) {
         let answer: JSONValue?
         do {
-            answer = try client.post("/getDocument", .object([
-                "database": .string(current),
-                "document": .object(["collection": .string(reference.collection.fullName), "id": .string(reference.id)]),
-            ]))
+            answer = try client.post(
+                "/getDocument",
+                .object([
+                    "database": .string(current),
+                    "document": .object([
+                        "collection": .string(reference.collection.fullName), "id": .string(reference.id),
+                    ]),
+                ]))
         } catch let error as EngineError where error.domain == "TestKit" && error.code == "404" {
             return (nil, .null)
         }
@@ -356,7 +427,8 @@ final class TestKitSession: EngineSession {
         let snapshot = DocumentSnapshot(reference, revisionID: revision, sequence: 0, properties: properties)
         var value = properties
         value[DocumentSnapshot.metaKey] = .object([
-            "id": .string(reference.id), "collection": .string(reference.collection.fullName), "revisionID": .string(revision),
+            "id": .string(reference.id), "collection": .string(reference.collection.fullName),
+            "revisionID": .string(revision),
         ])
         return (.live(snapshot), .object(value))
     }
@@ -367,8 +439,9 @@ final class TestKitSession: EngineSession {
     /// made every collection there is, so it knows.
     private func requireCollection(_ name: CollectionName) throws {
         guard name == .default || layout[current, default: []].contains(name) else {
-            throw EngineError(domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.notFound.name,
-                              message: "collection \(name.fullName) does not exist")
+            throw EngineError(
+                domain: QuireError.Domain.quire.rawValue, code: QuireError.Code.notFound.name,
+                message: "collection \(name.fullName) does not exist")
         }
     }
 
@@ -384,19 +457,25 @@ final class TestKitSession: EngineSession {
 
     /// Calls a route of the Quire extension on the current database; returns the member
     /// `answer` of its answer (nil for none).
-    private func extensionCall(_ route: String, _ arguments: [String: JSONValue], answer key: String?) throws -> SpecValue? {
+    private func extensionCall(_ route: String, _ arguments: [String: JSONValue], answer key: String?) throws
+        -> SpecValue?
+    {
         guard engine.usesExtension else {
-            throw EngineError.missingCapability(EngineCapability(route), "the plain test-kit protocol has no request for it")
+            throw EngineError.missingCapability(
+                EngineCapability(route), "the plain test-kit protocol has no request for it")
         }
         var body = arguments
         body["database"] = .string(current)
         let answer = try client.post("/quire/v1/\(route)", .object(body))
         guard let key else { return nil }
-        guard case .object(let members)? = answer, let value = members[key] else { throw unexpected("/quire/v1/\(route)", answer) }
+        guard case .object(let members)? = answer, let value = members[key] else {
+            throw unexpected("/quire/v1/\(route)", answer)
+        }
         return SpecValue(json: value)
     }
 
     private func unexpected(_ path: String, _ answer: JSONValue?) -> EngineError {
-        EngineError(domain: "TestKit", code: "badAnswer", message: "\(path) answered in another shape than the protocol's")
+        EngineError(
+            domain: "TestKit", code: "badAnswer", message: "\(path) answered in another shape than the protocol's")
     }
 }

@@ -34,14 +34,17 @@ enum TravelDocuments {
             .appendingPathComponent("quire-travel-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            try DatasetGenerator(kind: .travel, count: TravelDocuments.count, seed: TravelDocuments.seed).write(to: folder)
+            try DatasetGenerator(kind: .travel, count: TravelDocuments.count, seed: TravelDocuments.seed).write(
+                to: folder)
             var hotels: [JSONValue] = []
             try DatasetReader(folder: folder).forEachDocument(in: "inventory.hotel") { document in
                 var body = document.body
                 body["image"] = nil
                 hotels.append(.object(body))
             }
-            guard !hotels.isEmpty else { return .failure(QuireError(.unexpectedError, "the travel generator wrote no hotels")) }
+            guard !hotels.isEmpty else {
+                return .failure(QuireError(.unexpectedError, "the travel generator wrote no hotels"))
+            }
             return .success((json: hotels, spec: hotels.map(TravelDocuments.specValue)))
         } catch {
             return .failure(QuireError(.unexpectedError, "generating the travel documents failed: \(error)"))

@@ -12,10 +12,12 @@ public struct JUnitReporter: ConformanceReporter {
     public func render(_ report: RunReport) -> String {
         let timestamp = ISO8601.string(from: report.start)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"quire conform\" \(counts(report.results)) time=\"\(seconds(report.duration))\" timestamp=\"\(timestamp)\">\n"
+        xml +=
+            "<testsuites name=\"quire conform\" \(counts(report.results)) time=\"\(seconds(report.duration))\" timestamp=\"\(timestamp)\">\n"
         for (path, results) in report.files {
             let time = results.reduce(0) { $0 + $1.duration }
-            xml += "  <testsuite name=\"\(escape(path))\" \(counts(results)) time=\"\(seconds(time))\" timestamp=\"\(timestamp)\" file=\"\(escape(path))\">\n"
+            xml +=
+                "  <testsuite name=\"\(escape(path))\" \(counts(results)) time=\"\(seconds(time))\" timestamp=\"\(timestamp)\" file=\"\(escape(path))\">\n"
             xml += "    <properties>\n"
             xml += "      <property name=\"engine\" value=\"\(escape(report.engine))\"/>\n"
             xml += "      <property name=\"seed\" value=\"\(report.seed)\"/>\n"
@@ -29,7 +31,8 @@ public struct JUnitReporter: ConformanceReporter {
 
     private func testcase(_ result: CaseResult) -> String {
         let testCase = result.testCase
-        var attributes = "classname=\"\(escape(className(testCase.file)))\" name=\"\(escape(testCase.name))\" time=\"\(seconds(result.duration))\""
+        var attributes =
+            "classname=\"\(escape(className(testCase.file)))\" name=\"\(escape(testCase.name))\" time=\"\(seconds(result.duration))\""
         attributes += " file=\"\(escape(testCase.file))\" line=\"\(testCase.location.line)\""
         var body = ""
         if let performance = result.performance {
@@ -47,19 +50,23 @@ public struct JUnitReporter: ConformanceReporter {
         case .failed, .error:
             let element = result.status == .failed ? "failure" : "error"
             let kind = result.status == .failed ? "expectation" : "spec or harness"
-            let message = result.failure.map { "\($0.location): \($0.message.split(separator: "\n").first ?? "")" } ?? element
+            let message =
+                result.failure.map { "\($0.location): \($0.message.split(separator: "\n").first ?? "")" } ?? element
             let details = result.failure.map { "\($0.location): \($0.details)" } ?? ""
-            body += "      <\(element) message=\"\(escape(message))\" type=\"\(kind)\">\(escape(details))</\(element)>\n"
+            body +=
+                "      <\(element) message=\"\(escape(message))\" type=\"\(kind)\">\(escape(details))</\(element)>\n"
         }
         if !result.notes.isEmpty {
             body += "      <system-out>\(escape(result.notes.joined(separator: "\n")))</system-out>\n"
         }
-        return body.isEmpty ? "    <testcase \(attributes)/>\n" : "    <testcase \(attributes)>\n\(body)    </testcase>\n"
+        return body.isEmpty
+            ? "    <testcase \(attributes)/>\n" : "    <testcase \(attributes)>\n\(body)    </testcase>\n"
     }
 
     private func counts(_ results: [CaseResult]) -> String {
         func count(_ status: CaseStatus) -> Int { results.filter { $0.status == status }.count }
-        return "tests=\"\(results.count)\" failures=\"\(count(.failed))\" errors=\"\(count(.error))\" skipped=\"\(count(.skipped))\""
+        return
+            "tests=\"\(results.count)\" failures=\"\(count(.failed))\" errors=\"\(count(.error))\" skipped=\"\(count(.skipped))\""
     }
 
     /// `Specs/naming/collections.yaml` -> `Specs.naming.collections`; an absolute path or one

@@ -44,7 +44,8 @@ final class CaseExecution {
     }
 
     private func context(_ location: SourceLocation) -> StepContext {
-        StepContext(location: location, directory: directory, specDirectory: scenario.specDirectory, seed: scenario.seed)
+        StepContext(
+            location: location, directory: directory, specDirectory: scenario.specDirectory, seed: scenario.seed)
     }
 
     // MARK: Given
@@ -53,8 +54,10 @@ final class CaseExecution {
     private func setUp() throws {
         var setup = scenario.given.collections.map(Step.createCollection)
         setup += scenario.given.documents.map { document in
-            .save(Step.Save(collection: document.reference.collection, id: document.reference.id,
-                            content: .properties(document.properties)))
+            .save(
+                Step.Save(
+                    collection: document.reference.collection, id: document.reference.id,
+                    content: .properties(document.properties)))
         }
         for step in setup {
             do {
@@ -64,9 +67,11 @@ final class CaseExecution {
                 throw stop
             } catch {
                 try Self.skipIfMissingCapability(error, at: location, step: "given: \(step.keyword)")
-                throw Stop(status: .error, failure: CaseFailure(
-                    message: "setting up 'given' failed", location: location, step: "given: \(step.keyword)",
-                    actual: "error \(Self.engineError(error))"))
+                throw Stop(
+                    status: .error,
+                    failure: CaseFailure(
+                        message: "setting up 'given' failed", location: location, step: "given: \(step.keyword)",
+                        actual: "error \(Self.engineError(error))"))
             }
         }
     }
@@ -98,7 +103,8 @@ final class CaseExecution {
         default:
             let decoded: Step
             do {
-                decoded = try StepDecoder.decode(keyword: step.keyword, arguments: arguments, specDirectory: scenario.specDirectory)
+                decoded = try StepDecoder.decode(
+                    keyword: step.keyword, arguments: arguments, specDirectory: scenario.specDirectory)
             } catch {
                 throw specError("\(error)", at: step.location, step: rendered)
             }
@@ -110,14 +116,18 @@ final class CaseExecution {
             outcome = Result { try session.perform(decoded, in: stepContext) }
         }
         if case .failure(let stop as Stop) = outcome { throw stop }
-        if case .failure(let error) = outcome { try Self.skipIfMissingCapability(error, at: step.location, step: rendered) }
+        if case .failure(let error) = outcome {
+            try Self.skipIfMissingCapability(error, at: step.location, step: rendered)
+        }
         try check(expectation, against: outcome, step: step, rendered: rendered, performed: performed)
         if case .success(let value) = outcome, let name = step.bind {
             variables[name] = value ?? .null
         }
     }
 
-    private func runBatch(_ step: StepTemplate, arguments value: SpecValue, rendered: String) throws -> Result<SpecValue?, any Error> {
+    private func runBatch(_ step: StepTemplate, arguments value: SpecValue, rendered: String) throws -> Result<
+        SpecValue?, any Error
+    > {
         let arguments: Arguments
         let limit: Int?
         let abort: Bool
@@ -129,12 +139,15 @@ final class CaseExecution {
             throw specError("\(error)", at: step.location, step: rendered)
         }
         if let capabilities, !capabilities.contains(.transactions) {
-            throw Self.skip(.missingCapability(.transactions, "the engine runs no batch as one transaction"), at: step.location, step: rendered)
+            throw Self.skip(
+                .missingCapability(.transactions, "the engine runs no batch as one transaction"), at: step.location,
+                step: rendered)
         }
         let steps = step.nested.prefix(limit ?? step.nested.count)
         if let skipped = step.nested.dropFirst(steps.count).first(where: { $0.expect != nil }) {
-            throw specError("this step has an expectation but never runs: the batch stops after \(steps.count) of its steps (throwAfter)",
-                            at: skipped.expectLocation ?? skipped.location, step: skipped.rendered())
+            throw specError(
+                "this step has an expectation but never runs: the batch stops after \(steps.count) of its steps (throwAfter)",
+                at: skipped.expectLocation ?? skipped.location, step: skipped.rendered())
         }
         return Result {
             try session.inBatch {
@@ -161,8 +174,9 @@ final class CaseExecution {
             throw specError("\(error)", at: step.location, step: rendered)
         }
         if times == 0, let skipped = step.nested.first(where: { $0.expect != nil }) {
-            throw specError("this step has an expectation but never runs: the repeat runs 0 times",
-                            at: skipped.expectLocation ?? skipped.location, step: skipped.rendered())
+            throw specError(
+                "this step has an expectation but never runs: the repeat runs 0 times",
+                at: skipped.expectLocation ?? skipped.location, step: skipped.rendered())
         }
         let saved = variable.flatMap { variables[$0] }
         defer { if let variable { variables[variable] = saved } }
@@ -183,7 +197,9 @@ final class CaseExecution {
         } catch let error as Template.Unresolved {
             if let capabilities, !capabilities.contains(.sequences), error.description.contains("._meta.sequence}") {
                 // An engine without sequences returns documents without `_meta.sequence`.
-                throw Self.skip(.missingCapability(.sequences, "the engine reports no document sequences"), at: step.location, step: step.rendered())
+                throw Self.skip(
+                    .missingCapability(.sequences, "the engine reports no document sequences"), at: step.location,
+                    step: step.rendered())
             }
             throw specError(error.description, at: step.location, step: step.rendered())
         }
@@ -196,8 +212,11 @@ final class CaseExecution {
         rendered: String, performed: Step?
     ) throws {
         func fail(_ message: String, expected: String, actual: String) -> Stop {
-            Stop(status: .failed, failure: CaseFailure(message: message, location: step.location, step: rendered,
-                                                      expected: expected, actual: actual))
+            Stop(
+                status: .failed,
+                failure: CaseFailure(
+                    message: message, location: step.location, step: rendered,
+                    expected: expected, actual: actual))
         }
         switch outcome {
         case .failure(let thrown):
@@ -205,76 +224,101 @@ final class CaseExecution {
             guard let pattern = expectation.error else {
                 if error.domain == EngineError.runnerDomain {
                     // The runner could not do the step as written; the store was never asked.
-                    throw Stop(status: .error, failure: CaseFailure(
-                        message: "the runner refused \(step.keyword) (not an error of the store)", location: step.location,
-                        step: rendered, expected: "success", actual: "error \(error)"))
+                    throw Stop(
+                        status: .error,
+                        failure: CaseFailure(
+                            message: "the runner refused \(step.keyword) (not an error of the store)",
+                            location: step.location,
+                            step: rendered, expected: "success", actual: "error \(error)"))
                 }
                 let stop = fail("\(step.keyword) failed", expected: "success", actual: "error \(error)")
                 // The contract broke (an unsupported step), not the store's behaviour.
                 throw error.domain == EngineError.conformanceDomain ? Stop(status: .error, failure: stop.failure) : stop
             }
             guard pattern.matches(error) else {
-                throw fail("\(step.keyword) failed with another error", expected: pattern.description, actual: "error \(error)")
+                throw fail(
+                    "\(step.keyword) failed with another error", expected: pattern.description, actual: "error \(error)"
+                )
             }
         case .success(let result):
             if let pattern = expectation.error {
                 let returned = result.map { ", returned \(ValueMatcher.render($0))" } ?? ""
-                throw fail("\(step.keyword) succeeded but should have failed", expected: pattern.description, actual: "success\(returned)")
+                throw fail(
+                    "\(step.keyword) succeeded but should have failed", expected: pattern.description,
+                    actual: "success\(returned)")
             }
             let actual = result ?? .null
             let typed = expectation.typed
             if let expected = expectation.value {
                 let compared = Self.withoutMeta(actual, unlessIn: expected)
-                if let mismatch = ValueMatcher.mismatch(expected: expected, actual: compared, partial: false, typed: typed) {
-                    throw fail("\(step.keyword) returned another value (\(mismatch.description))",
-                               expected: ValueMatcher.render(expected), actual: ValueMatcher.render(compared))
+                if let mismatch = ValueMatcher.mismatch(
+                    expected: expected, actual: compared, partial: false, typed: typed)
+                {
+                    throw fail(
+                        "\(step.keyword) returned another value (\(mismatch.description))",
+                        expected: ValueMatcher.render(expected), actual: ValueMatcher.render(compared))
                 }
             }
             if let expected = expectation.partial,
-               let mismatch = ValueMatcher.mismatch(expected: expected, actual: actual, partial: true, typed: typed) {
-                throw fail("\(step.keyword) returned a value that does not match (\(mismatch.description))",
-                           expected: "a value matching \(ValueMatcher.render(expected))", actual: ValueMatcher.render(actual))
+                let mismatch = ValueMatcher.mismatch(expected: expected, actual: actual, partial: true, typed: typed)
+            {
+                throw fail(
+                    "\(step.keyword) returned a value that does not match (\(mismatch.description))",
+                    expected: "a value matching \(ValueMatcher.render(expected))", actual: ValueMatcher.render(actual))
             }
             if let unwanted = expectation.notEqual {
                 let compared = Self.withoutMeta(actual, unlessIn: unwanted)
                 if ValueMatcher.mismatch(expected: unwanted, actual: compared, partial: false, typed: typed) == nil {
-                    throw fail("\(step.keyword) returned the value it should differ from",
-                               expected: "a value other than \(ValueMatcher.render(unwanted))", actual: ValueMatcher.render(compared))
+                    throw fail(
+                        "\(step.keyword) returned the value it should differ from",
+                        expected: "a value other than \(ValueMatcher.render(unwanted))",
+                        actual: ValueMatcher.render(compared))
                 }
             }
             if !expectation.contains.isEmpty || !expectation.lacks.isEmpty || expectation.keyCount != nil {
                 guard case .object(var members) = actual else {
-                    throw fail("\(step.keyword) returned no document to look into", expected: "a document", actual: ValueMatcher.render(actual))
+                    throw fail(
+                        "\(step.keyword) returned no document to look into", expected: "a document",
+                        actual: ValueMatcher.render(actual))
                 }
                 members[DocumentSnapshot.metaKey] = nil
                 let body = SpecValue.object(members)
-                for key in expectation.contains where body.value(at: key.split(separator: ".").map(String.init)) == nil {
-                    throw fail("\(step.keyword) returned a document without key '\(key)'", expected: "a value at '\(key)'",
-                               actual: ValueMatcher.render(body))
+                for key in expectation.contains where body.value(at: key.split(separator: ".").map(String.init)) == nil
+                {
+                    throw fail(
+                        "\(step.keyword) returned a document without key '\(key)'", expected: "a value at '\(key)'",
+                        actual: ValueMatcher.render(body))
                 }
                 for key in expectation.lacks {
                     if let found = body.value(at: key.split(separator: ".").map(String.init)) {
-                        throw fail("\(step.keyword) returned a document with key '\(key)'", expected: "no value at '\(key)'",
-                                   actual: ValueMatcher.render(found))
+                        throw fail(
+                            "\(step.keyword) returned a document with key '\(key)'", expected: "no value at '\(key)'",
+                            actual: ValueMatcher.render(found))
                     }
                 }
                 if let count = expectation.keyCount, members.count != count {
-                    throw fail("\(step.keyword) returned a document with another number of keys",
-                               expected: "\(count) keys (_meta not counted)",
-                               actual: "\(members.count): \(members.keys.sorted().joined(separator: ", "))")
+                    throw fail(
+                        "\(step.keyword) returned a document with another number of keys",
+                        expected: "\(count) keys (_meta not counted)",
+                        actual: "\(members.count): \(members.keys.sorted().joined(separator: ", "))")
                 }
             }
             if !expectation.textMatches.isEmpty || !expectation.textLacks.isEmpty {
                 guard case .string(let text) = actual else {
-                    throw fail("\(step.keyword) returned no text to search", expected: "text", actual: ValueMatcher.render(actual))
+                    throw fail(
+                        "\(step.keyword) returned no text to search", expected: "text",
+                        actual: ValueMatcher.render(actual))
                 }
                 for pattern in expectation.textMatches where !Self.contains(text, pattern) {
-                    throw fail("\(step.keyword) returned text without a match of /\(pattern)/",
-                               expected: "text matching /\(pattern)/", actual: ValueMatcher.render(actual, limit: 2000))
+                    throw fail(
+                        "\(step.keyword) returned text without a match of /\(pattern)/",
+                        expected: "text matching /\(pattern)/", actual: ValueMatcher.render(actual, limit: 2000))
                 }
                 for pattern in expectation.textLacks where Self.contains(text, pattern) {
-                    throw fail("\(step.keyword) returned text with a match of /\(pattern)/",
-                               expected: "text without a match of /\(pattern)/", actual: ValueMatcher.render(actual, limit: 2000))
+                    throw fail(
+                        "\(step.keyword) returned text with a match of /\(pattern)/",
+                        expected: "text without a match of /\(pattern)/",
+                        actual: ValueMatcher.render(actual, limit: 2000))
                 }
             }
             if let count = expectation.count {
@@ -286,13 +330,16 @@ final class CaseExecution {
                 default: found = nil
                 }
                 if found != count {
-                    throw fail("\(step.keyword) returned another count", expected: "count \(count)",
-                               actual: found.map { "count \($0): \(ValueMatcher.render(actual))" } ?? ValueMatcher.render(actual))
+                    throw fail(
+                        "\(step.keyword) returned another count", expected: "count \(count)",
+                        actual: found.map { "count \($0): \(ValueMatcher.render(actual))" }
+                            ?? ValueMatcher.render(actual))
                 }
             }
         }
         if expectation.needsDocument {
-            try checkDocuments(expectation, step: step, rendered: rendered, performed: performed, outcome: outcome, fail: fail)
+            try checkDocuments(
+                expectation, step: step, rendered: rendered, performed: performed, outcome: outcome, fail: fail)
         }
     }
 
@@ -310,28 +357,35 @@ final class CaseExecution {
             if let reference = performed?.document { return reference }
             // A save without an ID: the engine chose one, and returned it.
             if case .success(let value?) = outcome, let meta = value[DocumentSnapshot.metaKey],
-               let id = meta["id"]?.stringValue {
-                return DocumentReference(id, in: meta["collection"]?.stringValue.map(CollectionName.init(fullName:)) ?? .default)
+                let id = meta["id"]?.stringValue
+            {
+                return DocumentReference(
+                    id, in: meta["collection"]?.stringValue.map(CollectionName.init(fullName:)) ?? .default)
             }
-            throw specError("\(step.keyword) is not about one document; name it in the expectation ({id: ..., collection: ...})",
-                            at: step.expectLocation ?? step.location, step: rendered)
+            throw specError(
+                "\(step.keyword) is not about one document; name it in the expectation ({id: ..., collection: ...})",
+                at: step.expectLocation ?? step.location, step: rendered)
         }
         func state(of reference: DocumentReference) throws -> DocumentState {
             do {
                 return try session.documentState(of: reference)
             } catch {
                 try Self.skipIfMissingCapability(error, at: step.location, step: rendered)
-                throw Stop(status: .error, failure: CaseFailure(
-                    message: "could not read the state of document \(reference)", location: step.location, step: rendered,
-                    actual: "error \(Self.engineError(error))"))
+                throw Stop(
+                    status: .error,
+                    failure: CaseFailure(
+                        message: "could not read the state of document \(reference)", location: step.location,
+                        step: rendered,
+                        actual: "error \(Self.engineError(error))"))
             }
         }
         for (check, target) in expectation.documentChecks {
             let reference = try target ?? stepDocument()
             let found = try state(of: reference)
             guard check.accepts(found) else {
-                throw fail("document \(reference) \(Self.failureWording(check)): it is \(Self.describe(found))",
-                           check.expectation, Self.describe(found))
+                throw fail(
+                    "document \(reference) \(Self.failureWording(check)): it is \(Self.describe(found))",
+                    check.expectation, Self.describe(found))
             }
         }
         guard !expectation.unexpectedProperties.isEmpty || expectation.missingBlob != nil else { return }
@@ -342,26 +396,32 @@ final class CaseExecution {
         let body = SpecValue.object(snapshot.properties)
         for key in expectation.unexpectedProperties {
             if let value = body.value(at: key.split(separator: ".").map(String.init)) {
-                throw fail("document \(reference) had an unexpected property at key '\(key)'",
-                           "no property at '\(key)'", ValueMatcher.render(value))
+                throw fail(
+                    "document \(reference) had an unexpected property at key '\(key)'",
+                    "no property at '\(key)'", ValueMatcher.render(value))
             }
         }
         if let key = expectation.missingBlob {
             guard let blob = body.value(at: key.split(separator: ".").map(String.init)),
-                  blob["@type"] == "blob", let digest = blob["digest"]?.stringValue else {
-                throw fail("document \(reference) has no blob at '\(key)'", "a blob at '\(key)'",
-                           ValueMatcher.render(body.value(at: key.split(separator: ".").map(String.init)) ?? .null))
+                blob["@type"] == "blob", let digest = blob["digest"]?.stringValue
+            else {
+                throw fail(
+                    "document \(reference) has no blob at '\(key)'", "a blob at '\(key)'",
+                    ValueMatcher.render(body.value(at: key.split(separator: ".").map(String.init)) ?? .null))
             }
             let stored: Bool
             do {
                 stored = try session.isBlobStored(digest: digest)
             } catch {
-                throw Stop(status: .error, failure: CaseFailure(
-                    message: "could not check blob \(digest)", location: step.location, step: rendered,
-                    actual: "error \(Self.engineError(error))"))
+                throw Stop(
+                    status: .error,
+                    failure: CaseFailure(
+                        message: "could not check blob \(digest)", location: step.location, step: rendered,
+                        actual: "error \(Self.engineError(error))"))
             }
             if stored {
-                throw fail("the blob at '\(key)' in document \(reference) is stored", "missing blob \(digest)", "stored")
+                throw fail(
+                    "the blob at '\(key)' in document \(reference) is stored", "missing blob \(digest)", "stored")
             }
         }
     }
@@ -385,15 +445,19 @@ final class CaseExecution {
         var planned: [Step] = []
         planned.reserveCapacity(iterations * steps.count)
         var random = SeededRandom(seed: scenario.seed)
-        let usesHotels = steps.contains { step in Template.references(in: step.arguments).contains { $0.name == "hotel" } }
+        let usesHotels = steps.contains { step in
+            Template.references(in: step.arguments).contains { $0.name == "hotel" }
+        }
         for iteration in 0..<iterations {
             if usesHotels {
                 do {
                     variables["hotel"] = try TravelDocuments.hotelValue(iteration)
                 } catch {
-                    throw Stop(status: .error, failure: CaseFailure(
-                        message: "the travel documents are not available", location: location,
-                        actual: "error \(Self.engineError(error))"))
+                    throw Stop(
+                        status: .error,
+                        failure: CaseFailure(
+                            message: "the travel documents are not available", location: location,
+                            actual: "error \(Self.engineError(error))"))
                 }
             }
             variables["i"] = .int(iteration)
@@ -402,7 +466,9 @@ final class CaseExecution {
             for step in steps {
                 let arguments = try substitute(step.arguments, in: step)
                 do {
-                    planned.append(try StepDecoder.decode(keyword: step.keyword, arguments: arguments, specDirectory: scenario.specDirectory))
+                    planned.append(
+                        try StepDecoder.decode(
+                            keyword: step.keyword, arguments: arguments, specDirectory: scenario.specDirectory))
                 } catch {
                     throw specError("\(error)", at: step.location, step: step.rendered(arguments: arguments))
                 }
@@ -416,27 +482,35 @@ final class CaseExecution {
     /// order asked: rounds alternate it, so a neighbour's load that comes and goes hits both.
     /// With `threads` above 1 the iterations are shared among that many threads, each a
     /// contiguous run of them, and the time is until the last thread ends.
-    func measure(_ performance: PerformanceTemplate, iterations: Int, threads: Int, baselineFirst: Bool) throws -> RoundTimes {
+    func measure(_ performance: PerformanceTemplate, iterations: Int, threads: Int, baselineFirst: Bool) throws
+        -> RoundTimes
+    {
         var context = context(performance.location)
         context.discardsResult = true
         context.threads = threads
         if !performance.prepare.isEmpty {
-            let prepared = try plan(performance.prepare, iterations: performance.prepareIterations, range: performance.prepareIterations)
+            let prepared = try plan(
+                performance.prepare, iterations: performance.prepareIterations, range: performance.prepareIterations)
             do {
                 try session.inBatch { for step in prepared { _ = try self.session.perform(step, in: context) } }
             } catch {
-                throw Stop(status: .error, failure: CaseFailure(
-                    message: "preparing the workload failed", location: performance.location,
-                    actual: "error \(Self.engineError(error))"))
+                throw Stop(
+                    status: .error,
+                    failure: CaseFailure(
+                        message: "preparing the workload failed", location: performance.location,
+                        actual: "error \(Self.engineError(error))"))
             }
         }
         do {
             try session.prepareBaseline(
-                named: performance.baseline, iterations: iterations, prepareIterations: performance.prepareIterations, in: context)
+                named: performance.baseline, iterations: iterations, prepareIterations: performance.prepareIterations,
+                in: context)
         } catch {
-            throw Stop(status: .error, failure: CaseFailure(
-                message: "preparing the baseline '\(performance.baseline)' failed", location: performance.location,
-                actual: "error \(Self.engineError(error))"))
+            throw Stop(
+                status: .error,
+                failure: CaseFailure(
+                    message: "preparing the baseline '\(performance.baseline)' failed", location: performance.location,
+                    actual: "error \(Self.engineError(error))"))
         }
         let planned = try plan(performance.workload, iterations: iterations, range: performance.prepareIterations)
         let clock = ContinuousClock()
@@ -447,15 +521,19 @@ final class CaseExecution {
                 if performance.inBatch {
                     try session.inBatch(work)
                 } else if threads > 1 {
-                    try Self.perform(planned, stepsPerIteration: performance.workload.count, on: threads,
-                                     session: session, context: context)
+                    try Self.perform(
+                        planned, stepsPerIteration: performance.workload.count, on: threads,
+                        session: session, context: context)
                 } else {
                     try work()
                 }
             } catch {
-                let failure = CaseFailure(message: "the workload failed", location: performance.location,
-                                          expected: "success", actual: "error \(Self.engineError(error))")
-                throw Stop(status: Self.engineError(error).domain == EngineError.conformanceDomain ? .error : .failed, failure: failure)
+                let failure = CaseFailure(
+                    message: "the workload failed", location: performance.location,
+                    expected: "success", actual: "error \(Self.engineError(error))")
+                throw Stop(
+                    status: Self.engineError(error).domain == EngineError.conformanceDomain ? .error : .failed,
+                    failure: failure)
             }
             return Self.seconds(clock.now - start)
         }
@@ -464,9 +542,11 @@ final class CaseExecution {
             do {
                 try session.runBaseline(named: performance.baseline, iterations: iterations, in: context)
             } catch {
-                throw Stop(status: .error, failure: CaseFailure(
-                    message: "the baseline '\(performance.baseline)' failed", location: performance.location,
-                    actual: "error \(Self.engineError(error))"))
+                throw Stop(
+                    status: .error,
+                    failure: CaseFailure(
+                        message: "the baseline '\(performance.baseline)' failed", location: performance.location,
+                        actual: "error \(Self.engineError(error))"))
             }
             return max(Self.seconds(clock.now - start), 1e-9)
         }
@@ -490,7 +570,9 @@ final class CaseExecution {
         let firstError = Locked<(any Error)?>(nil)
         let group = DispatchGroup()
         for thread in 0..<threads {
-            let range = (iterations * thread / threads * stepsPerIteration)..<(iterations * (thread + 1) / threads * stepsPerIteration)
+            let lower = iterations * thread / threads * stepsPerIteration
+            let upper = iterations * (thread + 1) / threads * stepsPerIteration
+            let range = lower..<upper
             let share = Array(planned[range])
             group.enter()
             let worker = Thread {
@@ -519,18 +601,26 @@ final class CaseExecution {
 
     /// Skips the case when the engine lacks something `step` needs.
     private func requireCapabilities(of step: Step, at location: SourceLocation, rendered: String) throws {
-        guard let capabilities, let missing = step.requiredCapabilities.first(where: { !capabilities.contains($0) }) else { return }
-        throw Self.skip(.missingCapability(missing, "the engine cannot perform \(step.keyword) as this step asks"), at: location, step: rendered)
+        guard let capabilities, let missing = step.requiredCapabilities.first(where: { !capabilities.contains($0) })
+        else { return }
+        throw Self.skip(
+            .missingCapability(missing, "the engine cannot perform \(step.keyword) as this step asks"), at: location,
+            step: rendered)
     }
 
     /// Skips the case when the step's expectation reads a member of its result the engine
     /// does not report (``Step/resultCapabilities``).
-    private func requireResultCapabilities(of step: Step, expecting expect: SpecValue?, at location: SourceLocation, rendered: String) throws {
+    private func requireResultCapabilities(
+        of step: Step, expecting expect: SpecValue?, at location: SourceLocation, rendered: String
+    ) throws {
         guard let capabilities, let (members, capability) = Step.resultCapabilities[step.keyword],
-            !capabilities.contains(capability), let expect else { return }
+            !capabilities.contains(capability), let expect
+        else { return }
         let read = ["value", "matches"].compactMap { expect[$0]?.objectValue?.keys }.joined()
         if let member = read.first(where: members.contains) {
-            throw Self.skip(.missingCapability(capability, "the expectation reads '\(member)', which the engine does not report"), at: location, step: rendered)
+            throw Self.skip(
+                .missingCapability(capability, "the expectation reads '\(member)', which the engine does not report"),
+                at: location, step: rendered)
         }
     }
 
@@ -558,7 +648,8 @@ final class CaseExecution {
     /// `value:` on a document compares its properties; `_meta` only when the spec lists it.
     private static func withoutMeta(_ actual: SpecValue, unlessIn expected: SpecValue) -> SpecValue {
         guard case .object(var members) = actual, members[DocumentSnapshot.metaKey] != nil,
-              expected[DocumentSnapshot.metaKey] == nil else { return actual }
+            expected[DocumentSnapshot.metaKey] == nil
+        else { return actual }
         members[DocumentSnapshot.metaKey] = nil
         return .object(members)
     }

@@ -12,7 +12,9 @@ public struct CaseFailure: Sendable, Hashable {
     public var actual: String?
 
     /// Makes a failure.
-    public init(message: String, location: SourceLocation, step: String? = nil, expected: String? = nil, actual: String? = nil) {
+    public init(
+        message: String, location: SourceLocation, step: String? = nil, expected: String? = nil, actual: String? = nil
+    ) {
         self.message = message
         self.location = location
         self.step = step

@@ -109,9 +109,11 @@ public struct CaseSelection: Sendable, Hashable {
                 case .name(let name): return testCase.name == name || testCase.baseName == name
                 case .regex: return false
                 }
-            } || expressions.contains { expression in
-                expression.firstMatch(in: testCase.id, range: NSRange(testCase.id.startIndex..., in: testCase.id)) != nil
             }
+                || expressions.contains { expression in
+                    expression.firstMatch(in: testCase.id, range: NSRange(testCase.id.startIndex..., in: testCase.id))
+                        != nil
+                }
         }
         guard let shard else { return kept }
         return kept.enumerated().filter { $0.offset % shard.count == shard.index - 1 }.map(\.element)

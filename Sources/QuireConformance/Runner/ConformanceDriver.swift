@@ -41,7 +41,8 @@ public enum ConformanceDriver {
             errorOutput("quire conform: no case selected under \(options.paths.joined(separator: ", "))\n")
         }
         var runnerOptions = RunnerOptions(
-            jobs: options.jobs, includePerformance: options.includePerformance, keepDirectories: options.keepDirectories)
+            jobs: options.jobs, includePerformance: options.includePerformance, keepDirectories: options.keepDirectories
+        )
         runnerOptions.measuresUnoptimisedBuilds = options.measuresUnoptimisedBuilds
         let runner = ConformanceRunner(engine: chosen, options: runnerOptions)
         let start = Date()

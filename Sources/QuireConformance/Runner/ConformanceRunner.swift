@@ -15,7 +15,9 @@ public struct ConformanceRunner: Sendable {
     }
 
     /// Runs a suite's selected cases (in parallel when `jobs > 1`) and reports them in order.
-    public func run(_ suite: ConformanceSuite, selection: CaseSelection = CaseSelection(), seed: UInt64 = 0) -> RunReport {
+    public func run(_ suite: ConformanceSuite, selection: CaseSelection = CaseSelection(), seed: UInt64 = 0)
+        -> RunReport
+    {
         let start = Date()
         let results = run(selection.apply(to: suite.cases))
         return RunReport(engine: engine.name, seed: seed, start: start, stop: Date(), results: results)
@@ -78,9 +80,11 @@ public struct ConformanceRunner: Sendable {
         switch testCase.content {
         case .invalid(let errors):
             let message = errors.count == 1 ? errors[0].message : errors.map(\.description).joined(separator: "\n")
-            return CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
-                message: errors.count == 1 ? "spec error: \(message)" : "\(errors.count) spec errors:\n\(message)",
-                location: errors.first?.location ?? testCase.location))
+            return CaseResult(
+                testCase: testCase, status: .error,
+                failure: CaseFailure(
+                    message: errors.count == 1 ? "spec error: \(message)" : "\(errors.count) spec errors:\n\(message)",
+                    location: errors.first?.location ?? testCase.location))
         case .scenario(let found):
             scenario = found
         }
@@ -92,13 +96,14 @@ public struct ConformanceRunner: Sendable {
                 return CaseResult(testCase: testCase, status: .skipped, skipReason: "performance case; run with --perf")
             }
             if let capabilities = engine.capabilities, !capabilities.contains(.performance) {
-                let reason = EngineError.missingCapability(.performance, "its workload is timed against baselines in this process")
+                let reason = EngineError.missingCapability(
+                    .performance, "its workload is timed against baselines in this process")
                 return CaseResult(testCase: testCase, status: .skipped, skipReason: reason.message)
             }
             #if DEBUG
-            if !options.measuresUnoptimisedBuilds {
-                return CaseResult(testCase: testCase, status: .skipped, skipReason: Self.debugBuildSkipReason)
-            }
+                if !options.measuresUnoptimisedBuilds {
+                    return CaseResult(testCase: testCase, status: .skipped, skipReason: Self.debugBuildSkipReason)
+                }
             #endif
             return measure(testCase, scenario, performance)
         }
@@ -106,8 +111,11 @@ public struct ConformanceRunner: Sendable {
         do {
             directory = try makeDirectory(for: testCase)
         } catch {
-            return CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
-                message: "could not make the case directory: \(error.localizedDescription)", location: testCase.location))
+            return CaseResult(
+                testCase: testCase, status: .error,
+                failure: CaseFailure(
+                    message: "could not make the case directory: \(error.localizedDescription)",
+                    location: testCase.location))
         }
         defer {
             if !options.keepDirectories { try? FileManager.default.removeItem(at: directory) }
@@ -118,12 +126,15 @@ public struct ConformanceRunner: Sendable {
         } catch let error as EngineError where error.isMissingCapability {
             return CaseResult(testCase: testCase, status: .skipped, skipReason: error.message)
         } catch {
-            return CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
-                message: "the engine could not start the case", location: testCase.location,
-                actual: "error \(CaseExecution.engineError(error))"))
+            return CaseResult(
+                testCase: testCase, status: .error,
+                failure: CaseFailure(
+                    message: "the engine could not start the case", location: testCase.location,
+                    actual: "error \(CaseExecution.engineError(error))"))
         }
         let execution = CaseExecution(
-            session: session, scenario: scenario, directory: directory, location: testCase.location, capabilities: engine.capabilities)
+            session: session, scenario: scenario, directory: directory, location: testCase.location,
+            capabilities: engine.capabilities)
         var result = CaseResult(testCase: testCase, status: .passed)
         do {
             try execution.run()
@@ -137,10 +148,11 @@ public struct ConformanceRunner: Sendable {
         }
         do {
             try session.close()
-        } catch where result.status == .passed {
+        } catch  where result.status == .passed {
             result.status = .error
-            result.failure = CaseFailure(message: "closing the session failed", location: testCase.location,
-                                         actual: "error \(CaseExecution.engineError(error))")
+            result.failure = CaseFailure(
+                message: "closing the session failed", location: testCase.location,
+                actual: "error \(CaseExecution.engineError(error))")
         } catch {}
         result.notes = execution.notes
         if options.keepDirectories { result.notes.append("directory kept: \(directory.path)") }
@@ -157,27 +169,34 @@ public struct ConformanceRunner: Sendable {
     /// counted ones, each in a fresh directory and session (setup, steps, untimed preparation,
     /// then workload and baseline timed back to back, their order alternating). The verdict is
     /// the median of the rounds' ratios, never an absolute time.
-    private func measure(_ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate) -> CaseResult {
+    private func measure(_ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate)
+        -> CaseResult
+    {
         var sizes: [PerformanceMeasurement.Size] = []
         var notes: [String] = []
         // Two sizes on the same threads, or one size on two thread counts.
-        let points = performance.threads.count == 2
+        let points =
+            performance.threads.count == 2
             ? performance.threads.map { (iterations: performance.sizes[0], threads: $0) }
             : performance.sizes.map { (iterations: $0, threads: performance.threads[0]) }
         for (iterations, threads) in points {
             var counted: [CaseExecution.RoundTimes] = []
             for round in 0..<(performance.warmup + performance.rounds) {
-                switch runRound(testCase, scenario, performance, iterations: iterations, threads: threads,
-                                baselineFirst: round % 2 == 1) {
+                switch runRound(
+                    testCase, scenario, performance, iterations: iterations, threads: threads,
+                    baselineFirst: round % 2 == 1)
+                {
                 case .success(let times):
                     if round >= performance.warmup { counted.append(times) }
                 case .failure(let failure):
                     return failure.result
                 }
             }
-            sizes.append(PerformanceMeasurement.Size(
-                iterations: iterations, threads: threads, workload: Self.median(counted.map(\.workload)),
-                baseline: Self.median(counted.map(\.baseline)), ratio: Self.median(counted.map { $0.workload / $0.baseline })))
+            sizes.append(
+                PerformanceMeasurement.Size(
+                    iterations: iterations, threads: threads, workload: Self.median(counted.map(\.workload)),
+                    baseline: Self.median(counted.map(\.baseline)),
+                    ratio: Self.median(counted.map { $0.workload / $0.baseline })))
         }
         var growth: Double?
         if sizes.count == 2 {
@@ -185,11 +204,12 @@ public struct ConformanceRunner: Sendable {
             growth = perIteration[1] / max(perIteration[0], 1e-12)
         }
         let measurement = PerformanceMeasurement(
-            baselineName: performance.baseline, sizes: sizes, maxRatio: performance.maxRatio, rounds: performance.rounds,
+            baselineName: performance.baseline, sizes: sizes, maxRatio: performance.maxRatio,
+            rounds: performance.rounds,
             warmup: performance.warmup, growth: growth, maxGrowth: performance.maxGrowth)
         notes.append(measurement.summary)
         #if DEBUG
-        notes.append("this is a debug build: measure with `swift run -c release quire conform --perf`")
+            notes.append("this is a debug build: measure with `swift run -c release quire conform --perf`")
         #endif
         var result = CaseResult(testCase: testCase, status: .passed, notes: notes)
         result.performance = measurement
@@ -212,15 +232,21 @@ public struct ConformanceRunner: Sendable {
 
     /// One round in its own directory and session; a failure comes back as the case's result.
     private func runRound(
-        _ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate, iterations: Int, threads: Int,
+        _ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate, iterations: Int,
+        threads: Int,
         baselineFirst: Bool
     ) -> Result<CaseExecution.RoundTimes, RoundFailure> {
         let directory: URL
         do {
             directory = try makeDirectory(for: testCase)
         } catch {
-            return .failure(RoundFailure(CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
-                message: "could not make the case directory: \(error.localizedDescription)", location: testCase.location))))
+            return .failure(
+                RoundFailure(
+                    CaseResult(
+                        testCase: testCase, status: .error,
+                        failure: CaseFailure(
+                            message: "could not make the case directory: \(error.localizedDescription)",
+                            location: testCase.location))))
         }
         defer {
             if !options.keepDirectories { try? FileManager.default.removeItem(at: directory) }
@@ -229,20 +255,31 @@ public struct ConformanceRunner: Sendable {
         do {
             session = try engine.makeSession(directory: directory, given: scenario.given, seed: scenario.seed)
         } catch {
-            return .failure(RoundFailure(CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
-                message: "the engine could not start the case", location: testCase.location,
-                actual: "error \(CaseExecution.engineError(error))"))))
+            return .failure(
+                RoundFailure(
+                    CaseResult(
+                        testCase: testCase, status: .error,
+                        failure: CaseFailure(
+                            message: "the engine could not start the case", location: testCase.location,
+                            actual: "error \(CaseExecution.engineError(error))"))))
         }
         defer { try? session.close() }
-        let execution = CaseExecution(session: session, scenario: scenario, directory: directory, location: testCase.location)
+        let execution = CaseExecution(
+            session: session, scenario: scenario, directory: directory, location: testCase.location)
         do {
             try execution.run()
-            return .success(try execution.measure(performance, iterations: iterations, threads: threads, baselineFirst: baselineFirst))
+            return .success(
+                try execution.measure(
+                    performance, iterations: iterations, threads: threads, baselineFirst: baselineFirst))
         } catch let stop as CaseExecution.Stop {
             return .failure(RoundFailure(CaseResult(testCase: testCase, status: stop.status, failure: stop.failure)))
         } catch {
-            return .failure(RoundFailure(CaseResult(testCase: testCase, status: .error, failure: CaseFailure(
-                message: "the runner broke: \(error)", location: testCase.location))))
+            return .failure(
+                RoundFailure(
+                    CaseResult(
+                        testCase: testCase, status: .error,
+                        failure: CaseFailure(
+                            message: "the runner broke: \(error)", location: testCase.location))))
         }
     }
 
@@ -261,8 +298,11 @@ public struct ConformanceRunner: Sendable {
 
     private func makeDirectory(for testCase: ConformanceCase) throws -> URL {
         let root = options.workDirectory ?? FileManager.default.temporaryDirectory
-        let slug = String(testCase.name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }.prefix(40))
-        let directory = root.appendingPathComponent("quire-conform-\(slug)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        let slug = String(
+            testCase.name.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? Character($0) : "-" }.prefix(
+                40))
+        let directory = root.appendingPathComponent(
+            "quire-conform-\(slug)-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }

@@ -29,8 +29,8 @@ struct Expectation: Sendable {
         func accepts(_ state: DocumentState) -> Bool {
             switch (self, state) {
             case (.notFound, .live), (.notDeleted, .deleted), (.notDeleted, .absent), (.deleted, .live),
-                 (.deleted, .absent), (.purged, .live), (.purged, .deleted), (.shouldNotExist, .live),
-                 (.shouldNotExist, .deleted), (.notPurged, .absent):
+                (.deleted, .absent), (.purged, .live), (.purged, .deleted), (.shouldNotExist, .live),
+                (.shouldNotExist, .deleted), (.notPurged, .absent):
                 return false
             default:
                 return true
@@ -83,15 +83,18 @@ struct Expectation: Sendable {
         case .string(let code)?: error = ErrorPattern(code: code)
         case .object?:
             let pattern = try Arguments(keyword: "expect.error", members.values["error"] ?? .null)
-            error = ErrorPattern(domain: try pattern.optionalString("domain"), code: try pattern.optionalString("code"),
-                                 messageContains: try pattern.optionalString("messageContains"))
+            error = ErrorPattern(
+                domain: try pattern.optionalString("domain"), code: try pattern.optionalString("code"),
+                messageContains: try pattern.optionalString("messageContains"))
         case nil: break
         case let other?: throw ArgumentError("expect: 'error' must be a code name or a mapping, not \(other)")
         }
         self.value = members.values["value"]
         partial = members.values["matches"]
         if members.values["count"] != nil {
-            guard let number = try members.integer("count") else { throw ArgumentError("expect: 'count' must be an integer") }
+            guard let number = try members.integer("count") else {
+                throw ArgumentError("expect: 'count' must be an integer")
+            }
             count = number
         }
         for check in DocumentCheck.allCases {
@@ -100,7 +103,8 @@ struct Expectation: Sendable {
                 documentChecks.append((check, nil))
             } else {
                 let reference = try Arguments(keyword: "expect.\(check.rawValue)", target)
-                documentChecks.append((check, DocumentReference(try reference.string("id"), in: try reference.collection())))
+                documentChecks.append(
+                    (check, DocumentReference(try reference.string("id"), in: try reference.collection())))
             }
         }
         switch members.values["unexpectedPropertyAt"] {
@@ -113,17 +117,22 @@ struct Expectation: Sendable {
         contains = try Expectation.keyPaths(members, "contains")
         lacks = try Expectation.keyPaths(members, "lacks")
         if members.values["keyCount"] != nil {
-            guard let number = try members.integer("keyCount") else { throw ArgumentError("expect: 'keyCount' must be an integer") }
+            guard let number = try members.integer("keyCount") else {
+                throw ArgumentError("expect: 'keyCount' must be an integer")
+            }
             keyCount = number
         }
         typed = try members.bool("typed") ?? false
         if typed, value == nil, partial == nil, notEqual == nil {
-            throw ArgumentError("expect: 'typed' changes how 'value', 'matches' and 'notEqual' compare numbers; give one of them")
+            throw ArgumentError(
+                "expect: 'typed' changes how 'value', 'matches' and 'notEqual' compare numbers; give one of them")
         }
         for key in unexpectedProperties {
             let path = key.split(separator: ".", omittingEmptySubsequences: false)
             if path.contains(where: \.isEmpty) || path.first == Substring(DocumentSnapshot.metaKey) {
-                throw ArgumentError("expect: 'unexpectedPropertyAt' \(JSONText.quote(key)) can never be a property of a document body, so the check could not fail")
+                throw ArgumentError(
+                    "expect: 'unexpectedPropertyAt' \(JSONText.quote(key)) can never be a property of a document body, so the check could not fail"
+                )
             }
         }
         textMatches = try Expectation.patterns(members, "textMatches")
@@ -139,7 +148,8 @@ struct Expectation: Sendable {
         case nil: return []
         case let other?: throw ArgumentError("expect: '\(key)' must be a key path or a list of them, not \(other)")
         }
-        for path in paths where path.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+        for path in paths where path.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+        {
             throw ArgumentError("expect: '\(key)' has a key path with an empty segment: \(JSONText.quote(path))")
         }
         return paths
@@ -152,7 +162,8 @@ struct Expectation: Sendable {
         case .string(let pattern)?: patterns = [pattern]
         case .array?: patterns = try members.strings(key) ?? []
         case nil: return []
-        case let other?: throw ArgumentError("expect: '\(key)' must be a regular expression or a list of them, not \(other)")
+        case let other?:
+            throw ArgumentError("expect: '\(key)' must be a regular expression or a list of them, not \(other)")
         }
         for pattern in patterns {
             do {

@@ -16,7 +16,9 @@ public struct RunnerOptions: Sendable, Hashable {
     public var measuresUnoptimisedBuilds = false
 
     /// Makes options; the defaults run one case at a time, skip performance cases and clean up.
-    public init(jobs: Int = 1, includePerformance: Bool = false, keepDirectories: Bool = false, workDirectory: URL? = nil) {
+    public init(
+        jobs: Int = 1, includePerformance: Bool = false, keepDirectories: Bool = false, workDirectory: URL? = nil
+    ) {
         self.jobs = jobs
         self.includePerformance = includePerformance
         self.keepDirectories = keepDirectories

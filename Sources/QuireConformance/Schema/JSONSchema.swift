@@ -108,16 +108,21 @@ final class JSONSchema: @unchecked Sendable {
 
     // MARK: Checking instances
 
-    private func check(_ node: SpecNode, against schema: SpecValue, depth: Int, into violations: inout [SchemaViolation]) {
+    private func check(
+        _ node: SpecNode, against schema: SpecValue, depth: Int, into violations: inout [SchemaViolation]
+    ) {
         if case .bool(let allowed) = schema {
-            if !allowed { violations.append(.init(location: node.location, message: "no value is allowed here", depth: depth)) }
+            if !allowed {
+                violations.append(.init(location: node.location, message: "no value is allowed here", depth: depth))
+            }
             return
         }
         guard let rules = schema.objectValue else { return }
         // A `${variable}` alone stands for a value of any type (the runner substitutes it, type
         // and all), so it may take the place of a number, a list or a mapping.
         if let text = node.scalar?.stringValue, Template.isWholeReference(text),
-            rules["enum"] != nil || rules["const"] != nil || rules["type"].map({ !Self.node(node, hasType: $0) }) ?? false
+            rules["enum"] != nil || rules["const"] != nil
+                || rules["type"].map({ !Self.node(node, hasType: $0) }) ?? false
         {
             return
         }
@@ -154,12 +159,14 @@ final class JSONSchema: @unchecked Sendable {
             check(node, against: subschema, depth: depth, into: &violations)
         }
         if let branches = rules["anyOf"]?.arrayValue {
-            checkAlternatives(node, branches: branches, exactlyOne: false, rules: rules, depth: depth,
-                              hasUnknownKeys: hasUnknownKeys, into: &violations)
+            checkAlternatives(
+                node, branches: branches, exactlyOne: false, rules: rules, depth: depth,
+                hasUnknownKeys: hasUnknownKeys, into: &violations)
         }
         if let branches = rules["oneOf"]?.arrayValue {
-            checkAlternatives(node, branches: branches, exactlyOne: true, rules: rules, depth: depth,
-                              hasUnknownKeys: hasUnknownKeys, into: &violations)
+            checkAlternatives(
+                node, branches: branches, exactlyOne: true, rules: rules, depth: depth,
+                hasUnknownKeys: hasUnknownKeys, into: &violations)
         }
         if let negated = rules["not"] {
             var inner: [SchemaViolation] = []
@@ -183,8 +190,10 @@ final class JSONSchema: @unchecked Sendable {
                 if additional == .bool(false) {
                     hasUnknownKeys = true
                     let hint = Suggestion.didYouMean(entry.key, in: properties.keys)
-                    violations.append(.init(location: entry.keyLocation, message: "unknown \(title) '\(entry.key)'\(hint)",
-                                            kind: .unknownKey, depth: depth + 1))
+                    violations.append(
+                        .init(
+                            location: entry.keyLocation, message: "unknown \(title) '\(entry.key)'\(hint)",
+                            kind: .unknownKey, depth: depth + 1))
                 } else {
                     check(entry.value, against: additional, depth: depth + 1, into: &violations)
                 }
@@ -197,21 +206,33 @@ final class JSONSchema: @unchecked Sendable {
         // A misspelt key usually is the missing required one: report the spelling, not both.
         if !hasUnknownKeys {
             for case .string(let key) in rules["required"]?.arrayValue ?? [] where node[key] == nil {
-                violations.append(.init(location: node.location, message: "missing required \(title) '\(key)'",
-                                        kind: .missingKey, depth: depth))
+                violations.append(
+                    .init(
+                        location: node.location, message: "missing required \(title) '\(key)'",
+                        kind: .missingKey, depth: depth))
             }
         }
         for (key, needed) in rules["dependentRequired"]?.objectValue ?? [:] where node[key] != nil {
             for case .string(let other) in needed.arrayValue ?? [] where node[other] == nil {
-                violations.append(.init(location: node.location, message: "'\(key)' needs '\(other)' next to it",
-                                        kind: .missingKey, depth: depth))
+                violations.append(
+                    .init(
+                        location: node.location, message: "'\(key)' needs '\(other)' next to it",
+                        kind: .missingKey, depth: depth))
             }
         }
         if let minimum = rules["minProperties"]?.intValue, entries.count < minimum {
-            violations.append(.init(location: node.location, message: "expected at least \(minimum) \(minimum == 1 ? "key" : "keys"), found \(entries.count)", depth: depth))
+            violations.append(
+                .init(
+                    location: node.location,
+                    message: "expected at least \(minimum) \(minimum == 1 ? "key" : "keys"), found \(entries.count)",
+                    depth: depth))
         }
         if let maximum = rules["maxProperties"]?.intValue, entries.count > maximum {
-            violations.append(.init(location: node.location, message: "expected at most \(maximum) \(maximum == 1 ? "key" : "keys"), found \(entries.count)", depth: depth))
+            violations.append(
+                .init(
+                    location: node.location,
+                    message: "expected at most \(maximum) \(maximum == 1 ? "key" : "keys"), found \(entries.count)",
+                    depth: depth))
         }
         return hasUnknownKeys
     }
@@ -224,10 +245,20 @@ final class JSONSchema: @unchecked Sendable {
             for element in elements { check(element, against: items, depth: depth + 1, into: &violations) }
         }
         if let minimum = rules["minItems"]?.intValue, elements.count < minimum {
-            violations.append(.init(location: node.location, message: "expected at least \(minimum) \(minimum == 1 ? "element" : "elements"), found \(elements.count)", depth: depth))
+            violations.append(
+                .init(
+                    location: node.location,
+                    message:
+                        "expected at least \(minimum) \(minimum == 1 ? "element" : "elements"), found \(elements.count)",
+                    depth: depth))
         }
         if let maximum = rules["maxItems"]?.intValue, elements.count > maximum {
-            violations.append(.init(location: node.location, message: "expected at most \(maximum) \(maximum == 1 ? "element" : "elements"), found \(elements.count)", depth: depth))
+            violations.append(
+                .init(
+                    location: node.location,
+                    message:
+                        "expected at most \(maximum) \(maximum == 1 ? "element" : "elements"), found \(elements.count)",
+                    depth: depth))
         }
     }
 
@@ -235,7 +266,9 @@ final class JSONSchema: @unchecked Sendable {
         if let text = value.stringValue {
             let length = text.unicodeScalars.count
             if let minimum = rules["minLength"]?.intValue, length < minimum {
-                fail("expected at least \(minimum) \(minimum == 1 ? "character" : "characters"), found \(JSONText.quote(text))")
+                fail(
+                    "expected at least \(minimum) \(minimum == 1 ? "character" : "characters"), found \(JSONText.quote(text))"
+                )
             }
             if let maximum = rules["maxLength"]?.intValue, length > maximum {
                 fail("expected at most \(maximum) characters, found \(length)")
@@ -280,9 +313,17 @@ final class JSONSchema: @unchecked Sendable {
         if exactlyOne && matching > 1 {
             if isKeyChoice {
                 let present = keyList.filter { node[$0] != nil }
-                violations.append(.init(location: node.location, message: "\(Self.article(rules["title"]?.stringValue)) needs exactly one of: \(keyList.joined(separator: ", ")); found \(present.joined(separator: " and "))", depth: depth))
+                violations.append(
+                    .init(
+                        location: node.location,
+                        message:
+                            "\(Self.article(rules["title"]?.stringValue)) needs exactly one of: \(keyList.joined(separator: ", ")); found \(present.joined(separator: " and "))",
+                        depth: depth))
             } else {
-                violations.append(.init(location: node.location, message: "\(Self.describe(node)) matches more than one allowed form", depth: depth))
+                violations.append(
+                    .init(
+                        location: node.location, message: "\(Self.describe(node)) matches more than one allowed form",
+                        depth: depth))
             }
             return
         }
@@ -290,7 +331,12 @@ final class JSONSchema: @unchecked Sendable {
         if isKeyChoice {
             // The unknown key already explains what is wrong.
             if !hasUnknownKeys {
-                violations.append(.init(location: node.location, message: "\(Self.article(rules["title"]?.stringValue)) needs one of: \(keyList.joined(separator: ", "))", kind: .missingKey, depth: depth))
+                violations.append(
+                    .init(
+                        location: node.location,
+                        message:
+                            "\(Self.article(rules["title"]?.stringValue)) needs one of: \(keyList.joined(separator: ", "))",
+                        kind: .missingKey, depth: depth))
             }
             return
         }
@@ -306,13 +352,17 @@ final class JSONSchema: @unchecked Sendable {
         }
         let typeMatches = branches.indices.filter { Self.branchAcceptsType(branches[$0], node: node, root: root) }
         if let description = rules["description"]?.stringValue {
-            violations.append(.init(location: node.location, message: "expected \(description), found \(Self.describe(node))", depth: depth))
+            violations.append(
+                .init(
+                    location: node.location, message: "expected \(description), found \(Self.describe(node))",
+                    depth: depth))
         } else if typeMatches.count == 1 {
             violations.append(contentsOf: outcomes[typeMatches[0]])
         } else {
             let expected = branches.compactMap { Self.describeBranch($0, root: root) }
             let text = expected.isEmpty ? "one of the allowed forms" : expected.joined(separator: " or ")
-            violations.append(.init(location: node.location, message: "expected \(text), found \(Self.describe(node))", depth: depth))
+            violations.append(
+                .init(location: node.location, message: "expected \(text), found \(Self.describe(node))", depth: depth))
         }
     }
 
@@ -324,7 +374,7 @@ final class JSONSchema: @unchecked Sendable {
 
     private static func singleRequiredKey(_ branch: SpecValue) -> String? {
         guard let members = branch.objectValue, members.count == 1,
-              let required = members["required"]?.arrayValue, required.count == 1
+            let required = members["required"]?.arrayValue, required.count == 1
         else { return nil }
         return required[0].stringValue
     }

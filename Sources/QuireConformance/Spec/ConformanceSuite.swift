@@ -36,9 +36,14 @@ public struct ConformanceSuite: Sendable {
         let (found, missing) = discover(paths: paths)
         var files = missing.map { path in
             let error = SpecError("no such file or directory", at: SourceLocation(file: path, line: 0, column: 0))
-            return SpecFile(path: path, about: nil, tags: [], cases: [ConformanceCase(
-                file: path, name: SpecFile.invalidFileCaseName, baseName: SpecFile.invalidFileCaseName, tags: [],
-                location: error.location, bindings: [], content: .invalid([error]))], errors: [error])
+            return SpecFile(
+                path: path, about: nil, tags: [],
+                cases: [
+                    ConformanceCase(
+                        file: path, name: SpecFile.invalidFileCaseName, baseName: SpecFile.invalidFileCaseName,
+                        tags: [],
+                        location: error.location, bindings: [], content: .invalid([error]))
+                ], errors: [error])
         }
         files += found.map { SpecLoader.load(path: $0, seed: seed) }
         return ConformanceSuite(files: files.sorted { $0.path < $1.path })
@@ -71,13 +76,17 @@ public struct ConformanceSuite: Sendable {
                 continue
             }
             let root = URL(fileURLWithPath: path)
-            guard let walker = manager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                  options: [.skipsHiddenFiles]) else { continue }
+            guard
+                let walker = manager.enumerator(
+                    at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                    options: [.skipsHiddenFiles])
+            else { continue }
             let prefix = path.hasSuffix("/") ? String(path.dropLast()) : path
             let rootPath = root.standardizedFileURL.path
             for case let url as URL in walker where ["yaml", "yml"].contains(url.pathExtension) {
                 let full = url.standardizedFileURL.path
-                let relative = full.hasPrefix(rootPath + "/") ? String(full.dropFirst(rootPath.count + 1)) : url.lastPathComponent
+                let relative =
+                    full.hasPrefix(rootPath + "/") ? String(full.dropFirst(rootPath.count + 1)) : url.lastPathComponent
                 found.insert(prefix == "." ? relative : "\(prefix)/\(relative)")
             }
         }

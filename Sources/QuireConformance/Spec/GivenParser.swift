@@ -49,7 +49,9 @@ enum GivenParser {
             throw SpecError("clock must be system, manual or {manual: ISO-8601 time}, not \(value)", at: location)
         }
         guard let date = ISO8601.date(from: text) else {
-            throw SpecError("clock start \(JSONText.quote(text)) is not an ISO-8601 time such as 2025-01-01T00:00:00Z", at: location)
+            throw SpecError(
+                "clock start \(JSONText.quote(text)) is not an ISO-8601 time such as 2025-01-01T00:00:00Z", at: location
+            )
         }
         return .manual(start: date)
     }

@@ -20,7 +20,13 @@ enum SpecLoader {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            return invalidFile(path: path, errors: [SpecError("cannot read the file: \(error.localizedDescription)", at: SourceLocation(file: path, line: 0, column: 0))])
+            return invalidFile(
+                path: path,
+                errors: [
+                    SpecError(
+                        "cannot read the file: \(error.localizedDescription)",
+                        at: SourceLocation(file: path, line: 0, column: 0))
+                ])
         }
         return parse(text: text, path: path, specDirectory: url.deletingLastPathComponent(), seed: seed)
     }
@@ -30,25 +36,35 @@ enum SpecLoader {
         let root: SpecNode
         do {
             guard let parsed = try SpecNode.parse(yaml: text, file: path) else {
-                return invalidFile(path: path, errors: [SpecError("the file is empty; a spec file needs 'about' and 'cases'", at: SourceLocation(file: path, line: 1, column: 1))])
+                return invalidFile(
+                    path: path,
+                    errors: [
+                        SpecError(
+                            "the file is empty; a spec file needs 'about' and 'cases'",
+                            at: SourceLocation(file: path, line: 1, column: 1))
+                    ])
             }
             root = parsed
         } catch let error as SpecError {
             return invalidFile(path: path, errors: [error])
         } catch {
-            return invalidFile(path: path, errors: [SpecError("\(error)", at: SourceLocation(file: path, line: 1, column: 1))])
+            return invalidFile(
+                path: path, errors: [SpecError("\(error)", at: SourceLocation(file: path, line: 1, column: 1))])
         }
         let schema: JSONSchema
         switch SpecSchema.validator {
         case .success(let loaded): schema = loaded
         case .failure(let error):
-            return invalidFile(path: path, errors: [SpecError("the built-in schema is broken: \(error)", at: root.location)])
+            return invalidFile(
+                path: path, errors: [SpecError("the built-in schema is broken: \(error)", at: root.location)])
         }
         let violations = schema.validate(root)
         guard violations.isEmpty else {
             var errors = violations.prefix(errorLimit).map(\.specError)
             if violations.count > errorLimit {
-                errors.append(SpecError("... and \(violations.count - errorLimit) more problems", at: violations[errorLimit].location))
+                errors.append(
+                    SpecError(
+                        "... and \(violations.count - errorLimit) more problems", at: violations[errorLimit].location))
             }
             return invalidFile(path: path, errors: errors)
         }
@@ -58,16 +74,22 @@ enum SpecLoader {
         for caseNode in root["cases"]?.elements ?? [] {
             let name = caseNode["name"]?.scalar?.stringValue ?? ""
             if let first = seenNames[name] {
-                let error = SpecError("duplicate case name \(JSONText.quote(name)); the first is at \(first)", at: caseNode.location)
-                cases.append(invalidCase(path: path, name: name, tags: fileTags, location: caseNode.location, errors: [error]))
+                let error = SpecError(
+                    "duplicate case name \(JSONText.quote(name)); the first is at \(first)", at: caseNode.location)
+                cases.append(
+                    invalidCase(path: path, name: name, tags: fileTags, location: caseNode.location, errors: [error]))
                 continue
             }
             seenNames[name] = caseNode.location
-            let expanded = expand(caseNode, name: name, path: path, fileTags: fileTags, fileGiven: root["given"],
-                                  specDirectory: specDirectory, seed: seed)
+            let expanded = expand(
+                caseNode, name: name, path: path, fileTags: fileTags, fileGiven: root["given"],
+                specDirectory: specDirectory, seed: seed)
             guard cases.count + expanded.count <= SpecLimits.maximumCasesPerFile else {
-                let error = SpecError("the file expands to more than \(SpecLimits.maximumCasesPerFile) cases; split it", at: caseNode.location)
-                cases.append(invalidCase(path: path, name: name, tags: fileTags, location: caseNode.location, errors: [error]))
+                let error = SpecError(
+                    "the file expands to more than \(SpecLimits.maximumCasesPerFile) cases; split it",
+                    at: caseNode.location)
+                cases.append(
+                    invalidCase(path: path, name: name, tags: fileTags, location: caseNode.location, errors: [error]))
                 continue
             }
             cases += expanded
@@ -81,18 +103,27 @@ enum SpecLoader {
         _ node: SpecNode, name: String, path: String, fileTags: [String], fileGiven: SpecNode?,
         specDirectory: URL, seed: UInt64
     ) -> [ConformanceCase] {
-        let tags = fileTags + (node["tags"]?.value.arrayValue?.compactMap(\.stringValue) ?? []).filter { !fileTags.contains($0) }
+        let tags =
+            fileTags
+            + (node["tags"]?.value.arrayValue?.compactMap(\.stringValue) ?? []).filter { !fileTags.contains($0) }
         let rows: [VectorTable.Row]
         let steps: [StepTemplate]
         let performance: PerformanceTemplate?
         do {
-            rows = try node["vectors"].map { try VectorTable.rows(from: $0, caseName: name, seed: seed) } ?? [VectorTable.Row(bindings: [], labels: [])]
+            rows =
+                try node["vectors"].map { try VectorTable.rows(from: $0, caseName: name, seed: seed) } ?? [
+                    VectorTable.Row(bindings: [], labels: [])
+                ]
             steps = try (node["steps"]?.elements ?? []).map(template(of:))
             performance = try node["perf"].map(performanceTemplate(of:))
         } catch let error as SpecError {
             return [invalidCase(path: path, name: name, tags: tags, location: node.location, errors: [error])]
         } catch {
-            return [invalidCase(path: path, name: name, tags: tags, location: node.location, errors: [SpecError("\(error)", at: node.location)])]
+            return [
+                invalidCase(
+                    path: path, name: name, tags: tags, location: node.location,
+                    errors: [SpecError("\(error)", at: node.location)])
+            ]
         }
         let names = expandedNames(base: name, rows: rows)
         return zip(rows, names).map { row, expandedName in
@@ -109,18 +140,24 @@ enum SpecLoader {
                     try checkReferences(in: performance.prepare, defined: &defined)
                     try checkReferences(in: performance.workload, defined: &defined)
                 }
-                let given = try GivenParser.given(file: fileGiven, case: node["given"], variables: variables,
-                                                  specDirectory: specDirectory, location: node.location)
-                let scenario = Scenario(given: given, steps: steps, performance: performance, variables: variables,
-                                        specDirectory: specDirectory, seed: caseSeed,
-                                        skipReason: node["skip"]?.scalar?.stringValue)
-                return ConformanceCase(file: path, name: expandedName, baseName: name, tags: tags, location: node.location,
-                                       bindings: row.bindings, content: .scenario(scenario))
+                let given = try GivenParser.given(
+                    file: fileGiven, case: node["given"], variables: variables,
+                    specDirectory: specDirectory, location: node.location)
+                let scenario = Scenario(
+                    given: given, steps: steps, performance: performance, variables: variables,
+                    specDirectory: specDirectory, seed: caseSeed,
+                    skipReason: node["skip"]?.scalar?.stringValue)
+                return ConformanceCase(
+                    file: path, name: expandedName, baseName: name, tags: tags, location: node.location,
+                    bindings: row.bindings, content: .scenario(scenario))
             } catch let error as SpecError {
-                return invalidCase(path: path, name: expandedName, tags: tags, location: node.location, errors: [error], baseName: name)
+                return invalidCase(
+                    path: path, name: expandedName, tags: tags, location: node.location, errors: [error], baseName: name
+                )
             } catch {
-                return invalidCase(path: path, name: expandedName, tags: tags, location: node.location,
-                                   errors: [SpecError("\(error)", at: node.location)], baseName: name)
+                return invalidCase(
+                    path: path, name: expandedName, tags: tags, location: node.location,
+                    errors: [SpecError("\(error)", at: node.location)], baseName: name)
             }
         }
     }
@@ -148,14 +185,19 @@ enum SpecLoader {
                 arguments = .object(members)
             }
             if let after = arguments["throwAfter"]?.intValue, after > nested.count {
-                throw SpecError("throwAfter \(after) is more than the batch's \(nested.count) steps", at: action.value.location)
+                throw SpecError(
+                    "throwAfter \(after) is more than the batch's \(nested.count) steps", at: action.value.location)
             }
         }
         let expect = node["expect"]
         if let expect = expect?.value {
-            let conflicting = ["value", "matches", "count", "textMatches", "textLacks", "notEqual", "contains", "lacks", "keyCount"].filter { expect[$0] != nil }
+            let conflicting = [
+                "value", "matches", "count", "textMatches", "textLacks", "notEqual", "contains", "lacks", "keyCount",
+            ].filter { expect[$0] != nil }
             if expect["error"] != nil && !conflicting.isEmpty {
-                throw SpecError("an error expectation cannot be combined with \(conflicting.joined(separator: ", ")): a step that fails returns nothing", at: node["expect"]?.location ?? node.location)
+                throw SpecError(
+                    "an error expectation cannot be combined with \(conflicting.joined(separator: ", ")): a step that fails returns nothing",
+                    at: node["expect"]?.location ?? node.location)
             }
             if expect["error"] != nil && expect["ok"] != nil {
                 throw SpecError("'ok' and 'error' contradict each other", at: node["expect"]?.location ?? node.location)
@@ -169,14 +211,23 @@ enum SpecLoader {
     private static func performanceTemplate(of node: SpecNode) throws -> PerformanceTemplate {
         let workload = try (node["workload"]?.elements ?? []).map(template(of:))
         let prepare = try (node["prepare"]?.elements ?? []).map(template(of:))
-        if let step = (prepare + workload).first(where: { !StepDecoder.engineKeywords.contains($0.keyword) || $0.expect != nil || $0.bind != nil }) {
-            throw SpecError("a workload step is timed as a bare engine call: '\(step.keyword)'\(step.expect != nil ? " with expect" : step.bind != nil ? " with as" : "") is not allowed here (use inBatch: true for a batch)", at: step.location)
+        if let step = (prepare + workload).first(where: {
+            !StepDecoder.engineKeywords.contains($0.keyword) || $0.expect != nil || $0.bind != nil
+        }) {
+            throw SpecError(
+                "a workload step is timed as a bare engine call: '\(step.keyword)'\(step.expect != nil ? " with expect" : step.bind != nil ? " with as" : "") is not allowed here (use inBatch: true for a batch)",
+                at: step.location)
         }
-        let sizes = node["sizes"]?.value.arrayValue?.compactMap(\.intValue) ?? [node["iterations"]?.scalar?.intValue ?? 1]
+        let sizes =
+            node["sizes"]?.value.arrayValue?.compactMap(\.intValue) ?? [node["iterations"]?.scalar?.intValue ?? 1]
         let maxGrowth = node["maxGrowth"]?.scalar?.doubleValue
-        let threads = node["threads"].map { $0.value.arrayValue?.compactMap(\.intValue) ?? [$0.scalar?.intValue ?? 1] } ?? [1]
-        if threads.isEmpty || threads.count > 2 || threads.contains(where: { !(1...SpecLimits.maximumPerformanceThreads).contains($0) }) {
-            throw SpecError("threads is one count or two, each in 1...\(SpecLimits.maximumPerformanceThreads)", at: node.location)
+        let threads =
+            node["threads"].map { $0.value.arrayValue?.compactMap(\.intValue) ?? [$0.scalar?.intValue ?? 1] } ?? [1]
+        if threads.isEmpty || threads.count > 2
+            || threads.contains(where: { !(1...SpecLimits.maximumPerformanceThreads).contains($0) })
+        {
+            throw SpecError(
+                "threads is one count or two, each in 1...\(SpecLimits.maximumPerformanceThreads)", at: node.location)
         }
         if threads.count == 2 && sizes.count == 2 {
             throw SpecError("a case compares two sizes or two thread counts, not both", at: node.location)
@@ -185,10 +236,13 @@ enum SpecLoader {
             throw SpecError("threads must grow: \(threads[0]) is not less than \(threads[1])", at: node.location)
         }
         if threads.contains(where: { $0 > 1 }) && node["inBatch"]?.scalar?.boolValue == true {
-            throw SpecError("a batch runs on one thread: inBatch and threads above 1 exclude each other", at: node.location)
+            throw SpecError(
+                "a batch runs on one thread: inBatch and threads above 1 exclude each other", at: node.location)
         }
         if maxGrowth != nil && sizes.count != 2 && threads.count != 2 {
-            throw SpecError("maxGrowth needs two sizes (sizes: [small, large]) or two thread counts (threads: [1, 2])", at: node.location)
+            throw SpecError(
+                "maxGrowth needs two sizes (sizes: [small, large]) or two thread counts (threads: [1, 2])",
+                at: node.location)
         }
         if sizes.count == 2 && sizes[0] >= sizes[1] {
             throw SpecError("sizes must grow: \(sizes[0]) is not less than \(sizes[1])", at: node.location)
@@ -199,7 +253,9 @@ enum SpecLoader {
         for (iterations, count) in sizes.map({ ($0, workload.count) }) + [(prepareIterations, prepare.count)] {
             let (steps, overflow) = iterations.multipliedReportingOverflow(by: max(count, 1))
             guard !overflow, steps <= SpecLimits.maximumPerformanceSteps else {
-                throw SpecError("\(iterations) iterations of \(count) steps is more than the \(SpecLimits.maximumPerformanceSteps) steps a performance case may run", at: node.location)
+                throw SpecError(
+                    "\(iterations) iterations of \(count) steps is more than the \(SpecLimits.maximumPerformanceSteps) steps a performance case may run",
+                    at: node.location)
             }
         }
         return PerformanceTemplate(
@@ -223,10 +279,14 @@ enum SpecLoader {
         for step in steps {
             for value in [step.arguments, step.expect ?? .null] {
                 for reference in Template.references(in: value) where !defined.contains(reference.name) {
-                    throw SpecError("undefined variable '\(reference.name)' in \(step.keyword)\(Suggestion.didYouMean(reference.name, in: defined))", at: step.location)
+                    throw SpecError(
+                        "undefined variable '\(reference.name)' in \(step.keyword)\(Suggestion.didYouMean(reference.name, in: defined))",
+                        at: step.location)
                 }
             }
-            if step.keyword == "repeat", let variable = step.arguments["variable"]?.stringValue { defined.insert(variable) }
+            if step.keyword == "repeat", let variable = step.arguments["variable"]?.stringValue {
+                defined.insert(variable)
+            }
             try checkReferences(in: step.nested, defined: &defined)
             if step.keyword == "set" { defined.formUnion(step.arguments.objectValue.map { Array($0.keys) } ?? []) }
             if let bind = step.bind { defined.insert(bind) }
@@ -237,14 +297,17 @@ enum SpecLoader {
 
     private static func invalidFile(path: String, errors: [SpecError]) -> SpecFile {
         let location = errors.first?.location ?? SourceLocation(file: path, line: 0, column: 0)
-        let standIn = invalidCase(path: path, name: SpecFile.invalidFileCaseName, tags: [], location: location, errors: errors)
+        let standIn = invalidCase(
+            path: path, name: SpecFile.invalidFileCaseName, tags: [], location: location, errors: errors)
         return SpecFile(path: path, about: nil, tags: [], cases: [standIn], errors: errors)
     }
 
     private static func invalidCase(
-        path: String, name: String, tags: [String], location: SourceLocation, errors: [SpecError], baseName: String? = nil
+        path: String, name: String, tags: [String], location: SourceLocation, errors: [SpecError],
+        baseName: String? = nil
     ) -> ConformanceCase {
-        ConformanceCase(file: path, name: name, baseName: baseName ?? name, tags: tags, location: location,
-                        bindings: [], content: .invalid(errors))
+        ConformanceCase(
+            file: path, name: name, baseName: baseName ?? name, tags: tags, location: location,
+            bindings: [], content: .invalid(errors))
     }
 }

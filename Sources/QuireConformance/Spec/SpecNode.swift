@@ -96,7 +96,9 @@ extension SpecNode {
         let location = SourceLocation(file: file, line: node.mark?.line ?? 0, column: node.mark?.column ?? 0)
         budget -= 1
         guard budget >= 0 else {
-            throw SpecError("the file holds more than \(SpecLimits.maximumNodes) YAML values once aliases are expanded", at: location)
+            throw SpecError(
+                "the file holds more than \(SpecLimits.maximumNodes) YAML values once aliases are expanded",
+                at: location)
         }
         switch node {
         case .scalar(let scalar):
@@ -110,13 +112,19 @@ extension SpecNode {
             for (key, value) in mapping {
                 let keyLocation = SourceLocation(file: file, line: key.mark?.line ?? 0, column: key.mark?.column ?? 0)
                 guard case .scalar(let keyScalar) = key else {
-                    throw SpecError("a mapping key must be a plain scalar, not a \(key.sequence == nil ? "mapping" : "sequence")", at: keyLocation)
+                    throw SpecError(
+                        "a mapping key must be a plain scalar, not a \(key.sequence == nil ? "mapping" : "sequence")",
+                        at: keyLocation)
                 }
-                entries.append(Entry(key: keyScalar.string, keyLocation: keyLocation, value: try SpecNode(value, file: file, budget: &budget)))
+                entries.append(
+                    Entry(
+                        key: keyScalar.string, keyLocation: keyLocation,
+                        value: try SpecNode(value, file: file, budget: &budget)))
             }
             self.init(kind: .mapping(entries), location: location)
         case .alias:
-            throw SpecError("YAML aliases are not supported in spec files; repeat the value or use vectors", at: location)
+            throw SpecError(
+                "YAML aliases are not supported in spec files; repeat the value or use vectors", at: location)
         }
     }
 
@@ -139,15 +147,16 @@ extension SpecNode {
         }
         switch error {
         case .scanner(let context, let problem, let mark, _),
-             .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
             let while_ = context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? ""
             return SpecError("YAML syntax error: \(problem)\(while_)", at: location(mark))
         case .duplicatedKeysInMapping(let duplicates, let context):
             let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
             return SpecError("duplicate key \(keys) in a mapping", at: location(context.mark))
         case .reader(let problem, _, _, _):
-            return SpecError("cannot read the file as YAML: \(problem)", at: SourceLocation(file: file, line: 1, column: 1))
+            return SpecError(
+                "cannot read the file as YAML: \(problem)", at: SourceLocation(file: file, line: 1, column: 1))
         default:
             return SpecError("cannot parse YAML: \(error)", at: SourceLocation(file: file, line: 1, column: 1))
         }

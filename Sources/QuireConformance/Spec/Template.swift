@@ -81,7 +81,9 @@ enum Template {
         }
         guard var value = root.value(at: reference.path) else {
             let path = ([reference.name] + reference.path).joined(separator: ".")
-            throw Unresolved(description: "'${\(path)}' does not exist: '\(reference.name)' is \(ValueMatcher.render(root, limit: 120))")
+            throw Unresolved(
+                description:
+                    "'${\(path)}' does not exist: '\(reference.name)' is \(ValueMatcher.render(root, limit: 120))")
         }
         for function in reference.functions {
             do {

@@ -30,7 +30,8 @@ struct TemplateFunction: Sendable, Hashable {
         if let open = text.firstIndex(of: "("), text.hasSuffix(")") {
             name = String(text[..<open])
             let inside = text[text.index(after: open)..<text.index(before: text.endIndex)]
-            arguments = inside.isEmpty ? [] : inside.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            arguments =
+                inside.isEmpty ? [] : inside.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         } else {
             name = text
             arguments = []
@@ -40,21 +41,30 @@ struct TemplateFunction: Sendable, Hashable {
     /// The function's result for `value`.
     func apply(to value: SpecValue) throws -> SpecValue {
         guard Self.names.contains(name) else {
-            throw Failure(description: "unknown function '\(name)' after '|'\(Suggestion.didYouMean(name, in: Self.names)); known: \(Self.names.joined(separator: ", "))")
+            throw Failure(
+                description:
+                    "unknown function '\(name)' after '|'\(Suggestion.didYouMean(name, in: Self.names)); known: \(Self.names.joined(separator: ", "))"
+            )
         }
         let expected = name == "replace" ? 2 : 0
         guard arguments.count == expected else {
-            throw Failure(description: "'\(name)' takes \(expected == 0 ? "no arguments" : "\(expected) arguments, separated by a comma"), not \(arguments.count)")
+            throw Failure(
+                description:
+                    "'\(name)' takes \(expected == 0 ? "no arguments" : "\(expected) arguments, separated by a comma"), not \(arguments.count)"
+            )
         }
         guard let text = value.stringValue else {
             throw Failure(description: "'\(name)' applies to a string, not \(ValueMatcher.render(value, limit: 80))")
         }
         if name == "replace" {
-            guard !arguments[0].isEmpty else { throw Failure(description: "'replace' needs text to replace, not an empty string") }
+            guard !arguments[0].isEmpty else {
+                throw Failure(description: "'replace' needs text to replace, not an empty string")
+            }
             return .string(text.replacingOccurrences(of: arguments[0], with: arguments[1]))
         }
         guard var components = URLComponents(string: text), let host = components.host, !host.isEmpty else {
-            throw Failure(description: "'\(name)' applies to a URL such as http://127.0.0.1:4984/db, not \(JSONText.quote(text))")
+            throw Failure(
+                description: "'\(name)' applies to a URL such as http://127.0.0.1:4984/db, not \(JSONText.quote(text))")
         }
         switch name {
         case "host": return .string(host)

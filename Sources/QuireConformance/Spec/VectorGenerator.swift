@@ -26,12 +26,16 @@ enum VectorGenerator: Sendable, Equatable {
             let count = value["count"]?.intValue ?? 0
             let (length, overflow) = text.count.multipliedReportingOverflow(by: count)
             guard count >= 0, !overflow, length <= limit else {
-                throw SpecError("repeat makes \(overflow ? "too many" : String(length)) characters; the most is \(limit)", at: node.location)
+                throw SpecError(
+                    "repeat makes \(overflow ? "too many" : String(length)) characters; the most is \(limit)",
+                    at: node.location)
             }
             self = .repeated(text, count: count)
         } else if let name = value["random"]?.stringValue {
             guard Self.alphabets[name] != nil else {
-                throw SpecError("unknown alphabet '\(name)'\(Suggestion.didYouMean(name, in: Self.alphabets.keys))", at: node.location)
+                throw SpecError(
+                    "unknown alphabet '\(name)'\(Suggestion.didYouMean(name, in: Self.alphabets.keys))",
+                    at: node.location)
             }
             let length = value["length"]?.intValue ?? 0
             guard (0...limit).contains(length) else {
@@ -41,10 +45,11 @@ enum VectorGenerator: Sendable, Equatable {
         } else if let text = value["characters"]?.stringValue {
             self = .characters(text, except: value["except"]?.stringValue)
         } else if let bounds = value["range"]?.arrayValue, bounds.count == 2,
-                  let from = bounds[0].intValue, let through = bounds[1].intValue
+            let from = bounds[0].intValue, let through = bounds[1].intValue
         {
             guard from <= through, through - from < 100_000 else {
-                throw SpecError("range [\(from), \(through)] must go upwards and hold at most 100000 values", at: node.location)
+                throw SpecError(
+                    "range [\(from), \(through)] must go upwards and hold at most 100000 values", at: node.location)
             }
             self = .range(from: from, through: through)
         } else if let literal = value["literal"] {
@@ -93,11 +98,21 @@ enum VectorGenerator: Sendable, Equatable {
         var escaped: [Bool] = []
         var pending = false
         for scalar in set.unicodeScalars {
-            if pending { scalars.append(scalar); escaped.append(true); pending = false }
-            else if scalar == "\\" { pending = true }
-            else { scalars.append(scalar); escaped.append(false) }
+            if pending {
+                scalars.append(scalar)
+                escaped.append(true)
+                pending = false
+            } else if scalar == "\\" {
+                pending = true
+            } else {
+                scalars.append(scalar)
+                escaped.append(false)
+            }
         }
-        if pending { scalars.append("\\"); escaped.append(true) }
+        if pending {
+            scalars.append("\\")
+            escaped.append(true)
+        }
         var result: [Character] = []
         var seen = Set<Character>()
         func add(_ scalar: Unicode.Scalar) {
@@ -109,15 +124,18 @@ enum VectorGenerator: Sendable, Equatable {
         func name(_ count: Int) throws {
             named += count
             if named > SpecLimits.maximumGeneratedValues {
-                throw CharacterSetError(description: "the character set names more than \(SpecLimits.maximumGeneratedValues) characters")
+                throw CharacterSetError(
+                    description: "the character set names more than \(SpecLimits.maximumGeneratedValues) characters")
             }
         }
         var index = 0
         while index < scalars.count {
             if index + 2 < scalars.count, scalars[index + 1] == "-", !escaped[index + 1] {
-                let low = scalars[index].value, high = scalars[index + 2].value
+                let low = scalars[index].value
+                let high = scalars[index + 2].value
                 guard low <= high else {
-                    throw CharacterSetError(description: "character range '\(scalars[index])-\(scalars[index + 2])' goes backwards")
+                    throw CharacterSetError(
+                        description: "character range '\(scalars[index])-\(scalars[index + 2])' goes backwards")
                 }
                 try name(Int(high - low) + 1)
                 for value in low...high { if let scalar = Unicode.Scalar(value) { add(scalar) } }

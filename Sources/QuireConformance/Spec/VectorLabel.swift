@@ -19,7 +19,8 @@ enum VectorLabel {
         if scalars.count > 8, Set(scalars).count == 1 {
             return "\(render(String(scalars[0])))×\(scalars.count)"
         }
-        let needsQuotes = text.contains(where: { delimiters.contains($0) || $0.isWhitespace })
+        let needsQuotes =
+            text.contains(where: { delimiters.contains($0) || $0.isWhitespace })
             || text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         let shown = text.count > 40 ? String(text.prefix(30)) + "…(\(text.count))" : text
         return needsQuotes ? JSONText.quote(shown) : shown

@@ -18,16 +18,21 @@ enum VectorTable {
             for entry in entries {
                 var column: [(value: SpecValue, label: String)] = []
                 for (index, element) in (entry.value.elements ?? []).enumerated() {
-                    column += try values(of: element, caseName: caseName, variable: entry.key, index: index,
-                                         seed: seed, allowMany: true)
+                    column += try values(
+                        of: element, caseName: caseName, variable: entry.key, index: index,
+                        seed: seed, allowMany: true)
                 }
                 let (count, overflow) = rows.count.multipliedReportingOverflow(by: column.count)
                 guard !overflow, count <= SpecLimits.maximumRowsPerCase else {
-                    throw SpecError("the vectors make more than \(SpecLimits.maximumRowsPerCase) combinations; use fewer values or the table form", at: node.location)
+                    throw SpecError(
+                        "the vectors make more than \(SpecLimits.maximumRowsPerCase) combinations; use fewer values or the table form",
+                        at: node.location)
                 }
                 rows = rows.flatMap { row in
                     column.map { cell in
-                        Row(bindings: row.bindings + [(entry.key, cell.value)], labels: row.labels + ["\(entry.key)=\(cell.label)"])
+                        Row(
+                            bindings: row.bindings + [(entry.key, cell.value)],
+                            labels: row.labels + ["\(entry.key)=\(cell.label)"])
                     }
                 }
             }
@@ -38,15 +43,20 @@ enum VectorTable {
         return try tableRows.enumerated().map { index, rowNode in
             let keys = rowNode.entries?.map(\.key) ?? []
             guard Set(keys) == Set(expectedKeys) else {
-                let missing = expectedKeys.filter { !keys.contains($0) }, extra = keys.filter { !expectedKeys.contains($0) }
-                let detail = (missing.isEmpty ? [] : ["missing \(missing.joined(separator: ", "))"])
+                let missing = expectedKeys.filter { !keys.contains($0) }
+                let extra = keys.filter { !expectedKeys.contains($0) }
+                let detail =
+                    (missing.isEmpty ? [] : ["missing \(missing.joined(separator: ", "))"])
                     + (extra.isEmpty ? [] : ["extra \(extra.joined(separator: ", "))"])
-                throw SpecError("every vector row must name the same variables as the first; this one has \(detail.joined(separator: " and "))", at: rowNode.location)
+                throw SpecError(
+                    "every vector row must name the same variables as the first; this one has \(detail.joined(separator: " and "))",
+                    at: rowNode.location)
             }
             var row = Row(bindings: [], labels: [])
             for entry in rowNode.entries ?? [] {
-                let cell = try values(of: entry.value, caseName: caseName, variable: entry.key, index: index,
-                                      seed: seed, allowMany: false)[0]
+                let cell = try values(
+                    of: entry.value, caseName: caseName, variable: entry.key, index: index,
+                    seed: seed, allowMany: false)[0]
                 row.bindings.append((entry.key, cell.value))
                 row.labels.append("\(entry.key)=\(cell.label)")
             }
@@ -60,7 +70,8 @@ enum VectorTable {
         guard node.entries != nil else { return [(node.value, VectorLabel.render(node.value))] }
         let generator = try VectorGenerator(node)
         if generator.isMultiValued && !allowMany {
-            throw SpecError("this generator makes several values, which only the column form of vectors can use", at: node.location)
+            throw SpecError(
+                "this generator makes several values, which only the column form of vectors can use", at: node.location)
         }
         var random = SeededRandom(seed: SeededRandom.derive(seed, caseName, variable, String(index)))
         do {

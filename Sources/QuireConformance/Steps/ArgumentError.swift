@@ -14,7 +14,10 @@ struct Arguments {
         switch value {
         case .null: values = [:]
         case .object(let members): values = members
-        default: throw ArgumentError("\(keyword) takes a mapping of arguments, not \(value.typeName) \(ValueMatcher.render(value, limit: 80))")
+        default:
+            throw ArgumentError(
+                "\(keyword) takes a mapping of arguments, not \(value.typeName) \(ValueMatcher.render(value, limit: 80))"
+            )
         }
     }
 
@@ -74,12 +77,15 @@ struct Arguments {
         guard let text = try optionalString("concurrency") else { return .lastWriteWins }
         guard let control = Step.ConcurrencyControl(rawValue: text) else {
             let names = Step.ConcurrencyControl.allCases.map(\.rawValue)
-            throw ArgumentError("\(keyword): concurrency must be \(names.joined(separator: " or ")), not \(JSONText.quote(text))\(Suggestion.didYouMean(text, in: names))")
+            throw ArgumentError(
+                "\(keyword): concurrency must be \(names.joined(separator: " or ")), not \(JSONText.quote(text))\(Suggestion.didYouMean(text, in: names))"
+            )
         }
         return control
     }
 
     private func mismatch(_ key: String, _ expected: String, _ value: SpecValue) -> ArgumentError {
-        ArgumentError("\(keyword): '\(key)' must be \(expected), not \(value.typeName) \(ValueMatcher.render(value, limit: 80))")
+        ArgumentError(
+            "\(keyword): '\(key)' must be \(expected), not \(value.typeName) \(ValueMatcher.render(value, limit: 80))")
     }
 }

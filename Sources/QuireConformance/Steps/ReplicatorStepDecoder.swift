@@ -2,7 +2,8 @@
 /// of held documents (``Step/ContainerOperation``).
 enum ReplicatorStepDecoder {
     static func decode(keyword: String, arguments value: SpecValue) throws -> Step? {
-        guard Step.ReplicatorOperation.keywords.contains(keyword) || Step.ContainerOperation.keywords.contains(keyword) else {
+        guard Step.ReplicatorOperation.keywords.contains(keyword) || Step.ContainerOperation.keywords.contains(keyword)
+        else {
             return nil
         }
         let arguments = try Arguments(keyword: keyword, value)
@@ -11,15 +12,19 @@ enum ReplicatorStepDecoder {
         case "waitForReplicator":
             let activity = try arguments.optionalString("activity") ?? "idle"
             guard ["idle", "stopped"].contains(activity) else {
-                throw ArgumentError("waitForReplicator: 'activity' must be idle or stopped, not \(JSONText.quote(activity))")
+                throw ArgumentError(
+                    "waitForReplicator: 'activity' must be idle or stopped, not \(JSONText.quote(activity))")
             }
             return .replicator(.wait(name: try arguments.string("name"), activity: activity))
         case "stopReplicator": return .replicator(.stop(name: try arguments.string("name")))
         case "pendingDocumentIDs":
-            return .replicator(.pendingDocumentIDs(name: try arguments.string("name"), collection: try arguments.collection()))
+            return .replicator(
+                .pendingDocumentIDs(name: try arguments.string("name"), collection: try arguments.collection()))
         case "isDocumentPending":
             return .replicator(
-                .isDocumentPending(name: try arguments.string("name"), id: try arguments.string("id"), collection: try arguments.collection()))
+                .isDocumentPending(
+                    name: try arguments.string("name"), id: try arguments.string("id"),
+                    collection: try arguments.collection()))
         case "replicationEvents": return .replicator(.events(name: try arguments.string("name")))
         case "waitForDocument":
             let key = try arguments.optionalString("key")
@@ -34,24 +39,32 @@ enum ReplicatorStepDecoder {
                         deleted: try arguments.bool("deleted") ?? false, key: key, equals: arguments.values["equals"])))
         case "setValue":
             guard let value = arguments.values["value"] else { throw ArgumentError("setValue needs 'value'") }
-            return .container(.set(object: try arguments.string("object"), path: try path(arguments, empty: false), value: value))
+            return .container(
+                .set(object: try arguments.string("object"), path: try path(arguments, empty: false), value: value))
         case "removeValue":
             return .container(.remove(object: try arguments.string("object"), path: try path(arguments, empty: false)))
         case "insertValue":
             guard let value = arguments.values["value"] else { throw ArgumentError("insertValue needs 'value'") }
-            return .container(.insert(object: try arguments.string("object"), path: try path(arguments, empty: false), value: value))
+            return .container(
+                .insert(object: try arguments.string("object"), path: try path(arguments, empty: false), value: value))
         case "valueAt":
             let name = try arguments.string("as")
             guard let read = Step.ContainerRead(rawValue: name) else {
                 let names = Step.ContainerRead.allCases.map(\.rawValue)
-                throw ArgumentError("valueAt: unknown getter \(JSONText.quote(name))\(Suggestion.didYouMean(name, in: names))")
+                throw ArgumentError(
+                    "valueAt: unknown getter \(JSONText.quote(name))\(Suggestion.didYouMean(name, in: names))")
             }
-            return .container(.read(object: try arguments.string("object"), path: try path(arguments, empty: true), as: read))
+            return .container(
+                .read(object: try arguments.string("object"), path: try path(arguments, empty: true), as: read))
         case "isBlob":
-            guard let properties = try arguments.object("properties") else { throw ArgumentError("isBlob needs 'properties'") }
+            guard let properties = try arguments.object("properties") else {
+                throw ArgumentError("isBlob needs 'properties'")
+            }
             return .container(.isBlob(properties: properties))
         case "readBlobBytes":
-            guard let properties = try arguments.object("blob") else { throw ArgumentError("readBlobBytes needs 'blob'") }
+            guard let properties = try arguments.object("blob") else {
+                throw ArgumentError("readBlobBytes needs 'blob'")
+            }
             guard let count = try arguments.integer("count"), count >= 0 else {
                 throw ArgumentError("readBlobBytes needs 'count', a number of bytes (0 or more)")
             }
@@ -78,7 +91,9 @@ enum ReplicatorStepDecoder {
         let typeName = try arguments.string("type")
         guard let type = Step.ReplicationType(rawValue: typeName) else {
             let names = Step.ReplicationType.allCases.map(\.rawValue)
-            throw ArgumentError("startReplicator: unknown type \(JSONText.quote(typeName))\(Suggestion.didYouMean(typeName, in: names))")
+            throw ArgumentError(
+                "startReplicator: unknown type \(JSONText.quote(typeName))\(Suggestion.didYouMean(typeName, in: names))"
+            )
         }
         // `collections` is a list of names (shared options from the step) or a mapping of
         // each name to its own options.
@@ -88,7 +103,9 @@ enum ReplicatorStepDecoder {
             collections = [try collectionSettings(.default, arguments)]
         case .array(let names)?:
             for name in names {
-                guard let text = name.stringValue else { throw ArgumentError("startReplicator: 'collections' lists names") }
+                guard let text = name.stringValue else {
+                    throw ArgumentError("startReplicator: 'collections' lists names")
+                }
                 collections.append(try collectionSettings(CollectionName(fullName: text), arguments))
             }
         case .object(let members)?:
@@ -101,15 +118,19 @@ enum ReplicatorStepDecoder {
         }
         guard !collections.isEmpty else { throw ArgumentError("startReplicator: 'collections' names no collection") }
         return Step.ReplicatorSettings(
-            name: try arguments.string("name"), url: try arguments.string("url"), database: try arguments.optionalString("database"),
+            name: try arguments.string("name"), url: try arguments.string("url"),
+            database: try arguments.optionalString("database"),
             type: type, continuous: try arguments.bool("continuous") ?? true,
             enableAutoPurge: try arguments.bool("enableAutoPurge") ?? true, reset: try arguments.bool("reset") ?? false,
             collections: collections)
     }
 
-    private static func collectionSettings(_ name: CollectionName, _ arguments: Arguments) throws -> Step.CollectionSettings {
+    private static func collectionSettings(_ name: CollectionName, _ arguments: Arguments) throws
+        -> Step.CollectionSettings
+    {
         Step.CollectionSettings(
-            collection: name, documentIDs: try arguments.strings("documentIDs"), channels: try arguments.strings("channels"),
+            collection: name, documentIDs: try arguments.strings("documentIDs"),
+            channels: try arguments.strings("channels"),
             pushFilter: try filter(arguments, "pushFilter"), pullFilter: try filter(arguments, "pullFilter"),
             conflictResolver: try resolver(arguments))
     }
@@ -137,7 +158,8 @@ enum ReplicatorStepDecoder {
             return .merge(keys: try nested.strings("merge") ?? [])
         case let other?:
             throw ArgumentError(
-                "\(arguments.keyword): 'conflictResolver' must be localWins, remoteWins, delete or {merge: [keys]}, not \(ValueMatcher.render(other, limit: 80))")
+                "\(arguments.keyword): 'conflictResolver' must be localWins, remoteWins, delete or {merge: [keys]}, not \(ValueMatcher.render(other, limit: 80))"
+            )
         }
     }
 }

@@ -12,10 +12,13 @@ extension Step {
             return needed
         case .delete(let delete):
             var needed = [EngineCapability(keyword)]
-            if delete.concurrency != .lastWriteWins || delete.baseRevisionID != nil { needed.append(.concurrencyControl) }
+            if delete.concurrency != .lastWriteWins || delete.baseRevisionID != nil {
+                needed.append(.concurrencyControl)
+            }
             return needed
         case .query(let query):
-            return query.parameters.isEmpty ? [EngineCapability(keyword)] : [EngineCapability(keyword), .queryParameters]
+            return query.parameters.isEmpty
+                ? [EngineCapability(keyword)] : [EngineCapability(keyword), .queryParameters]
         case .advanceClock:
             return [.manualClock]
         case .saveObject, .deleteObject, .toMutable, .object:
@@ -32,6 +35,6 @@ extension Step {
     /// Members of a step's result that only engines with a capability report, by step
     /// keyword: an expectation reading one needs the capability too.
     public static let resultCapabilities: [String: (members: Set<String>, capability: EngineCapability)] = [
-        "replicate": (["resumed", "examined", "since", "checkpoints"], .replicationCheckpoints),
+        "replicate": (["resumed", "examined", "since", "checkpoints"], .replicationCheckpoints)
     ]
 }

@@ -32,7 +32,9 @@ extension Step {
         }
 
         /// Every keyword of these steps.
-        public static let keywords: Set<String> = ["setValue", "removeValue", "insertValue", "valueAt", "isBlob", "readBlobBytes"]
+        public static let keywords: Set<String> = [
+            "setValue", "removeValue", "insertValue", "valueAt", "isBlob", "readBlobBytes",
+        ]
     }
 
     /// What `valueAt` reads.

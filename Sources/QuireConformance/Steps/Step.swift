@@ -200,7 +200,7 @@ public enum Step: Sendable, Hashable {
         switch self {
         case .save(let save): return save.id.map { DocumentReference($0, in: save.collection) }
         case .get(let reference), .purge(let reference), .getExpiration(let reference),
-             .setExpiration(let reference, _):
+            .setExpiration(let reference, _):
             return reference
         case .getValue(let read): return read.document
         case .delete(let delete): return delete.document
@@ -307,7 +307,8 @@ extension Step {
         /// Makes the arguments.
         public init(
             name: String, collection: CollectionName? = nil, database: String? = nil, merge: [String: SpecValue] = [:],
-            unset: [String] = [], concurrency: ConcurrencyControl = .lastWriteWins, conflictHandler: ConflictChoice? = nil
+            unset: [String] = [], concurrency: ConcurrencyControl = .lastWriteWins,
+            conflictHandler: ConflictChoice? = nil
         ) {
             self.conflictHandler = conflictHandler
             self.name = name
@@ -329,7 +330,9 @@ extension Step {
         public var baseRevisionID: String?
 
         /// Makes delete arguments.
-        public init(document: DocumentReference, concurrency: ConcurrencyControl = .lastWriteWins, baseRevisionID: String? = nil) {
+        public init(
+            document: DocumentReference, concurrency: ConcurrencyControl = .lastWriteWins, baseRevisionID: String? = nil
+        ) {
             self.document = document
             self.concurrency = concurrency
             self.baseRevisionID = baseRevisionID

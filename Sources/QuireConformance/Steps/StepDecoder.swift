@@ -11,7 +11,8 @@ enum StepDecoder {
         "delete", "purge", "count", "setExpiration", "getExpiration", "advanceClock", "query", "createIndex",
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
         "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
-        "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes", "removeChangeListener",
+        "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
+        "removeChangeListener",
         "generateBlob", "readBlob", "damageBlob", "toMutable", "object",
         "canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag",
     ]).union(Step.ReplicatorOperation.keywords).union(Step.ContainerOperation.keywords)
@@ -23,7 +24,8 @@ enum StepDecoder {
         case "createCollection": return .createCollection(try collectionName(arguments))
         case "deleteCollection": return .deleteCollection(try collectionName(arguments))
         case "collection": return .collection(try collectionName(arguments))
-        case "collections": return .collections(scope: try arguments.optionalString("scope") ?? CollectionName.defaultName)
+        case "collections":
+            return .collections(scope: try arguments.optionalString("scope") ?? CollectionName.defaultName)
         case "scope": return .scope(name: try arguments.string("name"))
         case "scopes": return .scopes
         case "save":
@@ -36,7 +38,8 @@ enum StepDecoder {
                     throw ArgumentError("delete: 'object' names the document; 'id' and 'from' cannot be given with it")
                 }
                 return .deleteObject(
-                    name: name, collection: try arguments.optionalString("collection").map(CollectionName.init(fullName:)),
+                    name: name,
+                    collection: try arguments.optionalString("collection").map(CollectionName.init(fullName:)),
                     concurrency: try arguments.concurrency())
             }
             return .delete(try delete(arguments))
@@ -48,12 +51,16 @@ enum StepDecoder {
         case "getExpiration": return .getExpiration(try document(arguments))
         case "advanceClock": return .advanceClock(seconds: try arguments.number("seconds"))
         case "query":
-            return .query(Step.Query(sql: try arguments.string("sql"), parameters: try arguments.object("parameters") ?? [:]))
+            return .query(
+                Step.Query(sql: try arguments.string("sql"), parameters: try arguments.object("parameters") ?? [:]))
         case "createIndex": return .createIndex(try index(arguments))
-        case "deleteIndex": return .deleteIndex(name: try arguments.string("name"), collection: try arguments.collection())
+        case "deleteIndex":
+            return .deleteIndex(name: try arguments.string("name"), collection: try arguments.collection())
         case "indexes": return .indexes(try arguments.collection())
         case "open":
-            if let alias = try arguments.optionalString("as") { return .openInstance(name: try arguments.string("name"), alias: alias) }
+            if let alias = try arguments.optionalString("as") {
+                return .openInstance(name: try arguments.string("name"), alias: alias)
+            }
             return .open(name: try arguments.string("name"))
         case "close": return .close
         case "reopen": return .reopen
@@ -78,10 +85,12 @@ enum StepDecoder {
             return .blobContent(properties: properties)
         case "maintenance": return .maintenance(type: try arguments.string("type"))
         case "buildFixture": return .buildFixture(try buildFixture(arguments, specDirectory: specDirectory))
-        case "verifyFixture": return .verifyFixture(archive: try path(arguments, "archive", specDirectory: specDirectory))
+        case "verifyFixture":
+            return .verifyFixture(archive: try path(arguments, "archive", specDirectory: specDirectory))
         case "installFixture":
             return .installFixture(
-                archive: try path(arguments, "archive", specDirectory: specDirectory), name: try arguments.string("name"),
+                archive: try path(arguments, "archive", specDirectory: specDirectory),
+                name: try arguments.string("name"),
                 ifAbsent: try arguments.bool("ifAbsent") ?? false)
         case "serve":
             return .serve(database: try arguments.string("database"), readOnly: try arguments.bool("readOnly") ?? false)
@@ -98,7 +107,8 @@ enum StepDecoder {
                     documentIDs: try arguments.strings("documentIDs") ?? []))
         case "getValue": return .getValue(try typedRead(arguments))
         case "explain":
-            return .explain(Step.Query(sql: try arguments.string("sql"), parameters: try arguments.object("parameters") ?? [:]))
+            return .explain(
+                Step.Query(sql: try arguments.string("sql"), parameters: try arguments.object("parameters") ?? [:]))
         case "addChangeListener":
             return .addChangeListener(
                 Step.ChangeListener(
@@ -110,7 +120,9 @@ enum StepDecoder {
             guard let size = try arguments.integer("size"), size >= 0 else {
                 throw ArgumentError("generateBlob needs 'size', a number of bytes (0 or more)")
             }
-            guard let seed = try arguments.integer("seed") else { throw ArgumentError("generateBlob needs 'seed', an integer") }
+            guard let seed = try arguments.integer("seed") else {
+                throw ArgumentError("generateBlob needs 'seed', an integer")
+            }
             return .generateBlob(
                 size: size, seed: UInt64(bitPattern: Int64(seed)),
                 contentType: try arguments.optionalString("contentType") ?? "application/octet-stream")
@@ -128,13 +140,15 @@ enum StepDecoder {
         let typeName = try arguments.string("as")
         guard let type = Step.ValueType(rawValue: typeName) else {
             let names = Step.ValueType.allCases.map(\.rawValue)
-            throw ArgumentError("getValue: unknown type \(JSONText.quote(typeName))\(Suggestion.didYouMean(typeName, in: names))")
+            throw ArgumentError(
+                "getValue: unknown type \(JSONText.quote(typeName))\(Suggestion.didYouMean(typeName, in: names))")
         }
         return Step.TypedRead(document: try document(arguments), key: try arguments.string("key"), type: type)
     }
 
     private static func collectionName(_ arguments: Arguments) throws -> CollectionName {
-        CollectionName(try arguments.string("name"), scope: try arguments.optionalString("scope") ?? CollectionName.defaultName)
+        CollectionName(
+            try arguments.string("name"), scope: try arguments.optionalString("scope") ?? CollectionName.defaultName)
     }
 
     private static func document(_ arguments: Arguments) throws -> DocumentReference {
@@ -142,10 +156,13 @@ enum StepDecoder {
     }
 
     /// A document read earlier (`from: ${doc}`): its properties and its `_meta`.
-    private static func readDocument(_ arguments: Arguments) throws -> (properties: [String: SpecValue], meta: [String: SpecValue])? {
+    private static func readDocument(_ arguments: Arguments) throws -> (
+        properties: [String: SpecValue], meta: [String: SpecValue]
+    )? {
         guard let from = try arguments.object("from") else { return nil }
         guard let meta = from[DocumentSnapshot.metaKey]?.objectValue else {
-            throw ArgumentError("\(arguments.keyword): 'from' must be a document read by an earlier step (it has no _meta)")
+            throw ArgumentError(
+                "\(arguments.keyword): 'from' must be a document read by an earlier step (it has no _meta)")
         }
         var properties = from
         properties[DocumentSnapshot.metaKey] = nil
@@ -154,7 +171,8 @@ enum StepDecoder {
 
     private static func save(_ arguments: Arguments) throws -> Step.Save {
         let read = try readDocument(arguments)
-        let collection = try arguments.optionalString("collection").map(CollectionName.init(fullName:))
+        let collection =
+            try arguments.optionalString("collection").map(CollectionName.init(fullName:))
             ?? read?.meta["collection"]?.stringValue.map(CollectionName.init(fullName:)) ?? .default
         let id = try arguments.optionalString("id") ?? read?.meta["id"]?.stringValue
         var content: Step.Content
@@ -169,13 +187,16 @@ enum StepDecoder {
             for key in try arguments.strings("unset") ?? [] { properties[key] = nil }
             content = .properties(properties)
         }
-        return Step.Save(collection: collection, id: id, content: content, concurrency: try arguments.concurrency(),
-                         baseRevisionID: read?.meta["revisionID"]?.stringValue)
+        return Step.Save(
+            collection: collection, id: id, content: content, concurrency: try arguments.concurrency(),
+            baseRevisionID: read?.meta["revisionID"]?.stringValue)
     }
 
     private static func objectSave(_ name: String, _ arguments: Arguments) throws -> Step.ObjectSave {
         for key in ["id", "from", "body", "json"] where arguments[key] != nil {
-            throw ArgumentError("save: 'object' saves a held document as it is; '\(key)' cannot be given with it (use 'merge' or 'unset')")
+            throw ArgumentError(
+                "save: 'object' saves a held document as it is; '\(key)' cannot be given with it (use 'merge' or 'unset')"
+            )
         }
         return Step.ObjectSave(
             name: name, collection: try arguments.optionalString("collection").map(CollectionName.init(fullName:)),
@@ -198,12 +219,16 @@ enum StepDecoder {
             let listed = members["merge"]?.arrayValue ?? []
             let keys = listed.compactMap(\.stringValue)
             guard !keys.isEmpty, keys.count == listed.count else {
-                throw ArgumentError("save: conflictHandler 'merge' needs a list of keys to take from the stored document")
+                throw ArgumentError(
+                    "save: conflictHandler 'merge' needs a list of keys to take from the stored document")
             }
             return .merge(keys: keys)
         default:
-            let hint = value.stringValue.map { Suggestion.didYouMean($0, in: ["keepMine", "keepTheirs", "cancel"]) } ?? ""
-            throw ArgumentError("save: conflictHandler must be keepMine, keepTheirs, cancel or {merge: [keys]}, not \(ValueMatcher.render(value, limit: 80))\(hint)")
+            let hint =
+                value.stringValue.map { Suggestion.didYouMean($0, in: ["keepMine", "keepTheirs", "cancel"]) } ?? ""
+            throw ArgumentError(
+                "save: conflictHandler must be keepMine, keepTheirs, cancel or {merge: [keys]}, not \(ValueMatcher.render(value, limit: 80))\(hint)"
+            )
         }
     }
 
@@ -212,10 +237,12 @@ enum StepDecoder {
         guard let id = try arguments.optionalString("id") ?? read?.meta["id"]?.stringValue else {
             throw ArgumentError("delete needs 'id' or 'from'")
         }
-        let collection = try arguments.optionalString("collection").map(CollectionName.init(fullName:))
+        let collection =
+            try arguments.optionalString("collection").map(CollectionName.init(fullName:))
             ?? read?.meta["collection"]?.stringValue.map(CollectionName.init(fullName:)) ?? .default
-        return Step.Delete(document: DocumentReference(id, in: collection), concurrency: try arguments.concurrency(),
-                           baseRevisionID: read?.meta["revisionID"]?.stringValue)
+        return Step.Delete(
+            document: DocumentReference(id, in: collection), concurrency: try arguments.concurrency(),
+            baseRevisionID: read?.meta["revisionID"]?.stringValue)
     }
 
     private static func expiration(_ arguments: Arguments) throws -> Step.Expiration? {
@@ -227,7 +254,8 @@ enum StepDecoder {
         case .int(let milliseconds)?: return .at(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
         case .string(let text)?:
             guard let date = ISO8601.date(from: text) else {
-                throw ArgumentError("setExpiration: 'at' \(JSONText.quote(text)) is not an ISO-8601 time such as 2025-01-01T00:00:00Z")
+                throw ArgumentError(
+                    "setExpiration: 'at' \(JSONText.quote(text)) is not an ISO-8601 time such as 2025-01-01T00:00:00Z")
             }
             return .at(date)
         case let other?:
@@ -238,12 +266,15 @@ enum StepDecoder {
     private static func index(_ arguments: Arguments) throws -> Step.Index {
         let kindName = try arguments.optionalString("kind") ?? Step.IndexKind.value.rawValue
         guard let kind = Step.IndexKind(rawValue: kindName) else {
-            throw ArgumentError("createIndex: unknown kind \(JSONText.quote(kindName))\(Suggestion.didYouMean(kindName, in: Step.IndexKind.allCases.map(\.rawValue)))")
+            throw ArgumentError(
+                "createIndex: unknown kind \(JSONText.quote(kindName))\(Suggestion.didYouMean(kindName, in: Step.IndexKind.allCases.map(\.rawValue)))"
+            )
         }
         return Step.Index(
             collection: try arguments.collection(), name: try arguments.string("name"), kind: kind,
             expressions: try arguments.strings("expressions") ?? [], whereClause: try arguments.optionalString("where"),
-            language: try arguments.optionalString("language"), ignoreAccents: try arguments.bool("ignoreAccents") ?? false)
+            language: try arguments.optionalString("language"),
+            ignoreAccents: try arguments.bool("ignoreAccents") ?? false)
     }
 
     /// A path argument; relative paths are relative to the spec file.
@@ -268,10 +299,13 @@ enum StepDecoder {
         let typeName = try arguments.string("type")
         guard let type = Step.ReplicationType(rawValue: typeName) else {
             let names = Step.ReplicationType.allCases.map(\.rawValue)
-            throw ArgumentError("replicate: unknown type \(JSONText.quote(typeName))\(Suggestion.didYouMean(typeName, in: names))")
+            throw ArgumentError(
+                "replicate: unknown type \(JSONText.quote(typeName))\(Suggestion.didYouMean(typeName, in: names))")
         }
         let collections = try arguments.strings("collections")?.map(CollectionName.init(fullName:)) ?? [.default]
-        guard !collections.isEmpty else { throw ArgumentError("replicate: 'collections' must list at least one collection") }
+        guard !collections.isEmpty else {
+            throw ArgumentError("replicate: 'collections' must list at least one collection")
+        }
         return Step.Replication(
             url: try arguments.string("url"), database: try arguments.optionalString("database"), type: type,
             collections: collections, channels: try arguments.strings("channels"),
@@ -285,6 +319,7 @@ enum StepDecoder {
         } else {
             source = .database(try arguments.string("from"))
         }
-        return Step.Copy(source: source, destination: try arguments.string("to"), asFiles: try arguments.bool("asFiles") ?? false)
+        return Step.Copy(
+            source: source, destination: try arguments.string("to"), asFiles: try arguments.bool("asFiles") ?? false)
     }
 }

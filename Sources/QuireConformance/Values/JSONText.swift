@@ -22,7 +22,8 @@ public enum JSONText {
         do {
             return try JSONDecoder().decode(SpecValue.self, from: Data(text.utf8))
         } catch {
-            throw EngineError(domain: EngineError.conformanceDomain, code: "invalidJSON", message: "not valid JSON: \(error)")
+            throw EngineError(
+                domain: EngineError.conformanceDomain, code: "invalidJSON", message: "not valid JSON: \(error)")
         }
     }
 
@@ -41,7 +42,10 @@ public enum JSONText {
         case .double(let number): output += number.isFinite ? "\(number)" : "null"
         case .string(let text): writeString(text, into: &output)
         case .array(let elements):
-            guard !elements.isEmpty else { output += "[]"; return }
+            guard !elements.isEmpty else {
+                output += "[]"
+                return
+            }
             output += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { output += "," }
@@ -51,7 +55,10 @@ public enum JSONText {
             if pretty { newline(into: &output, indent: indent) }
             output += "]"
         case .object(let members):
-            guard !members.isEmpty else { output += "{}"; return }
+            guard !members.isEmpty else {
+                output += "{}"
+                return
+            }
             output += "{"
             for (index, key) in members.keys.sorted().enumerated() {
                 if index > 0 { output += "," }

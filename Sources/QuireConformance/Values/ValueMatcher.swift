@@ -25,14 +25,18 @@ enum ValueMatcher {
 
     /// The first difference between `expected` and `actual`, or nil when they match.
     /// With `typed`, numbers must also have the same JSON type (`1` is not `1.0`).
-    static func mismatch(expected: SpecValue, actual: SpecValue, partial: Bool, typed: Bool = false, path: [String] = []) -> Mismatch? {
+    static func mismatch(
+        expected: SpecValue, actual: SpecValue, partial: Bool, typed: Bool = false, path: [String] = []
+    ) -> Mismatch? {
         switch (expected, actual) {
         case (.object(let wanted), .object(let found)):
             for key in wanted.keys.sorted() {
                 guard let value = found[key] else {
                     return Mismatch(path: path + [key], expected: render(wanted[key] ?? .null), actual: "no such key")
                 }
-                if let difference = mismatch(expected: wanted[key] ?? .null, actual: value, partial: partial, typed: typed, path: path + [key]) {
+                if let difference = mismatch(
+                    expected: wanted[key] ?? .null, actual: value, partial: partial, typed: typed, path: path + [key])
+                {
                     return difference
                 }
             }
@@ -42,17 +46,23 @@ enum ValueMatcher {
             return nil
         case (.array(let wanted), .array(let found)):
             for (index, element) in wanted.enumerated() where index < found.count {
-                if let difference = mismatch(expected: element, actual: found[index], partial: partial, typed: typed, path: path + [String(index)]) {
+                if let difference = mismatch(
+                    expected: element, actual: found[index], partial: partial, typed: typed,
+                    path: path + [String(index)])
+                {
                     return difference
                 }
             }
             if wanted.count != found.count {
-                return Mismatch(path: path, expected: "\(wanted.count) \(wanted.count == 1 ? "element" : "elements")",
-                                actual: "\(found.count): \(render(actual))")
+                return Mismatch(
+                    path: path, expected: "\(wanted.count) \(wanted.count == 1 ? "element" : "elements")",
+                    actual: "\(found.count): \(render(actual))")
             }
             return nil
         case (.int, .double) where typed, (.double, .int) where typed:
-            return Mismatch(path: path, expected: "\(render(expected)) (\(expected.typeName))", actual: "\(render(actual)) (\(actual.typeName))")
+            return Mismatch(
+                path: path, expected: "\(render(expected)) (\(expected.typeName))",
+                actual: "\(render(actual)) (\(actual.typeName))")
         default:
             if let lhs = expected.doubleValue, let rhs = actual.doubleValue {
                 return lhs == rhs ? nil : Mismatch(path: path, expected: render(expected), actual: render(actual))

@@ -63,7 +63,8 @@ public struct ReproducibleZipWriter: Sendable {
         let partial = scratch.url
         do {
             try writeArchive(planned, to: partial.path)
-            try ZipTimestampPatcher.stamp(archiveAt: partial.path, with: DOSDateTime(secondsSinceEpoch: timestamp.secondsSinceEpoch))
+            try ZipTimestampPatcher.stamp(
+                archiveAt: partial.path, with: DOSDateTime(secondsSinceEpoch: timestamp.secondsSinceEpoch))
             guard rename(partial.path, destination.path) == 0 else {
                 throw QuireError.posix(errno, "cannot move the archive into place at '\(destination.path)'")
             }
@@ -104,9 +105,11 @@ public struct ReproducibleZipWriter: Sendable {
                 result.append(.directory(path))
                 try collect(url, relative: path, into: &result)
             case S_IFLNK:
-                throw QuireError(.invalidParameter, "'\(url.path)' is a symbolic link; fixtures hold regular files and folders only")
+                throw QuireError(
+                    .invalidParameter, "'\(url.path)' is a symbolic link; fixtures hold regular files and folders only")
             default:
-                throw QuireError(.invalidParameter, "'\(url.path)' is a special file; fixtures hold regular files and folders only")
+                throw QuireError(
+                    .invalidParameter, "'\(url.path)' is a special file; fixtures hold regular files and folders only")
             }
         }
     }
@@ -128,7 +131,8 @@ public struct ReproducibleZipWriter: Sendable {
                 if let existing = byPath[ancestor] {
                     guard existing.isDirectory else {
                         throw QuireError(
-                            .invalidParameter, "archive entry '\(ancestor)' is a file but '\(path)' needs it to be a folder")
+                            .invalidParameter,
+                            "archive entry '\(ancestor)' is a file but '\(path)' needs it to be a folder")
                     }
                 } else {
                     byPath[ancestor] = .directory(ancestor)

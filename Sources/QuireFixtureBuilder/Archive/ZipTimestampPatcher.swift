@@ -29,7 +29,8 @@ enum ZipTimestampPatcher {
             let commentLength = Int(le16(records, position + 32))
             let end = position + 46 + nameLength + extraLength + commentLength
             guard end <= records.count else { throw corrupt(path, "central directory record \(seen) overruns") }
-            let localOffset = try localHeaderOffset(records, record: position, nameLength: nameLength, extraLength: extraLength, path: path)
+            let localOffset = try localHeaderOffset(
+                records, record: position, nameLength: nameLength, extraLength: extraLength, path: path)
             let local = try file.read(count: 4, at: localOffset)
             guard le32(local, 0) == localHeader else {
                 throw corrupt(path, "central directory record \(seen) points at no local header")
@@ -118,7 +119,9 @@ enum ZipTimestampPatcher {
     }
 
     private static func bytes32(_ value: UInt32) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
-         UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24)]
+        [
+            UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
+            UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 24),
+        ]
     }
 }

@@ -58,7 +58,8 @@ public struct FixtureBuilder: Sendable {
         do {
             try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
         } catch {
-            throw QuireError(.cantOpenFile, "cannot create output folder '\(outputFolder.path)': \(error.localizedDescription)")
+            throw QuireError(
+                .cantOpenFile, "cannot create output folder '\(outputFolder.path)': \(error.localizedDescription)")
         }
         Self.sweep(outputFolder)
         let scratch = try OwnedScratch.create(.folder, in: outputFolder, prefix: ".\(recipe.name).build-")
@@ -79,7 +80,8 @@ public struct FixtureBuilder: Sendable {
             }
             var hasher = SHA256()
             let size = try PosixFile.stream(url.path) { hasher.update($0) }
-            manifest.entries.append(FixtureManifest.Entry(path: entry.path, sha256: Digest.hex(hasher.finalize()), size: size))
+            manifest.entries.append(
+                FixtureManifest.Entry(path: entry.path, sha256: Digest.hex(hasher.finalize()), size: size))
         }
         entries.append(.bytes(FixtureManifest.fileName, try manifest.encoded()))
         let archive = outputFolder.appendingPathComponent(FixtureLayout.archiveFileName(recipe.name))
@@ -127,7 +129,9 @@ public struct FixtureBuilder: Sendable {
             // A checkpointed, closed database has nothing there; anything else must not be lost.
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
             guard suffix == "-shm" || size == 0 else {
-                throw QuireError(.unexpectedError, "'\(path)' still holds \(size) bytes after the database was checkpointed and closed")
+                throw QuireError(
+                    .unexpectedError,
+                    "'\(path)' still holds \(size) bytes after the database was checkpointed and closed")
             }
             try? FileManager.default.removeItem(atPath: path)
         }
@@ -138,7 +142,9 @@ public struct FixtureBuilder: Sendable {
         let loader = try FixtureDocumentLoader(
             recipe: recipe, database: database, timestamp: timestamp, batchSize: batchSize
         ) { [progress] collection, loaded in
-            progress?(FixtureBuildProgress(stage: .loading(collection: collection), documentsLoaded: loaded, documentsTotal: total))
+            progress?(
+                FixtureBuildProgress(
+                    stage: .loading(collection: collection), documentsLoaded: loaded, documentsTotal: total))
         }
         var indexes: [FixtureManifest.IndexDescription] = []
         var collections: [(Quire.Collection, FixtureRecipe.CollectionSettings)] = []
@@ -170,16 +176,19 @@ public struct FixtureBuilder: Sendable {
             var inputs = loader.inputs
             try stamp(
                 database,
-                FixtureIdentity(recipeDigest: recipe.contentDigest, timestamp: timestamp, inputDigest: inputs.finalize()))
+                FixtureIdentity(
+                    recipeDigest: recipe.contentDigest, timestamp: timestamp, inputDigest: inputs.finalize()))
         }
         var summaries: [FixtureManifest.CollectionSummary] = []
         for scope in try database.scopes() {
             for collection in try scope.collections() {
-                summaries.append(FixtureManifest.CollectionSummary(name: collection.fullName, documentCount: Int(collection.count)))
+                summaries.append(
+                    FixtureManifest.CollectionSummary(name: collection.fullName, documentCount: Int(collection.count)))
             }
         }
         return FixtureManifest(
-            name: recipe.name, collections: summaries, indexes: indexes, checkpoints: checkpoints, buildTimestamp: timestamp)
+            name: recipe.name, collections: summaries, indexes: indexes, checkpoints: checkpoints,
+            buildTimestamp: timestamp)
     }
 
     /// Gives the database the fixture's UUIDs.
@@ -201,7 +210,9 @@ public struct FixtureBuilder: Sendable {
 
     /// Pulls the remote into `collections` with a one-shot replicator; returns each
     /// collection's checkpoint, which stays in the database as a local document.
-    private func pull(_ remote: FixtureRecipe.Remote, into collections: [Quire.Collection]) throws -> [FixtureManifest.Checkpoint] {
+    private func pull(_ remote: FixtureRecipe.Remote, into collections: [Quire.Collection]) throws -> [FixtureManifest
+        .Checkpoint]
+    {
         var config = ReplicatorConfiguration(target: URLEndpoint(url: remote.url))
         config.replicatorType = .pull
         config.maxAttempts = 3
@@ -216,10 +227,13 @@ public struct FixtureBuilder: Sendable {
         }
         return try collections.map { collection in
             guard let report = replicator.checkpointReport(for: collection) else {
-                throw QuireError(.unexpectedError, "the pull from \(remote.url.absoluteString) recorded no checkpoint for \(collection.fullName)")
+                throw QuireError(
+                    .unexpectedError,
+                    "the pull from \(remote.url.absoluteString) recorded no checkpoint for \(collection.fullName)")
             }
             return FixtureManifest.Checkpoint(
-                collection: collection.fullName, remoteURL: remote.url.absoluteString, checkpointID: report.checkpointID)
+                collection: collection.fullName, remoteURL: remote.url.absoluteString, checkpointID: report.checkpointID
+            )
         }
     }
 

@@ -87,14 +87,16 @@ final class FixtureDocumentLoader {
             throw QuireError(error.code, "\(place): \(error.message)")
         }
         if let declared = reference.length, declared != length {
-            throw QuireError(.corruptData, "\(place) gives blob \(reference.digest) \(declared) bytes; its file has \(length)")
+            throw QuireError(
+                .corruptData, "\(place) gives blob \(reference.digest) \(declared) bytes; its file has \(length)")
         }
         let target = attachments.appendingPathComponent(try DatasetBlobName.fileName(forDigest: reference.digest))
         do {
             try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: source, to: target)
         } catch {
-            throw QuireError(.ioError, "cannot copy blob \(reference.digest) into the database: \(error.localizedDescription)")
+            throw QuireError(
+                .ioError, "cannot copy blob \(reference.digest) into the database: \(error.localizedDescription)")
         }
         copiedBlobs.insert(reference.digest)
         inputs.addBlob(reference.digest)
@@ -116,7 +118,8 @@ final class FixtureDocumentLoader {
             case .string(let text)?:
                 guard let moment = parsed.date(forKey: field) else {
                     throw QuireError(
-                        .invalidParameter, "\(place): expiration field '\(field)' holds '\(text)', which is not an ISO 8601 date")
+                        .invalidParameter,
+                        "\(place): expiration field '\(field)' holds '\(text)', which is not an ISO 8601 date")
                 }
                 date = moment
             case .int(let milliseconds)?:

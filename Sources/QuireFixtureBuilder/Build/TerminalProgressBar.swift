@@ -15,7 +15,8 @@ public final class TerminalProgressBar: Sendable {
 
     /// Makes a bar `width` characters wide that writes through `write` (standard error by
     /// default).
-    public init(width: Int = 30, write: @escaping @Sendable (String) -> Void = TerminalProgressBar.writeToStandardError) {
+    public init(width: Int = 30, write: @escaping @Sendable (String) -> Void = TerminalProgressBar.writeToStandardError)
+    {
         self.width = max(10, width)
         self.write = write
     }

@@ -63,15 +63,25 @@ public struct DatasetGenerator: Sendable {
     private func writeTravel(into folder: URL) throws {
         let travel = TravelGenerator(count: count, seed: seed)
         var random = travel.random(for: "inventory.airline")
-        try writeCollection("inventory.airline", in: folder, count: travel.airlineCount) { travel.airline($0, random: &random) }
+        try writeCollection("inventory.airline", in: folder, count: travel.airlineCount) {
+            travel.airline($0, random: &random)
+        }
         random = travel.random(for: "inventory.airport")
-        try writeCollection("inventory.airport", in: folder, count: travel.airportCount) { travel.airport($0, random: &random) }
+        try writeCollection("inventory.airport", in: folder, count: travel.airportCount) {
+            travel.airport($0, random: &random)
+        }
         random = travel.random(for: "inventory.hotel")
-        try writeCollection("inventory.hotel", in: folder, count: travel.hotelCount) { travel.hotel($0, random: &random) }
+        try writeCollection("inventory.hotel", in: folder, count: travel.hotelCount) {
+            travel.hotel($0, random: &random)
+        }
         random = travel.random(for: "inventory.landmark")
-        try writeCollection("inventory.landmark", in: folder, count: travel.landmarkCount) { travel.landmark($0, random: &random) }
+        try writeCollection("inventory.landmark", in: folder, count: travel.landmarkCount) {
+            travel.landmark($0, random: &random)
+        }
         random = travel.random(for: "inventory.route")
-        try writeCollection("inventory.route", in: folder, count: travel.routeCount) { travel.route($0, random: &random) }
+        try writeCollection("inventory.route", in: folder, count: travel.routeCount) {
+            travel.route($0, random: &random)
+        }
 
         let attachments = folder.appendingPathComponent(DatasetBlobName.folderName)
         guard mkdir(attachments.path, 0o755) == 0, chmod(attachments.path, 0o755) == 0 else {
@@ -112,7 +122,8 @@ public struct DatasetGenerator: Sendable {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw QuireError(.cantOpenFile, "cannot create output folder '\(folder.path)': \(error.localizedDescription)")
+                throw QuireError(
+                    .cantOpenFile, "cannot create output folder '\(folder.path)': \(error.localizedDescription)")
             }
         }
     }

@@ -52,16 +52,20 @@ public struct DatasetIndex: Codable, Sendable, Equatable {
             index = try JSONDecoder().decode(DatasetIndex.self, from: data)
         } catch {
             throw QuireError(
-                .corruptData, "dataset index '\(url.path)' is not {\"name\": string, \"collections\": [string]}: \(error)")
+                .corruptData,
+                "dataset index '\(url.path)' is not {\"name\": string, \"collections\": [string]}: \(error)")
         }
-        guard !index.name.isEmpty else { throw QuireError(.corruptData, "dataset index '\(url.path)' has an empty name") }
+        guard !index.name.isEmpty else {
+            throw QuireError(.corruptData, "dataset index '\(url.path)' has an empty name")
+        }
         var seen: Set<String> = []
         for listed in index.collections {
             let full = fullName(of: listed)
             guard CollectionName.isValidFullName(full) else {
                 throw QuireError(
                     .corruptData,
-                    "dataset index '\(url.path)' lists '\(listed)', which is neither a valid 'scope.collection' nor a collection name of the default scope")
+                    "dataset index '\(url.path)' lists '\(listed)', which is neither a valid 'scope.collection' nor a collection name of the default scope"
+                )
             }
             guard seen.insert(full).inserted else {
                 throw QuireError(.corruptData, "dataset index '\(url.path)' lists '\(listed)' twice")

@@ -86,7 +86,8 @@ public struct DatasetReader: Sendable {
             let url = attachments.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: url.path) { return url }
         }
-        throw QuireError(.notFound, "dataset '\(index.name)' has no blob file for '\(digest)' in \(DatasetBlobName.folderName)/")
+        throw QuireError(
+            .notFound, "dataset '\(index.name)' has no blob file for '\(digest)' in \(DatasetBlobName.folderName)/")
     }
 
     /// The digests of every blob file in `Attachments/`, sorted (empty when there is no folder).
@@ -98,7 +99,8 @@ public struct DatasetReader: Sendable {
         let names = try FileManager.default.contentsOfDirectory(atPath: attachments.path)
         return try names.filter { !$0.hasPrefix(".") }.map { name in
             guard let digest = DatasetBlobName.digest(forFileName: name) else {
-                throw QuireError(.corruptData, "'\(DatasetBlobName.folderName)/\(name)' is not named '<base64 sha1>.blob'")
+                throw QuireError(
+                    .corruptData, "'\(DatasetBlobName.folderName)/\(name)' is not named '<base64 sha1>.blob'")
             }
             return digest
         }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -128,7 +130,8 @@ public struct DatasetReader: Sendable {
                     "blob file '\(url.lastPathComponent)' (for '\(digest)') is a Git LFS pointer, not the blob; "
                         + "fetch the LFS objects (git lfs pull) and build again")
             }
-            throw QuireError(.corruptData, "blob file '\(url.lastPathComponent)' hashes to '\(actual)', not '\(digest)'")
+            throw QuireError(
+                .corruptData, "blob file '\(url.lastPathComponent)' hashes to '\(actual)', not '\(digest)'")
         }
         return length
     }

@@ -53,7 +53,8 @@ final class JSONLinesReader {
             searchedUpTo = pending.count
             guard pending.count <= Self.maximumLineBytes else {
                 throw QuireError(
-                    .corruptData, "line \(lineNumber + 1) of '\(file.path)' is longer than \(Self.maximumLineBytes) bytes")
+                    .corruptData,
+                    "line \(lineNumber + 1) of '\(file.path)' is longer than \(Self.maximumLineBytes) bytes")
             }
             let count = try file.read(into: chunk)
             if count == 0 {

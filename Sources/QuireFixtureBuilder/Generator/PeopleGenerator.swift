@@ -13,19 +13,25 @@ enum PeopleGenerator {
         let last = random.pick(GeneratorWords.lastNames)
         // One person in five lives in Washington, so state queries have plenty to find.
         let place = random.chance(1, in: 5) ? random.pick(washingtonPlaces) : random.pick(otherPlaces)
-        let street = "\(random.int(in: 1...9999)) \(random.pick(GeneratorWords.streetNames)) \(random.pick(GeneratorWords.streetSuffixes))"
+        let street =
+            "\(random.int(in: 1...9999)) \(random.pick(GeneratorWords.streetNames)) \(random.pick(GeneratorWords.streetSuffixes))"
         let login = asciiLogin(first + "." + last)
         let emailCount = random.chance(1, in: 3) ? 2 : 1
         let emails = (0..<emailCount).map { number in
-            JSONValue.string("\(number == 0 ? login : String(login.split(separator: ".").last ?? "x"))@\(random.pick(GeneratorWords.emailDomains))")
+            JSONValue.string(
+                "\(number == 0 ? login : String(login.split(separator: ".").last ?? "x"))@\(random.pick(GeneratorWords.emailDomains))"
+            )
         }
         let phoneCount = random.chance(1, in: 3) ? 2 : 1
         let phones = (0..<phoneCount).map { _ in
-            JSONValue.string("\(place.area)-\(IdentifierFormat.padded(random.int(in: 200...999), 3))-\(IdentifierFormat.padded(random.below(10_000), 4))")
+            JSONValue.string(
+                "\(place.area)-\(IdentifierFormat.padded(random.int(in: 200...999), 3))-\(IdentifierFormat.padded(random.below(10_000), 4))"
+            )
         }
         let likeCount = random.int(in: 0...2)
         let likes = random.pick(likeCount, distinctFrom: GeneratorWords.likes).map(JSONValue.string)
-        let birthday = IdentifierFormat.date(year: random.int(in: 1940...2005), month: random.int(in: 1...12), day: random.int(in: 1...28))
+        let birthday = IdentifierFormat.date(
+            year: random.int(in: 1940...2005), month: random.int(in: 1...12), day: random.int(in: 1...28))
         return .object([
             "_id": .string("person_\(IdentifierFormat.padded(index + 1, width))"),
             "name": .object(["first": .string(first), "last": .string(last)]),
@@ -47,7 +53,8 @@ enum PeopleGenerator {
     /// platform's transliteration, which varies with its Unicode data).
     private static func asciiLogin(_ name: String) -> String {
         let folded: [Character: String] = [
-            "á": "a", "à": "a", "â": "a", "ã": "a", "ä": "a", "å": "a", "ç": "c", "é": "e", "è": "e", "ê": "e", "ë": "e",
+            "á": "a", "à": "a", "â": "a", "ã": "a", "ä": "a", "å": "a", "ç": "c", "é": "e", "è": "e", "ê": "e",
+            "ë": "e",
             "í": "i", "ï": "i", "ñ": "n", "ó": "o", "ô": "o", "ö": "o", "ø": "o", "ú": "u", "ü": "u",
         ]
         var result = ""

@@ -45,10 +45,16 @@ struct TravelGenerator {
     /// The PNG bytes of blob `index`: a few images, shared by the even-numbered hotels.
     private static func blob(_ index: Int, seed: UInt64) -> [UInt8] {
         var random = random(for: "blob-\(index)", seed: seed)
-        let base = (UInt8(truncatingIfNeeded: random.next()), UInt8(truncatingIfNeeded: random.next()), UInt8(truncatingIfNeeded: random.next()))
+        let base = (
+            UInt8(truncatingIfNeeded: random.next()), UInt8(truncatingIfNeeded: random.next()),
+            UInt8(truncatingIfNeeded: random.next())
+        )
         let size = 24 + 8 * index
         return TinyPNG.make(width: size, height: size) { x, y in
-            (base.0 &+ UInt8(truncatingIfNeeded: x * 7), base.1 &+ UInt8(truncatingIfNeeded: y * 5), base.2 &+ UInt8(truncatingIfNeeded: (x ^ y) * 3))
+            (
+                base.0 &+ UInt8(truncatingIfNeeded: x * 7), base.1 &+ UInt8(truncatingIfNeeded: y * 5),
+                base.2 &+ UInt8(truncatingIfNeeded: (x ^ y) * 3)
+            )
         }
     }
 
@@ -59,7 +65,8 @@ struct TravelGenerator {
             "_id": .string("airline_\(index + 1)"), "type": .string("airline"), "id": .int(Int64(index + 1)),
             "name": .string(name), "iata": .string(Self.airlineCode(index)),
             "icao": .string(IdentifierFormat.letters(index, width: 3)),
-            "callsign": .string(name.uppercased().replacingOccurrences(of: " ", with: "")), "country": .string(place.country),
+            "callsign": .string(name.uppercased().replacingOccurrences(of: " ", with: "")),
+            "country": .string(place.country),
         ])
     }
 
@@ -76,24 +83,30 @@ struct TravelGenerator {
 
     func hotel(_ index: Int, random: inout SeededGenerator) -> JSONValue {
         let place = random.pick(GeneratorWords.travelPlaces)
-        let name = "\(random.pick(GeneratorWords.hotelAdjectives)) \(random.pick(GeneratorWords.hotelNouns)) \(random.pick(GeneratorWords.hotelKinds))"
+        let name =
+            "\(random.pick(GeneratorWords.hotelAdjectives)) \(random.pick(GeneratorWords.hotelNouns)) \(random.pick(GeneratorWords.hotelKinds))"
         let reviewCount = random.int(in: 2...5)
         let reviews = (0..<reviewCount).map { _ in review(&random) }
         let likeCount = random.int(in: 0...4)
         let likes = (0..<likeCount).map { _ in
-            JSONValue.string("\(random.pick(GeneratorWords.femaleFirstNames + GeneratorWords.maleFirstNames)) \(random.pick(GeneratorWords.lastNames))")
+            JSONValue.string(
+                "\(random.pick(GeneratorWords.femaleFirstNames + GeneratorWords.maleFirstNames)) \(random.pick(GeneratorWords.lastNames))"
+            )
         }
         let low = random.int(in: 6...30) * 10
         var members: [String: JSONValue] = [
             "_id": .string("hotel_\(index + 1)"), "type": .string("hotel"), "id": .int(Int64(index + 1)),
             "name": .string(name), "title": .string(place.city),
-            "address": .string("\(random.int(in: 1...200)) \(random.pick(GeneratorWords.streetNames)) \(random.pick(GeneratorWords.streetSuffixes))"),
+            "address": .string(
+                "\(random.int(in: 1...200)) \(random.pick(GeneratorWords.streetNames)) \(random.pick(GeneratorWords.streetSuffixes))"
+            ),
             "city": .string(place.city), "country": .string(place.country),
             "description": .string(ProseGenerator.paragraph(&random, sentences: 3...6)),
             "checkin": .string("\(random.int(in: 12...16)):00"), "checkout": .string("\(random.int(in: 10...12)):00"),
             "free_breakfast": .bool(random.chance(1, in: 2)), "free_internet": .bool(random.chance(3, in: 4)),
             "free_parking": .bool(random.chance(1, in: 3)), "pets_ok": .bool(random.chance(1, in: 4)),
-            "vacancy": .bool(random.chance(2, in: 3)), "price": .string("€\(low)–€\(low + random.int(in: 5...30) * 10)"),
+            "vacancy": .bool(random.chance(2, in: 3)),
+            "price": .string("€\(low)–€\(low + random.int(in: 5...30) * 10)"),
             "public_likes": .array(likes), "reviews": .array(reviews),
             "geo": geo(near: place, random: &random, altitude: false),
         ]
@@ -138,7 +151,8 @@ struct TravelGenerator {
         return .object([
             "_id": .string("route_\(index + 1)"), "type": .string("route"), "id": .int(Int64(index + 1)),
             "airline": .string(Self.airlineCode(airline)), "airlineid": .string("airline_\(airline + 1)"),
-            "sourceairport": .string(Self.airportCode(source)), "destinationairport": .string(Self.airportCode(destination)),
+            "sourceairport": .string(Self.airportCode(source)),
+            "destinationairport": .string(Self.airportCode(destination)),
             "stops": .int(random.chance(1, in: 8) ? 1 : 0), "equipment": .string(equipment),
             "distance": .double(Double(random.int(in: 150_000...12_000_000)) / 1000), "schedule": .array(schedule),
         ])
@@ -148,8 +162,11 @@ struct TravelGenerator {
         let ratings = ["Cleanliness", "Location", "Overall", "Rooms", "Service", "Value"]
         var scores: [String: JSONValue] = [:]
         for rating in ratings { scores[rating] = .int(Int64(random.int(in: 1...5))) }
-        let author = "\(random.pick(GeneratorWords.femaleFirstNames + GeneratorWords.maleFirstNames)) \(random.pick(GeneratorWords.lastNames))"
-        let date = IdentifierFormat.date(year: random.int(in: 2012...2024), month: random.int(in: 1...12), day: random.int(in: 1...28))
+        let author =
+            "\(random.pick(GeneratorWords.femaleFirstNames + GeneratorWords.maleFirstNames)) \(random.pick(GeneratorWords.lastNames))"
+        let date =
+            IdentifierFormat.date(
+                year: random.int(in: 2012...2024), month: random.int(in: 1...12), day: random.int(in: 1...28))
             + " " + IdentifierFormat.time(hour: random.below(24), minute: random.below(60), second: random.below(60))
         return .object([
             "author": .string(author), "date": .string(date),
@@ -164,8 +181,14 @@ struct TravelGenerator {
         // Offsets in millionths of a degree keep the printed numbers short and exact.
         let latitude = (place.latitude * 1_000_000).rounded() + Double(random.int(in: -50_000...50_000))
         let longitude = (place.longitude * 1_000_000).rounded() + Double(random.int(in: -50_000...50_000))
-        var members: [String: JSONValue] = ["lat": .double(latitude / 1_000_000), "lon": .double(longitude / 1_000_000)]
-        if altitude { members["alt"] = .int(Int64(random.int(in: 0...2000))) } else { members["accuracy"] = .string("ROOFTOP") }
+        var members: [String: JSONValue] = [
+            "lat": .double(latitude / 1_000_000), "lon": .double(longitude / 1_000_000),
+        ]
+        if altitude {
+            members["alt"] = .int(Int64(random.int(in: 0...2000)))
+        } else {
+            members["accuracy"] = .string("ROOFTOP")
+        }
         return .object(members)
     }
 

@@ -68,7 +68,9 @@ public struct FixtureRecipe: Sendable, Equatable {
     public static func isValidName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...128).contains(bytes.count), let first = bytes.first, isAlphanumeric(first) else { return false }
-        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        return bytes.allSatisfy {
+            isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+        }
     }
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {

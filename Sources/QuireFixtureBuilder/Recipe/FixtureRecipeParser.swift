@@ -22,7 +22,9 @@ struct FixtureRecipeParser {
         } catch let error as YamlError {
             throw describe(error)
         }
-        let top = try RecipeNode(node: root, path: "", fileName: fileName).mapping(allowed: ["name", "source", "collections"])
+        let top = try RecipeNode(node: root, path: "", fileName: fileName).mapping(allowed: [
+            "name", "source", "collections",
+        ])
 
         let nameNode = try top.required("name")
         let name = try nameNode.string()
@@ -55,11 +57,14 @@ struct FixtureRecipeParser {
             collections = available.map { FixtureRecipe.CollectionSettings(name: $0) }
         }
         if case .jsonLines = source, collections.isEmpty { throw sourceNode.error("lists no collection") }
-        return FixtureRecipe(name: name, source: source, collections: collections, contentDigest: SHA256.hash(data: data))
+        return FixtureRecipe(
+            name: name, source: source, collections: collections, contentDigest: SHA256.hash(data: data))
     }
 
     private func parseSource(_ node: RecipeNode) throws -> FixtureRecipe.Source {
-        let (kind, value) = try node.mapping(allowed: ["dataset", "jsonl", "remote"]).oneOf(["dataset", "jsonl", "remote"])
+        let (kind, value) = try node.mapping(allowed: ["dataset", "jsonl", "remote"]).oneOf([
+            "dataset", "jsonl", "remote",
+        ])
         switch kind {
         case "dataset":
             return .dataset(try existing(value, directory: true))
@@ -72,7 +77,8 @@ struct FixtureRecipeParser {
                 guard !files.contains(where: { $0.collection == collection }) else {
                     throw key.error("names '\(collection)' a second time")
                 }
-                files.append(FixtureRecipe.JSONLinesFile(collection: collection, url: try existing(path, directory: false)))
+                files.append(
+                    FixtureRecipe.JSONLinesFile(collection: collection, url: try existing(path, directory: false)))
             }
             guard !files.isEmpty else { throw value.error("must name at least one collection and its file") }
             return .jsonLines(files)
@@ -108,7 +114,8 @@ struct FixtureRecipeParser {
         let nameNode = try mapping.required("name")
         let name = try collectionName(nameNode)
         guard available.contains(name) else {
-            throw nameNode.error("'\(name)' is not in the source, which has \(available.map { "'\($0)'" }.joined(separator: ", "))")
+            throw nameNode.error(
+                "'\(name)' is not in the source, which has \(available.map { "'\($0)'" }.joined(separator: ", "))")
         }
         var settings = FixtureRecipe.CollectionSettings(name: name)
         if let id = mapping["id"] { settings.idField = try id.string() }
@@ -126,7 +133,8 @@ struct FixtureRecipeParser {
             if kind == "after" {
                 let text = try value.string()
                 guard let seconds = FixtureRecipe.Expiration.seconds(fromDuration: text) else {
-                    throw value.error("'\(text)' is not a duration such as 3600, 90m, 12h, 30d or 2w (at most a century)")
+                    throw value.error(
+                        "'\(text)' is not a duration such as 3600, 90m, 12h, 30d or 2w (at most a century)")
                 }
                 settings.expiration = .after(seconds: seconds)
             } else {

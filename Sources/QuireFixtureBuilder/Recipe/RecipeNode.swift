@@ -31,7 +31,8 @@ struct RecipeNode {
             guard case .scalar(let scalar) = key else { throw keyNode.error("has a key that is not a plain name") }
             let name = scalar.string
             guard allowed.contains(name) else {
-                throw keyNode.error("has an unknown key '\(name)'; expected \(allowed.map { "'\($0)'" }.joined(separator: ", "))")
+                throw keyNode.error(
+                    "has an unknown key '\(name)'; expected \(allowed.map { "'\($0)'" }.joined(separator: ", "))")
             }
             keys.append(name)
             values[name] = child(value, key: name)

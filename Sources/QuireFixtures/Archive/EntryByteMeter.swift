@@ -48,7 +48,8 @@ struct EntryByteMeter {
     func finish() throws {
         if let declaredSize, produced != declaredSize {
             throw QuireError(
-                .corruptData, "archive entry '\(name)' holds \(produced) bytes but declares \(declaredSize) (truncated?)")
+                .corruptData,
+                "archive entry '\(name)' holds \(produced) bytes but declares \(declaredSize) (truncated?)")
         }
     }
 }

@@ -102,7 +102,9 @@ package final class PosixFile {
                 let got = pread(descriptor, base + done, count - done, off_t(offset) + off_t(done))
                 if got < 0, errno == EINTR { continue }
                 if got < 0 { throw QuireError.posix(errno, "cannot read '\(path)'") }
-                if got == 0 { throw QuireError(.corruptData, "'\(path)' ends early (wanted \(count) bytes at \(offset))") }
+                if got == 0 {
+                    throw QuireError(.corruptData, "'\(path)' ends early (wanted \(count) bytes at \(offset))")
+                }
                 done += got
             }
         }

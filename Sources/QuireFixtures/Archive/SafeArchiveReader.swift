@@ -134,11 +134,15 @@ public struct SafeArchiveReader: Sendable {
     ///
     /// - Returns: the locked folder, and each file entry by its normalised path with the
     ///   bytes counted and their SHA-256 (lowercase hex).
-    package func extractHashing(in parent: URL, prefix: String) throws -> (scratch: OwnedScratch, files: [String: ArchiveEntry]) {
+    package func extractHashing(in parent: URL, prefix: String) throws -> (
+        scratch: OwnedScratch, files: [String: ArchiveEntry]
+    ) {
         try extract(in: parent, prefix: prefix, hashing: true)
     }
 
-    private func extract(in parent: URL, prefix: String, hashing: Bool) throws -> (scratch: OwnedScratch, files: [String: ArchiveEntry]) {
+    private func extract(in parent: URL, prefix: String, hashing: Bool) throws -> (
+        scratch: OwnedScratch, files: [String: ArchiveEntry]
+    ) {
         _ = try validate()
         let scratch = try OwnedScratch.create(.folder, in: parent, prefix: prefix)
         let folder = scratch.url
@@ -155,7 +159,9 @@ public struct SafeArchiveReader: Sendable {
                     guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
                         throw QuireError.posix(errno, "cannot create folder '\(path)'")
                     }
-                    guard chmod(path, 0o755) == 0 else { throw QuireError.posix(errno, "cannot set permissions of '\(path)'") }
+                    guard chmod(path, 0o755) == 0 else {
+                        throw QuireError.posix(errno, "cannot set permissions of '\(path)'")
+                    }
                     folders.insert(ancestor)
                 }
                 guard entry.kind == .file else { return }
@@ -198,7 +204,8 @@ public struct SafeArchiveReader: Sendable {
             let limits = self.limits
             try body(entry) { sink in
                 var meter = EntryByteMeter(
-                    name: raw.name, declaredSize: entry.size, limits: limits, compressedStart: reader.compressedBytesConsumed)
+                    name: raw.name, declaredSize: entry.size, limits: limits,
+                    compressedStart: reader.compressedBytesConsumed)
                 while true {
                     let count = try reader.readData(into: buffer, entry: raw.name)
                     if count == 0 { break }

@@ -26,7 +26,8 @@ struct UnpackedFixture {
     @discardableResult
     static func sweep(_ folder: URL) -> [String] {
         OwnedScratch.sweep(folder) {
-            OwnedScratch.isScratchName($0, prefix: installPrefix) || OwnedScratch.isScratchName($0, prefix: inspectionPrefix)
+            OwnedScratch.isScratchName($0, prefix: installPrefix)
+                || OwnedScratch.isScratchName($0, prefix: inspectionPrefix)
         }
     }
 
@@ -43,7 +44,8 @@ struct UnpackedFixture {
     ///
     /// - Throws: `corruptData` for an unsafe or damaged archive, a missing or invalid manifest,
     ///   or an entry outside the database folder.
-    static func extract(_ archive: URL, in parent: URL, prefix: String, limits: ArchiveLimits) throws -> UnpackedFixture {
+    static func extract(_ archive: URL, in parent: URL, prefix: String, limits: ArchiveLimits) throws -> UnpackedFixture
+    {
         let headerReader = SafeArchiveReader(archiveURL: archive, limits: limits)
         var manifestData = try headerReader.validate(readingEntry: FixtureManifest.fileName)
         if manifestData == nil {
@@ -60,7 +62,8 @@ struct UnpackedFixture {
             allowedRoots: [FixtureManifest.fileName, FixtureLayout.databaseFolder(manifest.name)])
         let (scratch, files) = try reader.extractHashing(in: parent, prefix: prefix)
         // The file may have changed between the two reads; only the extracted copy counts.
-        let extracted = FileManager.default.contents(atPath: scratch.url.appendingPathComponent(FixtureManifest.fileName).path)
+        let extracted = FileManager.default.contents(
+            atPath: scratch.url.appendingPathComponent(FixtureManifest.fileName).path)
         guard extracted == manifestData else {
             scratch.remove()
             throw QuireError(.corruptData, "archive '\(archive.lastPathComponent)' changed while it was being read")
@@ -92,7 +95,8 @@ struct UnpackedFixture {
         if let enumerator = FileManager.default.enumerator(atPath: folder.path) {
             for case let path as String in enumerator {
                 var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory),
+                if FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(path).path, isDirectory: &isDirectory),
                     !isDirectory.boolValue, path != FixtureManifest.fileName
                 {
                     files.insert(path)
@@ -112,7 +116,9 @@ struct UnpackedFixture {
             do {
                 let size: Int64
                 let sha256: String
-                if let extracted = extractedFiles[entry.path], let counted = extracted.size, let digest = extracted.sha256 {
+                if let extracted = extractedFiles[entry.path], let counted = extracted.size,
+                    let digest = extracted.sha256
+                {
                     (size, sha256) = (counted, digest)
                 } else {
                     var hasher = SHA256()
@@ -120,9 +126,11 @@ struct UnpackedFixture {
                     sha256 = Digest.hex(hasher.finalize())
                 }
                 if size != entry.size {
-                    checks.append(.init(subject: subject, problem: "has \(size) bytes; the manifest says \(entry.size)"))
+                    checks.append(
+                        .init(subject: subject, problem: "has \(size) bytes; the manifest says \(entry.size)"))
                 } else if sha256 != entry.sha256 {
-                    checks.append(.init(subject: subject, problem: "has SHA-256 \(sha256); the manifest says \(entry.sha256)"))
+                    checks.append(
+                        .init(subject: subject, problem: "has SHA-256 \(sha256); the manifest says \(entry.sha256)"))
                 } else {
                     checks.append(.init(subject: subject, detail: "\(size) bytes, SHA-256 \(sha256.prefix(16))…"))
                 }
@@ -134,7 +142,9 @@ struct UnpackedFixture {
         }
         for digest in manifest.blobs {
             let subject = "blob \(digest)"
-            let path = (try? DatasetBlobName.fileName(forDigest: digest)).map { "\(FixtureLayout.attachmentsPath(manifest.name))/\($0)" }
+            let path = (try? DatasetBlobName.fileName(forDigest: digest)).map {
+                "\(FixtureLayout.attachmentsPath(manifest.name))/\($0)"
+            }
             guard let path, files.remove(path) != nil else {
                 checks.append(.init(subject: subject, problem: "is missing from the archive"))
                 continue

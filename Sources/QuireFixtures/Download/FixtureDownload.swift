@@ -50,12 +50,14 @@ public struct FixtureDownload: Sendable {
     /// A download of `url`. Throws invalidURL for a URL that is not `http` or `https`, and
     /// invalidParameter for a `sha256` that is not 64 hexadecimal digits or a limit below zero.
     public init(
-        url: URL, sha256: String? = nil, expectedSize: Int64? = nil, timeout: TimeInterval = 60, maximumResumes: Int = 5,
+        url: URL, sha256: String? = nil, expectedSize: Int64? = nil, timeout: TimeInterval = 60,
+        maximumResumes: Int = 5,
         maximumSize: Int64 = ArchiveLimits.default.maximumTotalSize
     ) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw QuireError(
-                .invalidURL, "cannot download '\(url.absoluteString)': only http and https URLs with a host are supported",
+                .invalidURL,
+                "cannot download '\(url.absoluteString)': only http and https URLs with a host are supported",
                 domain: .network)
         }
         if let sha256 {
@@ -96,7 +98,8 @@ public struct FixtureDownload: Sendable {
         let received = try await transfer.run()
         if let expectedSize, received != expectedSize {
             throw QuireError(
-                .corruptData, "\(url.absoluteString) is \(received) bytes, not the expected \(expectedSize); nothing was installed")
+                .corruptData,
+                "\(url.absoluteString) is \(received) bytes, not the expected \(expectedSize); nothing was installed")
         }
         if let sha256 {
             let actual = try FixtureDownload.sha256(of: file)

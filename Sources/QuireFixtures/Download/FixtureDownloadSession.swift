@@ -94,7 +94,8 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
 
     /// One request: from the start, or from the first missing byte with `Range`.
     private func attempt() async throws {
-        var request = URLRequest(url: download.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: download.timeout)
+        var request = URLRequest(
+            url: download.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: download.timeout)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let task: URLSessionDataTask? = lock.withLock {
                 guard !cancelled, let session else { return nil }
@@ -160,7 +161,8 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
             let range = http.value(forHTTPHeaderField: "Content-Range") ?? ""
             guard let (start, size) = FixtureDownloadSession.contentRange(range), start == received else {
                 throw QuireError(
-                    .remoteError, "\(url) answered a range request with Content-Range '\(range)', not bytes from \(received)",
+                    .remoteError,
+                    "\(url) answered a range request with Content-Range '\(range)', not bytes from \(received)",
                     domain: .network, underlyingCode: 206)
             }
             if let size { total = size }
@@ -168,11 +170,13 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
             throw FixtureDownloadSession.statusError(status, url: url)
         }
         if let total, let expected = download.expectedSize, total != expected {
-            throw QuireError(.corruptData, "\(url) is \(total) bytes, not the expected \(expected); nothing was installed")
+            throw QuireError(
+                .corruptData, "\(url) is \(total) bytes, not the expected \(expected); nothing was installed")
         }
         if let total, total > download.maximumSize {
             throw QuireError(
-                .corruptData, "\(url) is \(total) bytes, more than the \(download.maximumSize) allowed; nothing was installed")
+                .corruptData,
+                "\(url) is \(total) bytes, more than the \(download.maximumSize) allowed; nothing was installed")
         }
     }
 
@@ -268,7 +272,8 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         let target = url.absoluteString
         guard let urlError = error as? URLError else {
             return Interruption(
-                error: QuireError(.networkError, "downloading \(target) failed: \(error.localizedDescription)", domain: .network))
+                error: QuireError(
+                    .networkError, "downloading \(target) failed: \(error.localizedDescription)", domain: .network))
         }
         switch urlError.code {
         case .cancelled:

@@ -50,9 +50,12 @@ public struct FixtureInspection: Codable, Sendable, Equatable {
             lines.append(line)
         }
         lines.append("  indexes in the manifest:")
-        lines += manifest.indexes.isEmpty ? ["    none"] : manifest.indexes.map { index in
-            "    \(index.collection)/\(index.name): \(index.kind.rawValue) on \(index.expressions.joined(separator: ", "))"
-        }
+        lines +=
+            manifest.indexes.isEmpty
+            ? ["    none"]
+            : manifest.indexes.map { index in
+                "    \(index.collection)/\(index.name): \(index.kind.rawValue) on \(index.expressions.joined(separator: ", "))"
+            }
         if let checkpoints = manifest.checkpoints, !checkpoints.isEmpty {
             lines.append("  replication checkpoints (the first sync of an installed copy resumes from them):")
             lines += checkpoints.map { "    \($0.collection): \($0.checkpointID) from \($0.remoteURL)" }

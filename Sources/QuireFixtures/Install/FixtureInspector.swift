@@ -18,7 +18,8 @@ public enum FixtureInspector {
         let probe = try FixtureDatabaseProbe(path: unpacked.databaseFile.path)
         guard probe.integrityProblems.isEmpty else {
             throw QuireError(
-                .corruptData, "the database in '\(archive.lastPathComponent)' fails its integrity check: "
+                .corruptData,
+                "the database in '\(archive.lastPathComponent)' fails its integrity check: "
                     + probe.integrityProblems.prefix(5).joined(separator: "; "))
         }
         let collections = probe.collections.map { facts in
@@ -30,7 +31,8 @@ public enum FixtureInspector {
         }
         var blobBytes: Int64 = 0
         for digest in manifest.blobs {
-            let path = "\(FixtureLayout.attachmentsPath(manifest.name))/\(try DatasetBlobName.fileName(forDigest: digest))"
+            let path =
+                "\(FixtureLayout.attachmentsPath(manifest.name))/\(try DatasetBlobName.fileName(forDigest: digest))"
             blobBytes += size(of: unpacked.folder.appendingPathComponent(path))
         }
         return FixtureInspection(

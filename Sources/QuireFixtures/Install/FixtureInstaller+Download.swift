@@ -40,7 +40,8 @@ extension FixtureInstaller {
             if ifAbsent { return .alreadyPresent }
             throw QuireError.posix(
                 EEXIST,
-                "cannot install '\(download.url.absoluteString)': a database named '\(name)' already exists in \(config.directory)")
+                "cannot install '\(download.url.absoluteString)': a database named '\(name)' already exists in \(config.directory)"
+            )
         }
         // A locked folder, so a later install removes it if this process is killed, and
         // leaves it alone while this one runs. The file keeps the URL's name, so messages
@@ -49,7 +50,8 @@ extension FixtureInstaller {
         let folder = try OwnedScratch.create(.folder, in: temporaryDirectory, prefix: downloadPrefix)
         defer { folder.remove() }
         let last = download.url.lastPathComponent
-        let file = folder.url.appendingPathComponent(last.isEmpty || last == "/" || last.hasPrefix(".") ? "fixture.quire.zip" : last)
+        let file = folder.url.appendingPathComponent(
+            last.isEmpty || last == "/" || last.hasPrefix(".") ? "fixture.quire.zip" : last)
         try await download.fetch(into: file, progress: progress)
         try Task.checkCancellation()
         // Extracting and copying are blocking file work: keep them off the task pool's threads.

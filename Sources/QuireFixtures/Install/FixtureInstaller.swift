@@ -50,7 +50,10 @@ public enum FixtureInstaller {
     ) throws -> Outcome {
         if Database.exists(withName: name, inDirectory: config.directory) {
             if ifAbsent { return .alreadyPresent }
-            throw QuireError.posix(EEXIST, "cannot install '\(archive.lastPathComponent)': a database named '\(name)' already exists in \(config.directory)")
+            throw QuireError.posix(
+                EEXIST,
+                "cannot install '\(archive.lastPathComponent)': a database named '\(name)' already exists in \(config.directory)"
+            )
         }
         let directory = URL(fileURLWithPath: config.directory, isDirectory: true)
         let parent = try scratchParent(temporaryDirectory: temporaryDirectory, databaseDirectory: directory)
@@ -59,14 +62,16 @@ public enum FixtureInstaller {
             UnpackedFixture.sweep(directory)
             Database.sweepAbandonedCopies(in: directory)
         }
-        let unpacked = try UnpackedFixture.extract(archive, in: parent, prefix: UnpackedFixture.installPrefix, limits: limits)
+        let unpacked = try UnpackedFixture.extract(
+            archive, in: parent, prefix: UnpackedFixture.installPrefix, limits: limits)
         defer { unpacked.remove() }
         let problems = unpacked.checkFiles().filter { !$0.passed }
         guard problems.isEmpty else {
             let listed = problems.prefix(3).map { "\($0.subject) \($0.problem ?? "")" }.joined(separator: "; ")
             throw QuireError(
                 .corruptData,
-                "'\(archive.lastPathComponent)' does not match its manifest (\(problems.count) problem\(problems.count == 1 ? "" : "s")): \(listed)")
+                "'\(archive.lastPathComponent)' does not match its manifest (\(problems.count) problem\(problems.count == 1 ? "" : "s")): \(listed)"
+            )
         }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -90,7 +95,8 @@ public enum FixtureInstaller {
     /// The folder to extract in: `temporaryDirectory` when a rename from there reaches
     /// `databaseDirectory` (the same device), else `databaseDirectory`, created here.
     private static func scratchParent(temporaryDirectory: URL, databaseDirectory: URL) throws -> URL {
-        if let temporaryDevice = device(of: temporaryDirectory), let databaseDevice = device(ofNearest: databaseDirectory),
+        if let temporaryDevice = device(of: temporaryDirectory),
+            let databaseDevice = device(ofNearest: databaseDirectory),
             temporaryDevice == databaseDevice
         {
             return temporaryDirectory
@@ -98,7 +104,8 @@ public enum FixtureInstaller {
         do {
             try FileManager.default.createDirectory(at: databaseDirectory, withIntermediateDirectories: true)
         } catch {
-            throw QuireError.posix(EIO, "cannot create directory \(databaseDirectory.path): \(error.localizedDescription)")
+            throw QuireError.posix(
+                EIO, "cannot create directory \(databaseDirectory.path): \(error.localizedDescription)")
         }
         return databaseDirectory
     }
@@ -125,11 +132,13 @@ public enum FixtureInstaller {
     /// - Throws: as ``install(archive:name:config:ifAbsent:limits:temporaryDirectory:)``, and
     ///   whatever opening the database throws.
     public static func installIfAbsent(
-        archive: URL, name: String, config: DatabaseConfiguration = DatabaseConfiguration(), limits: ArchiveLimits = .default,
+        archive: URL, name: String, config: DatabaseConfiguration = DatabaseConfiguration(),
+        limits: ArchiveLimits = .default,
         temporaryDirectory: URL = FileManager.default.temporaryDirectory
     ) throws -> Database {
         try install(
-            archive: archive, name: name, config: config, ifAbsent: true, limits: limits, temporaryDirectory: temporaryDirectory)
+            archive: archive, name: name, config: config, ifAbsent: true, limits: limits,
+            temporaryDirectory: temporaryDirectory)
         return try Database(name: name, config: config)
     }
 }

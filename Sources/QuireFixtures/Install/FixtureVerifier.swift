@@ -35,7 +35,9 @@ public struct FixtureVerifier: Sendable {
         report.checks.append(
             .init(
                 subject: FixtureManifest.fileName,
-                detail: "'\(manifest.name)', format \(manifest.formatVersion), Quire \(manifest.quireVersion), built \(manifest.buildTimestamp)"))
+                detail:
+                    "'\(manifest.name)', format \(manifest.formatVersion), Quire \(manifest.quireVersion), built \(manifest.buildTimestamp)"
+            ))
         report.checks += unpacked.checkFiles()
         guard FileManager.default.fileExists(atPath: unpacked.databaseFile.path) else { return report }
         report.checks += Self.checkDatabase(at: unpacked.databaseFile, against: manifest)
@@ -52,9 +54,12 @@ public struct FixtureVerifier: Sendable {
         guard probe.integrityProblems.isEmpty else {
             return [.init(subject: "integrity", problem: probe.integrityProblems.prefix(5).joined(separator: "; "))]
         }
-        var checks: [FixtureVerificationReport.Check] = [.init(subject: "integrity", detail: "SQLite integrity check ok")]
+        var checks: [FixtureVerificationReport.Check] = [
+            .init(subject: "integrity", detail: "SQLite integrity check ok")
+        ]
         checks.append(checkSchema(probe.schemaVersion, format: manifest.formatVersion))
-        var expected = Dictionary(manifest.collections.map { ($0.name, $0.documentCount) }, uniquingKeysWith: { first, _ in first })
+        var expected = Dictionary(
+            manifest.collections.map { ($0.name, $0.documentCount) }, uniquingKeysWith: { first, _ in first })
         for collection in probe.collections {
             let subject = "collection \(collection.name)"
             guard let count = expected.removeValue(forKey: collection.name) else {
@@ -64,7 +69,9 @@ public struct FixtureVerifier: Sendable {
             checks.append(
                 count == collection.documentCount
                     ? .init(subject: subject, detail: "\(count) documents")
-                    : .init(subject: subject, problem: "has \(collection.documentCount) documents; the manifest says \(count)"))
+                    : .init(
+                        subject: subject,
+                        problem: "has \(collection.documentCount) documents; the manifest says \(count)"))
         }
         for name in expected.keys.sorted() {
             checks.append(.init(subject: "collection \(name)", problem: "is in the manifest but not in the database"))
@@ -81,9 +88,11 @@ public struct FixtureVerifier: Sendable {
             return .init(subject: "schema", problem: "format \(format) is not one this Quire reads")
         }
         guard expected.contains(version) else {
-            let range = expected.count == 1 ? "\(expected.lowerBound)" : "\(expected.lowerBound) to \(expected.upperBound)"
+            let range =
+                expected.count == 1 ? "\(expected.lowerBound)" : "\(expected.lowerBound) to \(expected.upperBound)"
             return .init(
-                subject: "schema", problem: "version \(version) does not match format \(format), which holds schema \(range)")
+                subject: "schema",
+                problem: "version \(version) does not match format \(format), which holds schema \(range)")
         }
         return .init(subject: "schema", detail: "version \(version) (fixture format \(format))")
     }
@@ -95,7 +104,8 @@ public struct FixtureVerifier: Sendable {
         _ actual: [FixtureDatabaseProbe.IndexFacts], against listed: [FixtureManifest.IndexDescription]
     ) -> [FixtureVerificationReport.Check] {
         var checks: [FixtureVerificationReport.Check] = []
-        var expected = Dictionary(listed.map { ("\($0.collection)/\($0.name)", $0) }, uniquingKeysWith: { first, _ in first })
+        var expected = Dictionary(
+            listed.map { ("\($0.collection)/\($0.name)", $0) }, uniquingKeysWith: { first, _ in first })
         for index in actual {
             let key = "\(index.collection)/\(index.name)"
             let subject = "index \(key)"
@@ -105,25 +115,33 @@ public struct FixtureVerifier: Sendable {
             }
             var problems: [String] = []
             if index.kind != description.kind {
-                problems.append("kind is \(index.kind?.rawValue ?? "'\(index.rawKind)'"); the manifest says \(description.kind.rawValue)")
+                problems.append(
+                    "kind is \(index.kind?.rawValue ?? "'\(index.rawKind)'"); the manifest says \(description.kind.rawValue)"
+                )
             }
             if index.expressions != description.expressions {
-                problems.append("expressions are \(quoted(index.expressions)); the manifest says \(quoted(description.expressions))")
+                problems.append(
+                    "expressions are \(quoted(index.expressions)); the manifest says \(quoted(description.expressions))"
+                )
             }
             if description.kind == .fullText, index.kind == .fullText {
                 let ignoreAccents = description.ignoreAccents ?? false
                 if index.ignoreAccents != ignoreAccents {
                     problems.append(
-                        "ignoreAccents is \(index.ignoreAccents.map { "\($0)" } ?? "unset"); the manifest says \(ignoreAccents)")
+                        "ignoreAccents is \(index.ignoreAccents.map { "\($0)" } ?? "unset"); the manifest says \(ignoreAccents)"
+                    )
                 }
                 let language = description.language ?? "en"
                 if (index.language ?? "") != language {
-                    problems.append("language is \(index.language.map { "'\($0)'" } ?? "none"); the manifest says '\(language)'")
+                    problems.append(
+                        "language is \(index.language.map { "'\($0)'" } ?? "none"); the manifest says '\(language)'")
                 }
             }
             checks.append(
                 problems.isEmpty
-                    ? .init(subject: subject, detail: "\(description.kind.rawValue) on \(description.expressions.joined(separator: ", "))")
+                    ? .init(
+                        subject: subject,
+                        detail: "\(description.kind.rawValue) on \(description.expressions.joined(separator: ", "))")
                     : .init(subject: subject, problem: problems.joined(separator: "; ")))
         }
         for key in expected.keys.sorted() {
@@ -141,7 +159,8 @@ public struct FixtureVerifier: Sendable {
     static func extractForInspection(_ archive: URL, limits: ArchiveLimits) throws -> UnpackedFixture {
         let temporary = FileManager.default.temporaryDirectory
         UnpackedFixture.sweep(temporary)
-        return try UnpackedFixture.extract(archive, in: temporary, prefix: UnpackedFixture.inspectionPrefix, limits: limits)
+        return try UnpackedFixture.extract(
+            archive, in: temporary, prefix: UnpackedFixture.inspectionPrefix, limits: limits)
     }
 
     static func describe(_ error: Error) -> String {

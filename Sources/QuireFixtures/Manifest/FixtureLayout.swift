@@ -22,7 +22,9 @@ package enum FixtureLayout {
     package static func databaseFilePath(_ name: String) -> String { "\(databaseFolder(name))/\(databaseFileName)" }
 
     /// The archive path of the blob folder.
-    package static func attachmentsPath(_ name: String) -> String { "\(databaseFolder(name))/\(DatasetBlobName.folderName)" }
+    package static func attachmentsPath(_ name: String) -> String {
+        "\(databaseFolder(name))/\(DatasetBlobName.folderName)"
+    }
 
     /// The digest of the blob at archive path `path`, or nil when the path is not a blob file.
     package static func blobDigest(atPath path: String, name: String) -> String? {

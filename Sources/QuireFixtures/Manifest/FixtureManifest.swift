@@ -143,11 +143,14 @@ public struct FixtureManifest: Codable, Sendable, Equatable {
         func before(_ lhs: String, _ rhs: String) -> Bool { lhs.utf8.lexicographicallyPrecedes(rhs.utf8) }
         var copy = self
         copy.collections.sort { before($0.name, $1.name) }
-        copy.indexes.sort { $0.collection != $1.collection ? before($0.collection, $1.collection) : before($0.name, $1.name) }
+        copy.indexes.sort {
+            $0.collection != $1.collection ? before($0.collection, $1.collection) : before($0.name, $1.name)
+        }
         copy.blobs.sort(by: before)
         copy.entries.sort { before($0.path, $1.path) }
         copy.checkpoints?.sort {
-            $0.collection != $1.collection ? before($0.collection, $1.collection) : before($0.checkpointID, $1.checkpointID)
+            $0.collection != $1.collection
+                ? before($0.collection, $1.collection) : before($0.checkpointID, $1.checkpointID)
         }
         return copy
     }

@@ -13,12 +13,14 @@ struct FixtureManifestValidator {
         guard readable.contains(manifest.formatVersion) else {
             throw refuse(
                 "formatVersion",
-                "is \(manifest.formatVersion); this Quire reads versions \(readable.lowerBound) to \(readable.upperBound)")
+                "is \(manifest.formatVersion); this Quire reads versions \(readable.lowerBound) to \(readable.upperBound)"
+            )
         }
         guard !manifest.quireVersion.isEmpty else { throw refuse("quireVersion", "is empty") }
         guard !manifest.name.isEmpty else { throw refuse("name", "is empty") }
         let databaseFolder = FixtureLayout.databaseFolder(manifest.name)
-        guard !manifest.name.contains("/"), (try? ArchivePath.normalize(databaseFolder, code: code)) == databaseFolder else {
+        guard !manifest.name.contains("/"), (try? ArchivePath.normalize(databaseFolder, code: code)) == databaseFolder
+        else {
             throw refuse("name", "'\(manifest.name)' cannot name a database folder")
         }
         guard FixtureTimestamp(iso8601: manifest.buildTimestamp) != nil else {
@@ -53,7 +55,9 @@ struct FixtureManifestValidator {
                 throw refuse("\(field).expressions", "must list at least one non-empty expression")
             }
             if index.kind != .fullText {
-                if index.ignoreAccents != nil { throw refuse("\(field).ignoreAccents", "is only for full-text indexes") }
+                if index.ignoreAccents != nil {
+                    throw refuse("\(field).ignoreAccents", "is only for full-text indexes")
+                }
                 if index.language != nil { throw refuse("\(field).language", "is only for full-text indexes") }
             }
             if let language = index.language, language.isEmpty { throw refuse("\(field).language", "is empty") }
@@ -64,7 +68,9 @@ struct FixtureManifestValidator {
             guard DatasetBlobName.isValidDigest(digest) else {
                 throw refuse("blobs[\(position)]", "'\(digest)' is not a 'sha1-<base64>' digest")
             }
-            guard blobs.insert(digest).inserted else { throw refuse("blobs[\(position)]", "'\(digest)' is listed twice") }
+            guard blobs.insert(digest).inserted else {
+                throw refuse("blobs[\(position)]", "'\(digest)' is listed twice")
+            }
         }
 
         var paths: Set<String> = []
@@ -85,7 +91,9 @@ struct FixtureManifestValidator {
             guard entry.path.hasPrefix(databaseFolder + "/") else {
                 throw refuse("\(field).path", "'\(entry.path)' is outside the database folder '\(databaseFolder)'")
             }
-            guard paths.insert(entry.path).inserted else { throw refuse("\(field).path", "'\(entry.path)' is listed twice") }
+            guard paths.insert(entry.path).inserted else {
+                throw refuse("\(field).path", "'\(entry.path)' is listed twice")
+            }
             guard entry.sha256.utf8.count == 64, entry.sha256.utf8.allSatisfy({ Self.isLowerHex($0) }) else {
                 throw refuse("\(field).sha256", "'\(entry.sha256)' is not 64 lowercase hex digits")
             }
@@ -95,7 +103,8 @@ struct FixtureManifestValidator {
         for (position, checkpoint) in (manifest.checkpoints ?? []).enumerated() {
             let field = "checkpoints[\(position)]"
             guard collectionNames.contains(checkpoint.collection) else {
-                throw refuse("\(field).collection", "'\(checkpoint.collection)' is not among the manifest's collections")
+                throw refuse(
+                    "\(field).collection", "'\(checkpoint.collection)' is not among the manifest's collections")
             }
             guard !checkpoint.remoteURL.isEmpty else { throw refuse("\(field).remoteURL", "is empty") }
             guard !checkpoint.checkpointID.isEmpty else { throw refuse("\(field).checkpointID", "is empty") }
@@ -103,7 +112,8 @@ struct FixtureManifestValidator {
     }
 
     private static func isLowerHex(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
     }
 
     /// A decoding failure as a `corruptData` error naming the field.

@@ -30,7 +30,8 @@ package struct CheckpointDiagnosis: Sendable, Equatable, CustomStringConvertible
         } else {
             lines.append("The first replication will NOT resume from a stored checkpoint; it will start over.")
             if let storedCheckpointID {
-                lines.append("Closest stored checkpoint: \(storedCheckpointID) (of \(storedCheckpointCount)); what differs:")
+                lines.append(
+                    "Closest stored checkpoint: \(storedCheckpointID) (of \(storedCheckpointCount)); what differs:")
             }
             lines += differences.map { "  - \($0)" }
         }

@@ -52,9 +52,11 @@ package enum CheckpointDifference: Sendable, Equatable, CustomStringConvertible 
         case .documentIDs(let expected, let recorded):
             return "document IDs: \(Self.list(expected)), the checkpoint was made with \(Self.list(recorded))"
         case .uuid(let recorded, let known):
-            return "UUID: the checkpoint was made by database UUID \(recorded), which is not this database's (\(known.joined(separator: ", ")))"
+            return
+                "UUID: the checkpoint was made by database UUID \(recorded), which is not this database's (\(known.joined(separator: ", ")))"
         case .uuidNotRegenerated(let recordedPath, let currentPath):
-            return "UUID not regenerated: the checkpoint was saved by the database at \(recordedPath) with this same private UUID; this one at \(currentPath) is a file copy made without Database.copy, so it is not trusted"
+            return
+                "UUID not regenerated: the checkpoint was saved by the database at \(recordedPath) with this same private UUID; this one at \(currentPath) is a file copy made without Database.copy, so it is not trusted"
         }
     }
 
@@ -63,6 +65,7 @@ package enum CheckpointDifference: Sendable, Equatable, CustomStringConvertible 
     }
 
     private static func pairs(_ items: [String: String]) -> String {
-        items.isEmpty ? "none" : items.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+        items.isEmpty
+            ? "none" : items.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
     }
 }

@@ -53,7 +53,9 @@ package struct CheckpointDoctor: Sendable {
         for uuid in known {
             let id = expected.with(uuid: uuid).checkpointID
             guard let match = stored.first(where: { $0.id == id }) else { continue }
-            if mode == .installed, uuid == currentUUID, let recorded = match.checkpoint.databasePath, recorded != currentPath {
+            if mode == .installed, uuid == currentUUID, let recorded = match.checkpoint.databasePath,
+                recorded != currentPath
+            {
                 return CheckpointDiagnosis(
                     willResume: false, checkpointID: expected.checkpointID, storedCheckpointID: id, matchedUUID: uuid,
                     differences: [.uuidNotRegenerated(recordedPath: recorded, currentPath: currentPath)],
@@ -76,11 +78,14 @@ package struct CheckpointDoctor: Sendable {
         }
         return CheckpointDiagnosis(
             willResume: false, checkpointID: expected.checkpointID, storedCheckpointID: closest?.id, matchedUUID: nil,
-            differences: closest?.differences ?? [.noCheckpoint], expected: expected, storedCheckpointCount: stored.count)
+            differences: closest?.differences ?? [.noCheckpoint], expected: expected,
+            storedCheckpointCount: stored.count)
     }
 
     /// The replicator's checkpoints among the collection's local documents.
-    private func storedCheckpoints(in collection: Collection) throws -> [(id: String, checkpoint: ReplicationCheckpoint)] {
+    private func storedCheckpoints(in collection: Collection) throws -> [(
+        id: String, checkpoint: ReplicationCheckpoint
+    )] {
         try collection.localDocumentIDs().filter { $0.hasPrefix("cp-") }.compactMap { id in
             guard let body = try collection.localDocument(id: id),
                 let checkpoint = try? ReplicationCheckpoint(json: body, origin: "local document \(id)")
@@ -105,7 +110,9 @@ package struct CheckpointDoctor: Sendable {
         if expected.channels != recorded.channels {
             found.append(.channels(expected: expected.channels, recorded: recorded.channels))
         }
-        if expected.filter != recorded.filter { found.append(.filter(expected: expected.filter, recorded: recorded.filter)) }
+        if expected.filter != recorded.filter {
+            found.append(.filter(expected: expected.filter, recorded: recorded.filter))
+        }
         if expected.filterParameters != recorded.filterParameters {
             found.append(.filterParameters(expected: expected.filterParameters, recorded: recorded.filterParameters))
         }

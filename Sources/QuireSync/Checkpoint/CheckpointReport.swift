@@ -1,4 +1,3 @@
-
 /// Where a replication of one collection started, and why: the answer to "did it resume?".
 public struct CheckpointReport: Sendable, Equatable {
     /// Why replication started where it did.

@@ -22,7 +22,8 @@ enum CheckpointResolver {
         guard let local else { return Resolution(outcome: .noLocalCheckpoint) }
         if readUUID == currentUUID, let recorded = local.databasePath, recorded != databasePath {
             return Resolution(
-                outcome: .uuidNotRegenerated(recordedPath: recorded), warnings: [.uuidNotRegenerated(recordedPath: recorded)])
+                outcome: .uuidNotRegenerated(recordedPath: recorded),
+                warnings: [.uuidNotRegenerated(recordedPath: recorded)])
         }
         guard let remote else { return Resolution(outcome: .noRemoteCheckpoint) }
         var warnings: [CheckpointReport.Warning] = []

@@ -75,7 +75,8 @@ actor Checkpointer {
                 databasePath: databasePath)
         }
         let report = CheckpointReport(
-            checkpointID: checkpointID, resumedCheckpointID: local == nil ? nil : readID, resumedUUID: local == nil ? nil : readUUID,
+            checkpointID: checkpointID, resumedCheckpointID: local == nil ? nil : readID,
+            resumedUUID: local == nil ? nil : readUUID,
             outcome: resolution.outcome, startRemoteSequence: resolution.remoteSequence,
             localSequence: resolution.localSequence, warnings: resolution.warnings)
         return Checkpointer(
@@ -85,12 +86,16 @@ actor Checkpointer {
 
     /// The local checkpoint under the current UUID, else under the most recent previous UUID
     /// that has one, with the UUID it was found under.
-    static func findLocal(inputs: CheckpointInputs, collection: Collection) throws -> (ReplicationCheckpoint?, String?) {
+    static func findLocal(inputs: CheckpointInputs, collection: Collection) throws -> (ReplicationCheckpoint?, String?)
+    {
         let uuids = [inputs.uuid] + (try collection.database.previousPrivateUUIDs())
         for uuid in uuids {
             let id = inputs.with(uuid: uuid).checkpointID
             if let body = try collection.localDocument(id: id) {
-                return (try ReplicationCheckpoint(json: body, origin: "local document \(id) of \(collection.fullName)"), uuid)
+                return (
+                    try ReplicationCheckpoint(json: body, origin: "local document \(id) of \(collection.fullName)"),
+                    uuid
+                )
             }
         }
         return (nil, nil)

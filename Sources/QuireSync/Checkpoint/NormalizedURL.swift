@@ -38,7 +38,8 @@ package struct NormalizedURL: Sendable, Hashable, CustomStringConvertible {
             throw QuireError(.invalidURL, "'\(url.absoluteString)' has no host", domain: .network)
         }
         if let port = components.port, !(1...65_535).contains(port) {
-            throw QuireError(.invalidURL, "'\(url.absoluteString)' has port \(port), outside 1...65535", domain: .network)
+            throw QuireError(
+                .invalidURL, "'\(url.absoluteString)' has port \(port), outside 1...65535", domain: .network)
         }
         self.scheme = scheme
         self.host = host.lowercased()

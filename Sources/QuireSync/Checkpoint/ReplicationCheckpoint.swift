@@ -53,7 +53,8 @@ struct ReplicationCheckpoint: Sendable, Equatable {
         wire = try PeerResponse.decode(context) { try CheckpointDocument(json: .object(json)) }
         localSequence = try ReplicationCheckpoint.sequence(json["local_last_seq"], "local_last_seq", context) ?? 0
         for (index, session) in wire.history.enumerated() {
-            _ = try ReplicationCheckpoint.sequence(session.extra["recorded_local_seq"], "history[\(index)].recorded_local_seq", context)
+            _ = try ReplicationCheckpoint.sequence(
+                session.extra["recorded_local_seq"], "history[\(index)].recorded_local_seq", context)
         }
         if wire.history.isEmpty {
             wire.history = [ReplicationCheckpoint.session(wire.sessionID, wire.sourceLastSequence, localSequence)]
@@ -65,7 +66,8 @@ struct ReplicationCheckpoint: Sendable, Equatable {
     private static func sequence(_ value: JSONValue?, _ field: String, _ context: String) throws -> UInt64? {
         guard let value, !value.isNull else { return nil }
         guard let number = value.int64Value, number >= 0 else {
-            throw PeerResponse.malformed(context, "\(field) is \(PeerResponse.describe(value)), expected a non-negative integer")
+            throw PeerResponse.malformed(
+                context, "\(field) is \(PeerResponse.describe(value)), expected a non-negative integer")
         }
         return UInt64(number)
     }

@@ -48,7 +48,8 @@ struct AllDocsEndpoint: Sendable {
                 skip: try query.integer("skip") ?? 0, limit: try query.integer("limit"))
             for listing in listed {
                 var row: [String: JSONValue] = [
-                    "id": .string(listing.id), "key": .string(listing.id), "value": ["rev": .string(listing.revisionID)],
+                    "id": .string(listing.id), "key": .string(listing.id),
+                    "value": ["rev": .string(listing.revisionID)],
                 ]
                 if includeDocs { row["doc"] = try renderer.currentJSON(id: listing.id, options: options) ?? .null }
                 rows.append(.object(row))

@@ -37,12 +37,15 @@ struct BulkEndpoints: Sendable {
                     leaf = leaves[0]
                 }
                 return BulkGetResponse.Result(
-                    id: item.id, docs: [.ok(try renderer.json(id: item.id, leaf: leaf, leaves: leaves, options: options))])
+                    id: item.id,
+                    docs: [.ok(try renderer.json(id: item.id, leaf: leaf, leaves: leaves, options: options))])
             } catch {
                 let failure = HTTPFailure.from(error)
                 return BulkGetResponse.Result(
                     id: item.id,
-                    docs: [.error(id: item.id, revisionID: item.revisionID, error: failure.error, reason: failure.reason)])
+                    docs: [
+                        .error(id: item.id, revisionID: item.revisionID, error: failure.error, reason: failure.reason)
+                    ])
             }
         }
         return JSONResponse.make(.ok, BulkGetResponse(results: results).json)
@@ -74,7 +77,8 @@ struct BulkEndpoints: Sendable {
                     return .ok(id: document.id, revisionID: revision)
                 } catch {
                     let failure = HTTPFailure.from(error)
-                    return .error(id: id, revisionID: json["_rev"]?.stringValue, error: failure.error, reason: failure.reason)
+                    return .error(
+                        id: id, revisionID: json["_rev"]?.stringValue, error: failure.error, reason: failure.reason)
                 }
             }
         }

@@ -70,10 +70,11 @@ struct CORSPolicy: Sendable {
         guard let asked else { return CORSPolicy.requestHeaders }
         let names = asked.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let isToken = { (name: String) in
-            !name.isEmpty && name.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                    || byte == 0x2D || byte == 0x5F
-            }
+            !name.isEmpty
+                && name.utf8.allSatisfy { byte in
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                        || byte == 0x2D || byte == 0x5F
+                }
         }
         guard !names.isEmpty, names.count <= 64, names.allSatisfy(isToken) else { return CORSPolicy.requestHeaders }
         return names.joined(separator: ", ")

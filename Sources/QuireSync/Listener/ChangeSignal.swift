@@ -68,7 +68,8 @@ final class ChangeSignal: @unchecked Sendable {
                         state.waiter = continuation
                         state.generation += 1
                         let current = state.generation
-                        let item = DispatchWorkItem { [weak self] in self?.resume(with: .timedOut, generation: current) }
+                        let item = DispatchWorkItem { [weak self] in self?.resume(with: .timedOut, generation: current)
+                        }
                         state.timer = item
                         let (seconds, attoseconds) = timeout.components
                         // Saturating: a timeout of more than 292 years is as good as forever.
@@ -86,7 +87,8 @@ final class ChangeSignal: @unchecked Sendable {
     }
 
     private func resume(with outcome: Outcome, generation timerGeneration: Int? = nil) {
-        let (continuation, timer) = state.withLock { state -> (CheckedContinuation<Outcome, Never>?, DispatchWorkItem?) in
+        let (continuation, timer) = state.withLock {
+            state -> (CheckedContinuation<Outcome, Never>?, DispatchWorkItem?) in
             switch outcome {
             case .ended: state.ended = true
             case .changed: if state.waiter == nil { state.pending = true }

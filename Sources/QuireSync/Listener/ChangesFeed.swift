@@ -27,7 +27,8 @@ struct ChangesFeed: Sendable {
         return ByteBuffer(bytes: bytes)
     }
 
-    func run(first: (entries: [ChangesResponse.Entry], last: UInt64), writer: inout any ResponseBodyWriter) async throws {
+    func run(first: (entries: [ChangesResponse.Entry], last: UInt64), writer: inout any ResponseBodyWriter) async throws
+    {
         var entries = first.entries
         var last = first.last
         var sent = 0

@@ -67,7 +67,8 @@ struct ChangesOptions: Sendable {
             case .some(let other):
                 // A fraction, an object, an array or null is no value of any option.
                 throw HTTPFailure.badRequest(
-                    "Invalid '\(name)' in the body: \(ChangesOptions.describe(other)), expected a string, an integer or a boolean")
+                    "Invalid '\(name)' in the body: \(ChangesOptions.describe(other)), expected a string, an integer or a boolean"
+                )
             }
         }
         func flag(_ name: String) throws -> Bool {
@@ -108,7 +109,8 @@ struct ChangesOptions: Sendable {
         }
         if let value = try text("feed") {
             guard let feed = Feed(rawValue: value) else {
-                throw HTTPFailure.badRequest("Unsupported feed '\(value)': use normal, longpoll, continuous or eventsource")
+                throw HTTPFailure.badRequest(
+                    "Unsupported feed '\(value)': use normal, longpoll, continuous or eventsource")
             }
             self.feed = feed
         }
@@ -141,7 +143,8 @@ struct ChangesOptions: Sendable {
         case nil:
             break
         case "_doc_ids":
-            filter = .documentIDs(Set(try ChangesOptions.list("doc_ids", body: body, query: query, commaSeparated: false)))
+            filter = .documentIDs(
+                Set(try ChangesOptions.list("doc_ids", body: body, query: query, commaSeparated: false)))
         case "sync_gateway/bychannel":
             filter = .channels(Set(try ChangesOptions.list("channels", body: body, query: query, commaSeparated: true)))
         case .some(let other):

@@ -52,9 +52,10 @@ struct ChangesScanner: Sendable {
             revisionIDs: options.allLeaves ? change.leafRevisionIDs : [change.revisionID],
             isDeleted: change.isDeleted)
         if options.includeDocs {
-            entry.document = try RevisionRenderer(served: served).currentJSON(
-                id: change.documentID,
-                options: RevisionRenderer.Options(attachmentData: options.attachments)) ?? .null
+            entry.document =
+                try RevisionRenderer(served: served).currentJSON(
+                    id: change.documentID,
+                    options: RevisionRenderer.Options(attachmentData: options.attachments)) ?? .null
         }
         return entry
     }

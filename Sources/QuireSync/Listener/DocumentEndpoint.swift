@@ -27,11 +27,14 @@ struct DocumentEndpoint: Sendable {
             conflicts: try query.bool("conflicts"))
         let leaves = try renderer.leaves(id)
         if let openRevisions = query["open_revs"] {
-            return try self.openRevisions(openRevisions, leaves: leaves, latest: try query.bool("latest"), options: options)
+            return try self.openRevisions(
+                openRevisions, leaves: leaves, latest: try query.bool("latest"), options: options)
         }
         let leaf: LeafRevision
         if let rev = query["rev"] {
-            guard let found = RevisionRenderer.leaf(rev, in: leaves, latest: false) else { throw HTTPFailure.notFound("missing") }
+            guard let found = RevisionRenderer.leaf(rev, in: leaves, latest: false) else {
+                throw HTTPFailure.notFound("missing")
+            }
             leaf = found
         } else {
             leaf = leaves[0]
@@ -94,7 +97,9 @@ struct DocumentEndpoint: Sendable {
         let leaves = try renderer.leaves(id)
         let leaf: LeafRevision
         if let rev = request.query["rev"] {
-            guard let found = RevisionRenderer.leaf(rev, in: leaves, latest: false) else { throw HTTPFailure.notFound("missing") }
+            guard let found = RevisionRenderer.leaf(rev, in: leaves, latest: false) else {
+                throw HTTPFailure.notFound("missing")
+            }
             leaf = found
         } else {
             leaf = leaves[0]

@@ -83,7 +83,9 @@ final class FeedRegistry: Sendable {
         let key = ObjectIdentifier(connection)
         connection.closeFuture.whenComplete { [weak self] _ in
             guard let self else { return }
-            let signals = state.withLock { state in state.connections.removeValue(forKey: key)?.feeds.values.compactMap(\.signal) ?? [] }
+            let signals = state.withLock { state in
+                state.connections.removeValue(forKey: key)?.feeds.values.compactMap(\.signal) ?? []
+            }
             signals.forEach { $0.end() }
         }
     }

@@ -34,7 +34,8 @@ public struct ListenerAccessLog: Sendable {
         client: String?, user: String?, time: Date, method: String, target: String, status: Int, bytes: Int?
     ) -> String {
         let size = bytes.map { $0 > 0 ? String($0) : "-" } ?? "-"
-        return "\(client ?? "-") - \(user.map(sanitized) ?? "-") [\(timestamp(time))] \"\(method) \(sanitized(target)) HTTP/1.1\" \(status) \(size)\n"
+        return
+            "\(client ?? "-") - \(user.map(sanitized) ?? "-") [\(timestamp(time))] \"\(method) \(sanitized(target)) HTTP/1.1\" \(status) \(size)\n"
     }
 
     func write(_ line: String) {
@@ -82,7 +83,8 @@ public struct ListenerAccessLog: Sendable {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: time)
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
         let month = months[max(0, min(11, (parts.month ?? 1) - 1))]
-        return "\(two(parts.day))/\(month)/\(parts.year ?? 0):\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) +0000"
+        return
+            "\(two(parts.day))/\(month)/\(parts.year ?? 0):\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) +0000"
     }
 }
 

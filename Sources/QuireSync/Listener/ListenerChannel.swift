@@ -19,7 +19,12 @@ struct ListenerChannel: ServerChildChannel {
         /// Connections open now.
         var openCount: Int { counts.withLock { $0.open } }
 
-        func opened() { counts.withLock { $0.accepted += 1; $0.open += 1 } }
+        func opened() {
+            counts.withLock {
+                $0.accepted += 1
+                $0.open += 1
+            }
+        }
         func closed() { counts.withLock { $0.open -= 1 } }
     }
 
@@ -45,7 +50,8 @@ struct ListenerChannel: ServerChildChannel {
         let headTimeout = self.headTimeout
         let added = channel.eventLoop.makeCompletedFuture {
             // First in the pipeline: it sees the raw bytes, so it knows when a head starts.
-            try channel.pipeline.syncOperations.addHandler(RequestHeadTimeoutHandler(timeout: headTimeout), position: .first)
+            try channel.pipeline.syncOperations.addHandler(
+                RequestHeadTimeoutHandler(timeout: headTimeout), position: .first)
             counter.opened()
             channel.closeFuture.whenComplete { _ in counter.closed() }
         }

@@ -119,8 +119,11 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
     func create(_ name: String) throws {
         try ListenerDatabaseFolder.validateNewName(name)
         try lock.withLock {
-            guard !closed else { throw HTTPFailure(status: .serviceUnavailable, error: "unavailable", reason: "The server is stopping.") }
-            if opened[name] != nil || deleting.contains(name) || Database.exists(withName: name, inDirectory: directory) {
+            guard !closed else {
+                throw HTTPFailure(status: .serviceUnavailable, error: "unavailable", reason: "The server is stopping.")
+            }
+            if opened[name] != nil || deleting.contains(name) || Database.exists(withName: name, inDirectory: directory)
+            {
                 throw HTTPFailure(
                     status: .preconditionFailed, error: "file_exists",
                     reason: "The database could not be created, the file already exists.")
@@ -187,7 +190,8 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         guard !name.contains("/") else {
             throw HTTPFailure(
                 status: .badRequest, error: "illegal_database_name",
-                reason: "Name: '\(name)'. Quire keeps each database in a folder of its own, so a name cannot contain '/'.")
+                reason:
+                    "Name: '\(name)'. Quire keeps each database in a folder of its own, so a name cannot contain '/'.")
         }
     }
 

@@ -16,7 +16,9 @@ extension ListenerResponder {
             throw HTTPFailure.badRequest("Malformed percent-encoding in the path: '\(segments[0])'")
         }
         if name == "_all_dbs" {
-            guard request.method == .get || request.method == .head else { throw HTTPFailure.methodNotAllowed([.get, .head]) }
+            guard request.method == .get || request.method == .head else {
+                throw HTTPFailure.methodNotAllowed([.get, .head])
+            }
             let query = try QueryParameters(request.uri.query)
             var names = try folder.databaseNames()
             if try query.bool("descending") { names.reverse() }

@@ -70,7 +70,9 @@ struct ListenerResponder: Sendable {
                 let responder = self
                 let writing = request.method != .get && request.method != .head
                 let folderRequest = request
-                if let response = try await work.run(writing: writing, { try responder.databaseFolderResponse(folderRequest) }) {
+                if let response = try await work.run(
+                    writing: writing, { try responder.databaseFolderResponse(folderRequest) })
+                {
                     return response
                 }
             }
@@ -144,9 +146,13 @@ struct ListenerResponder: Sendable {
                 try LocalDocumentEndpoint(served: served, id: id).respond(request)
             }
         case .document(_, let id):
-            return try await work.run(writing: writing) { try DocumentEndpoint(served: served, id: id).respond(request) }
+            return try await work.run(writing: writing) {
+                try DocumentEndpoint(served: served, id: id).respond(request)
+            }
         case .attachment(_, let id, let name):
-            return try await work.read { try DocumentEndpoint(served: served, id: id).attachment(name, request: request) }
+            return try await work.read {
+                try DocumentEndpoint(served: served, id: id).attachment(name, request: request)
+            }
         }
     }
 
@@ -196,8 +202,9 @@ struct ListenerResponder: Sendable {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw HTTPFailure.tooLarge(limit: limit)
         }
-        guard request.method == .post || request.method == .put || request.headers[.contentLength] != nil
-            || request.headers[.transferEncoding] != nil
+        guard
+            request.method == .post || request.method == .put || request.headers[.contentLength] != nil
+                || request.headers[.transferEncoding] != nil
         else {
             request.body = RequestBody(buffer: ByteBuffer())
             return []

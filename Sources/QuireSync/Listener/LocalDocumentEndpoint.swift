@@ -22,7 +22,9 @@ struct LocalDocumentEndpoint: Sendable {
             if body["_rev"] == nil { body["_rev"] = "0-1" }
             return JSONResponse.make(.ok, .object(body))
         case .put:
-            guard case .object(let body) = try request.jsonObjectBody() else { throw HTTPFailure.badRequest("not an object") }
+            guard case .object(let body) = try request.jsonObjectBody() else {
+                throw HTTPFailure.badRequest("not an object")
+            }
             let revision = try put(body, revision: body["_rev"]?.stringValue ?? request.query["rev"], stored: stored)
             return JSONResponse.make(.created, ["ok": true, "id": .string(fullID), "rev": .string(revision)])
         case .delete:
@@ -41,14 +43,17 @@ struct LocalDocumentEndpoint: Sendable {
         try put(body, revision: given, stored: try served.collection.localDocument(id: id))
     }
 
-    private func put(_ body: [String: JSONValue], revision given: String?, stored: [String: JSONValue]?) throws -> String {
+    private func put(_ body: [String: JSONValue], revision given: String?, stored: [String: JSONValue]?) throws
+        -> String
+    {
         var body = body
         if let given = body["_id"], given != .string(fullID), given != .string(id) {
             throw HTTPFailure.badRequest("_id does not match the URL")
         }
         let generation = try checkRevision(given, stored: stored)
         guard generation < Int.max else {
-            throw HTTPFailure.badRequest("The local document '\(fullID)' is at revision 0-\(generation); it cannot be updated, only deleted")
+            throw HTTPFailure.badRequest(
+                "The local document '\(fullID)' is at revision 0-\(generation); it cannot be updated, only deleted")
         }
         let revision = "0-\(generation + 1)"
         body.removeValue(forKey: "_id")

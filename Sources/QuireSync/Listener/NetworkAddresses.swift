@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The IPv4 addresses of this machine's interfaces that are up.
@@ -19,7 +19,9 @@ enum NetworkAddresses {
             else { continue }
             var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
             let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            guard getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            guard getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else {
+                continue
+            }
             addresses.append(String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return addresses.isEmpty ? ["127.0.0.1"] : addresses

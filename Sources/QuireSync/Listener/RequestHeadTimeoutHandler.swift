@@ -55,7 +55,6 @@ final class RequestHeadTimeoutHandler: ChannelInboundHandler, RemovableChannelHa
         cancelDeadline()
     }
 
-
     /// A request head was decoded: the clock stops.
     func headReceived() {
         requestsInProgress += 1

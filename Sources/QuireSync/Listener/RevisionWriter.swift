@@ -55,7 +55,8 @@ struct RevisionWriter: Sendable {
             guard document.revisionID == current.revisionID else { throw HTTPFailure.conflict }
         } else if let given = document.revisionID {
             // Only the tombstone's own revision may be named when reviving a deleted document.
-            guard let info = try collection.revisionInfo(id: document.id), info.isDeleted, info.revisionID == given else {
+            guard let info = try collection.revisionInfo(id: document.id), info.isDeleted, info.revisionID == given
+            else {
                 throw HTTPFailure.conflict
             }
         }
@@ -70,7 +71,8 @@ struct RevisionWriter: Sendable {
     /// revision the document already has.
     static func refuseConflict(_ revision: ForeignRevision, leaves: [LeafRevision]) throws {
         guard !revision.isDeleted else { return }
-        if leaves.contains(where: { $0.revisionID == revision.revisionID || $0.ancestors.contains(revision.revisionID) }) {
+        if leaves.contains(where: { $0.revisionID == revision.revisionID || $0.ancestors.contains(revision.revisionID) }
+        ) {
             return
         }
         let ancestors = Set(revision.ancestors)

@@ -82,7 +82,8 @@ public final class URLEndpointListener: Sendable {
         } else {
             hosts = NetworkAddresses.ipv4()
         }
-        let name = first.database.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? first.database.name
+        let name =
+            first.database.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? first.database.name
         return hosts.compactMap { URL(string: "http://\($0.contains(":") ? "[\($0)]" : $0):\(port)/\(name)") }
     }
 
@@ -116,10 +117,12 @@ public final class URLEndpointListener: Sendable {
     /// ones with their `last_seq` line), requests in progress are answered, then every
     /// connection closes. Returns once the server has shut down. Does nothing when not running.
     public func stop() async {
-        guard let current = state.withLock({ state -> Running? in
-            defer { state.running = nil }
-            return state.running
-        }) else { return }
+        guard
+            let current = state.withLock({ state -> Running? in
+                defer { state.running = nil }
+                return state.running
+            })
+        else { return }
         current.feeds.endAll()
         // Graceful shutdown closes the listening socket, lets every accepted connection finish
         // its request and then closes it. Cancelling the server task instead would drop the
@@ -132,7 +135,8 @@ public final class URLEndpointListener: Sendable {
     private func launch() async throws -> Running {
         try config.validate()
         let keyspaces =
-            config.databaseFolder != nil && config.collections.isEmpty ? Keyspaces() : try Keyspaces(collections: config.collections)
+            config.databaseFolder != nil && config.collections.isEmpty
+            ? Keyspaces() : try Keyspaces(collections: config.collections)
         let feeds = FeedRegistry()
         let responder = ListenerResponder(configuration: config, keyspaces: keyspaces, feeds: feeds)
         let host = config.networkInterface ?? "0.0.0.0"
@@ -180,7 +184,8 @@ public final class URLEndpointListener: Sendable {
         }
         do {
             let port = try await startup.value()
-            return Running(task: task, services: services, port: port, feeds: feeds, connections: connections,
+            return Running(
+                task: task, services: services, port: port, feeds: feeds, connections: connections,
                 bodyBudget: responder.bodyBudget)
         } catch {
             task.cancel()

@@ -94,11 +94,13 @@ public struct URLEndpointListenerConfiguration: Sendable {
             throw QuireError(.invalidParameter, "maxRequestBodySize must not be negative")
         }
         for (name, value) in [
-            ("requestHeadTimeout", requestHeadTimeout), ("idleTimeout", idleTimeout), ("maxFeedTimeout", maxFeedTimeout),
+            ("requestHeadTimeout", requestHeadTimeout), ("idleTimeout", idleTimeout),
+            ("maxFeedTimeout", maxFeedTimeout),
         ] where value <= .zero {
             throw QuireError(.invalidParameter, "\(name) must be positive, not \(value)")
         }
-        for origin in corsOrigins where origin != "*" && !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
+        for origin in corsOrigins where origin != "*" && !(origin.hasPrefix("http://") || origin.hasPrefix("https://"))
+        {
             throw QuireError(.invalidParameter, "CORS origin '\(origin)' must be '*' or start with http:// or https://")
         }
     }

@@ -41,7 +41,8 @@ final class WorkerThreads: @unchecked Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let accepted = submit { continuation.resume(with: Result { try work() }) }
             if !accepted {
-                continuation.resume(throwing: QuireError(.notOpen, "the listener is stopping: no more database work is taken"))
+                continuation.resume(
+                    throwing: QuireError(.notOpen, "the listener is stopping: no more database work is taken"))
             }
         }
     }

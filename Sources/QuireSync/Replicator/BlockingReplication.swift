@@ -23,7 +23,8 @@ package enum BlockingReplication {
     ///
     /// - Throws: `QuireError.timeout` (network domain) when it runs longer than `timeout`
     ///   seconds; the replicator is stopped first.
-    package static func run(_ replicator: Replicator, reset: Bool = false, timeout: TimeInterval = 60) throws -> Outcome {
+    package static func run(_ replicator: Replicator, reset: Bool = false, timeout: TimeInterval = 60) throws -> Outcome
+    {
         guard !replicator.config.continuous else {
             throw QuireError(.invalidParameter, "a continuous replicator never finishes; use a one-shot one")
         }
@@ -46,7 +47,8 @@ package enum BlockingReplication {
             if stopped.wait(timeout: .now() + timeout) == .timedOut {
                 replicator.stop()
                 _ = stopped.wait(timeout: .now() + 10)
-                throw QuireError(.timeout, "the replication did not finish within \(Int(timeout)) seconds", domain: .network)
+                throw QuireError(
+                    .timeout, "the replication did not finish within \(Int(timeout)) seconds", domain: .network)
             }
         }
         // Listeners run in order on `queue`: once it is drained, every batch has been counted.

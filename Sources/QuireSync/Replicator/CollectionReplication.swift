@@ -23,6 +23,7 @@ struct CollectionReplication: Sendable {
     }
 
     func replicatedDocument(_ id: String, flags: DocumentFlags, error: QuireError? = nil) -> ReplicatedDocument {
-        ReplicatedDocument(id: id, flags: flags, error: error, scope: collection.scope.name, collection: collection.name)
+        ReplicatedDocument(
+            id: id, flags: flags, error: error, scope: collection.scope.name, collection: collection.name)
     }
 }

@@ -174,7 +174,8 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             for (key, value) in response.allHeaderFields {
                 if let key = key as? String, let value = value as? String { headers[key] = value }
             }
-            continuation.resume(returning: RemoteResponse(status: response.statusCode, headers: headers, body: exchange.data))
+            continuation.resume(
+                returning: RemoteResponse(status: response.statusCode, headers: headers, body: exchange.data))
         } else {
             continuation.resume(
                 throwing: QuireError(
@@ -189,13 +190,15 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// sent on a kept connection the server had just closed meets.
     static func isConnectionLoss(_ error: Error) -> Bool {
         guard let urlError = error as? URLError else { return false }
-        return [.networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse].contains(urlError.code)
+        return [.networkConnectionLost, .badServerResponse, .zeroByteResource, .cannotParseResponse].contains(
+            urlError.code)
     }
 
     static func map(_ error: Error, url: URL?) -> Error {
         let target = url?.absoluteString ?? "the remote"
         guard let urlError = error as? URLError else {
-            return QuireError(.networkError, "request to \(target) failed: \(error.localizedDescription)", domain: .network)
+            return QuireError(
+                .networkError, "request to \(target) failed: \(error.localizedDescription)", domain: .network)
         }
         switch urlError.code {
         case .cancelled:
@@ -210,7 +213,8 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             return QuireError(.invalidURL, "cannot send a request to \(target): invalid URL", domain: .network)
         default:
             return QuireError(
-                .networkError, "request to \(target) failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))",
+                .networkError,
+                "request to \(target) failed: \(urlError.localizedDescription) (URLError \(urlError.code.rawValue))",
                 domain: .network)
         }
     }

@@ -32,7 +32,8 @@ struct PulledRevision: Sendable {
             try RevisionFormat.check(revisionID, "_rev of '\(document.id)'")
             for ancestor in document.ancestors { try RevisionFormat.check(ancestor, "_revisions of '\(document.id)'") }
             guard document.ancestors.count <= PulledRevision.maximumAncestors else {
-                throw QuireError(.remoteError, "_revisions of '\(document.id)' lists \(document.ancestors.count) ancestors")
+                throw QuireError(
+                    .remoteError, "_revisions of '\(document.id)' lists \(document.ancestors.count) ancestors")
             }
         }
         self.document = document

@@ -57,11 +57,14 @@ struct Pusher: Sendable {
                 // control characters): no Couchbase peer takes it either, so it is this
                 // document's error and the others go on.
                 let flags: DocumentFlags = entry.isDeleted ? .deleted : []
-                job.monitor.replicated([job.replicatedDocument(entry.documentID, flags: flags, error: error)], isPush: true)
+                job.monitor.replicated(
+                    [job.replicatedDocument(entry.documentID, flags: flags, error: error)], isPush: true)
                 continue
             }
             if let filter = job.config.pushFilter {
-                guard let document = try collection.document(id: entry.documentID, revisionID: entry.revisionID) else { continue }
+                guard let document = try collection.document(id: entry.documentID, revisionID: entry.revisionID) else {
+                    continue
+                }
                 guard filter(document, document.isDeleted ? .deleted : []) else { continue }
             }
             let leaves = try collection.leaves(id: entry.documentID)
@@ -76,10 +79,12 @@ struct Pusher: Sendable {
             // Tombstones first: a branch a resolved conflict closed must be closed on the
             // remote before the winner arrives, or the remote refuses the winner as a conflict.
             let leaves = leavesByID[id] ?? []
-            for leaf in leaves.filter(\.isDeleted) + leaves.filter({ !$0.isDeleted }) where revisions.contains(leaf.revisionID) {
+            for leaf in leaves.filter(\.isDeleted) + leaves.filter({ !$0.isDeleted })
+            where revisions.contains(leaf.revisionID) {
                 do {
                     let json = try wireDocument(id: id, leaf: leaf)
-                    uploads.append(Upload(id: id, deleted: leaf.isDeleted, json: json, size: try JSONWriter.bytes(json).count))
+                    uploads.append(
+                        Upload(id: id, deleted: leaf.isDeleted, json: json, size: try JSONWriter.bytes(json).count))
                 } catch let error as QuireError {
                     job.monitor.replicated(
                         [job.replicatedDocument(id, flags: leaf.isDeleted ? .deleted : [], error: error)], isPush: true)
@@ -91,7 +96,9 @@ struct Pusher: Sendable {
             try Task.checkCancellation()
             var end = start
             var bytes = 0
-            while end < uploads.count, end == start || (end - start < Pusher.uploadLimit && bytes + uploads[end].size <= Pusher.uploadBytes) {
+            while end < uploads.count,
+                end == start || (end - start < Pusher.uploadLimit && bytes + uploads[end].size <= Pusher.uploadBytes)
+            {
                 bytes += uploads[end].size
                 end += 1
             }

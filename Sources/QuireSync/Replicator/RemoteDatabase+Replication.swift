@@ -20,7 +20,9 @@ extension RemoteDatabase {
                 guard !entry.revisionIDs.isEmpty else {
                     throw QuireError(.remoteError, "changes entry '\(entry.id)' lists no revisions")
                 }
-                for revision in entry.revisionIDs { try RevisionFormat.check(revision, "changes entry '\(entry.id)' rev") }
+                for revision in entry.revisionIDs {
+                    try RevisionFormat.check(revision, "changes entry '\(entry.id)' rev")
+                }
             }
             return changes
         }
@@ -47,10 +49,13 @@ extension RemoteDatabase {
         let json = try checked(
             try await send("POST", "_bulk_docs", body: BulkDocsRequest(docs: documents, newEdits: false).json),
             "_bulk_docs")
-        let results = try PeerResponse.decode("_bulk_docs response from \(url)") { try BulkDocsRequest.results(json: json) }
+        let results = try PeerResponse.decode("_bulk_docs response from \(url)") {
+            try BulkDocsRequest.results(json: json)
+        }
         var errors: [String: QuireError] = [:]
         for case .error(let id, _, let kind, let reason) in results {
-            let code: QuireError.Code = kind == "forbidden" ? .httpForbidden : kind == "conflict" ? .httpConflict : .remoteError
+            let code: QuireError.Code =
+                kind == "forbidden" ? .httpForbidden : kind == "conflict" ? .httpConflict : .remoteError
             errors[id] = QuireError(
                 code, "\(url) refused document '\(id)': \(kind)\(reason.isEmpty ? "" : " (\(reason.prefix(300)))")",
                 domain: .network)

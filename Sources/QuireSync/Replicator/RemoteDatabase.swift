@@ -32,7 +32,9 @@ struct RemoteDatabase: Sendable {
     ) throws -> URLRequest {
         var text = url.description + (path.isEmpty ? "" : "/" + path)
         if !query.isEmpty {
-            text += "?" + query.map { "\(RemoteDatabase.encode($0.0))=\(RemoteDatabase.encode($0.1))" }.joined(separator: "&")
+            text +=
+                "?"
+                + query.map { "\(RemoteDatabase.encode($0.0))=\(RemoteDatabase.encode($0.1))" }.joined(separator: "&")
         }
         guard let target = URL(string: text) else {
             throw QuireError(.invalidURL, "cannot form a request URL from '\(text)'", domain: .network)
@@ -51,7 +53,8 @@ struct RemoteDatabase: Sendable {
     /// Percent-encodes everything but RFC 3986's unreserved characters, so document IDs with
     /// `/`, `?`, `+` or spaces stay one path segment or one query value.
     static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
@@ -93,7 +96,8 @@ struct RemoteDatabase: Sendable {
     func checkedObject(_ response: RemoteResponse, _ what: String) throws -> [String: JSONValue] {
         let body = try checked(response, what)
         guard let object = body.objectValue else {
-            throw PeerResponse.malformed("\(what) response from \(url)", "the body is \(PeerResponse.describe(body)), expected an object")
+            throw PeerResponse.malformed(
+                "\(what) response from \(url)", "the body is \(PeerResponse.describe(body)), expected an object")
         }
         return object
     }

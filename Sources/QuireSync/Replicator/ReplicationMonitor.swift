@@ -24,7 +24,9 @@ final class ReplicationMonitor: Sendable {
     }
 
     private func publish(_ activity: Replicator.ActivityLevel? = nil, error: QuireError?) {
-        let (done, all, busy, isConnected) = state.withLock { ($0.completed, $0.total, !$0.busyWorkers.isEmpty, $0.connected) }
+        let (done, all, busy, isConnected) = state.withLock {
+            ($0.completed, $0.total, !$0.busyWorkers.isEmpty, $0.connected)
+        }
         let level = activity ?? (isConnected ? (busy ? .busy : .idle) : .connecting)
         replicator.update(generation: generation) {
             $0 = Replicator.Status(

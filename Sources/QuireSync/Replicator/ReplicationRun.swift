@@ -12,7 +12,8 @@ struct ReplicationRun: Sendable {
     let reset: Bool
 
     func execute() async {
-        let schedule = RetrySchedule(maxAttempts: config.effectiveMaxAttempts, maxWait: config.effectiveMaxAttemptWaitTime)
+        let schedule = RetrySchedule(
+            maxAttempts: config.effectiveMaxAttempts, maxWait: config.effectiveMaxAttemptWaitTime)
         let sessionID = UUID().uuidString.lowercased()
         var failures: UInt = 0
         var resetting = reset

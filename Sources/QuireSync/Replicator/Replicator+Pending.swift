@@ -14,7 +14,8 @@ extension Replicator {
             throw QuireError(.unsupported, "a pull-only replicator has no pending documents to push")
         }
         guard let collectionConfig = config.collectionConfig(collection) else {
-            throw QuireError(.invalidParameter, "collection \(collection.fullName) is not in the replicator's configuration")
+            throw QuireError(
+                .invalidParameter, "collection \(collection.fullName) is not in the replicator's configuration")
         }
         let (url, _) = try config.validated()
         let inputs = CheckpointInputs(
@@ -23,7 +24,9 @@ extension Replicator {
             filterParameters: collectionConfig.filterParameters ?? [:], documentIDs: collectionConfig.documentIDs ?? [])
         let (local, readUUID) = try Checkpointer.findLocal(inputs: inputs, collection: collection)
         var since = local?.localSequence ?? 0
-        if readUUID == inputs.uuid, let recorded = local?.databasePath, recorded != DatabaseLocation.path(of: collection.database) {
+        if readUUID == inputs.uuid, let recorded = local?.databasePath,
+            recorded != DatabaseLocation.path(of: collection.database)
+        {
             since = 0
         }
         let allowed = collectionConfig.documentIDs.flatMap { $0.isEmpty ? nil : Set($0) }

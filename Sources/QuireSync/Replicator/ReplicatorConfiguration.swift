@@ -78,13 +78,16 @@ public struct ReplicatorConfiguration: Sendable {
     }
 
     /// Checks the configuration before a start.
-    func validated() throws -> (url: NormalizedURL, entries: [(collection: Collection, config: CollectionConfiguration)]) {
+    func validated() throws -> (
+        url: NormalizedURL, entries: [(collection: Collection, config: CollectionConfiguration)]
+    ) {
         guard let endpoint = target as? URLEndpoint else {
             throw QuireError(.invalidParameter, "the replicator's target must be a URLEndpoint")
         }
         let url = try NormalizedURL(endpoint.url)
         guard !entries.isEmpty else {
-            throw QuireError(.invalidParameter, "the replicator configuration has no collection: call addCollection first")
+            throw QuireError(
+                .invalidParameter, "the replicator configuration has no collection: call addCollection first")
         }
         let database = entries[0].collection.database
         for entry in entries where entry.collection.database.filePath != database.filePath {

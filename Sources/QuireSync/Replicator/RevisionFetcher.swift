@@ -20,7 +20,8 @@ final class RevisionFetcher: Sendable {
         guard !wanted.isEmpty else { return [] }
         if !usesOpenRevs {
             let request = BulkGetRequest(
-                items: wanted.flatMap { item in item.revisions.map { BulkGetRequest.Item(id: item.id, revisionID: $0) } })
+                items: wanted.flatMap { item in item.revisions.map { BulkGetRequest.Item(id: item.id, revisionID: $0) }
+                })
             let response = try await remote.send(
                 "POST", "_bulk_get", query: [("revs", "true"), ("attachments", "true")], body: request.json)
             if [404, 405, 501].contains(response.status) {
@@ -37,14 +38,17 @@ final class RevisionFetcher: Sendable {
         return fetched
     }
 
-    private func parseBulkGet(_ json: JSONValue, wanted: [(id: String, revisions: [String])]) throws -> [FetchedRevision] {
+    private func parseBulkGet(_ json: JSONValue, wanted: [(id: String, revisions: [String])]) throws
+        -> [FetchedRevision]
+    {
         let context = "_bulk_get response from \(remote.url)"
         let response = try PeerResponse.decode(context) { try BulkGetResponse(json: json) }
         let asked = Set(wanted.map(\.id))
         var fetched: [FetchedRevision] = []
         for result in response.results {
             guard asked.contains(result.id) else {
-                throw PeerResponse.malformed(context, "it sent document '\(result.id.prefix(80))', which was not asked for")
+                throw PeerResponse.malformed(
+                    context, "it sent document '\(result.id.prefix(80))', which was not asked for")
             }
             for item in result.docs {
                 switch item {

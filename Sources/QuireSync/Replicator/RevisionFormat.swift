@@ -16,7 +16,8 @@ enum RevisionFormat {
     /// Checks a revision ID from a peer; `field` names where it was, for the message.
     static func check(_ revisionID: String, _ field: String) throws {
         guard split(revisionID) != nil else {
-            throw QuireError(.remoteError, "\(field) is '\(revisionID.prefix(80))', not a revision ID (<generation>-<digest>)")
+            throw QuireError(
+                .remoteError, "\(field) is '\(revisionID.prefix(80))', not a revision ID (<generation>-<digest>)")
         }
     }
 

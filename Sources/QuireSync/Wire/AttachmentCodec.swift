@@ -121,7 +121,8 @@ struct AttachmentCodec: Sendable {
                 let digest = reference["digest"]?.stringValue ?? "no digest"
                 throw QuireError(
                     .invalidParameter,
-                    "document '\(document.id)': the bytes of the blob at \(pointer) (\(digest)) are neither attached nor stored here")
+                    "document '\(document.id)': the bytes of the blob at \(pointer) (\(digest)) are neither attached nor stored here"
+                )
             }
         }
         if !kept.isEmpty { body["_attachments"] = .object(kept) }
@@ -143,20 +144,25 @@ struct AttachmentCodec: Sendable {
                 throw AttachmentCodec.failure(documentID, name, "'data' is not valid Base64")
             }
             if let length = members["length"], length.int64Value != Int64(data.count) {
-                throw AttachmentCodec.failure(documentID, name, "'length' says \((try? JSONWriter.string(length)) ?? "?") but the data has \(data.count) bytes")
+                throw AttachmentCodec.failure(
+                    documentID, name,
+                    "'length' says \((try? JSONWriter.string(length)) ?? "?") but the data has \(data.count) bytes")
             }
             if let given = members["digest"]?.stringValue, AttachmentCodec.isCheckable(digest: given),
                 !AttachmentCodec.matches(digest: given, data: data)
             {
                 throw AttachmentCodec.failure(
-                    documentID, name, "the data does not match its digest '\(given.prefix(80))' (its own is \(AttachmentCodec.sha1Digest(of: data)))")
+                    documentID, name,
+                    "the data does not match its digest '\(given.prefix(80))' (its own is \(AttachmentCodec.sha1Digest(of: data)))"
+                )
             }
             stub["digest"] = .string(try save(data, contentType: members["content_type"]?.stringValue))
             stub["length"] = .int(Int64(data.count))
             return stub
         }
         if members["follows"]?.boolValue == true {
-            throw AttachmentCodec.failure(documentID, name, "multipart bodies ('follows') are not supported; send 'data'")
+            throw AttachmentCodec.failure(
+                documentID, name, "multipart bodies ('follows') are not supported; send 'data'")
         }
         if let digest = members["digest"]?.stringValue, digest.hasPrefix("sha1-"), isStored(digest: digest) {
             return stub
@@ -168,7 +174,8 @@ struct AttachmentCodec: Sendable {
             return stub
         }
         throw QuireError(
-            .notFound, "document '\(documentID)', attachment '\(name)': a stub whose bytes are not stored here (missing_stub)")
+            .notFound,
+            "document '\(documentID)', attachment '\(name)': a stub whose bytes are not stored here (missing_stub)")
     }
 
     private static func failure(_ id: String, _ name: String, _ problem: String) -> QuireError {

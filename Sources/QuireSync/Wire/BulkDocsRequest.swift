@@ -58,10 +58,14 @@ struct BulkDocsRequest: Sendable {
 
     /// Reads the request object.
     init(json: JSONValue) throws {
-        guard let docs = json["docs"]?.arrayValue else { throw WireError.invalid("_bulk_docs", "expected {\"docs\": [...]}") }
+        guard let docs = json["docs"]?.arrayValue else {
+            throw WireError.invalid("_bulk_docs", "expected {\"docs\": [...]}")
+        }
         var newEdits = true
         if let flag = json["new_edits"] {
-            guard let value = flag.boolValue else { throw WireError.invalid("_bulk_docs", "'new_edits' must be true or false") }
+            guard let value = flag.boolValue else {
+                throw WireError.invalid("_bulk_docs", "'new_edits' must be true or false")
+            }
             newEdits = value
         }
         self.init(docs: docs, newEdits: newEdits)

@@ -29,14 +29,18 @@ struct BulkGetRequest: Equatable, Sendable {
 
     /// Reads the request object.
     init(json: JSONValue) throws {
-        guard let docs = json["docs"]?.arrayValue else { throw WireError.invalid("_bulk_get", "expected {\"docs\": [...]}") }
+        guard let docs = json["docs"]?.arrayValue else {
+            throw WireError.invalid("_bulk_get", "expected {\"docs\": [...]}")
+        }
         items = try docs.map { doc in
             guard let id = doc["id"]?.stringValue, !id.isEmpty else {
                 throw WireError.invalid("_bulk_get", "every entry of 'docs' needs a non-empty string 'id'")
             }
             var revisionID: String?
             if let rev = doc["rev"], !rev.isNull {
-                guard let text = rev.stringValue else { throw WireError.invalid("_bulk_get", "'rev' of '\(id)' must be a string") }
+                guard let text = rev.stringValue else {
+                    throw WireError.invalid("_bulk_get", "'rev' of '\(id)' must be a string")
+                }
                 revisionID = text
             }
             return Item(

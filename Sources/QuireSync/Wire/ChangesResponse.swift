@@ -35,7 +35,9 @@ struct ChangesResponse: Equatable, Sendable {
 
         /// Reads `{"seq", "id", "changes": [{"rev"}], "deleted"?, "doc"?, "removed"?}`.
         init(json: JSONValue) throws {
-            guard let id = json["id"]?.stringValue else { throw WireError.invalid("changes entry", "has no string 'id'") }
+            guard let id = json["id"]?.stringValue else {
+                throw WireError.invalid("changes entry", "has no string 'id'")
+            }
             guard let seq = json["seq"] else { throw WireError.invalid("changes entry '\(id)'", "has no 'seq'") }
             guard let changes = json["changes"]?.arrayValue else {
                 throw WireError.invalid("changes entry '\(id)'", "has no 'changes' array")

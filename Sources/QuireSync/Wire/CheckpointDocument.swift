@@ -55,7 +55,9 @@ struct CheckpointDocument: Equatable, Sendable {
         guard let sessionID = json["session_id"]?.stringValue else {
             throw WireError.invalid("checkpoint", "has no string 'session_id'")
         }
-        guard let last = json["source_last_seq"] else { throw WireError.invalid("checkpoint", "has no 'source_last_seq'") }
+        guard let last = json["source_last_seq"] else {
+            throw WireError.invalid("checkpoint", "has no 'source_last_seq'")
+        }
         let history = try (json["history"]?.arrayValue ?? []).map { item -> Session in
             guard let id = item["session_id"]?.stringValue, let recorded = item["recorded_seq"] else {
                 throw WireError.invalid("checkpoint history", "every entry needs 'session_id' and 'recorded_seq'")

@@ -64,7 +64,8 @@ struct CouchDocument: Equatable, Sendable {
         var revisionID: String?
         if let rev = members["_rev"] {
             guard let text = rev.stringValue else {
-                throw QuireError(.badRevisionID, "invalid _rev for document '\(id)': expected a string '<generation>-<digest>'")
+                throw QuireError(
+                    .badRevisionID, "invalid _rev for document '\(id)': expected a string '<generation>-<digest>'")
             }
             try RevisionID.validate(text, documentID: id)
             revisionID = text

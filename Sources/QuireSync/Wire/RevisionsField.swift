@@ -35,7 +35,8 @@ struct RevisionsField: Equatable, Sendable {
     /// Reads `{"start": N, "ids": [...]}`.
     init(json: JSONValue) throws {
         guard let start = json["start"]?.intValue, start > 0, start <= RevisionID.maximumGeneration else {
-            throw WireError.invalid("_revisions", "'start' must be an integer from 1 to \(RevisionID.maximumGeneration)")
+            throw WireError.invalid(
+                "_revisions", "'start' must be an integer from 1 to \(RevisionID.maximumGeneration)")
         }
         guard let list = json["ids"]?.arrayValue, !list.isEmpty else {
             throw WireError.invalid("_revisions", "'ids' must be a non-empty array of strings")

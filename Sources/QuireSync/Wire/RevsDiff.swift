@@ -18,7 +18,9 @@ enum RevsDiff {
 
         /// Reads the request object.
         init(json: JSONValue) throws {
-            guard case .object(let members) = json else { throw WireError.invalid("_revs_diff", "expected a JSON object") }
+            guard case .object(let members) = json else {
+                throw WireError.invalid("_revs_diff", "expected a JSON object")
+            }
             var revisions: [String: [String]] = [:]
             for (id, list) in members {
                 guard let items = list.arrayValue else {
@@ -78,7 +80,8 @@ enum RevsDiff {
                 // then move its checkpoint past a document the target lacks.
                 let missingIDs = try missing.map { item in
                     guard let revision = item.stringValue else {
-                        throw WireError.invalid("_revs_diff response", "'missing' of '\(id)' holds a non-string revision")
+                        throw WireError.invalid(
+                            "_revs_diff response", "'missing' of '\(id)' holds a non-string revision")
                     }
                     return revision
                 }

@@ -59,7 +59,8 @@ struct DbCatCommand: ParsableCommand {
             throw DbFailure("\(source.fullName) has no document '\(id)'")
         }
         var meta: [String: JSONValue] = [
-            "id": .string(id), "rev": .string(found.revisionID ?? ""), "sequence": .int(Int64(clamping: found.sequence)),
+            "id": .string(id), "rev": .string(found.revisionID ?? ""),
+            "sequence": .int(Int64(clamping: found.sequence)),
         ]
         if found.isDeleted { meta["deleted"] = .bool(true) }
         if let expiration = try source.getDocumentExpiration(id: id) {
@@ -78,7 +79,8 @@ struct DbCatCommand: ParsableCommand {
             "leaves": .array(
                 leaves.map { leaf in
                     .object([
-                        "rev": .string(leaf.revisionID), "current": .bool(leaf.isCurrent), "deleted": .bool(leaf.isDeleted),
+                        "rev": .string(leaf.revisionID), "current": .bool(leaf.isCurrent),
+                        "deleted": .bool(leaf.isDeleted),
                         "ancestors": .array(leaf.ancestors.map(JSONValue.string)),
                     ])
                 }),

@@ -18,7 +18,8 @@ struct DbCommand: ParsableCommand {
         subcommands: [
             DbCreateCommand.self, DbInfoCommand.self, DbCheckCommand.self, DbCompactCommand.self, DbReindexCommand.self,
             DbLsCommand.self, DbCatCommand.self, DbPutCommand.self, DbRmCommand.self, DbExpireCommand.self,
-            DbQueryCommand.self, DbMkindexCommand.self, DbRmindexCommand.self, DbExportCommand.self, DbImportCommand.self,
+            DbQueryCommand.self, DbMkindexCommand.self, DbRmindexCommand.self, DbExportCommand.self,
+            DbImportCommand.self,
             DbPushCommand.self, DbPullCommand.self,
         ]
     )

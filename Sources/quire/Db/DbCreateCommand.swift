@@ -39,7 +39,8 @@ struct DbCreateCommand: ParsableCommand {
             return try DbCollectionName.all(in: database).map(\.fullName)
         }
         if json {
-            try DbOutput.json(.object(["path": .string(target.folder.path), "collections": .array(created.map(JSONValue.string))]))
+            try DbOutput.json(
+                .object(["path": .string(target.folder.path), "collections": .array(created.map(JSONValue.string))]))
         } else {
             DbOutput.write("Created \(target.folder.path) with \(created.joined(separator: ", "))\n")
         }

@@ -48,7 +48,9 @@ struct DbExpireCommand: ParsableCommand {
                 formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
                 parsed = formatter.date(from: date)
             }
-            guard let parsed else { throw ValidationError("'\(date)' is not an ISO 8601 date such as 2030-01-01T00:00:00Z.") }
+            guard let parsed else {
+                throw ValidationError("'\(date)' is not an ISO 8601 date such as 2030-01-01T00:00:00Z.")
+            }
             when = parsed
         } else if let after {
             when = Date().addingTimeInterval(try Self.seconds(after))
@@ -57,16 +59,20 @@ struct DbExpireCommand: ParsableCommand {
         }
         try target.with { database in
             let source = try DbCollectionName(collection).resolve(in: database)
-            guard try source.document(id: id) != nil else { throw DbFailure("\(source.fullName) has no document '\(id)'") }
+            guard try source.document(id: id) != nil else {
+                throw DbFailure("\(source.fullName) has no document '\(id)'")
+            }
             try source.setDocumentExpiration(id: id, expiration: when)
         }
-        DbOutput.write(when.map { "\(id) expires at \(ISO8601DateFormatter().string(from: $0))\n" } ?? "\(id) no longer expires\n")
+        DbOutput.write(
+            when.map { "\(id) expires at \(ISO8601DateFormatter().string(from: $0))\n" } ?? "\(id) no longer expires\n")
     }
 
     /// The seconds of a duration such as `90s`, `15m`, `1h` or `7d`.
     static func seconds(_ text: String) throws -> TimeInterval {
         let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
-        guard let last = text.last, let unit = units[last], let number = Double(text.dropLast()), number > 0, number.isFinite
+        guard let last = text.last, let unit = units[last], let number = Double(text.dropLast()), number > 0,
+            number.isFinite
         else {
             throw ValidationError("'\(text)' is not a duration such as 90s, 15m, 1h or 7d.")
         }

@@ -34,7 +34,8 @@ struct DbExportCommand: ParsableCommand {
     @Argument(help: "The dataset folder to write, or with --format jsonl the file ('-' for standard output).")
     var output: String
 
-    @Option(name: .customLong("collection"), help: "A collection to export (repeatable); every collection when left out.")
+    @Option(
+        name: .customLong("collection"), help: "A collection to export (repeatable); every collection when left out.")
     var collections: [String] = []
 
     @Option(help: "dataset (a folder) or jsonl (one collection, one file).")
@@ -54,9 +55,12 @@ struct DbExportCommand: ParsableCommand {
             let sources =
                 collections.isEmpty && format == .dataset
                 ? try DbCollectionName.all(in: database)
-                : try (collections.isEmpty ? [nil] : collections.map(Optional.some)).map { try DbCollectionName($0).resolve(in: database) }
+                : try (collections.isEmpty ? [nil] : collections.map(Optional.some)).map {
+                    try DbCollectionName($0).resolve(in: database)
+                }
             let progress = DbProgressLine(
-                total: sources.reduce(0) { $0 + Int(clamping: $1.count) }, shown: output != "-" && DbOutput.isInteractive)
+                total: sources.reduce(0) { $0 + Int(clamping: $1.count) },
+                shown: output != "-" && DbOutput.isInteractive)
             defer { progress.finish() }
             switch format {
             case .jsonl:
@@ -71,9 +75,13 @@ struct DbExportCommand: ParsableCommand {
                 progress.finish()
                 if blobCount > 0 {
                     FileHandle.standardError.write(
-                        Data("Warning: \(blobCount) blob references written without their blobs; export a dataset to keep them.\n".utf8))
+                        Data(
+                            "Warning: \(blobCount) blob references written without their blobs; export a dataset to keep them.\n"
+                                .utf8))
                 }
-                if output != "-" { DbOutput.write("Exported \(progress.count) documents of \(sources[0].fullName) to \(output)\n") }
+                if output != "-" {
+                    DbOutput.write("Exported \(progress.count) documents of \(sources[0].fullName) to \(output)\n")
+                }
             case .dataset:
                 let folder = URL(fileURLWithPath: output)
                 try Self.prepare(folder)
@@ -103,7 +111,8 @@ struct DbExportCommand: ParsableCommand {
                 try indexWriter.close()
                 progress.finish()
                 DbOutput.write(
-                    "Exported \(progress.count) documents in \(listed.count) collections and \(written.count) blobs to \(output)\n")
+                    "Exported \(progress.count) documents in \(listed.count) collections and \(written.count) blobs to \(output)\n"
+                )
             }
         }
     }
@@ -130,18 +139,24 @@ struct DbExportCommand: ParsableCommand {
     /// Writes the content of the blob `properties` describe into `attachments`, streaming.
     static func copyBlob(_ properties: [String: JSONValue], from database: Database, into attachments: URL) throws {
         let digest = properties["digest"]?.stringValue ?? ""
-        guard let blob = try database.getBlob(properties: properties.mapValues(\.anyValue)), let stream = blob.contentStream
+        guard let blob = try database.getBlob(properties: properties.mapValues(\.anyValue)),
+            let stream = blob.contentStream
         else {
-            throw DbFailure("A document refers to blob \(digest), which the database does not hold (run quire db check)")
+            throw DbFailure(
+                "A document refers to blob \(digest), which the database does not hold (run quire db check)")
         }
         try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
-        let writer = try DbFileWriter(path: attachments.appendingPathComponent(try DatasetBlobName.fileName(forDigest: digest)).path)
+        let writer = try DbFileWriter(
+            path: attachments.appendingPathComponent(try DatasetBlobName.fileName(forDigest: digest)).path)
         stream.open()
         defer { stream.close() }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = stream.read(&chunk, maxLength: chunk.count)
-            if count < 0 { throw DbFailure("Cannot read blob \(digest): \(stream.streamError?.localizedDescription ?? "read failed")") }
+            if count < 0 {
+                throw DbFailure(
+                    "Cannot read blob \(digest): \(stream.streamError?.localizedDescription ?? "read failed")")
+            }
             if count == 0 { break }
             try writer.append(Array(chunk[..<count]))
         }

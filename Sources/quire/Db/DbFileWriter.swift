@@ -16,7 +16,9 @@ final class DbFileWriter {
             ownsHandle = false
             return
         }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let opened = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let opened = FileHandle(forWritingAtPath: path)
+        else {
             throw DbFailure("Cannot create the file \(path)")
         }
         handle = opened

@@ -27,7 +27,9 @@ struct DbImportBatch {
         let destination = collection
         try destination.database.inBatch {
             for (id, json) in documents {
-                let document = try destination.document(id: id).map { try $0.toMutable().setJSON(json) } ?? MutableDocument(id: id, json: json)
+                let document =
+                    try destination.document(id: id).map { try $0.toMutable().setJSON(json) }
+                    ?? MutableDocument(id: id, json: json)
                 try destination.save(document: document)
             }
         }

@@ -27,7 +27,11 @@ struct DbImportCommand: ParsableCommand {
     @Argument(help: "A dataset folder, or a .jsonl file.")
     var source: String
 
-    @Option(name: .customLong("collection"), help: "For a dataset, a collection to import (repeatable, default all); for a .jsonl file, the collection to import into.")
+    @Option(
+        name: .customLong("collection"),
+        help:
+            "For a dataset, a collection to import (repeatable, default all); for a .jsonl file, the collection to import into."
+    )
     var collections: [String] = []
 
     @Option(help: "Documents per transaction.")
@@ -52,7 +56,9 @@ struct DbImportCommand: ParsableCommand {
         let reader = try DatasetReader(folder: URL(fileURLWithPath: source))
         let names = collections.isEmpty ? reader.index.collections : collections
         for name in names where reader.index.listedEntry(for: name) == nil {
-            throw DbFailure("Dataset '\(reader.index.name)' has no collection '\(name)' (it has: \(reader.index.collections.joined(separator: ", ")))")
+            throw DbFailure(
+                "Dataset '\(reader.index.name)' has no collection '\(name)' (it has: \(reader.index.collections.joined(separator: ", ")))"
+            )
         }
         let progress = DbProgressLine(total: DbOutput.isInteractive ? try lineCount(reader, names) : 0)
         defer { progress.finish() }

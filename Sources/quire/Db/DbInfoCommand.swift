@@ -82,7 +82,8 @@ struct DbInfoCommand: ParsableCommand {
 
     /// The bytes of every file under `folder`.
     static func folderSize(_ folder: URL) -> Int64 {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey]) else {
+        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey])
+        else {
             return 0
         }
         var total: Int64 = 0

@@ -57,7 +57,9 @@ struct DbLsCommand: ParsableCommand {
             if deleted { table.headers.insert("DELETED", at: 2) }
             try forEachListed(in: source) { id, revision, sequence, isDeleted in
                 var document: [String: JSONValue]?
-                if body, !isDeleted, let stored = try source.document(id: id) { document = try DbJSONText.body(of: stored) }
+                if body, !isDeleted, let stored = try source.document(id: id) {
+                    document = try DbJSONText.body(of: stored)
+                }
                 if json {
                     var entry: [String: JSONValue] = ["id": .string(id), "rev": .string(revision)]
                     if let sequence { entry["sequence"] = .int(Int64(clamping: sequence)) }
@@ -84,7 +86,8 @@ struct DbLsCommand: ParsableCommand {
             var after: String?
             var skip = offset
             while remaining > 0 {
-                let page = try source.liveDocuments(from: after, skip: skip + (after == nil ? 0 : 1), limit: min(remaining, 1_000))
+                let page = try source.liveDocuments(
+                    from: after, skip: skip + (after == nil ? 0 : 1), limit: min(remaining, 1_000))
                 for listing in page { try body(listing.id, listing.revisionID, nil, false) }
                 guard page.count == min(remaining, 1_000) else { return }
                 remaining -= page.count

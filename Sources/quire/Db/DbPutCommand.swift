@@ -54,8 +54,12 @@ struct DbPutCommand: ParsableCommand {
         let saved = try target.with { database -> Document in
             let destination = try DbCollectionName(collection).resolve(in: database)
             let existing = try destination.document(id: id)
-            if createOnly, existing != nil { throw DbFailure("Document '\(id)' already exists in \(destination.fullName)") }
-            if updateOnly, existing == nil { throw DbFailure("\(destination.fullName) has no document '\(id)' to update") }
+            if createOnly, existing != nil {
+                throw DbFailure("Document '\(id)' already exists in \(destination.fullName)")
+            }
+            if updateOnly, existing == nil {
+                throw DbFailure("\(destination.fullName) has no document '\(id)' to update")
+            }
             let document = try existing.map { try $0.toMutable().setJSON(text) } ?? MutableDocument(id: id, json: text)
             guard try destination.save(document: document, concurrencyControl: .failOnConflict) else {
                 throw DbFailure("Document '\(id)' changed while it was being saved; nothing was written")
@@ -74,7 +78,9 @@ struct DbPutCommand: ParsableCommand {
         guard argument.hasPrefix("@") else { return argument }
         let path = String(argument.dropFirst())
         if path == "-" { return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw DbFailure("Cannot read the file \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DbFailure("Cannot read the file \(path)")
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -9,7 +9,9 @@ struct DbReplicationOptions: ParsableArguments {
     @Argument(help: "The remote database URL (http://host:port/db, as quire serve or CouchDB gives it).")
     var url: String
 
-    @Option(name: .customLong("collection"), help: "A collection to replicate (repeatable); every collection when left out.")
+    @Option(
+        name: .customLong("collection"), help: "A collection to replicate (repeatable); every collection when left out."
+    )
     var collections: [String] = []
 
     @Option(name: .customLong("channel"), help: "Replicate only documents in this channel (repeatable; Sync Gateway).")
@@ -43,7 +45,9 @@ struct DbReplicationOptions: ParsableArguments {
             throw ValidationError("'\(url)' is not an http(s) URL of a database such as http://127.0.0.1:4984/travel.")
         }
         if (user == nil) != (passwordFile == nil) { throw ValidationError("--user and --password-file go together.") }
-        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 seconds.") }
+        guard timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout must be more than 0 and at most 86400 seconds.")
+        }
         guard attempts >= 1 else { throw ValidationError("--attempts must be at least 1.") }
     }
 
@@ -59,7 +63,8 @@ struct DbReplicationOptions: ParsableArguments {
         config.maxAttempts = attempts
         config.maxAttemptWaitTime = 10
         if let user, let passwordFile {
-            config.authenticator = BasicAuthenticator(username: user, password: try ServeCommand.password(from: passwordFile))
+            config.authenticator = BasicAuthenticator(
+                username: user, password: try ServeCommand.password(from: passwordFile))
         }
         var collectionConfig = CollectionConfiguration()
         if !channels.isEmpty { collectionConfig.channels = channels }
@@ -69,7 +74,9 @@ struct DbReplicationOptions: ParsableArguments {
             collections.isEmpty
             ? try DbCollectionName.all(in: database)
             : try collections.map {
-                createMissing ? try DbCollectionName($0).resolveOrCreate(in: database) : try DbCollectionName($0).resolve(in: database)
+                createMissing
+                    ? try DbCollectionName($0).resolveOrCreate(in: database)
+                    : try DbCollectionName($0).resolve(in: database)
             }
         config.addCollections(chosen, config: collectionConfig)
         return config

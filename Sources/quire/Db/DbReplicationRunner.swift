@@ -25,7 +25,8 @@ enum DbReplicationRunner {
                 for document in change.documents {
                     tally.count(failed: document.error != nil)
                     if let error = document.error {
-                        FileHandle.standardError.write(Data("\(document.collection) \(document.id): \(error.message)\n".utf8))
+                        FileHandle.standardError.write(
+                            Data("\(document.collection) \(document.id): \(error.message)\n".utf8))
                     }
                 }
             }
@@ -33,7 +34,9 @@ enum DbReplicationRunner {
                 let progress = change.status.progress
                 if interactive, change.status.activity != .stopped {
                     FileHandle.standardError.write(
-                        Data("\r\(change.status.activity)  \(progress.completed)/\(progress.total) changes\u{1b}[K".utf8))
+                        Data(
+                            "\r\(change.status.activity)  \(progress.completed)/\(progress.total) changes\u{1b}[K".utf8)
+                    )
                 }
                 if change.status.activity == .stopped { stopped.signal() }
             }
@@ -47,7 +50,8 @@ enum DbReplicationRunner {
             queue.sync {}
             if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
             if let error = replicator.status.error {
-                throw DbFailure("The \(direction == .push ? "push to" : "pull from") \(options.url) stopped: \(error.message)")
+                throw DbFailure(
+                    "The \(direction == .push ? "push to" : "pull from") \(options.url) stopped: \(error.message)")
             }
             let (transferred, failed) = tally.counts
             return (transferred, failed, Date().timeIntervalSince(started))

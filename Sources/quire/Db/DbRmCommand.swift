@@ -36,7 +36,9 @@ struct DbRmCommand: ParsableCommand {
             let source = try DbCollectionName(collection).resolve(in: database)
             for id in ids {
                 if purge {
-                    guard try source.revisionInfo(id: id) != nil else { throw DbFailure("\(source.fullName) has no document '\(id)'") }
+                    guard try source.revisionInfo(id: id) != nil else {
+                        throw DbFailure("\(source.fullName) has no document '\(id)'")
+                    }
                     try source.purge(id: id)
                     DbOutput.write("Purged \(id)\n")
                 } else {

@@ -101,7 +101,8 @@ final class MemorySession: EngineSession {
         case .collection(let name):
             return store.collections[name] == nil ? .null : info(name)
         case .collections(let scope):
-            return .array(store.collections.keys.filter { $0.scope == scope }.map(\.name).sorted().map(SpecValue.string))
+            return .array(
+                store.collections.keys.filter { $0.scope == scope }.map(\.name).sorted().map(SpecValue.string))
         case .scope(let name):
             return store.collections.keys.contains { $0.scope == name } ? ["name": .string(name)] : .null
         case .scopes:
@@ -122,7 +123,9 @@ final class MemorySession: EngineSession {
             try write(reference, properties: [:], deleted: true, after: record)
             return nil
         case .purge(let reference):
-            guard try records(reference.collection)[reference.id] != nil else { throw error("notFound", "no document \(reference)") }
+            guard try records(reference.collection)[reference.id] != nil else {
+                throw error("notFound", "no document \(reference)")
+            }
             store.collections[reference.collection]?[reference.id] = nil
             return nil
         case .count(let collection):
@@ -131,12 +134,15 @@ final class MemorySession: EngineSession {
             guard let record = try records(reference.collection)[reference.id], !record.deleted else {
                 throw error("notFound", "no document \(reference)")
             }
-            let date: Date? = switch expiration {
-            case .at(let date)?: date
-            case .after(let seconds)?: now + seconds
-            case nil: nil
+            let date: Date? =
+                switch expiration {
+                case .at(let date)?: date
+                case .after(let seconds)?: now + seconds
+                case nil: nil
+                }
+            store.collections[reference.collection]?[reference.id]?.expiration = date.map {
+                Int(($0.timeIntervalSince1970 * 1000).rounded())
             }
-            store.collections[reference.collection]?[reference.id]?.expiration = date.map { Int(($0.timeIntervalSince1970 * 1000).rounded()) }
             return nil
         case .getExpiration(let reference):
             guard let record = try records(reference.collection)[reference.id], !record.deleted else {
@@ -213,7 +219,9 @@ final class MemorySession: EngineSession {
         switch save.content {
         case .properties(let given): properties = given
         case .json(let text):
-            guard let object = try JSONText.parse(text).objectValue else { throw error("corruptData", "the JSON is not an object") }
+            guard let object = try JSONText.parse(text).objectValue else {
+                throw error("corruptData", "the JSON is not an object")
+            }
             properties = object
         }
         for key in ["_id", "_rev", "_deleted"] where properties[key] != nil {
@@ -229,12 +237,15 @@ final class MemorySession: EngineSession {
     }
 
     @discardableResult
-    private func write(_ reference: DocumentReference, properties: [String: SpecValue], deleted: Bool, after parent: Record?) throws -> DocumentSnapshot {
+    private func write(
+        _ reference: DocumentReference, properties: [String: SpecValue], deleted: Bool, after parent: Record?
+    ) throws -> DocumentSnapshot {
         let generation = (parent?.revisionID.split(separator: "-").first.flatMap { Int($0) } ?? 0) + 1
         let digest = Self.digest("\(parent?.revisionID ?? "")|\(deleted)|\(SpecValue.object(properties))")
         store.lastSequence += 1
-        let record = Record(revisionID: "\(generation)-\(digest)", sequence: store.lastSequence, properties: properties,
-                            deleted: deleted, expiration: deleted ? nil : parent?.expiration)
+        let record = Record(
+            revisionID: "\(generation)-\(digest)", sequence: store.lastSequence, properties: properties,
+            deleted: deleted, expiration: deleted ? nil : parent?.expiration)
         store.collections[reference.collection]?[reference.id] = record
         return snapshot(reference, record)
     }
@@ -269,7 +280,8 @@ final class MemorySession: EngineSession {
             let name = CollectionName(fullName: collection)
             if store.collections[name] == nil { store.collections[name] = [:] }
             for (id, body) in documents.objectValue ?? [:] {
-                try write(DocumentReference(id, in: name), properties: body.objectValue ?? [:], deleted: false, after: nil)
+                try write(
+                    DocumentReference(id, in: name), properties: body.objectValue ?? [:], deleted: false, after: nil)
             }
         }
     }
@@ -277,7 +289,8 @@ final class MemorySession: EngineSession {
     private func validate(_ name: CollectionName) throws {
         for part in [name.scope, name.name] where part != CollectionName.defaultName {
             let allowed = part.unicodeScalars.allSatisfy {
-                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || "_-%".unicodeScalars.contains($0)
+                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                    || "_-%".unicodeScalars.contains($0)
             }
             guard allowed, (1...251).contains(part.count), !part.hasPrefix("_"), !part.hasPrefix("%") else {
                 throw error("invalidParameter", "invalid name \(JSONText.quote(part))")
@@ -290,8 +303,9 @@ final class MemorySession: EngineSession {
     }
 
     private func snapshot(_ reference: DocumentReference, _ record: Record) -> DocumentSnapshot {
-        DocumentSnapshot(reference, revisionID: record.revisionID, sequence: record.sequence,
-                         properties: record.properties, expiration: record.expiration)
+        DocumentSnapshot(
+            reference, revisionID: record.revisionID, sequence: record.sequence,
+            properties: record.properties, expiration: record.expiration)
     }
 
     private func error(_ code: String, _ message: String) -> EngineError {

@@ -24,13 +24,15 @@ enum TestResources {
     static func drive(_ options: ConformanceOptions) -> (status: Int32, output: String, errors: String) {
         var output = ""
         var errors = ""
-        let status = ConformanceDriver.run(options, engine: MemoryEngine(), output: { output += $0 }, errorOutput: { errors += $0 })
+        let status = ConformanceDriver.run(
+            options, engine: MemoryEngine(), output: { output += $0 }, errorOutput: { errors += $0 })
         return (status, output, errors)
     }
 
     /// Runs spec paths with the memory engine.
     static func run(_ paths: [String], selection: CaseSelection = CaseSelection(), jobs: Int = 2) -> RunReport {
         let suite = ConformanceSuite.load(paths: paths)
-        return ConformanceRunner(engine: MemoryEngine(), options: RunnerOptions(jobs: jobs)).run(suite, selection: selection)
+        return ConformanceRunner(engine: MemoryEngine(), options: RunnerOptions(jobs: jobs)).run(
+            suite, selection: selection)
     }
 }

@@ -17,7 +17,8 @@ enum ArchiveReaderFuzzer {
         let base = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
         let url = URL(fileURLWithPath: base).appendingPathComponent("quire-fuzz-archive-\(getpid())", isDirectory: true)
         for folder in ["in", "out", "sentinel"] {
-            try? FileManager.default.createDirectory(at: url.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                at: url.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         return url
     }()

@@ -75,7 +75,8 @@ enum JSONCodecFuzzer {
         }
         guard reread == value else { FuzzDriver.fail("written value reads back different") }
         // Unsorted output must read back the same too.
-        guard let unsorted = try? JSONWriter.bytes(value, sortedKeys: false), (try? JSONReader.parse(unsorted)) == value else {
+        guard let unsorted = try? JSONWriter.bytes(value, sortedKeys: false), (try? JSONReader.parse(unsorted)) == value
+        else {
             FuzzDriver.fail("unsorted output differs")
         }
     }

@@ -4,7 +4,7 @@ import Quire
 import QuireSync
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Fuzzes the listener's request handling: routing, query parameters, headers, credentials and
@@ -28,12 +28,13 @@ enum ListenerRequestFuzzer {
             try collection.save(document: MutableDocument(id: "doc", data: ["name": "Ann", "n": 1]))
             let other = try database.createCollection(name: "things", scope: "store")
             try other.save(document: MutableDocument(id: "t1", data: ["k": [1, 2, 3]]))
-            let listener = URLEndpointListener(config: URLEndpointListenerConfiguration(
-                collections: [collection, other], port: 0, networkInterface: "127.0.0.1",
-                authenticator: ListenerPasswordAuthenticator { $0 == "peer" && $1 == "pw" },
-                maxRequestBodySize: 1 << 20, maxFeedTimeout: .milliseconds(300),
-                // CORS and the access log on, so their header handling is fuzzed too.
-                corsOrigins: ["https://app.example.com"], accessLog: ListenerAccessLog { _ in }))
+            let listener = URLEndpointListener(
+                config: URLEndpointListenerConfiguration(
+                    collections: [collection, other], port: 0, networkInterface: "127.0.0.1",
+                    authenticator: ListenerPasswordAuthenticator { $0 == "peer" && $1 == "pw" },
+                    maxRequestBodySize: 1 << 20, maxFeedTimeout: .milliseconds(300),
+                    // CORS and the access log on, so their header handling is fuzzed too.
+                    corsOrigins: ["https://app.example.com"], accessLog: ListenerAccessLog { _ in }))
             let started = DispatchSemaphore(value: 0)
             Task {
                 do { try await listener.start() } catch { FuzzDriver.fail("cannot start the listener: \(error)") }
@@ -66,14 +67,21 @@ enum ListenerRequestFuzzer {
     static func test(_ input: UnsafeRawBufferPointer) {
         let request = frame(Array(input))
         let (status, reply) = exchange(request)
-        guard let status else { FuzzDriver.fail("no answer to:\n\(String(decoding: request.prefix(2000), as: UTF8.self))") }
+        guard let status else {
+            FuzzDriver.fail("no answer to:\n\(String(decoding: request.prefix(2000), as: UTF8.self))")
+        }
         guard status < 500 else {
-            FuzzDriver.fail("\(status) for:\n\(String(decoding: request.prefix(2000), as: UTF8.self))\n\(String(decoding: reply.prefix(2000), as: UTF8.self))")
+            FuzzDriver.fail(
+                "\(status) for:\n\(String(decoding: request.prefix(2000), as: UTF8.self))\n\(String(decoding: reply.prefix(2000), as: UTF8.self))"
+            )
         }
         runs += 1
         if runs % 64 == 0 {
-            let probe = exchange(Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(authorization)\r\n\r\n".utf8))
-            guard probe.status == 200 else { FuzzDriver.fail("the server stopped answering GET / (\(probe.status ?? 0))") }
+            let probe = exchange(
+                Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(authorization)\r\n\r\n".utf8))
+            guard probe.status == 200 else {
+                FuzzDriver.fail("the server stopped answering GET / (\(probe.status ?? 0))")
+            }
         }
     }
 
@@ -88,13 +96,19 @@ enum ListenerRequestFuzzer {
         var lines = head.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let first = lines.isEmpty ? "GET /" : lines.removeFirst()
         let parts = first.split(separator: " ", maxSplits: 1).map(String.init)
-        let method = parts.first.map { $0.uppercased().filter { $0 >= "A" && $0 <= "Z" } }.flatMap { $0.isEmpty ? nil : $0 } ?? "GET"
+        let method =
+            parts.first.map { $0.uppercased().filter { $0 >= "A" && $0 <= "Z" } }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? "GET"
         let target = encodeTarget(parts.count > 1 ? parts[1] : "/")
         let reserved = ["host", "connection", "content-length", "transfer-encoding", "expect", "upgrade"]
         let headers = lines.compactMap { line -> String? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            let name = line[..<colon].filter { $0.isASCII && ($0.isLetter || $0.isNumber || "!#$%&'*+-.^_`|~".contains($0)) }
-            let value = line[line.index(after: colon)...].filter { $0.isASCII && ($0 == "\t" || ($0 >= " " && $0 != "\u{7F}")) }
+            let name = line[..<colon].filter {
+                $0.isASCII && ($0.isLetter || $0.isNumber || "!#$%&'*+-.^_`|~".contains($0))
+            }
+            let value = line[line.index(after: colon)...].filter {
+                $0.isASCII && ($0 == "\t" || ($0 >= " " && $0 != "\u{7F}"))
+            }
             guard !name.isEmpty, !reserved.contains(name.lowercased()) else { return nil }
             return "\(name): \(value.trimmingCharacters(in: .whitespaces))"
         }
@@ -129,7 +143,9 @@ enum ListenerRequestFuzzer {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         // libFuzzer's timers interrupt system calls: a connect interrupted goes on in the
         // background, so wait for it; interrupted sends and receives are retried.
@@ -148,7 +164,9 @@ enum ListenerRequestFuzzer {
         }
         var offset = 0
         while offset < request.count {
-            let sent = request[offset...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = request[offset...].withUnsafeBytes {
+                send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if sent < 0 && errno == EINTR { continue }
             if sent <= 0 { break }
             offset += sent

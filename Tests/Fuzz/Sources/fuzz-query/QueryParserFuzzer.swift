@@ -19,10 +19,15 @@ enum QueryParserFuzzer {
             let database = try Database(name: "fuzz", config: DatabaseConfiguration(directory: directory.path))
             let items = try database.createCollection(name: "items", scope: "store")
             let people: [[String: Any]] = [
-                ["name": "Ann", "age": 31, "tags": ["x", "y"], "text": "runs in the park", "address": ["city": "Oslo"],
-                 "contact": ["address": ["state": "CA"]], "rank": 3, "score": 1.5, "nick": NSNull()],
-                ["name": "bob", "age": 25, "tags": [], "text": "café and cafe", "address": ["city": "Paris"],
-                 "contact": ["address": ["state": "WA"]], "rank": 12, "flag": true],
+                [
+                    "name": "Ann", "age": 31, "tags": ["x", "y"], "text": "runs in the park",
+                    "address": ["city": "Oslo"],
+                    "contact": ["address": ["state": "CA"]], "rank": 3, "score": 1.5, "nick": NSNull(),
+                ],
+                [
+                    "name": "bob", "age": 25, "tags": [], "text": "café and cafe", "address": ["city": "Paris"],
+                    "contact": ["address": ["state": "WA"]], "rank": 12, "flag": true,
+                ],
                 ["name": "Émile", "tags": ["z"], "type": "hotel", "g": "a", "n": 7, "s": "m"],
             ]
             for (index, body) in people.enumerated() {
