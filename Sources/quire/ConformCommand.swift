@@ -77,6 +77,12 @@ struct ConformCommand: ParsableCommand {
     @Flag(help: "Print the JSON Schema of spec files and exit.")
     var printSchema = false
 
+    @Flag(
+        help:
+            "Write COVERAGE.md in the specs directory (the first path): Couchbase Lite's tests and the cases that cover them, then exit."
+    )
+    var coverage = false
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
         _ = try selection()
@@ -85,6 +91,10 @@ struct ConformCommand: ParsableCommand {
     func run() throws {
         if printSchema {
             print(SpecSchema.json)
+            return
+        }
+        if coverage {
+            try writeCoverage()
             return
         }
         let options = ConformanceOptions(
@@ -97,6 +107,22 @@ struct ConformCommand: ParsableCommand {
             output: { FileHandle.standardOutput.write(Data($0.utf8)) },
             errorOutput: { FileHandle.standardError.write(Data($0.utf8)) })
         if status != 0 { throw ExitCode(status) }
+    }
+
+    private func writeCoverage() throws {
+        let directory = URL(fileURLWithPath: paths.first ?? "Specs")
+        do {
+            let map = try CoverageMap.load(specsDirectory: directory)
+            let page = directory.appendingPathComponent(CoverageMap.pageFile)
+            try Data(map.markdown.utf8).write(to: page, options: .atomic)
+            let total = map.total
+            print(
+                "\(page.path): \(total.covered) of \(total.applicable) applicable tests covered (\(CoverageMap.percent(total.percentage))), \(total.notApplicable) not applicable"
+            )
+        } catch let error as CoverageError {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
     }
 
     private func selection() throws -> CaseSelection {

@@ -117,6 +117,12 @@ public enum SpecSchema {
                 "name": { "description": "Unique in the file; vectors append their values.", "type": "string", "minLength": 1 },
                 "tags": { "$ref": "#/$defs/tags" },
                 "skip": { "description": "Report the case as skipped, with this reason.", "type": "string", "minLength": 1 },
+                "covers": {
+                  "description": "The Couchbase Lite tests the case checks, as Class.testName (Specs/COVERAGE.md).",
+                  "type": "array",
+                  "minItems": 1,
+                  "items": { "type": "string", "pattern": "^[A-Z][A-Za-z0-9_]*\\.test[A-Za-z0-9_]*$" }
+                },
                 "given": { "$ref": "#/$defs/given" },
                 "vectors": { "$ref": "#/$defs/vectors" },
                 "steps": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } },

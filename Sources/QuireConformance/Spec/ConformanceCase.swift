@@ -20,6 +20,8 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
     public let location: SourceLocation
     /// The vector variables of this row, in the order they were declared.
     public let bindings: [(name: String, value: SpecValue)]
+    /// The Couchbase Lite tests the case checks (`covers:`), as `Class.testName`.
+    public let covers: [String]
     let content: Content
 
     enum Content: Sendable {
@@ -29,7 +31,7 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
 
     init(
         file: String, name: String, baseName: String, tags: [String], location: SourceLocation,
-        bindings: [(name: String, value: SpecValue)], content: Content
+        bindings: [(name: String, value: SpecValue)], covers: [String] = [], content: Content
     ) {
         self.id = "\(file) :: \(name)"
         self.file = file
@@ -38,6 +40,7 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
         self.tags = tags
         self.location = location
         self.bindings = bindings
+        self.covers = covers
         self.content = content
     }
 
@@ -45,6 +48,12 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
     public var specErrors: [SpecError] {
         if case .invalid(let errors) = content { return errors }
         return []
+    }
+
+    /// Whether the case is reported as skipped without running (`skip:`).
+    public var isSkipped: Bool {
+        if case .scenario(let scenario) = content { return scenario.skipReason != nil }
+        return false
     }
 
     /// Whether the case is a performance case (run only with `--perf`).

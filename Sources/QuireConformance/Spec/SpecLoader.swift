@@ -149,7 +149,9 @@ enum SpecLoader {
                     skipReason: node["skip"]?.scalar?.stringValue)
                 return ConformanceCase(
                     file: path, name: expandedName, baseName: name, tags: tags, location: node.location,
-                    bindings: row.bindings, content: .scenario(scenario))
+                    bindings: row.bindings,
+                    covers: node["covers"]?.value.arrayValue?.compactMap(\.stringValue) ?? [],
+                    content: .scenario(scenario))
             } catch let error as SpecError {
                 return invalidCase(
                     path: path, name: expandedName, tags: tags, location: node.location, errors: [error], baseName: name
