@@ -73,7 +73,8 @@ import Testing
         do {
             _ = try CoverageMap(
                 testList: Self.list, exclusions: "ATest.testOne: x\nCTest.testNone: y\n",
-                cases: Self.cases("about: x\ncases:\n  - name: a\n    covers: [ATest.testOne]\n    steps: [{count: {}}]\n"),
+                cases: Self.cases(
+                    "about: x\ncases:\n  - name: a\n    covers: [ATest.testOne]\n    steps: [{count: {}}]\n"),
                 specsDirectory: "/specs")
             Issue.record("expected a CoverageError")
         } catch let error as CoverageError {

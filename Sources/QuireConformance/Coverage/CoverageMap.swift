@@ -2,7 +2,7 @@ import Foundation
 
 /// How the specs cover Couchbase Lite's own tests: every test of the list
 /// (`couchbase-lite-tests.txt`) is covered by the cases whose `covers:` names it, marked not
-/// applicable with a reason (`coverage-exclusions.yaml`), or not covered yet.
+/// applicable with a reason (`coverage-exclusions.txt`), or not covered yet.
 ///
 /// ``markdown`` is `Specs/COVERAGE.md`, written by `quire conform --coverage`; a test keeps the
 /// checked-in page equal to it.
@@ -46,7 +46,7 @@ public struct CoverageMap: Sendable {
     /// The list's file name inside the specs directory.
     public static let testListFile = "couchbase-lite-tests.txt"
     /// The exclusions' file name inside the specs directory.
-    public static let exclusionsFile = "coverage-exclusions.yaml"
+    public static let exclusionsFile = "coverage-exclusions.txt"
     /// The page's file name inside the specs directory.
     public static let pageFile = "COVERAGE.md"
 
@@ -68,7 +68,9 @@ public struct CoverageMap: Sendable {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
-                if source == nil, line.contains("commit") { source = line.dropFirst().trimmingCharacters(in: .whitespaces) }
+                if source == nil, line.contains("commit") {
+                    source = line.dropFirst().trimmingCharacters(in: .whitespaces)
+                }
                 continue
             }
             guard Self.isTestName(line) else {
@@ -134,7 +136,7 @@ public struct CoverageMap: Sendable {
         }
     }
 
-    /// Reads `couchbase-lite-tests.txt`, `coverage-exclusions.yaml` and the specs of a specs
+    /// Reads `couchbase-lite-tests.txt`, `coverage-exclusions.txt` and the specs of a specs
     /// directory.
     public static func load(specsDirectory: URL) throws -> CoverageMap {
         let directory = specsDirectory.standardizedFileURL
