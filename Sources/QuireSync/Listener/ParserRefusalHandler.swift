@@ -82,7 +82,11 @@ final class ParserRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
         case .end:
             if let body = pendingBody {
                 pendingBody = nil
-                context.write(wrapOutboundOut(.body(body)), promise: nil)
+                if let watcher {
+                    watcher.writeRaw(body)
+                } else {
+                    context.write(wrapOutboundOut(.body(body)), promise: nil)
+                }
             }
             context.write(data, promise: promise)
         }

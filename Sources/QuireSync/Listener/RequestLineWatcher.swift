@@ -21,6 +21,7 @@ final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
     private(set) var requestLineEnded = false
     /// The first ``keptBytes`` bytes of the current head's request line.
     private(set) var requestLineStart: [UInt8] = []
+    private var context: ChannelHandlerContext?
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
@@ -28,20 +29,36 @@ final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
             let lineFeed = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n"))
             let length = lineFeed.map { $0 - buffer.readerIndex + 1 } ?? buffer.readableBytes
             guard let line = buffer.readSlice(length: length) else { break }
-            if !requestLineEnded {
-                note(requestLineBytes: line, ended: lineFeed != nil)
-            }
+            let endsRequestLine = !requestLineEnded && note(requestLineBytes: line, ended: lineFeed != nil)
+            // Marked after the decoder has seen the line: an error within it is the request line's.
             context.fireChannelRead(wrapInboundOut(line))
+            if endsRequestLine { requestLineEnded = true }
         }
         if buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
     }
 
-    private func note(requestLineBytes line: ByteBuffer, ended: Bool) {
+    /// Keeps the start of the request line; true when `line` ends it.
+    private func note(requestLineBytes line: ByteBuffer, ended: Bool) -> Bool {
         let bytes = line.readableBytesView.filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
         // Empty lines before a request line are allowed (RFC 9112 section 2.2) and skipped.
-        if ended && bytes.isEmpty && requestLineStart.isEmpty { return }
-        requestLineStart.append(contentsOf: bytes.prefix(Self.keptBytes - requestLineStart.count))
-        if ended { requestLineEnded = true }
+        if ended && bytes.isEmpty && requestLineStart.isEmpty { return false }
+        requestLineStart.append(contentsOf: bytes.prefix(max(0, Self.keptBytes - requestLineStart.count)))
+        return ended
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    /// Writes `bytes` to the connection as they are, past the HTTP encoder: the body of a
+    /// refusal of `CONNECT`, which NIO's encoder would drop (it sends no body after `CONNECT`,
+    /// right for a tunnel's 2xx but not for an error).
+    func writeRaw(_ bytes: ByteBuffer) {
+        context?.write(NIOAny(bytes), promise: nil)
     }
 
     /// The decoder produced a request head: what follows is its body.
