@@ -5,8 +5,10 @@ import NIOCore
 import Quire
 
 /// A listener's HTTP/1.1 connection: Hummingbird's, with the idle timeout set, a request-head
-/// timeout in front of the HTTP decoder, and a ``ListenerConnectionHandler`` after it (closing
-/// after a response that says `Connection: close`, ending feeds when the client leaves).
+/// timeout and a ``RequestLineWatcher`` in front of the HTTP decoder, and after it a
+/// ``ParserRefusalHandler`` (CouchDB error bodies for requests the decoder refuses, `CONNECT`
+/// refused) and a ``ListenerConnectionHandler`` (closing after a response that says
+/// `Connection: close`, ending feeds when the client leaves).
 struct ListenerChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -39,7 +41,9 @@ struct ListenerChannel: ServerChildChannel {
         http = HTTP1Channel(
             responder: responder,
             configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [ListenerConnectionHandler { feeds.endFeeds(of: $0) }],
+                additionalChannelHandlers: [
+                    ParserRefusalHandler(), ListenerConnectionHandler { feeds.endFeeds(of: $0) },
+                ],
                 idleTimeout: TimeAmount(idleTimeout)))
         self.headTimeout = TimeAmount(headTimeout)
         self.counter = counter
@@ -50,6 +54,7 @@ struct ListenerChannel: ServerChildChannel {
         let headTimeout = self.headTimeout
         let added = channel.eventLoop.makeCompletedFuture {
             // First in the pipeline: it sees the raw bytes, so it knows when a head starts.
+            try channel.pipeline.syncOperations.addHandler(RequestLineWatcher(), position: .first)
             try channel.pipeline.syncOperations.addHandler(
                 RequestHeadTimeoutHandler(timeout: headTimeout), position: .first)
             counter.opened()
