@@ -127,7 +127,10 @@ private final class ReconnectingClients: @unchecked Sendable {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 0, tv_usec: 150_000)
+        // Short reads keep the clients churning; until one reply has come back they wait up
+        // to 2 s, so a sanitizer's slowdown on a loaded machine cannot starve every exchange.
+        let waitedForFirst = lock.withLock { completed == 0 }
+        var timeout = waitedForFirst ? timeval(tv_sec: 2, tv_usec: 0) : timeval(tv_sec: 0, tv_usec: 150_000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
