@@ -50,7 +50,9 @@ import Testing
         let second = try await transport.send(URLRequest(url: url))
         #expect(second.status == 200)
         #expect(String(decoding: second.body, as: UTF8.self) == #"{"request":3}"#)
-        #expect(peer.connections == 2)
+        // `{"request":3}` shows the retry; the retry needs a second connection, and a loaded
+        // ThreadSanitizer run once saw libcurl open a third before sending it.
+        #expect((2...3).contains(peer.connections), "\(peer.connections) connections")
         #expect(HTTPTransport.isIdempotent(URLRequest(url: url)))
     }
 
