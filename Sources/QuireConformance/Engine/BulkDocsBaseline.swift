@@ -71,8 +71,9 @@ final class BulkDocsBaseline {
             request.httpMethod = "POST"
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body
+            let sent = request
             let status = try Self.blocking { () async throws -> Int in
-                let (_, response) = try await URLSession.shared.data(for: request)
+                let (_, response) = try await URLSession.shared.data(for: sent)
                 return (response as? HTTPURLResponse)?.statusCode ?? 0
             }
             guard status == 201 else {

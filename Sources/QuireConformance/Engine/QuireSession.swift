@@ -111,7 +111,8 @@ final class QuireSession: EngineSession {
                 if bulkDocs == nil {
                     try prepareBaseline(named: name, iterations: iterations, prepareIterations: 1, in: context)
                 }
-                return try bulkDocs?.run(iterations: iterations)
+                try bulkDocs?.run(iterations: iterations)
+                return
             }
             if baseline == nil {
                 try prepareBaseline(named: name, iterations: iterations, prepareIterations: 1, in: context)
