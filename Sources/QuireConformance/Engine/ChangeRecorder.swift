@@ -12,6 +12,9 @@ final class ChangeRecorder {
     private var tokens: [String: ListenerToken] = [:]
     /// Listeners removed by name: `changes` still reads what they were told before.
     private var removed: Set<String> = []
+    /// Live query listeners' updates, and how many of each `waitForChange` has waited for.
+    private let updates = QueryUpdates()
+    private var waited: [String: Int] = [:]
 
     /// Adds a listener named `name` to `collection` (to one document when `documentID` is set).
     func add(_ listener: Step.ChangeListener, to collection: Collection) throws {
@@ -32,12 +35,49 @@ final class ChangeRecorder {
         }
     }
 
+    /// Adds a live query listener named `name` to `query`, once its first results were
+    /// delivered; each later update records its row count for ``waitForChange(_:)``.
+    func add(_ listener: Step.ChangeListener, query: Query) throws {
+        guard tokens[listener.name] == nil, !removed.contains(listener.name) else {
+            throw QuireError(.invalidParameter, "a listener named '\(listener.name)' was already added")
+        }
+        let name = listener.name
+        let updates = self.updates
+        updates.record(name, rows: nil)
+        tokens[name] = query.addChangeListener(queue: queue) { change in
+            updates.record(name, rows: change.results?.count ?? -1)
+        }
+        waited[name] = 0
+        _ = try waitForChange(name)
+    }
+
+    /// Waits for the live query listener `name`'s next update not yet waited for, and returns
+    /// its row count (an update that reported an error is an error). The wait is bounded only
+    /// as a safety net.
+    func waitForChange(_ name: String) throws -> SpecValue {
+        guard let seen = waited[name] else {
+            throw QuireError(
+                .invalidParameter, "no live query listener named '\(name)'; add one with addChangeListener and query")
+        }
+        guard let rows = updates.wait(name, beyond: seen, timeout: Self.waitLimit) else {
+            throw QuireError(
+                .timeout, "the live query listener '\(name)' got no update within \(Int(Self.waitLimit)) seconds")
+        }
+        waited[name] = seen + 1
+        guard rows >= 0 else { throw QuireError(.unexpectedError, "the live query '\(name)' reported an error") }
+        return .int(rows)
+    }
+
+    /// The safety net of ``waitForChange(_:)``, in seconds.
+    static let waitLimit: Double = 30
+
     /// The IDs the listener `name` received, after every queued notification was delivered.
     func changes(of name: String) throws -> SpecValue {
         guard tokens[name] != nil || removed.contains(name) else {
             throw QuireError(.invalidParameter, "no listener named '\(name)'; add it with addChangeListener first")
         }
         queue.sync {}
+        if waited[name] != nil { return .array(updates.rows(name).map(SpecValue.int)) }
         return .array(recorded.withLock { $0[name] ?? [] }.map(SpecValue.string))
     }
 

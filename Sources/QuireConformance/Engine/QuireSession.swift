@@ -24,6 +24,8 @@ final class QuireSession: EngineSession {
     private var listeners: [URLEndpointListener] = []
     /// The performance baseline of this session, with the documents its preparation stored.
     private var baseline: (store: RawSQLiteBaseline, prepareIterations: Int)?
+    /// The `bulkDocsPush` baseline of this session, with its listener.
+    private var bulkDocs: BulkDocsBaseline?
     /// Change listeners added by `addChangeListener`.
     private let changeRecorder = ChangeRecorder()
     /// Replicators started by `startReplicator`, stopped by ``close()``.
@@ -85,9 +87,16 @@ final class QuireSession: EngineSession {
 
     func prepareBaseline(named name: String, iterations: Int, prepareIterations: Int, in context: StepContext) throws {
         try QuireSession.engineCall {
+            if name == BulkDocsBaseline.name {
+                let fresh = try BulkDocsBaseline(directory: context.directory)
+                try fresh.prepare(count: prepareIterations)
+                bulkDocs = fresh
+                return
+            }
             guard RawSQLiteBaseline.names.contains(name) else {
                 throw EngineError.unsupported(
-                    "the baseline '\(name)' (known: \(RawSQLiteBaseline.names.joined(separator: ", ")))")
+                    "the baseline '\(name)' (known: \((RawSQLiteBaseline.names + [BulkDocsBaseline.name]).joined(separator: ", ")))"
+                )
             }
             let fresh = try RawSQLiteBaseline(
                 directory: context.directory, specDirectory: context.specDirectory, seed: context.seed)
@@ -98,6 +107,13 @@ final class QuireSession: EngineSession {
 
     func runBaseline(named name: String, iterations: Int, in context: StepContext) throws {
         try QuireSession.engineCall {
+            if name == BulkDocsBaseline.name {
+                if bulkDocs == nil {
+                    try prepareBaseline(named: name, iterations: iterations, prepareIterations: 1, in: context)
+                }
+                try bulkDocs?.run(iterations: iterations)
+                return
+            }
             if baseline == nil {
                 try prepareBaseline(named: name, iterations: iterations, prepareIterations: 1, in: context)
             }
@@ -108,6 +124,7 @@ final class QuireSession: EngineSession {
 
     func close() throws {
         baseline = nil
+        bulkDocs = nil
         changeRecorder.removeAll()
         replicators.stopAll()
         for listener in listeners { QuireSession.waitFor { await listener.stop() } }
@@ -281,8 +298,14 @@ final class QuireSession: EngineSession {
         case .explain(let query):
             return try QuireQueries.explain(query, on: current)
         case .addChangeListener(let listener):
-            try changeRecorder.add(listener, to: try collection(listener.collection))
+            if let sql = listener.query {
+                try changeRecorder.add(listener, query: try current.createQuery(sql))
+            } else {
+                try changeRecorder.add(listener, to: try collection(listener.collection))
+            }
             return nil
+        case .waitForChange(let name):
+            return try changeRecorder.waitForChange(name)
         case .changes(let name):
             return try changeRecorder.changes(of: name)
         case .removeChangeListener(let name):
@@ -312,7 +335,14 @@ final class QuireSession: EngineSession {
         case .request(let method, let url, let body):
             return try QuireHTTPRequest.send(method: method, url: try self.url(url), body: body)
         case .replicate(let replication):
-            return try replicate(replication)
+            let outcome = try replicate(replication)
+            // A measured replication must replicate: one that failed would only look fast.
+            if context.discardsResult, case .object(let members) = outcome,
+                case .string(let message)? = members["error"]
+            {
+                throw QuireError(.unexpectedError, "the replication failed: \(message)")
+            }
+            return outcome
         case .checkpointDoctor(let query):
             return try checkpointDoctor(query)
         case .deleteDatabase(let name):

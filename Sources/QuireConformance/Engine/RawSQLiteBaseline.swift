@@ -18,7 +18,7 @@ final class RawSQLiteBaseline {
     static let names = [
         "rawSQLiteInsert", "rawSQLiteInsertEach", "rawSQLiteRead", "rawSQLiteQuery", "rawSQLiteQueryIndexed",
         "rawSQLiteCreateIndex", "rawSQLiteFullText", "rawSQLiteInsertTravel", "rawSQLiteReadTravel",
-        "rawSQLitePurgeExpired", "rawSQLiteExtractAndOpen", "nothing",
+        "rawSQLitePurgeExpired", "rawSQLiteExtractAndOpen", "rawSQLiteLiveQuery", "nothing",
     ]
 
     private let handle: OpaquePointer
@@ -81,7 +81,7 @@ final class RawSQLiteBaseline {
             }
         }
         switch name {
-        case "rawSQLiteRead", "rawSQLiteQuery", "rawSQLiteCreateIndex":
+        case "rawSQLiteRead", "rawSQLiteQuery", "rawSQLiteCreateIndex", "rawSQLiteLiveQuery":
             try insert(prefix: "p-", count: prepareIterations, oneTransaction: true)
         case "rawSQLiteQueryIndexed":
             try insert(prefix: "p-", count: prepareIterations, oneTransaction: true)
@@ -121,6 +121,7 @@ final class RawSQLiteBaseline {
         case "rawSQLiteReadTravel": try read(iterations: iterations, range: prepareIterations)
         case "rawSQLitePurgeExpired": try purgeExpired(iterations: iterations, expected: prepareIterations)
         case "rawSQLiteExtractAndOpen": try extractAndOpen(iterations: iterations)
+        case "rawSQLiteLiveQuery": try insertAndQuery(iterations: iterations)
         case "rawSQLiteCreateIndex":
             // Later iterations find the index there, as a workload's repeated createIndex does.
             for _ in 0..<iterations { try execute(Self.createIndex) }
@@ -284,6 +285,43 @@ final class RawSQLiteBaseline {
         // handles may change threads, just not be used by two at once).
         let handle: OpaquePointer
         init(_ handle: OpaquePointer) { self.handle = handle }
+    }
+
+    /// The body of the document the live query case saves at iteration `index`: one of
+    /// bucket 50, which no prepared document has, so that each save adds a row to the query's
+    /// results and the preparation adds none.
+    static func liveBody(_ index: Int) -> String {
+        #"{"n":\#(index),"name":"live \#(index)","bucket":50,"text":"word50 shared","tags":["a","b"]}"#
+    }
+
+    /// The documents of bucket 50: those the live query case saves.
+    private static let liveQuery =
+        "SELECT key, json_extract(body, '$.name') FROM docs WHERE json_extract(body, '$.bucket') = 50"
+
+    /// What an app without live queries does after each save that the screen shows: inserts
+    /// the row (a transaction of its own) and runs the screen's query again, reading every row;
+    /// `iterations` times. Each run must find the row just inserted.
+    private func insertAndQuery(iterations: Int) throws {
+        let insert = try prepare("INSERT INTO docs (key, body) VALUES (?, ?)")
+        defer { sqlite3_finalize(insert) }
+        let query = try prepare(Self.liveQuery)
+        defer { sqlite3_finalize(query) }
+        var expected: Int?
+        for index in 0..<iterations {
+            sqlite3_reset(insert)
+            sqlite3_bind_text(insert, 1, "doc-\(index)", -1, quire_sqlite_transient())
+            sqlite3_bind_text(insert, 2, Self.liveBody(index), -1, quire_sqlite_transient())
+            guard sqlite3_step(insert) == SQLITE_DONE else { throw failure("insert") }
+            sqlite3_reset(query)
+            var rows = 0
+            while sqlite3_step(query) == SQLITE_ROW {
+                if let key = sqlite3_column_text(query, 0), let name = sqlite3_column_text(query, 1) {
+                    rows += String(cString: key).isEmpty || String(cString: name).isEmpty ? 0 : 1
+                }
+            }
+            guard expected.map({ rows == $0 }) ?? (rows > 0) else { throw failure("the query missed the new row") }
+            expected = rows + 1
+        }
     }
 
     /// The documents of bucket 7 (2%).

@@ -450,13 +450,15 @@ public enum SpecSchema {
                   "properties": {
                     "name": { "description": "The name changes reads the recorded IDs by.", "type": "string", "minLength": 1 },
                     "collection": { "type": "string" },
-                    "id": { "description": "Listen to this document only.", "type": "string" }
+                    "id": { "description": "Listen to this document only.", "type": "string" },
+                    "query": { "description": "Listen to this query (SQL++) as a live query; waitForChange waits for its updates.", "type": "string", "minLength": 1 }
                   },
                   "required": ["name"],
                   "additionalProperties": false
                 },
                 "changes": { "$ref": "#/$defs/nameArgument" },
                 "removeChangeListener": { "$ref": "#/$defs/nameArgument" },
+                "waitForChange": { "$ref": "#/$defs/nameArgument" },
                 "generateBlob": {
                   "title": "argument",
                   "type": "object",
@@ -657,6 +659,7 @@ public enum SpecSchema {
                 { "required": ["addChangeListener"] },
                 { "required": ["changes"] },
                 { "required": ["removeChangeListener"] },
+                { "required": ["waitForChange"] },
                 { "required": ["generateBlob"] },
                 { "required": ["readBlob"] },
                 { "required": ["damageBlob"] },

@@ -12,7 +12,7 @@ enum StepDecoder {
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
         "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
         "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
-        "removeChangeListener",
+        "removeChangeListener", "waitForChange",
         "generateBlob", "readBlob", "damageBlob", "toMutable", "object",
         "canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag",
     ]).union(Step.ReplicatorOperation.keywords).union(Step.ContainerOperation.keywords)
@@ -113,9 +113,10 @@ enum StepDecoder {
             return .addChangeListener(
                 Step.ChangeListener(
                     name: try arguments.string("name"), collection: try arguments.collection(),
-                    documentID: try arguments.optionalString("id")))
+                    documentID: try arguments.optionalString("id"), query: try arguments.optionalString("query")))
         case "changes": return .changes(listener: try arguments.string("name"))
         case "removeChangeListener": return .removeChangeListener(name: try arguments.string("name"))
+        case "waitForChange": return .waitForChange(name: try arguments.string("name"))
         case "generateBlob":
             guard let size = try arguments.integer("size"), size >= 0 else {
                 throw ArgumentError("generateBlob needs 'size', a number of bytes (0 or more)")
