@@ -285,28 +285,27 @@ private struct ProtocolClient {
 /// The `quire` executable running in a child process, its output collected (also used by
 /// the folder-serving tests).
 final class ServedProcess: @unchecked Sendable {
-    private let process = Process()
-    private let lock = NSLock()
-    private var collected = Data()
-    private let arrived = DispatchSemaphore(value: 0)
+    // Safe because the child is only signalled and reaped through `SpawnedProcess`, which locks
+    // its status, and the output is read from a file the child writes.
+
+    // Spawned with `posix_spawn`, not Foundation's `Process`: `Process.run` lists
+    // `/proc/self/fd` into a fixed buffer, which AddressSanitizer reports as an overflow while
+    // another suite holds many sockets.
+    private let process: SpawnedProcess
+    private let outputFile: URL
 
     init(_ executable: URL, _ arguments: [String]) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            self.lock.withLock { self.collected.append(data) }
-            self.arrived.signal()
-            if data.isEmpty { handle.readabilityHandler = nil }
-        }
-        try process.run()
+        outputFile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("quire-served-\(UUID().uuidString).log")
+        process = try SpawnedProcess(
+            executable: executable, arguments: arguments,
+            directory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            environment: ProcessInfo.processInfo.environment, output: outputFile)
     }
 
-    var output: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
+    deinit { try? FileManager.default.removeItem(at: outputFile) }
+
+    var output: String { (try? String(contentsOf: outputFile, encoding: .utf8)) ?? "" }
 
     /// The first URL the server prints ("Serving http://..."), within 60 seconds.
     func waitForURL() throws -> URL {
@@ -320,7 +319,7 @@ final class ServedProcess: @unchecked Sendable {
             if !process.isRunning, output.isEmpty == false, !output.contains("Serving ") {
                 throw QuireError(.notFound, "quire serve ended early: \(output)")
             }
-            _ = arrived.wait(timeout: .now() + 0.5)
+            Thread.sleep(forTimeInterval: 0.05)
         }
         throw QuireError(.timeout, "quire serve printed no URL within 60 s: \(output)")
     }

@@ -21,13 +21,21 @@ final class SpawnedProcess: @unchecked Sendable {
     private var status: Int32?
 
     /// Starts `executable` with `arguments` in `directory` (through `env -C`, which then execs
-    /// it, so the process ID is the executable's), its output sent to /dev/null.
-    init(executable: URL, arguments: [String], directory: URL, environment: [String: String]) throws {
+    /// it, so the process ID is the executable's), its output sent to `output` (standard output
+    /// and standard error both; the file is created or truncated) or to /dev/null.
+    init(
+        executable: URL, arguments: [String], directory: URL, environment: [String: String], output: URL? = nil
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
         let words = ["/usr/bin/env", "-C", directory.path, executable.path] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
