@@ -31,12 +31,12 @@ final class BulkDocsBaseline {
         let listener = URLEndpointListener(
             config: URLEndpointListenerConfiguration(
                 collections: [try database.defaultCollection()], port: 0, networkInterface: "127.0.0.1"))
-        try Self.blocking { try await listener.start() }
+        try QuireSession.blocking { try await listener.start() }
         self.listener = listener
         guard let port = listener.port,
             let url = URL(string: "http://127.0.0.1:\(port)/\(database.name)/_bulk_docs")
         else {
-            Self.blocking { await listener.stop() }
+            QuireSession.waitFor { await listener.stop() }
             throw QuireError(.unexpectedError, "the bulkDocsPush baseline's listener started without a port")
         }
         self.url = url
@@ -44,7 +44,7 @@ final class BulkDocsBaseline {
 
     deinit {
         let listener = listener
-        Self.blocking { await listener.stop() }
+        QuireSession.waitFor { await listener.stop() }
         try? database.close()
     }
 
@@ -72,7 +72,7 @@ final class BulkDocsBaseline {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = body
             let sent = request
-            let status = try Self.blocking { () async throws -> Int in
+            let status = try QuireSession.blocking { () async throws -> Int in
                 let (_, response) = try await URLSession.shared.data(for: sent)
                 return (response as? HTTPURLResponse)?.statusCode ?? 0
             }
@@ -86,27 +86,5 @@ final class BulkDocsBaseline {
     private static func digest(_ index: Int) -> String {
         let hex = String(index, radix: 16)
         return String(repeating: "0", count: 40 - hex.count) + hex
-    }
-
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
-        let outcome = Locked<Result<T, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let result: Result<T, any Error>
-            do { result = .success(try await body()) } catch { result = .failure(error) }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
-    }
-
-    private static func blocking(_ body: @escaping @Sendable () async -> Void) {
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            await body()
-            done.signal()
-        }
-        done.wait()
     }
 }

@@ -656,7 +656,7 @@ final class QuireSession: EngineSession {
 
     /// Runs async work (listener start and stop) to its end from the session's thread, which
     /// is a runner thread, never one of Swift concurrency's.
-    private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let outcome = Locked<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
@@ -669,7 +669,8 @@ final class QuireSession: EngineSession {
         return try outcome.withLock { $0! }.get()
     }
 
-    private static func waitFor(_ body: @escaping @Sendable () async -> Void) {
+    /// Runs async work that cannot fail to its end from a runner thread, as ``blocking(_:)``.
+    static func waitFor(_ body: @escaping @Sendable () async -> Void) {
         let done = DispatchSemaphore(value: 0)
         Task {
             await body()
