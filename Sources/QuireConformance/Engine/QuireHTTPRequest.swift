@@ -25,20 +25,7 @@ enum QuireHTTPRequest {
         configuration.timeoutIntervalForRequest = timeout
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
-        let outcome = Locked<Result<(Data, Int), any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: request) { data, response, error in
-            let result: Result<(Data, Int), any Error>
-            if let error {
-                result = .failure(error)
-            } else {
-                result = .success((data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
-            }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }.resume()
-        // The task times out by itself; this wait is only a guard against one that never ends.
-        guard done.wait(timeout: .now() + timeout * 2) == .success, let result = outcome.withLock({ $0 }) else {
+        guard let result = SynchronousDataTask.run(request, in: session, guardTimeout: timeout * 2) else {
             throw QuireError(.timeout, "\(method) \(url.absoluteString) got no answer", domain: .network)
         }
         let (data, status): (Data, Int)

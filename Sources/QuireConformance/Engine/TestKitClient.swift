@@ -39,17 +39,7 @@ final class TestKitClient: @unchecked Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("2", forHTTPHeaderField: "CBLTest-API-Version")
         request.setValue(clientID, forHTTPHeaderField: "CBLTest-Client-ID")
-        let outcome = Locked<Result<(Data, Int), any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: request) { data, response, error in
-            let result: Result<(Data, Int), any Error> =
-                error.map { .failure($0) }
-                ?? .success((data ?? Data(), (response as? HTTPURLResponse)?.statusCode ?? 0))
-            outcome.withLock { $0 = result }
-            done.signal()
-        }.resume()
-        // The task times out by itself; this wait only guards against one that never ends.
-        guard done.wait(timeout: .now() + Self.timeout * 2) == .success, let result = outcome.withLock({ $0 }) else {
+        guard let result = SynchronousDataTask.run(request, in: session, guardTimeout: Self.timeout * 2) else {
             throw EngineError(domain: "Network", code: "timeout", message: "POST \(url.absoluteString) got no answer")
         }
         let (data, status): (Data, Int)
