@@ -64,6 +64,7 @@ struct DbCommandRunner {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        closeInheritedDescriptors(&actions)
         var pid: pid_t = 0
         let started = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
         guard started == 0 else { throw POSIXError(POSIXErrorCode(rawValue: started) ?? .EIO) }
@@ -107,6 +108,7 @@ struct DbCommandRunner {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        closeInheritedDescriptors(&actions)
         var pid: pid_t = 0
         let started = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
         guard started == 0 else { throw POSIXError(POSIXErrorCode(rawValue: started) ?? .EIO) }

@@ -43,6 +43,7 @@ final class SpawnedProcess: @unchecked Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        closeInheritedDescriptors(&actions)
         var pid: pid_t = 0
         let result = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
         guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
@@ -88,4 +89,16 @@ final class SpawnedProcess: @unchecked Sendable {
             return
         }
     }
+}
+
+/// Adds to `actions` the closing of every descriptor above standard error in the child, so
+/// nothing else of the test process reaches it: an inherited pipe end (another suite's child's
+/// standard input, say) would keep that pipe open for as long as this child lives. glibc's
+/// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later) does it; Swift's Glibc module
+/// does not declare it, so it is looked up by name.
+func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+    else { return }
+    _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
 }
