@@ -174,6 +174,17 @@ public struct ConformanceRunner: Sendable {
     {
         var sizes: [PerformanceMeasurement.Size] = []
         var notes: [String] = []
+        var suiteRun: (measurement: SuiteMeasurement, recorded: [SuiteMeasurement.RecordedCase])?
+        if let suite = performance.suite {
+            let measurement = SuiteMeasurement(
+                engine: engine, paths: [scenario.specDirectory.appendingPathComponent(suite).path], seed: scenario.seed,
+                workDirectory: options.workDirectory)
+            do {
+                suiteRun = (measurement, try measurement.record())
+            } catch {
+                return Self.suiteFailure(error, testCase: testCase, performance: performance)
+            }
+        }
         // Two sizes on the same threads, or one size on two thread counts.
         let points =
             performance.threads.count == 2
@@ -182,10 +193,18 @@ public struct ConformanceRunner: Sendable {
         for (iterations, threads) in points {
             var counted: [CaseExecution.RoundTimes] = []
             for round in 0..<(performance.warmup + performance.rounds) {
-                switch runRound(
-                    testCase, scenario, performance, iterations: iterations, threads: threads,
-                    baselineFirst: round % 2 == 1)
-                {
+                let times =
+                    if let suiteRun {
+                        Self.runSuiteRound(
+                            suiteRun.measurement, suiteRun.recorded, iterations: iterations,
+                            baselineFirst: round % 2 == 1
+                        ).mapError { RoundFailure(Self.suiteFailure($0, testCase: testCase, performance: performance)) }
+                    } else {
+                        runRound(
+                            testCase, scenario, performance, iterations: iterations, threads: threads,
+                            baselineFirst: round % 2 == 1)
+                    }
+                switch times {
                 case .success(let times):
                     if round >= performance.warmup { counted.append(times) }
                 case .failure(let failure):
@@ -206,7 +225,8 @@ public struct ConformanceRunner: Sendable {
         let measurement = PerformanceMeasurement(
             baselineName: performance.baseline, sizes: sizes, maxRatio: performance.maxRatio,
             rounds: performance.rounds,
-            warmup: performance.warmup, growth: growth, maxGrowth: performance.maxGrowth)
+            warmup: performance.warmup, growth: growth, maxGrowth: performance.maxGrowth,
+            suiteCases: suiteRun?.recorded.count)
         notes.append(measurement.summary)
         #if DEBUG
             notes.append("this is a debug build: measure with `swift run -c release quire conform --perf`")
@@ -281,6 +301,46 @@ public struct ConformanceRunner: Sendable {
                         failure: CaseFailure(
                             message: "the runner broke: \(error)", location: testCase.location))))
         }
+    }
+
+    /// One round of a suite case: the suite through the runner and the recorded engine calls
+    /// replayed, each `iterations` times, back to back in the order asked.
+    private static func runSuiteRound(
+        _ measurement: SuiteMeasurement, _ recorded: [SuiteMeasurement.RecordedCase], iterations: Int,
+        baselineFirst: Bool
+    ) -> Result<CaseExecution.RoundTimes, any Error> {
+        let clock = ContinuousClock()
+        func time(_ body: () throws -> Void) throws -> Double {
+            let start = clock.now
+            try body()
+            return max(CaseExecution.seconds(clock.now - start), 1e-9)
+        }
+        return Result {
+            let runSuite = { try time { for _ in 0..<iterations { try measurement.runSuite() } } }
+            let replay = { try time { for _ in 0..<iterations { try measurement.replay(recorded) } } }
+            if baselineFirst {
+                let baseline = try replay()
+                return CaseExecution.RoundTimes(workload: try runSuite(), baseline: baseline)
+            }
+            let workload = try runSuite()
+            return CaseExecution.RoundTimes(workload: workload, baseline: try replay())
+        }
+    }
+
+    /// The result of a suite case that could not be measured.
+    private static func suiteFailure(_ error: any Error, testCase: ConformanceCase, performance: PerformanceTemplate)
+        -> CaseResult
+    {
+        if let failure = error as? SuiteMeasurement.Failure {
+            return CaseResult(
+                testCase: testCase, status: .failed,
+                failure: CaseFailure(message: failure.message, location: performance.location, actual: failure.actual))
+        }
+        return CaseResult(
+            testCase: testCase, status: .error,
+            failure: CaseFailure(
+                message: "the suite could not be measured", location: performance.location,
+                actual: "error \(CaseExecution.engineError(error))"))
     }
 
     /// A round's failure, carrying the case's result.

@@ -30,6 +30,8 @@ public struct PerformanceMeasurement: Sendable, Hashable {
     public var growth: Double?
     /// The growth limit.
     public var maxGrowth: Double?
+    /// For a case that times the runner on a suite: the cases the suite runs at each iteration.
+    public var suiteCases: Int?
 
     /// The ratio that decides the case: the largest over the sizes.
     public var ratio: Double { sizes.map(\.ratio).max() ?? 0 }
@@ -49,6 +51,9 @@ public struct PerformanceMeasurement: Sendable, Hashable {
         }
         if let growth, let maxGrowth {
             parts.append(String(format: "growth %.2f (limit %.2f)", growth, maxGrowth))
+        }
+        if let (runner, replayed) = casesPerSecond {
+            parts.append(String(format: "%.0f cases/s through the runner, %.0f replayed", runner, replayed))
         }
         parts.append("median of \(rounds) rounds after \(warmup) warm-up")
         return parts.joined(separator: "; ")
@@ -79,6 +84,19 @@ public struct PerformanceMeasurement: Sendable, Hashable {
         if let growth, let maxGrowth {
             result += [("growth", String(format: "%.3f", growth)), ("growthLimit", String(format: "%.3f", maxGrowth))]
         }
+        if let suiteCases, let (runner, replayed) = casesPerSecond {
+            result += [
+                ("cases", String(suiteCases)), ("casesPerSecond", String(format: "%.1f", runner)),
+                ("replayedCasesPerSecond", String(format: "%.1f", replayed)),
+            ]
+        }
         return result
+    }
+
+    /// For a suite case: cases per second through the runner and replayed, from the medians.
+    public var casesPerSecond: (runner: Double, replayed: Double)? {
+        guard let suiteCases, let size = sizes.first, size.workload > 0, size.baseline > 0 else { return nil }
+        let cases = Double(suiteCases * size.iterations)
+        return (cases / size.workload, cases / size.baseline)
     }
 }

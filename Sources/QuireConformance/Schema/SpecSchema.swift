@@ -199,7 +199,8 @@ public enum SpecSchema {
               "type": "object",
               "properties": {
                 "workload": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } },
-                "baseline": { "description": "A baseline the engine provides (rawSQLiteInsert ...).", "type": "string", "minLength": 1 },
+                "suite": { "description": "Spec files or a folder of them, relative to this file, run through the runner at each iteration instead of a workload (baseline engineReplay).", "type": "string", "minLength": 1 },
+                "baseline": { "description": "A baseline the engine provides (rawSQLiteInsert ...), or engineReplay for a suite.", "type": "string", "minLength": 1 },
                 "iterations": { "type": "integer", "minimum": 1 },
                 "sizes": {
                   "description": "Two iteration counts for a scaling case, smaller first.",
@@ -226,8 +227,9 @@ public enum SpecSchema {
                 "rounds": { "description": "Measured rounds (default 5); the verdict is their median ratio.", "type": "integer", "minimum": 1, "maximum": 50 },
                 "warmup": { "description": "Rounds run first and not counted (default 1).", "type": "integer", "minimum": 0, "maximum": 10 }
               },
-              "required": ["workload", "baseline", "maxRatio"],
+              "required": ["baseline", "maxRatio"],
               "oneOf": [{ "required": ["iterations"] }, { "required": ["sizes"] }],
+              "anyOf": [{ "required": ["workload"] }, { "required": ["suite"] }],
               "additionalProperties": false
             },
             "step": {

@@ -220,6 +220,31 @@ enum SpecLoader {
                 "a workload step is timed as a bare engine call: '\(step.keyword)'\(step.expect != nil ? " with expect" : step.bind != nil ? " with as" : "") is not allowed here (use inBatch: true for a batch)",
                 at: step.location)
         }
+        let suite = node["suite"]?.scalar?.stringValue
+        let baseline = node["baseline"]?.scalar?.stringValue ?? ""
+        if let suite {
+            if suite.isEmpty { throw SpecError("suite names spec files or a folder of them", at: node.location) }
+            if !workload.isEmpty || !prepare.isEmpty {
+                throw SpecError(
+                    "a suite case times the runner on its spec files: it has no workload or prepare steps",
+                    at: node.location)
+            }
+            if baseline != SuiteMeasurement.baselineName {
+                throw SpecError(
+                    "a suite case's baseline is \(SuiteMeasurement.baselineName), not '\(baseline)'", at: node.location)
+            }
+            if node["threads"] != nil || node["inBatch"] != nil || node["sizes"] != nil {
+                throw SpecError(
+                    "a suite case runs its iterations one after another: no threads, inBatch or sizes",
+                    at: node.location)
+            }
+        } else if baseline == SuiteMeasurement.baselineName {
+            throw SpecError(
+                "the baseline \(SuiteMeasurement.baselineName) replays a suite: it needs suite, not a workload",
+                at: node.location)
+        } else if workload.isEmpty {
+            throw SpecError("a performance case needs a workload (or a suite)", at: node.location)
+        }
         let sizes =
             node["sizes"]?.value.arrayValue?.compactMap(\.intValue) ?? [node["iterations"]?.scalar?.intValue ?? 1]
         let maxGrowth = node["maxGrowth"]?.scalar?.doubleValue
@@ -262,7 +287,7 @@ enum SpecLoader {
         }
         return PerformanceTemplate(
             workload: workload,
-            baseline: node["baseline"]?.scalar?.stringValue ?? "",
+            baseline: baseline,
             sizes: sizes,
             maxRatio: node["maxRatio"]?.scalar?.doubleValue ?? 1,
             maxGrowth: maxGrowth,
@@ -272,6 +297,7 @@ enum SpecLoader {
             prepareIterations: prepareIterations,
             rounds: rounds,
             warmup: warmup,
+            suite: suite,
             location: node.location)
     }
 

@@ -47,5 +47,8 @@ struct PerformanceTemplate: Sendable {
     var rounds: Int
     /// Rounds run first and not counted.
     var warmup: Int
+    /// For a case that times the runner itself (`suite:`): the spec files or folders, relative to
+    /// the spec file, run through the runner at each iteration instead of a workload.
+    var suite: String?
     var location: SourceLocation
 }
