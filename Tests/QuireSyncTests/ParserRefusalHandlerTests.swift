@@ -71,6 +71,28 @@ import Testing
         }
     }
 
+    @Test func aPipelinedUnknownMethodAfterABodyIs405() async throws {
+        // Both requests in one write: the first one's body is passed on by its length, so the
+        // second request line is watched too and its unknown method is named (it used to be
+        // passed on with the body and called bytes that are not HTTP, 400).
+        let body = #"{"n":1}"#
+        try await ListenerHarness.with { harness async throws in
+            let connection = try KeepAliveConnection(port: harness.listener.port ?? 0, timeoutSeconds: 10)
+            try await connection.send(
+                Data(
+                    ("PUT /db/pipelined HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                        + "FROB /db HTTP/1.1\r\nHost: x\r\n\r\n").utf8))
+            let saved = try await connection.readReply()
+            #expect(saved.status == 201)
+            let refused = try await connection.readReply()
+            #expect(refused.status == 405)
+            #expect(refused.json["reason"]?.stringValue?.contains("FROB") == true)
+            #expect(refused.saysClose)
+            #expect(await connection.waitForClose())
+        }
+    }
+
     /// Sends `bytes` on a connection of its own, expects a complete `status` reply with a
     /// CouchDB error body and `Connection: close`, the connection closed by the server, and
     /// a request on a new connection answered.

@@ -35,7 +35,7 @@ final class ParserRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            watcher?.headDecoded()
+            watcher?.headDecoded(bodyLength: Self.bodyLength(of: head))
             if head.method == .connect, refusal == nil {
                 refusal = HTTPFailure(
                     status: .methodNotAllowed, error: "method_not_allowed",
@@ -133,6 +133,14 @@ final class ParserRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     /// Whether `byte` may appear in a method name (RFC 9110 `tchar`).
+    /// The length of the body that follows `head`: its `Content-Length`, 0 without one, nil
+    /// when the body is chunked (its end is only found by decoding it).
+    private static func bodyLength(of head: HTTPRequest) -> Int? {
+        if head.headerFields[.transferEncoding] != nil { return nil }
+        guard let length = head.headerFields[.contentLength] else { return 0 }
+        return Int(length.filter { $0 != " " && $0 != "\t" })
+    }
+
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),

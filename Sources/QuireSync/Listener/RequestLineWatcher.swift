@@ -7,7 +7,9 @@ import NIOCore
 ///
 /// While a head is being read it passes the bytes on one line at a time, so the decoder has
 /// handled every earlier line (and reported a finished head through
-/// ``ParserRefusalHandler``) before the next line is looked at. Bodies pass through whole.
+/// ``ParserRefusalHandler``) before the next line is looked at. A body of a known length
+/// passes through as that many bytes, so a pipelined request after it in the same read is
+/// watched line by line too; a chunked body passes through whole with whatever follows it.
 final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -17,6 +19,8 @@ final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Whether the bytes arriving belong to a request head (not to a body).
     private var readingHead = true
+    /// The bytes of the current body still to come, when its head gave a `Content-Length`.
+    private var bodyBytesLeft: Int?
     /// Whether the current head's request line has ended.
     private(set) var requestLineEnded = false
     /// The first ``keptBytes`` bytes of the current head's request line.
@@ -25,14 +29,23 @@ final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        while readingHead, buffer.readableBytes > 0 {
-            let lineFeed = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n"))
-            let length = lineFeed.map { $0 - buffer.readerIndex + 1 } ?? buffer.readableBytes
-            guard let line = buffer.readSlice(length: length) else { break }
-            let endsRequestLine = !requestLineEnded && note(requestLineBytes: line, ended: lineFeed != nil)
-            // Marked after the decoder has seen the line: an error within it is the request line's.
-            context.fireChannelRead(wrapInboundOut(line))
-            if endsRequestLine { requestLineEnded = true }
+        while buffer.readableBytes > 0 {
+            if readingHead {
+                let lineFeed = buffer.readableBytesView.firstIndex(of: UInt8(ascii: "\n"))
+                let length = lineFeed.map { $0 - buffer.readerIndex + 1 } ?? buffer.readableBytes
+                guard let line = buffer.readSlice(length: length) else { break }
+                let endsRequestLine = !requestLineEnded && note(requestLineBytes: line, ended: lineFeed != nil)
+                // Marked after the decoder has seen the line: an error within it is the request line's.
+                context.fireChannelRead(wrapInboundOut(line))
+                if endsRequestLine { requestLineEnded = true }
+            } else if let left = bodyBytesLeft, left > 0 {
+                // The decoder ends the request within this slice when it is the body's last.
+                guard let body = buffer.readSlice(length: min(left, buffer.readableBytes)) else { break }
+                bodyBytesLeft = left - body.readableBytes
+                context.fireChannelRead(wrapInboundOut(body))
+            } else {
+                break
+            }
         }
         if buffer.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(buffer)) }
     }
@@ -61,14 +74,17 @@ final class RequestLineWatcher: ChannelInboundHandler, RemovableChannelHandler {
         context?.write(NIOAny(bytes), promise: nil)
     }
 
-    /// The decoder produced a request head: what follows is its body.
-    func headDecoded() {
+    /// The decoder produced a request head: what follows is its body, `bodyLength` bytes when
+    /// the head gave its length (nil for a chunked body).
+    func headDecoded(bodyLength: Int?) {
         readingHead = false
+        bodyBytesLeft = bodyLength
     }
 
     /// The decoder finished a request: what follows is the next head.
     func requestDecoded() {
         readingHead = true
+        bodyBytesLeft = nil
         requestLineEnded = false
         requestLineStart = []
     }
