@@ -3,9 +3,8 @@ import Testing
 
 @testable import QuireConformance
 
-/// Every expectation the loop, listener-removal, conflict-handler, second-database-object and
-/// variable-function steps
-/// make possible is shown to fail when it should (`Resources/failing-steps`, on the Quire
+/// Every expectation the loop, listener-removal, conflict-handler, second-database-object,
+/// variable-function, query-result and live-query-parameter steps make possible is shown to fail when it should (`Resources/failing-steps`, on the Quire
 /// engine), with a failure that says what happened.
 @Suite struct SpecStepFailureTests {
     private static let report: RunReport = {
@@ -21,7 +20,7 @@ import Testing
     }
 
     @Test func everyDeliberateCaseFailsOrIsAnError() {
-        #expect(Self.report.results.count == 11)
+        #expect(Self.report.results.count == 19)
         #expect(
             Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
             "\(TextReporter().render(Self.report))")
@@ -66,5 +65,30 @@ import Testing
         #expect(list.step?.contains(#""unset":["a","b"]"#) == true, "\(list.step ?? "")")
         #expect(
             list.actual?.contains(#""c":3"#) == true && list.actual?.contains(#""a""#) == false, "\(list.actual ?? "")")
+    }
+
+    @Test func queryResultFormsGiveWhatTheyRead() throws {
+        let arrays = try failure("rows read by index are expected by key")
+        #expect(arrays.actual == "[[1,null],[2,null]]", "\(arrays.actual ?? "")")
+        let json = try failure("a row's JSON text is expected with a MISSING column")
+        #expect(json.actual == #"["{\"n\":1}"]"#, "\(json.actual ?? "")")
+        let columns = try failure("column names are expected in another order")
+        #expect(columns.actual == #"["n","id"]"#, "\(columns.actual ?? "")")
+        let past = try failure("a read past the end is expected to give a row")
+        #expect(past.actual == "[[[1],[2]],null]", "\(past.actual ?? "")")
+    }
+
+    @Test func liveQueriesShareAQueryAndTakeNewParameters() throws {
+        let second = try failure("a second listener on one query is expected to miss the first results")
+        #expect(second.actual == "[2]", "\(second.actual ?? "")")
+        let parameters = try failure("new live query parameters are expected to change nothing")
+        #expect(parameters.actual == "1", "\(parameters.actual ?? "")")
+    }
+
+    @Test func integerFunctionsChangeTheValue() throws {
+        let added = try failure("an integer function is expected to leave the value alone")
+        #expect(added.actual == "5", "\(added.actual ?? "")")
+        let text = try failure("an integer function on text is a spec error")
+        #expect(text.message.contains("'add' applies to an integer"), "\(text.message)")
     }
 }

@@ -333,4 +333,24 @@ import Testing
             .limit(Expression.parameter("n"))
         #expect { try unsetLimit.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }
     }
+
+    @Test func aUnicodeCollationWithALocaleOrdersByItsRules() throws {
+        let f = try QueryFixture()
+        try f.save(["b": #"{"s":"B"}"#, "a": #"{"s":"A"}"#, "z": #"{"s":"Z"}"#, "r": #"{"s":"Å"}"#])
+        func ordered(_ collation: Collation) throws -> [String] {
+            try QueryBuilder.select(SelectResult.property("s")).from(DataSource.collection(f.collection))
+                .orderBy(Ordering.expression(Expression.property("s").collate(collation))).rows()
+        }
+        #expect(try ordered(Collation.unicode()) == [#"{"s":"A"}"#, #"{"s":"Å"}"#, #"{"s":"B"}"#, #"{"s":"Z"}"#])
+        #expect(
+            try ordered(Collation.unicode().locale("sv")) == [
+                #"{"s":"A"}"#, #"{"s":"B"}"#, #"{"s":"Z"}"#, #"{"s":"Å"}"#,
+            ])
+        // An identifier that cannot name a collation is recorded but not followed.
+        #expect(
+            try ordered(Collation.unicode().locale("sv'; --")) == [
+                #"{"s":"A"}"#, #"{"s":"Å"}"#, #"{"s":"B"}"#, #"{"s":"Z"}"#,
+            ])
+        #expect(Collation.unicode().locale("sv").ignoreCase(true).description == "(UNICODE:sv NOCASE)")
+    }
 }

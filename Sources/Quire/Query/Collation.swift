@@ -11,7 +11,9 @@ public struct Collation: Sendable, Hashable, CustomStringConvertible {
     public private(set) var ignoresCase: Bool
     /// Whether accented letters compare equal to their base letters (Unicode only).
     public private(set) var ignoresAccents: Bool
-    /// The locale named by the app; recorded, while the order itself is locale-independent.
+    /// The locale whose rules a Unicode collation follows (nil: Quire's locale-independent
+    /// order). An identifier that is not 1 to 64 ASCII letters, digits, `_` and `-` is
+    /// recorded but not followed.
     public private(set) var localeIdentifier: String?
 
     /// A Unicode collation: case- and accent-sensitive until told otherwise.
@@ -38,7 +40,7 @@ public struct Collation: Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
-    /// The same collation with a locale recorded.
+    /// The same collation following `identifier`'s rules (`"sv"`, `"de_DE"`), or none.
     public func locale(_ identifier: String?) -> Collation {
         var copy = self
         copy.localeIdentifier = identifier
@@ -49,12 +51,17 @@ public struct Collation: Sendable, Hashable, CustomStringConvertible {
     /// Quire's registered Unicode collations otherwise.
     var sqlName: String {
         guard isUnicode else { return ignoresCase ? "NOCASE" : "BINARY" }
-        return UnicodeCollator.sqlName(ignoreCase: ignoresCase, ignoreAccents: ignoresAccents)
+        guard let localeIdentifier, UnicodeCollator.isLocaleIdentifier(localeIdentifier) else {
+            return UnicodeCollator.sqlName(ignoreCase: ignoresCase, ignoreAccents: ignoresAccents)
+        }
+        return "\""
+            + UnicodeCollator.sqlName(ignoreCase: ignoresCase, ignoreAccents: ignoresAccents, locale: localeIdentifier)
+            + "\""
     }
 
     /// The collation as SQL++ writes it, e.g. `(UNICODE NOCASE NODIAC)` or `(NOUNICODE NOCASE)`.
     public var description: String {
-        var words = [isUnicode ? "UNICODE" : "NOUNICODE"]
+        var words = [isUnicode ? localeIdentifier.map { "UNICODE:\($0)" } ?? "UNICODE" : "NOUNICODE"]
         if ignoresCase { words.append("NOCASE") }
         if ignoresAccents { words.append("NODIAC") }
         return "(" + words.joined(separator: " ") + ")"

@@ -17,7 +17,8 @@ import Foundation
 /// - `quire_str_to_millis`, `quire_str_to_utc`, `quire_millis_to_utc`, `quire_millis_to_str`:
 ///   the date functions as earlier versions compiled them (index expressions may name them).
 /// - collations `QUIRE_UNICODE`, `QUIRE_UNICODE_NOCASE`, `QUIRE_UNICODE_NODIAC`,
-///   `QUIRE_UNICODE_NOCASE_NODIAC` (see ``UnicodeCollator``).
+///   `QUIRE_UNICODE_NOCASE_NODIAC` (see ``UnicodeCollator``), and the same names followed by
+///   `@` and a locale (`QUIRE_UNICODE@sv`), registered when a statement first needs one.
 ///
 /// Everything but `quire_millis_to_str` and `quire_call_local` (which depend on the time zone) is deterministic and
 /// innocuous, so it may appear in index expressions and triggers.
@@ -109,6 +110,54 @@ enum SQLFunctions {
                 throw QuireError.sqlite(result, connection: handle, statement: nil)
             }
         }
+        sqlite3_collation_needed(handle, nil, collationNeeded)
+    }
+
+    /// A Unicode collation with a locale, registered under its name on first use.
+    private final class LocaleCollation {
+        let ignoreCase: Bool
+        let ignoreAccents: Bool
+        let locale: Locale
+        init(ignoreCase: Bool, ignoreAccents: Bool, locale: Locale) {
+            self.ignoreCase = ignoreCase
+            self.ignoreAccents = ignoreAccents
+            self.locale = locale
+        }
+    }
+
+    /// Registers a `QUIRE_UNICODE…@locale` collation the moment a statement names it.
+    private static let collationNeeded:
+        @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, Int32, UnsafePointer<CChar>?) -> Void = {
+            _, handle, _, name in
+            guard let handle, let name, let wanted = UnicodeCollator.localeVariant(named: String(cString: name)) else {
+                return
+            }
+            let collation = LocaleCollation(
+                ignoreCase: wanted.ignoreCase, ignoreAccents: wanted.ignoreAccents, locale: wanted.locale)
+            let context = Unmanaged.passRetained(collation).toOpaque()
+            let result = sqlite3_create_collation_v2(
+                handle, name, SQLITE_UTF8, context, localeCompareCallback, releaseLocaleCollation)
+            // On failure SQLite does not call the destructor: release here.
+            if result != SQLITE_OK { Unmanaged<LocaleCollation>.fromOpaque(context).release() }
+        }
+
+    private static let localeCompareCallback:
+        @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+            context, leftCount, left, rightCount, right in
+            guard let context else { return 0 }
+            let collation = Unmanaged<LocaleCollation>.fromOpaque(context).takeUnretainedValue()
+            let leftText = String(decoding: UnsafeRawBufferPointer(start: left, count: Int(leftCount)), as: UTF8.self)
+            let rightText = String(
+                decoding: UnsafeRawBufferPointer(start: right, count: Int(rightCount)), as: UTF8.self)
+            return Int32(
+                UnicodeCollator.compare(
+                    leftText, rightText, ignoreCase: collation.ignoreCase, ignoreAccents: collation.ignoreAccents,
+                    locale: collation.locale))
+        }
+
+    private static let releaseLocaleCollation: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+        guard let context else { return }
+        Unmanaged<LocaleCollation>.fromOpaque(context).release()
     }
 
     private static let compareCallback:

@@ -4,8 +4,10 @@ import Foundation
 /// then by accents, then by case (lower case first), and finally by code points, so that
 /// only strings that are really the same compare equal unless case or accents are ignored.
 ///
-/// The order is locale-independent: the same on every machine, which matters because it
-/// decides which rows a query returns in which order.
+/// Without a locale the order is locale-independent: the same on every machine, which matters
+/// because it decides which rows a query returns in which order. A collation that names a
+/// locale (`Collation.unicode().locale("sv")`, SQL++ `COLLATE UNICODE:sv`) orders by that
+/// locale's rules instead, as Couchbase Lite does: Swedish sorts `Å` after `Z`.
 enum UnicodeCollator {
     /// The four variants, each registered on every connection under its SQL name.
     static let variants: [(name: String, ignoreCase: Bool, ignoreAccents: Bool)] = [
@@ -17,6 +19,45 @@ enum UnicodeCollator {
 
     static func sqlName(ignoreCase: Bool, ignoreAccents: Bool) -> String {
         variants.first { $0.ignoreCase == ignoreCase && $0.ignoreAccents == ignoreAccents }?.name ?? "QUIRE_UNICODE"
+    }
+
+    /// Whether `identifier` can name a collation's locale: 1 to 64 ASCII letters, digits, `_`
+    /// and `-` (anything else could not be part of a collation's name).
+    static func isLocaleIdentifier(_ identifier: some StringProtocol) -> Bool {
+        !identifier.isEmpty && identifier.count <= 64
+            && identifier.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+    }
+
+    /// The SQLite name of a variant with a locale: the variant's name, `@`, the locale.
+    static func sqlName(ignoreCase: Bool, ignoreAccents: Bool, locale: String) -> String {
+        sqlName(ignoreCase: ignoreCase, ignoreAccents: ignoreAccents) + "@" + locale
+    }
+
+    /// The variant and locale a name made by ``sqlName(ignoreCase:ignoreAccents:locale:)``
+    /// asks for; nil for any other name.
+    static func localeVariant(named name: String) -> (ignoreCase: Bool, ignoreAccents: Bool, locale: Locale)? {
+        guard let at = name.firstIndex(of: "@") else { return nil }
+        let base = name[..<at].uppercased()
+        let identifier = name[name.index(after: at)...]
+        guard let variant = variants.first(where: { $0.name == base }), isLocaleIdentifier(identifier) else {
+            return nil
+        }
+        return (variant.ignoreCase, variant.ignoreAccents, Locale(identifier: String(identifier)))
+    }
+
+    /// Compares two strings by `locale`'s rules: negative, zero or positive. Strings the locale
+    /// finds equal but that differ are ordered by code points unless case or accents are
+    /// ignored, so only the same strings compare equal.
+    static func compare(_ left: String, _ right: String, ignoreCase: Bool, ignoreAccents: Bool, locale: Locale) -> Int {
+        if left == right { return 0 }
+        var options: String.CompareOptions = []
+        if ignoreCase { options.insert(.caseInsensitive) }
+        if ignoreAccents { options.insert(.diacriticInsensitive) }
+        switch left.compare(right, options: options, range: nil, locale: locale) {
+        case .orderedAscending: return -1
+        case .orderedDescending: return 1
+        case .orderedSame: return ignoreCase || ignoreAccents ? 0 : order(left, right)
+        }
     }
 
     /// Compares two strings: negative, zero or positive.

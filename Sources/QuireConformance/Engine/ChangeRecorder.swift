@@ -15,6 +15,8 @@ final class ChangeRecorder {
     /// Live query listeners' updates, and how many of each `waitForChange` has waited for.
     private let updates = QueryUpdates()
     private var waited: [String: Int] = [:]
+    /// Live query listeners' query objects, by listener name.
+    private var queries: [String: Query] = [:]
 
     /// Adds a listener named `name` to `collection` (to one document when `documentID` is set).
     func add(_ listener: Step.ChangeListener, to collection: Collection) throws {
@@ -47,8 +49,18 @@ final class ChangeRecorder {
         tokens[name] = query.addChangeListener(queue: queue) { change in
             updates.record(name, rows: change.results?.count ?? -1)
         }
+        queries[name] = query
         waited[name] = 0
         _ = try waitForChange(name)
+    }
+
+    /// The query object of the live query listener `name`.
+    func query(of name: String) throws -> Query {
+        guard let query = queries[name] else {
+            throw QuireError(
+                .invalidParameter, "no live query listener named '\(name)'; add one with addChangeListener and query")
+        }
+        return query
     }
 
     /// Waits for the live query listener `name`'s next update not yet waited for, and returns

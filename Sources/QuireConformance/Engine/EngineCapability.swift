@@ -32,6 +32,9 @@ public struct EngineCapability: Sendable, Hashable, Comparable, CustomStringConv
     public static let generatedIDs: EngineCapability = "generatedIDs"
     /// Queries with named parameters.
     public static let queryParameters: EngineCapability = "queryParameters"
+    /// Reading a query's rows by index, as JSON text, its column names, or row by row
+    /// (`query` with `result` or `reads`).
+    public static let queryResultSets: EngineCapability = "queryResultSets"
     /// Working with document objects held across steps (`object:`, `toMutable`).
     public static let heldObjects: EngineCapability = "heldObjects"
     /// Telling a tombstone from an absent document, and reading a document's sequence.

@@ -4,9 +4,29 @@ import Quire
 enum QuireQueries {
     /// Runs SQL++ text with named parameters; returns the rows as objects (MISSING columns
     /// left out, NULL ones present).
+    /// `result` chooses each row's form (or the column names); `reads` reads the result set in
+    /// turn, each `next` giving a row or null and each `all` the rows left.
     static func run(_ query: Step.Query, on database: Database) throws -> SpecValue {
-        let compiled = try prepare(query, on: database)
-        return .array(try compiled.execute().allResults().map { SpecValue(json: $0.toJSONValue()) })
+        let results = try prepare(query, on: database).execute()
+        if query.result == .columnNames { return .array(results.columnNames.map(SpecValue.string)) }
+        let form = query.result
+        guard let reads = query.reads else { return .array(results.allResults().map { row($0, form) }) }
+        return .array(
+            reads.map { read in
+                switch read {
+                case .next: return results.next().map { row($0, form) } ?? .null
+                case .all: return .array(results.allResults().map { row($0, form) })
+                }
+            })
+    }
+
+    private static func row(_ result: QueryResult, _ form: Step.QueryResultForm) -> SpecValue {
+        switch form {
+        case .arrays:
+            return .array((0..<result.count).map { result.jsonValue(at: $0).map(SpecValue.init(json:)) ?? .null })
+        case .json: return .string(result.toJSON())
+        case .rows, .columnNames: return SpecValue(json: result.toJSONValue())
+        }
     }
 
     /// Runs the query and reads every column of every row as an app would, building
@@ -25,14 +45,17 @@ enum QuireQueries {
 
     private static func prepare(_ query: Step.Query, on database: Database) throws -> Quire.Query {
         let compiled = try database.createQuery(query.sql)
-        if !query.parameters.isEmpty {
-            let parameters = Parameters()
-            for (name, value) in query.parameters {
-                parameters.setJSONValue(value.jsonValue, forName: name)
-            }
-            compiled.parameters = parameters
-        }
+        if !query.parameters.isEmpty { compiled.parameters = parameters(query.parameters) }
         return compiled
+    }
+
+    /// Query parameters from a spec's mapping.
+    static func parameters(_ values: [String: SpecValue]) -> Parameters {
+        let parameters = Parameters()
+        for (name, value) in values {
+            parameters.setJSONValue(value.jsonValue, forName: name)
+        }
+        return parameters
     }
 
     static func createIndex(_ index: Step.Index, in collection: Collection) throws {

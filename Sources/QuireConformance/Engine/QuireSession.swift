@@ -298,14 +298,21 @@ final class QuireSession: EngineSession {
         case .explain(let query):
             return try QuireQueries.explain(query, on: current)
         case .addChangeListener(let listener):
-            if let sql = listener.query {
-                try changeRecorder.add(listener, query: try current.createQuery(sql))
+            if let other = listener.sameQueryAs {
+                try changeRecorder.add(listener, query: try changeRecorder.query(of: other))
+            } else if let sql = listener.query {
+                let query = try current.createQuery(sql)
+                if !listener.parameters.isEmpty { query.parameters = QuireQueries.parameters(listener.parameters) }
+                try changeRecorder.add(listener, query: query)
             } else {
                 try changeRecorder.add(listener, to: try collection(listener.collection))
             }
             return nil
         case .waitForChange(let name):
             return try changeRecorder.waitForChange(name)
+        case .setQueryParameters(let name, let parameters):
+            try changeRecorder.query(of: name).parameters = QuireQueries.parameters(parameters)
+            return nil
         case .changes(let name):
             return try changeRecorder.changes(of: name)
         case .removeChangeListener(let name):

@@ -445,7 +445,7 @@ public enum SpecSchema {
                   "required": ["id", "key", "as"],
                   "additionalProperties": false
                 },
-                "explain": { "$ref": "#/$defs/queryArguments" },
+                "explain": { "$ref": "#/$defs/explainArguments" },
                 "addChangeListener": {
                   "title": "argument",
                   "type": "object",
@@ -453,7 +453,9 @@ public enum SpecSchema {
                     "name": { "description": "The name changes reads the recorded IDs by.", "type": "string", "minLength": 1 },
                     "collection": { "type": "string" },
                     "id": { "description": "Listen to this document only.", "type": "string" },
-                    "query": { "description": "Listen to this query (SQL++) as a live query; waitForChange waits for its updates.", "type": "string", "minLength": 1 }
+                    "query": { "description": "Listen to this query (SQL++) as a live query; waitForChange waits for its updates.", "type": "string", "minLength": 1 },
+                    "parameters": { "description": "The live query's named parameters.", "$ref": "#/$defs/objectOrVariable" },
+                    "sameQueryAs": { "description": "Add this listener to the query object of that live query listener.", "type": "string", "minLength": 1 }
                   },
                   "required": ["name"],
                   "additionalProperties": false
@@ -461,6 +463,16 @@ public enum SpecSchema {
                 "changes": { "$ref": "#/$defs/nameArgument" },
                 "removeChangeListener": { "$ref": "#/$defs/nameArgument" },
                 "waitForChange": { "$ref": "#/$defs/nameArgument" },
+                "setQueryParameters": {
+                  "title": "argument",
+                  "type": "object",
+                  "properties": {
+                    "name": { "description": "A live query listener.", "type": "string", "minLength": 1 },
+                    "parameters": { "$ref": "#/$defs/objectOrVariable" }
+                  },
+                  "required": ["name", "parameters"],
+                  "additionalProperties": false
+                },
                 "generateBlob": {
                   "title": "argument",
                   "type": "object",
@@ -662,6 +674,7 @@ public enum SpecSchema {
                 { "required": ["changes"] },
                 { "required": ["removeChangeListener"] },
                 { "required": ["waitForChange"] },
+                { "required": ["setQueryParameters"] },
                 { "required": ["generateBlob"] },
                 { "required": ["readBlob"] },
                 { "required": ["damageBlob"] },
@@ -773,6 +786,18 @@ public enum SpecSchema {
               "additionalProperties": false
             },
             "queryArguments": {
+              "title": "argument",
+              "type": "object",
+              "properties": {
+                "sql": { "type": "string", "minLength": 1 },
+                "parameters": { "$ref": "#/$defs/objectOrVariable" },
+                "result": { "description": "How each row is given back: rows (mappings by key, the default), arrays (lists by index), json (each row's toJSON text), or columnNames (the column names instead of rows).", "enum": ["rows", "arrays", "json", "columnNames"] },
+                "reads": { "description": "Reads of the result set in turn: next (a row or null), all (the rows left).", "type": "array", "items": { "enum": ["next", "all"] } }
+              },
+              "required": ["sql"],
+              "additionalProperties": false
+            },
+            "explainArguments": {
               "title": "argument",
               "type": "object",
               "properties": {

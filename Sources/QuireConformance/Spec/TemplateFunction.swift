@@ -10,7 +10,10 @@ import Foundation
 ///   between the commas; no spaces are trimmed);
 /// - `host`: a URL's host;
 /// - `port`: a URL's port as an integer, or null when it has none;
-/// - `withoutPort`: the URL with its port left out.
+/// - `withoutPort`: the URL with its port left out;
+/// - `add(n)`: an integer plus `n`; `subtractFrom(n)`: `n` minus an integer (a `repeat`
+///   iteration numbered from 0 becomes Couchbase Lite's `number1` from 1 and `number2` counting
+///   down, as its query tests load them).
 struct TemplateFunction: Sendable, Hashable {
     /// Why a function cannot be applied; the runner reports it as a spec error.
     struct Failure: Error, Sendable, CustomStringConvertible {
@@ -18,7 +21,7 @@ struct TemplateFunction: Sendable, Hashable {
     }
 
     /// The names the runner knows.
-    static let names = ["replace", "host", "port", "withoutPort"]
+    static let names = ["replace", "host", "port", "withoutPort", "add", "subtractFrom"]
 
     /// The function's name.
     var name: String
@@ -46,13 +49,14 @@ struct TemplateFunction: Sendable, Hashable {
                     "unknown function '\(name)' after '|'\(Suggestion.didYouMean(name, in: Self.names)); known: \(Self.names.joined(separator: ", "))"
             )
         }
-        let expected = name == "replace" ? 2 : 0
+        let expected = name == "replace" ? 2 : name == "add" || name == "subtractFrom" ? 1 : 0
         guard arguments.count == expected else {
             throw Failure(
                 description:
                     "'\(name)' takes \(expected == 0 ? "no arguments" : "\(expected) arguments, separated by a comma"), not \(arguments.count)"
             )
         }
+        if name == "add" || name == "subtractFrom" { return try arithmetic(on: value) }
         guard let text = value.stringValue else {
             throw Failure(description: "'\(name)' applies to a string, not \(ValueMatcher.render(value, limit: 80))")
         }
@@ -76,5 +80,19 @@ struct TemplateFunction: Sendable, Hashable {
             }
             return .string(url)
         }
+    }
+
+    /// `add(n)` and `subtractFrom(n)` on an integer.
+    private func arithmetic(on value: SpecValue) throws -> SpecValue {
+        guard let operand = Int(arguments[0]) else {
+            throw Failure(description: "'\(name)' takes an integer, not \(JSONText.quote(arguments[0]))")
+        }
+        guard case .int(let integer) = value else {
+            throw Failure(description: "'\(name)' applies to an integer, not \(ValueMatcher.render(value, limit: 80))")
+        }
+        let (result, overflow) =
+            name == "add" ? integer.addingReportingOverflow(operand) : operand.subtractingReportingOverflow(integer)
+        guard !overflow else { throw Failure(description: "'\(name)(\(operand))' overflows on \(integer)") }
+        return .int(result)
     }
 }

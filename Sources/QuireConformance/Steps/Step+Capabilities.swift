@@ -17,8 +17,10 @@ extension Step {
             }
             return needed
         case .query(let query):
-            return query.parameters.isEmpty
-                ? [EngineCapability(keyword)] : [EngineCapability(keyword), .queryParameters]
+            var needed = [EngineCapability(keyword)]
+            if !query.parameters.isEmpty { needed.append(.queryParameters) }
+            if query.result != .rows || query.reads != nil { needed.append(.queryResultSets) }
+            return needed
         case .advanceClock:
             return [.manualClock]
         case .saveObject, .deleteObject, .toMutable, .object:

@@ -13,15 +13,23 @@ extension Step {
         /// A query (SQL++) to listen to as a live query instead; each update records its row
         /// count, and `waitForChange` waits for the next one.
         public var query: String?
+        /// The live query's named parameters (`$name` in the text).
+        public var parameters: [String: SpecValue]
+        /// Another live query listener whose query object this listener is added to, instead
+        /// of a query of its own.
+        public var sameQueryAs: String?
 
         /// Makes listener arguments.
         public init(
-            name: String, collection: CollectionName = .default, documentID: String? = nil, query: String? = nil
+            name: String, collection: CollectionName = .default, documentID: String? = nil, query: String? = nil,
+            parameters: [String: SpecValue] = [:], sameQueryAs: String? = nil
         ) {
             self.name = name
             self.collection = collection
             self.documentID = documentID
             self.query = query
+            self.parameters = parameters
+            self.sameQueryAs = sameQueryAs
         }
     }
 }

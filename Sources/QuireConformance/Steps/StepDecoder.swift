@@ -12,7 +12,7 @@ enum StepDecoder {
         "deleteIndex", "indexes", "open", "close", "reopen", "copyDatabase", "databaseExists", "deleteDatabase",
         "saveBlob", "blobContent", "maintenance", "buildFixture", "verifyFixture", "installFixture",
         "serve", "request", "replicate", "checkpointDoctor", "getValue", "explain", "addChangeListener", "changes",
-        "removeChangeListener", "waitForChange",
+        "removeChangeListener", "waitForChange", "setQueryParameters",
         "generateBlob", "readBlob", "damageBlob", "toMutable", "object",
         "canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag",
     ]).union(Step.ReplicatorOperation.keywords).union(Step.ContainerOperation.keywords)
@@ -51,8 +51,7 @@ enum StepDecoder {
         case "getExpiration": return .getExpiration(try document(arguments))
         case "advanceClock": return .advanceClock(seconds: try arguments.number("seconds"))
         case "query":
-            return .query(
-                Step.Query(sql: try arguments.string("sql"), parameters: try arguments.object("parameters") ?? [:]))
+            return .query(try query(arguments))
         case "createIndex": return .createIndex(try index(arguments))
         case "deleteIndex":
             return .deleteIndex(name: try arguments.string("name"), collection: try arguments.collection())
@@ -113,10 +112,15 @@ enum StepDecoder {
             return .addChangeListener(
                 Step.ChangeListener(
                     name: try arguments.string("name"), collection: try arguments.collection(),
-                    documentID: try arguments.optionalString("id"), query: try arguments.optionalString("query")))
+                    documentID: try arguments.optionalString("id"), query: try arguments.optionalString("query"),
+                    parameters: try arguments.object("parameters") ?? [:],
+                    sameQueryAs: try arguments.optionalString("sameQueryAs")))
         case "changes": return .changes(listener: try arguments.string("name"))
         case "removeChangeListener": return .removeChangeListener(name: try arguments.string("name"))
         case "waitForChange": return .waitForChange(name: try arguments.string("name"))
+        case "setQueryParameters":
+            return .setQueryParameters(
+                name: try arguments.string("name"), parameters: try arguments.object("parameters") ?? [:])
         case "generateBlob":
             guard let size = try arguments.integer("size"), size >= 0 else {
                 throw ArgumentError("generateBlob needs 'size', a number of bytes (0 or more)")
@@ -262,6 +266,29 @@ enum StepDecoder {
         case let other?:
             throw ArgumentError("setExpiration: 'at' must be an ISO-8601 time, milliseconds or null, not \(other)")
         }
+    }
+
+    private static func query(_ arguments: Arguments) throws -> Step.Query {
+        let formName = try arguments.optionalString("result") ?? Step.QueryResultForm.rows.rawValue
+        guard let form = Step.QueryResultForm(rawValue: formName) else {
+            throw ArgumentError(
+                "query: unknown result \(JSONText.quote(formName))\(Suggestion.didYouMean(formName, in: Step.QueryResultForm.allCases.map(\.rawValue)))"
+            )
+        }
+        let reads = try arguments.strings("reads")?.map { name in
+            guard let read = Step.QueryRead(rawValue: name) else {
+                throw ArgumentError(
+                    "query: unknown read \(JSONText.quote(name))\(Suggestion.didYouMean(name, in: Step.QueryRead.allCases.map(\.rawValue)))"
+                )
+            }
+            return read
+        }
+        if form == .columnNames && reads != nil {
+            throw ArgumentError("query: 'reads' reads rows, which result: columnNames does not give")
+        }
+        return Step.Query(
+            sql: try arguments.string("sql"), parameters: try arguments.object("parameters") ?? [:], result: form,
+            reads: reads)
     }
 
     private static func index(_ arguments: Arguments) throws -> Step.Index {
