@@ -38,7 +38,8 @@ extension QuireSession {
             let target = try mutableContainer(at: path, in: name)
             guard let array = target as? MutableArrayObject else {
                 throw EngineError.refusal(
-                    "invalidParameter", "addValue: \(path.isEmpty ? name : path.joined(separator: ".")) is not an array")
+                    "invalidParameter", "addValue: \(path.isEmpty ? name : path.joined(separator: ".")) is not an array"
+                )
             }
             try ContainerSetters.set(try native(value, for: setter), setter, in: array, at: array.count, mode: .add)
             return nil
@@ -86,7 +87,8 @@ extension QuireSession {
         case (let array as MutableArrayObject, let data as [Any]): array.setData(data)
         default:
             throw EngineError.refusal(
-                "invalidParameter", "setValue without a path replaces '\(name)' whole: give a mapping or a list to match it")
+                "invalidParameter",
+                "setValue without a path replaces '\(name)' whole: give a mapping or a list to match it")
         }
         return nil
     }
@@ -244,7 +246,9 @@ extension QuireSession {
             guard let data = (value as? Blob)?.content else { return .null }
             return .string(String(decoding: data, as: UTF8.self))
         case .enumerated:
-            if let array = value as? ArrayObject { return .array(try array.map { try typed(.value, $0, fragment: nil) }) }
+            if let array = value as? ArrayObject {
+                return .array(try array.map { try typed(.value, $0, fragment: nil) })
+            }
             if let dictionary = value as? DictionaryObject { return .array(dictionary.map(SpecValue.string)) }
             if let document = value as? Document { return .array(document.map(SpecValue.string)) }
             return .null

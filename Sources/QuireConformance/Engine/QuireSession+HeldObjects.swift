@@ -211,7 +211,8 @@ enum ContainerSetters {
         case let value as Bool: return NSNumber(value: value)
         default:
             throw EngineError.refusal(
-                "invalidParameter", "setter \(setter.rawValue) needs a number, not \(value.map { "\(type(of: $0))" } ?? "null")")
+                "invalidParameter",
+                "setter \(setter.rawValue) needs a number, not \(value.map { "\(type(of: $0))" } ?? "null")")
         }
     }
 }

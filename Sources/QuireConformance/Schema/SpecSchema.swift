@@ -653,7 +653,7 @@ public enum SpecSchema {
                 },
                 "object": {
                   "title": "argument",
-                  "description": "A held document object's own state: its properties and _meta {id, collection, revisionID, sequence, isDeleted, mutable}.",
+                  "description": "A held object's own state: a document's properties and _meta {id, collection, revisionID, sequence, isDeleted, mutable}; a dictionary's or array's value; a blob's properties.",
                   "type": "object",
                   "properties": { "name": { "$ref": "#/$defs/objectName" } },
                   "required": ["name"],

@@ -68,7 +68,9 @@ enum ContainerStepDecoder {
         case "newDocument":
             let json = try arguments.optionalString("json")
             let body = try arguments.object("body")
-            guard json == nil || body == nil else { throw ArgumentError("newDocument: give 'body' or 'json', not both") }
+            guard json == nil || body == nil else {
+                throw ArgumentError("newDocument: give 'body' or 'json', not both")
+            }
             return .container(.newDocument(id: try arguments.optionalString("id"), body: body, json: json))
         case "newDictionary", "newArray":
             let json = try arguments.optionalString("json")
