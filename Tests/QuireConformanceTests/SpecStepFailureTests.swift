@@ -4,7 +4,7 @@ import Testing
 @testable import QuireConformance
 
 /// Every expectation the loop, listener-removal, conflict-handler, second-database-object,
-/// variable-function, query-result and live-query-parameter steps make possible is shown to fail when it should (`Resources/failing-steps`, on the Quire
+/// variable-function, query-result, live-query-parameter and held-object steps make possible is shown to fail when it should (`Resources/failing-steps`, on the Quire
 /// engine), with a failure that says what happened.
 @Suite struct SpecStepFailureTests {
     private static let report: RunReport = {
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func everyDeliberateCaseFailsOrIsAnError() {
-        #expect(Self.report.results.count == 19)
+        #expect(Self.report.results.count == 25)
         #expect(
             Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
             "\(TextReporter().render(Self.report))")
@@ -90,5 +90,19 @@ import Testing
         #expect(added.actual == "5", "\(added.actual ?? "")")
         let text = try failure("an integer function on text is a spec error")
         #expect(text.message.contains("'add' applies to an integer"), "\(text.message)")
+
+    @Test func heldObjectsAreComparedAndReadAsTheyAre() throws {
+        let equal = try failure("two documents with different IDs are expected equal")
+        #expect(equal.actual == "false")
+        let same = try failure("a mutable copy is expected to be the same object")
+        #expect(same.actual == "false")
+        let float = try failure("a float is expected to read back as the double it was written from")
+        #expect(float.actual == "1.4900000095367432", "\(float.actual ?? "")")
+        let enumerated = try failure("an array is expected to enumerate without its last element")
+        #expect(enumerated.actual == "[1,2,3]")
+        let blob = try failure("a blob of a document never saved is expected to be readable")
+        #expect(blob.actual == "null")
+        let unbound = try failure("a held name that was never bound is used")
+        #expect(unbound.actual?.contains("Runner.noSuchObject") == true, "\(unbound.actual ?? "")")
     }
 }

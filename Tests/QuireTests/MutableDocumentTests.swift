@@ -311,4 +311,52 @@ import Testing
         #expect(saved.dictionary(forKey: "nested")?.count == 9)
         #expect(saved.revisionID == document.revisionID)
     }
+
+    @Test func documentsAreEqualByCollectionIDAndBody() throws {
+        let first = MutableDocument(id: "doc1", data: ["answer": 42])
+        let twin = MutableDocument(id: "doc1", data: ["answer": 42])
+        #expect(first == twin)
+        #expect(first != MutableDocument(id: "doc2", data: ["answer": 42]))
+        #expect(first != MutableDocument(id: "doc1", data: ["answer": 50]))
+        let saved = try roundTrip(first)
+        #expect(saved == first)
+        // One belongs to a collection, the other to none yet.
+        #expect(saved != twin)
+        let copy = saved.toMutable()
+        #expect(copy == saved)
+        copy.setInt(50, forKey: "answer")
+        #expect(copy != saved)
+    }
+
+    @Test func documentsAndDictionariesEnumerateTheirKeys() {
+        let document = MutableDocument(id: "d", data: ["b": 1, "a": 2])
+        #expect(Array(document) == ["a", "b"])
+        let dictionary = MutableDictionaryObject(data: ["y": 1, "x": 2])
+        #expect(Array(dictionary) == ["x", "y"])
+        #expect(document.contains("a") && !document.contains("c"))
+    }
+
+    @Test func typedInsertersInsertTheirValues() throws {
+        let array = MutableArrayObject(data: ["end"])
+        let blob = Blob(contentType: "text/plain", data: Data("b".utf8))
+        array.insertInt64(17, at: 0).insertDouble(2.5, at: 1).insertFloat(1.5, at: 2).insertBoolean(true, at: 3)
+        array.insertNumber(NSNumber(value: 3), at: 4).insertDate(Date(timeIntervalSince1970: 0), at: 5)
+        array.insertBlob(blob, at: 6).insertArray(MutableArrayObject(data: [1]), at: 7)
+        array.insertDictionary(MutableDictionaryObject(data: ["k": "v"]), at: 8)
+        #expect(array.count == 10)
+        #expect(array.int64(at: 0) == 17 && array.double(at: 1) == 2.5 && array.float(at: 2) == 1.5)
+        #expect(array.boolean(at: 3) && array.int(at: 4) == 3)
+        #expect(array.string(at: 5) == "1970-01-01T00:00:00.000Z")
+        #expect(array.blob(at: 6) === blob)
+        #expect(array.array(at: 7)?.toArray().count == 1 && array.dictionary(at: 8)?.string(forKey: "k") == "v")
+        #expect(array.string(at: 9) == "end")
+    }
+
+    @Test func aBlobsJSONIsItsProperties() {
+        let blob = Blob(contentType: "text/plain", data: Data("i'm blob".utf8))
+        #expect(
+            blob.toJSON()
+                == #"{"@type":"blob","content_type":"text/plain","digest":"sha1-YHGJqDiuFaOrqcyHy97ZLUfBl8A=","length":8}"#
+        )
+    }
 }

@@ -169,6 +169,14 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
         }
     }
 
+    /// The blob's ``properties`` as compact JSON text, keys sorted.
+    ///
+    /// Couchbase Lite raises an exception for a blob not saved yet; Quire gives the
+    /// properties it knows (a blob made from a stream or a file has no digest until saved).
+    public func toJSON() -> String {
+        (try? JSONWriter.string(.object(jsonProperties))) ?? "{}"
+    }
+
     /// Whether a dictionary is a blob's properties, as Couchbase Lite's `Blob.isBlob` decides:
     /// `"@type": "blob"`, a `digest` string, and, when present, a `content_type` string and a
     /// numeric `length`.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An immutable JSON object inside a document.
-public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatable, CustomStringConvertible {
+public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatable, CustomStringConvertible, Sequence {
     // Safe because `storage` is a constant holding values or an immutable JSONTape; the open
     // class is what keeps the compiler from checking, and the mutable subclass locks.
     /// Built members, or a validated body read lazily (see ``JSONTape``): a document read from
@@ -125,6 +125,9 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
 
     /// The dictionary as compact JSON text, as `toJSON()` gives it.
     public var description: String { toJSON() }
+
+    /// Iterates over the keys, in the order of ``keys`` (`for key in dictionary`).
+    public func makeIterator() -> IndexingIterator<[String]> { keys.makeIterator() }
 
     /// Equal when the JSON content is equal.
     public static func == (lhs: DictionaryObject, rhs: DictionaryObject) -> Bool {

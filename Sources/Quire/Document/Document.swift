@@ -7,7 +7,7 @@ import Foundation
 /// and edit a ``MutableDocument`` on one thread at a time. The metadata that a save or a
 /// delete updates on the object (``revisionID``, ``sequence``, ``isDeleted``,
 /// ``collection``) is behind a lock.
-public class Document: DictionaryProtocol, @unchecked Sendable, CustomStringConvertible {
+public class Document: DictionaryProtocol, @unchecked Sendable, CustomStringConvertible, Equatable, Sequence {
     // Safe because `id` and `content` are constants, the metadata that saves and deletes
     // change is only reached through `metadata`'s lock, and `content` is either immutable
     // (DictionaryObject) or locks its own state (MutableDictionaryObject).
@@ -69,4 +69,19 @@ public class Document: DictionaryProtocol, @unchecked Sendable, CustomStringConv
 
     /// The ID, revision and body.
     public var description: String { "\(id)@\(revisionID ?? "unsaved") \(toJSON())" }
+
+    /// Iterates over the top-level keys, in the order of ``keys`` (`for key in document`).
+    public func makeIterator() -> IndexingIterator<[String]> { keys.makeIterator() }
+
+    /// Equal, as in Couchbase Lite, when both belong to the same collection of the same file
+    /// (or neither belongs to one yet), have the same ID and the same body; the revision is not
+    /// compared, so a saved document equals the mutable object it was saved from.
+    public static func == (lhs: Document, rhs: Document) -> Bool {
+        if lhs === rhs { return true }
+        let (left, right) = (lhs.collection, rhs.collection)
+        if left != nil || right != nil {
+            guard let left, let right, left == right else { return false }
+        }
+        return lhs.id == rhs.id && lhs.content == rhs.content
+    }
 }

@@ -74,4 +74,40 @@ extension MutableArrayProtocol {
     }
     /// Inserts an integer at `index` (0...count).
     @discardableResult public func insertInt(_ value: Int, at index: Int) -> Self { insertValue(value, at: index) }
+    /// Inserts a 64-bit integer at `index` (0...count).
+    @discardableResult public func insertInt64(_ value: Int64, at index: Int) -> Self {
+        insertValue(value, at: index)
+    }
+    /// Inserts a number at `index` (0...count); nil inserts a null.
+    @discardableResult public func insertNumber(_ value: NSNumber?, at index: Int) -> Self {
+        insertValue(value, at: index)
+    }
+    /// Inserts a double at `index` (0...count).
+    @discardableResult public func insertDouble(_ value: Double, at index: Int) -> Self {
+        insertValue(value, at: index)
+    }
+    /// Inserts a float at `index` (0...count), stored as the double of the same value.
+    @discardableResult public func insertFloat(_ value: Float, at index: Int) -> Self {
+        insertValue(Double(value), at: index)
+    }
+    /// Inserts a boolean at `index` (0...count).
+    @discardableResult public func insertBoolean(_ value: Bool, at index: Int) -> Self {
+        insertValue(value, at: index)
+    }
+    /// Inserts a date, as ISO-8601 text, at `index` (0...count); nil inserts a null.
+    @discardableResult public func insertDate(_ value: Date?, at index: Int) -> Self {
+        insertValue(value, at: index)
+    }
+    /// Inserts a blob at `index` (0...count); nil inserts a null.
+    @discardableResult public func insertBlob(_ value: Blob?, at index: Int) -> Self {
+        insertValue(value, at: index)
+    }
+    /// Inserts an array at `index` (0...count); nil inserts a null.
+    @discardableResult public func insertArray(_ value: ArrayObject?, at index: Int) -> Self {
+        insertValue(value, at: index)
+    }
+    /// Inserts a dictionary at `index` (0...count); nil inserts a null.
+    @discardableResult public func insertDictionary(_ value: DictionaryObject?, at index: Int) -> Self {
+        insertValue(value, at: index)
+    }
 }

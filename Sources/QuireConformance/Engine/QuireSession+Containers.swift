@@ -4,16 +4,17 @@ import Quire
 /// The container steps (``Step/ContainerOperation``) on the Quire engine: a held document's
 /// nested dictionaries and arrays changed and read through their own API, as an app does.
 extension QuireSession {
-    func container(_ operation: Step.ContainerOperation) throws -> SpecValue? {
+    func container(_ operation: Step.ContainerOperation, holdingAs holder: String?) throws -> SpecValue? {
         switch operation {
-        case .set(let name, let path, let value):
+        case .set(let name, let path, let value, let setter):
+            if path.isEmpty { return try setData(value, in: name) }
             let (parent, last) = try mutableParent(of: path, in: name)
-            let native = QuireSession.native(value)
+            let native = try self.native(value, for: setter)
             if let array = parent as? MutableArrayObject {
                 let index = try QuireSession.index(last, in: array.count, path: path, inserting: false)
-                array.setValue(native, at: index)
+                try ContainerSetters.set(native, setter, in: array, at: index, mode: .set)
             } else if let dictionary = parent as? MutableDictionaryProtocol {
-                dictionary.setValue(native, forKey: last)
+                try ContainerSetters.set(native, setter, in: dictionary, forKey: last)
             }
             return nil
         case .remove(let name, let path):
@@ -24,18 +25,32 @@ extension QuireSession {
                 dictionary.removeValue(forKey: last)
             }
             return nil
-        case .insert(let name, let path, let value):
+        case .insert(let name, let path, let value, let setter):
             let (parent, last) = try mutableParent(of: path, in: name)
             guard let array = parent as? MutableArrayObject else {
                 throw EngineError.refusal(
                     "invalidParameter", "insertValue: \(path.dropLast().joined(separator: ".")) is not an array")
             }
-            array.insertValue(
-                QuireSession.native(value),
-                at: try QuireSession.index(last, in: array.count, path: path, inserting: true))
+            let index = try QuireSession.index(last, in: array.count, path: path, inserting: true)
+            try ContainerSetters.set(try native(value, for: setter), setter, in: array, at: index, mode: .insert)
+            return nil
+        case .add(let name, let path, let value, let setter):
+            let target = try mutableContainer(at: path, in: name)
+            guard let array = target as? MutableArrayObject else {
+                throw EngineError.refusal(
+                    "invalidParameter", "addValue: \(path.isEmpty ? name : path.joined(separator: ".")) is not an array"
+                )
+            }
+            try ContainerSetters.set(try native(value, for: setter), setter, in: array, at: array.count, mode: .add)
             return nil
         case .read(let name, let path, let getter):
-            return try read(getter, at: path, in: try object(name))
+            let root = try held(name)
+            if let holder, let value = try QuireSession.value(at: path, in: root),
+                value is DictionaryObject || value is ArrayObject || value is Blob
+            {
+                heldValues[holder] = value as AnyObject
+            }
+            return try read(getter, at: path, in: root)
         case .isBlob(let properties):
             return .bool(Blob.isBlob(properties: properties.mapValues { $0.jsonValue.anyValue as Any }))
         case .readBlobBytes(let properties, let count):
@@ -57,18 +72,42 @@ extension QuireSession {
                 filled += read
             }
             return .string(String(decoding: bytes[0..<filled], as: UTF8.self))
+        default:
+            return try heldObject(operation, holdingAs: holder)
         }
     }
 
-    /// The container holding the path's last segment, and that segment; the object must be
-    /// mutable (a `save`'s or a `toMutable`'s).
-    private func mutableParent(of path: [String], in name: String) throws -> (Any, String) {
-        guard let document = try object(name) as? MutableDocument else {
+    /// `setData` of a held document, dictionary or array: the whole content replaced.
+    private func setData(_ value: Step.ContainerValue, in name: String) throws -> SpecValue? {
+        let target = try mutableContainer(at: [], in: name)
+        let content = try native(value, for: .value)
+        switch (target, content) {
+        case (let document as MutableDocument, let data as [String: Any]): document.setData(data)
+        case (let dictionary as MutableDictionaryObject, let data as [String: Any]): dictionary.setData(data)
+        case (let array as MutableArrayObject, let data as [Any]): array.setData(data)
+        default:
             throw EngineError.refusal(
-                "notMutable", "'\(name)' is an immutable Document; make a copy with toMutable first")
+                "invalidParameter",
+                "setValue without a path replaces '\(name)' whole: give a mapping or a list to match it")
         }
-        var container: Any = document
-        for (offset, segment) in path.dropLast().enumerated() {
+        return nil
+    }
+
+    /// The container holding the path's last segment, and that segment; the object must be
+    /// mutable (a `save`'s, a `toMutable`'s or a `new...`'s).
+    private func mutableParent(of path: [String], in name: String) throws -> (Any, String) {
+        (try mutableContainer(at: Array(path.dropLast()), in: name), path[path.count - 1])
+    }
+
+    /// The mutable container at `path` (empty: the held object itself).
+    private func mutableContainer(at path: [String], in name: String) throws -> Any {
+        let root = try held(name)
+        guard root is MutableDocument || root is MutableDictionaryObject || root is MutableArrayObject else {
+            throw EngineError.refusal(
+                "notMutable", "'\(name)' is immutable (\(type(of: root))); make a copy with toMutable first")
+        }
+        var container: Any = root
+        for (offset, segment) in path.enumerated() {
             let reached = path[0...offset].joined(separator: ".")
             let next: Any?
             if let array = container as? MutableArrayObject {
@@ -85,7 +124,7 @@ extension QuireSession {
             }
             container = next
         }
-        return (container, path[path.count - 1])
+        return container
     }
 
     /// An array index from a path segment. Couchbase Lite raises an exception for an index out
@@ -109,10 +148,28 @@ extension QuireSession {
         return plain is NSNull ? nil : plain
     }
 
-    private func read(_ getter: Step.ContainerRead, at path: [String], in document: Document) throws -> SpecValue {
+    /// The value at `path` read with `value(forKey:)` and `value(at:)` (empty: `root`).
+    static func value(at path: [String], in root: AnyObject) throws -> Any? {
+        var current: Any = root
+        for segment in path {
+            let next: Any?
+            if let array = current as? ArrayProtocol {
+                next = Int(segment).flatMap { $0 >= 0 && $0 < array.count ? array.value(at: $0) : nil }
+            } else if let dictionary = current as? DictionaryProtocol {
+                next = dictionary.value(forKey: segment)
+            } else {
+                next = nil
+            }
+            guard let next else { return nil }
+            current = next
+        }
+        return current
+    }
+
+    private func read(_ getter: Step.ContainerRead, at path: [String], in root: AnyObject) throws -> SpecValue {
         // Walk to the parent with the read-side API; the last segment goes to the parent's own
         // typed getter, as `dictionary.int(forKey:)` or `array.int(at:)`.
-        var parent: Any = document
+        var parent: Any = root
         for segment in path.dropLast() {
             let next: Any?
             if let array = parent as? ArrayProtocol {
@@ -142,11 +199,11 @@ extension QuireSession {
             target = dictionary.value(forKey: last)
             return try QuireSession.typed(getter, target, fragment: dictionary[last])
         }
-        return try QuireSession.typed(getter, document, fragment: nil)
+        return try QuireSession.typed(getter, root, fragment: nil)
     }
 
     /// One getter's result for `value` (the fragment gives the typed getters' conversions).
-    private static func typed(_ getter: Step.ContainerRead, _ value: Any?, fragment: Fragment?) throws -> SpecValue {
+    static func typed(_ getter: Step.ContainerRead, _ value: Any?, fragment: Fragment?) throws -> SpecValue {
         switch getter {
         case .int: return .int(fragment?.int ?? 0)
         case .int64: return .int(Int(fragment?.int64 ?? 0))
@@ -183,6 +240,17 @@ extension QuireSession {
             if let array = value as? ArrayProtocol { return .string(array.toJSON()) }
             if let dictionary = value as? DictionaryProtocol { return .string(dictionary.toJSON()) }
             if let document = value as? Document { return .string(document.toJSON()) }
+            if let blob = value as? Blob { return .string(blob.toJSON()) }
+            return .null
+        case .content:
+            guard let data = (value as? Blob)?.content else { return .null }
+            return .string(String(decoding: data, as: UTF8.self))
+        case .enumerated:
+            if let array = value as? ArrayObject {
+                return .array(try array.map { try typed(.value, $0, fragment: nil) })
+            }
+            if let dictionary = value as? DictionaryObject { return .array(dictionary.map(SpecValue.string)) }
+            if let document = value as? Document { return .array(document.map(SpecValue.string)) }
             return .null
         }
     }

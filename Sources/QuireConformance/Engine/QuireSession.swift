@@ -20,6 +20,9 @@ final class QuireSession: EngineSession {
     private var held: [CollectionName: Collection] = [:]
     /// Document objects as an app holds them, by the name a step's `as:` gave them.
     var objects: [String: Document] = [:]
+    /// Dictionaries, arrays and blobs held on their own (`newDictionary`, `valueAt` with `as:`
+    /// ...), by the name a step's `as:` gave them.
+    var heldValues: [String: AnyObject] = [:]
     /// Listeners started by `serve`, stopped by ``close()``.
     private var listeners: [URLEndpointListener] = []
     /// The performance baseline of this session, with the documents its preparation stored.
@@ -176,10 +179,14 @@ final class QuireSession: EngineSession {
             }
             return try QuireSession.state(of: document)
         case .toMutable(let name):
+            if objects[name] == nil, let value = heldValues[name] {
+                return try mutableCopy(of: value, name: name, holdingAs: context.objectName)
+            }
             let copy = try object(name).toMutable()
             if let held = context.objectName { objects[held] = copy }
             return try QuireSession.state(of: copy)
         case .object(let name):
+            if objects[name] == nil, let value = heldValues[name] { return try heldState(of: value) }
             return try QuireSession.state(of: try object(name))
         case .handle(let operation):
             return try handle(operation)
@@ -189,7 +196,7 @@ final class QuireSession: EngineSession {
         case .replicator(let operation):
             return try replicator(operation)
         case .container(let operation):
-            return try container(operation)
+            return try container(operation, holdingAs: context.objectName)
         case .delete(let delete):
             try self.delete(delete)
             return nil
@@ -395,7 +402,7 @@ final class QuireSession: EngineSession {
     }
 
     /// A document object's own state: what the app would read from the object it holds.
-    private static func state(of document: Document) throws -> SpecValue {
+    static func state(of document: Document) throws -> SpecValue {
         guard case .object(let members) = try JSONReader.parse(document.toJSON()) else {
             throw QuireError(.unexpectedError, "document '\(document.id)' did not serialise as a JSON object")
         }

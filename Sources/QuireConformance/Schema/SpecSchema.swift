@@ -251,7 +251,17 @@ public enum SpecSchema {
                 "save": { "$ref": "#/$defs/saveArguments" },
                 "get": { "$ref": "#/$defs/documentArguments" },
                 "delete": { "$ref": "#/$defs/deleteArguments" },
-                "purge": { "$ref": "#/$defs/documentArguments" },
+                "purge": {
+                  "title": "argument",
+                  "type": "object",
+                  "properties": {
+                    "collection": { "type": "string" },
+                    "id": { "type": "string" },
+                    "object": { "$ref": "#/$defs/objectName" }
+                  },
+                  "oneOf": [{ "required": ["id"] }, { "required": ["object"] }],
+                  "additionalProperties": false
+                },
                 "count": { "$ref": "#/$defs/collectionOnly" },
                 "batch": { "$ref": "#/$defs/batchArguments" },
                 "repeat": { "$ref": "#/$defs/repeatArguments" },
@@ -328,9 +338,10 @@ public enum SpecSchema {
                   "type": "object",
                   "properties": {
                     "content": { "description": "The blob's content, as UTF-8 text.", "type": "string" },
-                    "contentType": { "type": "string", "minLength": 1 }
+                    "contentType": { "type": "string", "minLength": 1 },
+                    "object": { "$ref": "#/$defs/objectName" }
                   },
-                  "required": ["content"],
+                  "oneOf": [{ "required": ["content"] }, { "required": ["object"] }],
                   "additionalProperties": false
                 },
                 "blobContent": {
@@ -573,6 +584,47 @@ public enum SpecSchema {
                 },
                 "setValue": { "$ref": "#/$defs/containerChange" },
                 "insertValue": { "$ref": "#/$defs/containerChange" },
+                "addValue": {
+                  "title": "argument",
+                  "description": "Appends to the array at path (left out: the held array itself).",
+                  "type": "object",
+                  "properties": {
+                    "object": { "$ref": "#/$defs/objectName" },
+                    "path": { "type": "string" },
+                    "value": { "description": "The value (a mapping or list makes a nested container)." },
+                    "held": { "$ref": "#/$defs/objectName" },
+                    "setter": { "$ref": "#/$defs/setter" }
+                  },
+                  "required": ["object"],
+                  "oneOf": [{ "required": ["value"] }, { "required": ["held"] }],
+                  "additionalProperties": false
+                },
+                "newDocument": {
+                  "title": "argument",
+                  "description": "A new, unsaved MutableDocument, held under as:; id left out: a generated one.",
+                  "type": ["null", "object"],
+                  "properties": {
+                    "id": { "type": "string" },
+                    "body": { "$ref": "#/$defs/objectOrVariable" },
+                    "json": { "type": "string" }
+                  },
+                  "additionalProperties": false
+                },
+                "newDictionary": { "$ref": "#/$defs/newContainer" },
+                "newArray": { "$ref": "#/$defs/newContainer" },
+                "newBlob": {
+                  "title": "argument",
+                  "description": "A new blob holding UTF-8 text in memory, not saved, held under as:.",
+                  "type": "object",
+                  "properties": {
+                    "content": { "type": "string" },
+                    "contentType": { "type": "string", "minLength": 1 }
+                  },
+                  "required": ["content"],
+                  "additionalProperties": false
+                },
+                "sameObject": { "$ref": "#/$defs/objectPair" },
+                "equals": { "$ref": "#/$defs/objectPair" },
                 "removeValue": {
                   "title": "argument",
                   "type": "object",
@@ -586,7 +638,7 @@ public enum SpecSchema {
                   "properties": {
                     "object": { "$ref": "#/$defs/objectName" },
                     "path": { "description": "A key path (a.b.0); left out or empty: the document itself.", "type": "string" },
-                    "as": { "enum": ["int", "int64", "double", "float", "boolean", "string", "date", "array", "dictionary", "blob", "number", "value", "count", "keys", "contains", "json"] }
+                    "as": { "enum": ["int", "int64", "double", "float", "boolean", "string", "date", "array", "dictionary", "blob", "number", "value", "count", "keys", "contains", "json", "content", "enumerated"] }
                   },
                   "required": ["object", "as"],
                   "additionalProperties": false
@@ -607,7 +659,7 @@ public enum SpecSchema {
                 },
                 "toMutable": {
                   "title": "argument",
-                  "description": "A mutable copy of a held document object; with as: the copy is held under that name.",
+                  "description": "A mutable copy of a held document, dictionary or array; with as: the copy is held under that name.",
                   "type": "object",
                   "properties": { "object": { "$ref": "#/$defs/objectName" } },
                   "required": ["object"],
@@ -615,7 +667,7 @@ public enum SpecSchema {
                 },
                 "object": {
                   "title": "argument",
-                  "description": "A held document object's own state: its properties and _meta {id, collection, revisionID, sequence, isDeleted, mutable}.",
+                  "description": "A held object's own state: a document's properties and _meta {id, collection, revisionID, sequence, isDeleted, mutable}; a dictionary's or array's value; a blob's properties.",
                   "type": "object",
                   "properties": { "name": { "$ref": "#/$defs/objectName" } },
                   "required": ["name"],
@@ -687,6 +739,13 @@ public enum SpecSchema {
                 { "required": ["waitForDocument"] },
                 { "required": ["setValue"] },
                 { "required": ["insertValue"] },
+                { "required": ["addValue"] },
+                { "required": ["newDocument"] },
+                { "required": ["newDictionary"] },
+                { "required": ["newArray"] },
+                { "required": ["newBlob"] },
+                { "required": ["sameObject"] },
+                { "required": ["equals"] },
                 { "required": ["removeValue"] },
                 { "required": ["valueAt"] },
                 { "required": ["isBlob"] },
@@ -759,10 +818,34 @@ public enum SpecSchema {
               "type": "object",
               "properties": {
                 "object": { "$ref": "#/$defs/objectName" },
-                "path": { "$ref": "#/$defs/keyPath" },
-                "value": { "description": "The value (a mapping or list makes a nested container)." }
+                "path": { "description": "A key path (a.b.0); insertValue needs one, setValue without one replaces the whole content (setData).", "type": "string" },
+                "value": { "description": "The value (a mapping or list makes a nested container)." },
+                "held": { "$ref": "#/$defs/objectName" },
+                "setter": { "$ref": "#/$defs/setter" }
               },
-              "required": ["object", "path", "value"],
+              "required": ["object"],
+              "oneOf": [{ "required": ["value"] }, { "required": ["held"] }],
+              "additionalProperties": false
+            },
+            "setter": {
+              "description": "the typed setter called (setInt, insertFloat, addDate ...); value (the default) is setValue",
+              "enum": ["value", "string", "int", "int64", "double", "float", "boolean", "date", "number", "array", "dictionary", "blob"]
+            },
+            "newContainer": {
+              "title": "argument",
+              "description": "A new mutable dictionary or array, empty, from value or from json, held under as:.",
+              "type": ["null", "object"],
+              "properties": {
+                "value": { "description": "The content (a mapping for newDictionary, a list for newArray)." },
+                "json": { "type": "string" }
+              },
+              "additionalProperties": false
+            },
+            "objectPair": {
+              "title": "argument",
+              "type": "object",
+              "properties": { "object": { "$ref": "#/$defs/objectName" }, "other": { "$ref": "#/$defs/objectName" } },
+              "required": ["object", "other"],
               "additionalProperties": false
             },
             "collectionArguments": {
@@ -815,7 +898,7 @@ public enum SpecSchema {
               "additionalProperties": false
             },
             "objectName": {
-              "description": "the name a get, save or toMutable step's as: gave a document object",
+              "description": "the name a step's as: gave a held object (a document, dictionary, array or blob)",
               "type": "string",
               "pattern": "^[A-Za-z_][A-Za-z0-9_-]*$"
             },

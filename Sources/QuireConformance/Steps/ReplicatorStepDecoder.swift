@@ -1,11 +1,7 @@
-/// Decodes the steps on held replicators (``Step/ReplicatorOperation``) and on the containers
-/// of held documents (``Step/ContainerOperation``).
+/// Decodes the steps on held replicators (``Step/ReplicatorOperation``).
 enum ReplicatorStepDecoder {
     static func decode(keyword: String, arguments value: SpecValue) throws -> Step? {
-        guard Step.ReplicatorOperation.keywords.contains(keyword) || Step.ContainerOperation.keywords.contains(keyword)
-        else {
-            return nil
-        }
+        guard Step.ReplicatorOperation.keywords.contains(keyword) else { return nil }
         let arguments = try Arguments(keyword: keyword, value)
         switch keyword {
         case "startReplicator": return .replicator(.start(try settings(arguments)))
@@ -37,54 +33,8 @@ enum ReplicatorStepDecoder {
                         database: try arguments.optionalString("database"),
                         document: DocumentReference(try arguments.string("id"), in: try arguments.collection()),
                         deleted: try arguments.bool("deleted") ?? false, key: key, equals: arguments.values["equals"])))
-        case "setValue":
-            guard let value = arguments.values["value"] else { throw ArgumentError("setValue needs 'value'") }
-            return .container(
-                .set(object: try arguments.string("object"), path: try path(arguments, empty: false), value: value))
-        case "removeValue":
-            return .container(.remove(object: try arguments.string("object"), path: try path(arguments, empty: false)))
-        case "insertValue":
-            guard let value = arguments.values["value"] else { throw ArgumentError("insertValue needs 'value'") }
-            return .container(
-                .insert(object: try arguments.string("object"), path: try path(arguments, empty: false), value: value))
-        case "valueAt":
-            let name = try arguments.string("as")
-            guard let read = Step.ContainerRead(rawValue: name) else {
-                let names = Step.ContainerRead.allCases.map(\.rawValue)
-                throw ArgumentError(
-                    "valueAt: unknown getter \(JSONText.quote(name))\(Suggestion.didYouMean(name, in: names))")
-            }
-            return .container(
-                .read(object: try arguments.string("object"), path: try path(arguments, empty: true), as: read))
-        case "isBlob":
-            guard let properties = try arguments.object("properties") else {
-                throw ArgumentError("isBlob needs 'properties'")
-            }
-            return .container(.isBlob(properties: properties))
-        case "readBlobBytes":
-            guard let properties = try arguments.object("blob") else {
-                throw ArgumentError("readBlobBytes needs 'blob'")
-            }
-            guard let count = try arguments.integer("count"), count >= 0 else {
-                throw ArgumentError("readBlobBytes needs 'count', a number of bytes (0 or more)")
-            }
-            return .container(.readBlobBytes(properties: properties, count: count))
         default: return nil
         }
-    }
-
-    /// `path:` split at dots; empty (the document itself) only where `empty` allows it.
-    private static func path(_ arguments: Arguments, empty: Bool) throws -> [String] {
-        let text = try arguments.optionalString("path") ?? ""
-        if text.isEmpty {
-            guard empty else { throw ArgumentError("\(arguments.keyword) needs 'path', a key path such as a.b.0") }
-            return []
-        }
-        let segments = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard !segments.contains("") else {
-            throw ArgumentError("\(arguments.keyword): 'path' \(JSONText.quote(text)) has an empty segment")
-        }
-        return segments
     }
 
     private static func settings(_ arguments: Arguments) throws -> Step.ReplicatorSettings {

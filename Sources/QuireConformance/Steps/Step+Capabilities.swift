@@ -25,6 +25,10 @@ extension Step {
             return [.manualClock]
         case .saveObject, .deleteObject, .toMutable, .object:
             return [.heldObjects]
+        case .container(.purgeObject), .container(.saveHeldBlob):
+            // `purge` and `saveBlob` of a held object: the keyword alone would let an engine
+            // that purges by ID or saves blob text take them.
+            return [EngineCapability(keyword), .heldObjects]
         case .handle(let operation):
             return [EngineCapability("handle.\(operation.keyword)")]
         case .deleteDatabaseByName:

@@ -128,11 +128,12 @@ public enum Step: Sendable, Hashable {
     /// Deletes a held document object, in its own collection or the one named; returns the
     /// object's own state afterwards.
     case deleteObject(name: String, collection: CollectionName?, concurrency: ConcurrencyControl)
-    /// Makes a mutable copy of a held document object (`toMutable()`); returns its state. With
-    /// `as:` the copy is held under that name.
+    /// Makes a mutable copy of a held document, dictionary or array (`toMutable()`); returns its
+    /// state. With `as:` the copy is held under that name.
     case toMutable(name: String)
-    /// Returns a held document object's own state, without reading the store: its properties
-    /// plus `_meta: {id, collection, revisionID, sequence, isDeleted, mutable}`.
+    /// Returns a held object's own state, without reading the store: a document's properties
+    /// plus `_meta: {id, collection, revisionID, sequence, isDeleted, mutable}`, a dictionary's
+    /// or array's value, a blob's properties.
     case object(name: String)
     /// Works on the current database's handles (WCDB's handle model); see ``HandleOperation``.
     case handle(HandleOperation)

@@ -19,6 +19,7 @@ enum StepDecoder {
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
         if let step = try ReplicatorStepDecoder.decode(keyword: keyword, arguments: value) { return step }
+        if let step = try ContainerStepDecoder.decode(keyword: keyword, arguments: value) { return step }
         let arguments = try Arguments(keyword: keyword, value)
         switch keyword {
         case "createCollection": return .createCollection(try collectionName(arguments))
