@@ -176,8 +176,11 @@ extension Collection {
     /// Removes every trace of the document, without a tombstone; never replicated.
     ///
     /// - Throws: ``QuireError/Code/notFound`` for a document never saved or already purged;
-    ///   ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
+    ///   ``QuireError/Code/invalidParameter`` for a document of another collection or another
+    ///   `Database` object; ``QuireError/Code/notOpen`` for a deleted collection or a closed
+    ///   database.
     public func purge(document: Document) throws {
+        try checkOwnership(of: document)
         guard document.revisionID != nil else {
             throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be purged")
         }
@@ -217,9 +220,18 @@ extension Collection {
             revisionID: statement.text(at: 2) ?? "", history: statement.text(at: 3) ?? "")
     }
 
+    /// A document read or saved through one `Database` object belongs to it: another object's
+    /// collection refuses it, even on the same file, as Couchbase Lite refuses a document of
+    /// another database instance.
     private func checkOwnership(of document: Document) throws {
         try DocumentRules.validate(id: document.id)
-        if let owner = document.collection, owner != self {
+        if let owner = document.collection, owner != self || owner.database !== database {
+            if owner.database.core === database.core, owner == self {
+                throw QuireError(
+                    .invalidParameter,
+                    "document '\(document.id)' belongs to another Database object on '\(database.name)'; read it again through this one"
+                )
+            }
             if owner.database.core !== database.core {
                 throw QuireError(
                     .invalidParameter,
@@ -279,17 +291,39 @@ extension Collection {
                 }
                 reservedSequence = sequence
             }
-            let stored = try storedRow(connection, id: document.id)
+            var stored = try storedRow(connection, id: document.id)
             // Deleting a tombstone again writes a second tombstone over it, as Couchbase
             // Lite's testDeleteSameDocTwice expects; only a purged document is gone.
             if deleting, stored == nil {
                 throw QuireError(.notFound, "document '\(document.id)' not found in \(fullName)")
             }
-            if let stored, isConflict(stored: stored, document: document) {
+            if stored == nil, document.revisionID != nil {
+                // Purged since this object read or saved it: there is no current revision to
+                // build on, as Couchbase Lite finds none (DatabaseTest's
+                // testConflictHandlerWhenDocumentIsPurged).
+                if control == .failOnConflict { return nil }
+                throw QuireError(
+                    .notFound, "document '\(document.id)' in \(fullName) was purged since this object read it")
+            }
+            if let found = stored, isConflict(stored: found, document: document) {
                 if let conflictHandler {
-                    let current = stored.isDeleted ? nil : try storedDocument(connection, id: document.id)
-                    guard try conflictHandler(document, current) else { return nil }
-                    bodyBytes = try prepareBody(of: document, lease: lease)
+                    // The handler may write the document itself (another save on this thread
+                    // joins this transaction); it is then called again with what it wrote, as
+                    // Couchbase Lite calls it again (testConflictHandlerCalledTwice).
+                    var given = found
+                    while true {
+                        let current = given.isDeleted ? nil : try storedDocument(connection, id: document.id)
+                        guard try conflictHandler(document, current) else { return nil }
+                        bodyBytes = try prepareBody(of: document, lease: lease)
+                        guard let now = try storedRow(connection, id: document.id) else {
+                            throw QuireError(
+                                .notFound,
+                                "document '\(document.id)' in \(fullName) was purged while its conflict handler ran")
+                        }
+                        if now.revisionID == given.revisionID, now.sequence == given.sequence { break }
+                        given = now
+                    }
+                    stored = given
                 } else if control == .failOnConflict {
                     return nil
                 }

@@ -21,8 +21,12 @@ extension Step {
                 ? [EngineCapability(keyword)] : [EngineCapability(keyword), .queryParameters]
         case .advanceClock:
             return [.manualClock]
-        case .saveObject, .deleteObject, .toMutable, .object:
+        case .saveObject, .deleteObject, .toMutable, .object, .newDocument, .purgeObject:
             return [.heldObjects]
+        case .scopeCollection, .scopeCollections, .databaseOf:
+            return ["heldScopes"]
+        case .openConfigured:
+            return ["open.fullSync"]
         case .handle(let operation):
             return [EngineCapability("handle.\(operation.keyword)")]
         case .deleteDatabaseByName:

@@ -13,11 +13,16 @@ extension Step {
         /// A query (SQL++) to listen to as a live query instead; each update records its row
         /// count, and `waitForChange` waits for the next one.
         public var query: String?
+        /// Whether the runner keeps the listener's token; false drops it at once, as an app
+        /// that ignores the token does, and the listener must go on hearing changes.
+        public var keepsToken: Bool
 
         /// Makes listener arguments.
         public init(
-            name: String, collection: CollectionName = .default, documentID: String? = nil, query: String? = nil
+            name: String, collection: CollectionName = .default, documentID: String? = nil, query: String? = nil,
+            keepsToken: Bool = true
         ) {
+            self.keepsToken = keepsToken
             self.name = name
             self.collection = collection
             self.documentID = documentID
