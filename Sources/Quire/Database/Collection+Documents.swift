@@ -72,10 +72,11 @@ extension Collection {
     ///
     /// - Throws: ``QuireError/Code/badDocID`` for an invalid document ID;
     ///   ``QuireError/Code/corruptRevisionData`` for `_id`, `_rev` or `_deleted` at the top level
-    ///   of the body; ``QuireError/Code/invalidParameter`` for a document of another collection or
-    ///   database, or a value with no JSON form; ``QuireError/Code/badRevisionID`` when the
-    ///   document is at the highest generation; ``QuireError/Code/notOpen`` for a deleted
-    ///   collection or a closed database.
+    ///   of the body; ``QuireError/Code/invalidParameter`` for a document of another collection,
+    ///   database or `Database` object (even on the same file), or a value with no JSON form;
+    ///   ``QuireError/Code/notFound`` for a document object whose document was purged since it
+    ///   was read or saved; ``QuireError/Code/badRevisionID`` when the document is at the highest
+    ///   generation; ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func save(document: MutableDocument) throws {
         _ = try save(document: document, concurrencyControl: .lastWriteWins)
     }
@@ -92,7 +93,8 @@ extension Collection {
 
     /// Saves `document`; on a conflict, calls `conflictHandler` with the document being saved
     /// (which it may change) and the stored one (nil when deleted). Returning true saves the
-    /// handler's version on top of the stored one; false cancels and returns false.
+    /// handler's version on top of the stored one; false cancels and returns false. A handler
+    /// that saves the document itself is called again, with what it saved.
     ///
     /// - Throws: as ``save(document:)``, and whatever `conflictHandler` throws (nothing is
     ///   saved then).
