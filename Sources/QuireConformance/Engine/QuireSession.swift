@@ -216,7 +216,7 @@ final class QuireSession: EngineSession {
         case .openConfigured(let name, let fullSync):
             var configuration = self.configuration
             configuration.fullSync = fullSync
-            if let database = open[name], database !== current { try? database.close() }
+            if let database = open[name] { try? database.close() }
             current = try Database(name: name, config: configuration)
             open[name] = current
             currentName = name
