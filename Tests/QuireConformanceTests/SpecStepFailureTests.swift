@@ -3,8 +3,10 @@ import Testing
 
 @testable import QuireConformance
 
-/// Every expectation the loop, listener-removal, conflict-handler, second-database-object,
-/// variable-function, query-result, live-query-parameter and held-object steps make possible is shown to fail when it should (`Resources/failing-steps`, on the Quire
+/// Every expectation the loop, listener, conflict-handler, second-database-object,
+/// scope-object, blob-count, configuration, variable-function, query-result,
+/// live-query-parameter and held-object steps make possible is shown to fail when it should
+/// (`Resources/failing-steps`, on the Quire
 /// engine), with a failure that says what happened.
 @Suite struct SpecStepFailureTests {
     private static let report: RunReport = {
@@ -20,7 +22,7 @@ import Testing
     }
 
     @Test func everyDeliberateCaseFailsOrIsAnError() {
-        #expect(Self.report.results.count == 25)
+        #expect(Self.report.results.count == 33)
         #expect(
             Self.report.results.allSatisfy { $0.status == .failed || $0.status == .error },
             "\(TextReporter().render(Self.report))")
@@ -90,6 +92,7 @@ import Testing
         #expect(added.actual == "5", "\(added.actual ?? "")")
         let text = try failure("an integer function on text is a spec error")
         #expect(text.message.contains("'add' applies to an integer"), "\(text.message)")
+    }
 
     @Test func heldObjectsAreComparedAndReadAsTheyAre() throws {
         let equal = try failure("two documents with different IDs are expected equal")
@@ -104,5 +107,37 @@ import Testing
         #expect(blob.actual == "null")
         let unbound = try failure("a held name that was never bound is used")
         #expect(unbound.actual?.contains("Runner.noSuchObject") == true, "\(unbound.actual ?? "")")
+    }
+
+    @Test func aCountdownCountsDown() throws {
+        let countdown = try failure("a countdown is expected to count up")
+        #expect(countdown.actual == "2", "\(countdown.actual ?? "")")
+        #expect(countdown.message.hasSuffix("(repeat iteration 1 of 3)"), "\(countdown.message)")
+    }
+
+    @Test func heldScopesAndCollectionsNameTheirDatabase() throws {
+        let owner = try failure("a collection's database is expected to be another object")
+        #expect(owner.actual == #"{"isCurrent":true,"name":"db"}"#, "\(owner.actual ?? "")")
+        let scope = try failure("a held scope is expected to keep a deleted collection")
+        #expect(scope.actual == "[]")
+    }
+
+    @Test func aHandlerThatWritesIsCalledAgain() throws {
+        let twice = try failure("a handler that writes the document is expected to run once")
+        #expect(twice.actual?.contains(#""calls":2"#) == true, "\(twice.actual ?? "")")
+    }
+
+    @Test func aListenerWithoutItsTokenStillHears() throws {
+        let heard = try failure("a listener without its token is expected to hear nothing")
+        #expect(heard.actual == #"["a"]"#)
+    }
+
+    @Test func blobFilesAndSettingsAreReported() throws {
+        let files = try failure("a stored blob is expected to leave no file")
+        #expect(files.actual == "1")
+        let synced = try failure("a fullSync database is expected to run with normal commits")
+        #expect(synced.actual?.contains(#""synchronous":"full""#) == true, "\(synced.actual ?? "")")
+        let purged = try failure("a purged document object is expected to stay")
+        #expect(purged.message.contains("was deleted or not found"), "\(purged.message)")
     }
 }

@@ -60,6 +60,68 @@ import Testing
         #expect(try elsewhere.defaultCollection().count == 0)
     }
 
+    /// Couchbase Lite's DatabaseTest.testSaveDocInDifferenceDBInstance and
+    /// testPurgeDocInDifferentDBInstance: another `Database` object on the same file refuses
+    /// the first object's document, for saves and purges alike.
+    @Test func aDocumentIsRefusedByAnotherObjectOnTheSameFile() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        let document = MutableDocument(id: "doc1", data: ["key": 1])
+        try collection.save(document: document)
+        let second = try Database(name: "col", config: DatabaseConfiguration(directory: directory.path))
+        defer { try? second.close() }
+        let secondCollection = try #require(try second.collection(name: "items", scope: "store"))
+        #expect(secondCollection == collection)
+        document.setInt(2, forKey: "key")
+        #expect(throws: QuireError.self) { try secondCollection.save(document: document) }
+        #expect(throws: QuireError.self) { try secondCollection.purge(document: document) }
+        #expect(try secondCollection.document(id: "doc1")?.int(forKey: "key") == 1)
+        try secondCollection.purge(id: "doc1")
+        #expect(try collection.document(id: "doc1") == nil)
+    }
+
+    /// DatabaseTest.testConflictHandlerWhenDocumentIsPurged and testConflictHandlerCalledTwice.
+    @Test func conflictHandlersMeetPurgesAndTheirOwnWrites() throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        try collection.save(document: MutableDocument(id: "gone", data: ["v": 1]))
+        let stale = try #require(try collection.document(id: "gone")).toMutable()
+        try collection.purge(id: "gone")
+        do {
+            _ = try collection.save(document: stale) { _, _ in true }
+            Issue.record("a document purged since it was read was saved")
+        } catch let error as QuireError {
+            #expect(error.code == .notFound)
+        }
+        #expect(try collection.save(document: stale, concurrencyControl: .failOnConflict) == false)
+
+        try collection.save(document: MutableDocument(id: "d", data: [:]))
+        let mine = try #require(try collection.document(id: "d")).toMutable()
+        let theirs = try #require(try collection.document(id: "d")).toMutable()
+        theirs.setString("Scott", forKey: "firstName")
+        try collection.save(document: theirs)
+        mine.setString("Lion", forKey: "middleName")
+        var calls = 0
+        let saved = try collection.save(document: mine) { document, stored in
+            calls += 1
+            if calls == 1, let stored {
+                let writer = stored.toMutable()
+                writer.setBoolean(true, forKey: "secondUpdate")
+                try collection.save(document: writer)
+            }
+            for key in stored?.keys ?? [] where !document.contains(key: key) {
+                document.setValue(stored?.value(forKey: key), forKey: key)
+            }
+            return true
+        }
+        #expect(saved)
+        #expect(calls == 2)
+        let result = try #require(try collection.document(id: "d"))
+        #expect(result.string(forKey: "firstName") == "Scott")
+        #expect(result.boolean(forKey: "secondUpdate"))
+        #expect(result.string(forKey: "middleName") == "Lion")
+    }
+
     @Test func revisionIDsAreDeterministic() throws {
         let first = TemporaryDirectory()
         let second = TemporaryDirectory()

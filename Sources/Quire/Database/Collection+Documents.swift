@@ -72,10 +72,11 @@ extension Collection {
     ///
     /// - Throws: ``QuireError/Code/badDocID`` for an invalid document ID;
     ///   ``QuireError/Code/corruptRevisionData`` for `_id`, `_rev` or `_deleted` at the top level
-    ///   of the body; ``QuireError/Code/invalidParameter`` for a document of another collection or
-    ///   database, or a value with no JSON form; ``QuireError/Code/badRevisionID`` when the
-    ///   document is at the highest generation; ``QuireError/Code/notOpen`` for a deleted
-    ///   collection or a closed database.
+    ///   of the body; ``QuireError/Code/invalidParameter`` for a document of another collection,
+    ///   database or `Database` object (even on the same file), or a value with no JSON form;
+    ///   ``QuireError/Code/notFound`` for a document object whose document was purged since it
+    ///   was read or saved; ``QuireError/Code/badRevisionID`` when the document is at the highest
+    ///   generation; ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func save(document: MutableDocument) throws {
         _ = try save(document: document, concurrencyControl: .lastWriteWins)
     }
@@ -92,7 +93,8 @@ extension Collection {
 
     /// Saves `document`; on a conflict, calls `conflictHandler` with the document being saved
     /// (which it may change) and the stored one (nil when deleted). Returning true saves the
-    /// handler's version on top of the stored one; false cancels and returns false.
+    /// handler's version on top of the stored one; false cancels and returns false. A handler
+    /// that saves the document itself is called again, with what it saved.
     ///
     /// - Throws: as ``save(document:)``, and whatever `conflictHandler` throws (nothing is
     ///   saved then).
@@ -176,8 +178,11 @@ extension Collection {
     /// Removes every trace of the document, without a tombstone; never replicated.
     ///
     /// - Throws: ``QuireError/Code/notFound`` for a document never saved or already purged;
-    ///   ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
+    ///   ``QuireError/Code/invalidParameter`` for a document of another collection or another
+    ///   `Database` object; ``QuireError/Code/notOpen`` for a deleted collection or a closed
+    ///   database.
     public func purge(document: Document) throws {
+        try checkOwnership(of: document)
         guard document.revisionID != nil else {
             throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be purged")
         }
@@ -217,9 +222,18 @@ extension Collection {
             revisionID: statement.text(at: 2) ?? "", history: statement.text(at: 3) ?? "")
     }
 
+    /// A document read or saved through one `Database` object belongs to it: another object's
+    /// collection refuses it, even on the same file, as Couchbase Lite refuses a document of
+    /// another database instance.
     private func checkOwnership(of document: Document) throws {
         try DocumentRules.validate(id: document.id)
-        if let owner = document.collection, owner != self {
+        if let owner = document.collection, owner != self || owner.database !== database {
+            if owner.database.core === database.core, owner == self {
+                throw QuireError(
+                    .invalidParameter,
+                    "document '\(document.id)' belongs to another Database object on '\(database.name)'; read it again through this one"
+                )
+            }
             if owner.database.core !== database.core {
                 throw QuireError(
                     .invalidParameter,
@@ -279,17 +293,39 @@ extension Collection {
                 }
                 reservedSequence = sequence
             }
-            let stored = try storedRow(connection, id: document.id)
+            var stored = try storedRow(connection, id: document.id)
             // Deleting a tombstone again writes a second tombstone over it, as Couchbase
             // Lite's testDeleteSameDocTwice expects; only a purged document is gone.
             if deleting, stored == nil {
                 throw QuireError(.notFound, "document '\(document.id)' not found in \(fullName)")
             }
-            if let stored, isConflict(stored: stored, document: document) {
+            if stored == nil, document.revisionID != nil {
+                // Purged since this object read or saved it: there is no current revision to
+                // build on, as Couchbase Lite finds none (DatabaseTest's
+                // testConflictHandlerWhenDocumentIsPurged).
+                if control == .failOnConflict { return nil }
+                throw QuireError(
+                    .notFound, "document '\(document.id)' in \(fullName) was purged since this object read it")
+            }
+            if let found = stored, isConflict(stored: found, document: document) {
                 if let conflictHandler {
-                    let current = stored.isDeleted ? nil : try storedDocument(connection, id: document.id)
-                    guard try conflictHandler(document, current) else { return nil }
-                    bodyBytes = try prepareBody(of: document, lease: lease)
+                    // The handler may write the document itself (another save on this thread
+                    // joins this transaction); it is then called again with what it wrote, as
+                    // Couchbase Lite calls it again (testConflictHandlerCalledTwice).
+                    var given = found
+                    while true {
+                        let current = given.isDeleted ? nil : try storedDocument(connection, id: document.id)
+                        guard try conflictHandler(document, current) else { return nil }
+                        bodyBytes = try prepareBody(of: document, lease: lease)
+                        guard let now = try storedRow(connection, id: document.id) else {
+                            throw QuireError(
+                                .notFound,
+                                "document '\(document.id)' in \(fullName) was purged while its conflict handler ran")
+                        }
+                        if now.revisionID == given.revisionID, now.sequence == given.sequence { break }
+                        given = now
+                    }
+                    stored = given
                 } else if control == .failOnConflict {
                     return nil
                 }

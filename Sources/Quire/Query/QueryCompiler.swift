@@ -263,6 +263,11 @@ final class QueryCompiler {
                 found.append((candidate, table))
             }
         }
+        // A name left unqualified means the FROM source's index when that source has it, as in
+        // Couchbase Lite (DatabaseTest.testFTSQueryWithJoin joins a collection with itself).
+        if found.count > 1, let main = found.first(where: { $0.0.alias == sources[0].alias }) {
+            found = [main]
+        }
         guard let (ref, table) = found.first else {
             throw QuireError(
                 .missingIndex,

@@ -12,6 +12,9 @@ final class ChangeRecorder {
     private var tokens: [String: ListenerToken] = [:]
     /// Listeners removed by name: `changes` still reads what they were told before.
     private var removed: Set<String> = []
+    /// Listeners whose token was dropped at once (`keepToken: false`): they go on hearing
+    /// changes until their database closes, and cannot be removed.
+    private var untracked: Set<String> = []
     /// Live query listeners' updates, and how many of each `waitForChange` has waited for.
     private let updates = QueryUpdates()
     private var waited: [String: Int] = [:]
@@ -20,27 +23,33 @@ final class ChangeRecorder {
 
     /// Adds a listener named `name` to `collection` (to one document when `documentID` is set).
     func add(_ listener: Step.ChangeListener, to collection: Collection) throws {
-        guard tokens[listener.name] == nil, !removed.contains(listener.name) else {
+        guard !isKnown(listener.name) else {
             throw QuireError(.invalidParameter, "a listener named '\(listener.name)' was already added")
         }
         let name = listener.name
         let recorded = self.recorded
         recorded.withLock { $0[name] = [] }
+        let token: ListenerToken
         if let documentID = listener.documentID {
-            tokens[name] = collection.addDocumentChangeListener(id: documentID, queue: queue) { change in
+            token = collection.addDocumentChangeListener(id: documentID, queue: queue) { change in
                 recorded.withLock { $0[name, default: []].append(change.documentID) }
             }
         } else {
-            tokens[name] = collection.addChangeListener(queue: queue) { change in
+            token = collection.addChangeListener(queue: queue) { change in
                 recorded.withLock { $0[name, default: []].append(contentsOf: change.documentIDs) }
             }
         }
+        if listener.keepsToken { tokens[name] = token } else { untracked.insert(name) }
+    }
+
+    private func isKnown(_ name: String) -> Bool {
+        tokens[name] != nil || removed.contains(name) || untracked.contains(name)
     }
 
     /// Adds a live query listener named `name` to `query`, once its first results were
     /// delivered; each later update records its row count for ``waitForChange(_:)``.
     func add(_ listener: Step.ChangeListener, query: Query) throws {
-        guard tokens[listener.name] == nil, !removed.contains(listener.name) else {
+        guard !isKnown(listener.name) else {
             throw QuireError(.invalidParameter, "a listener named '\(listener.name)' was already added")
         }
         let name = listener.name
@@ -85,7 +94,7 @@ final class ChangeRecorder {
 
     /// The IDs the listener `name` received, after every queued notification was delivered.
     func changes(of name: String) throws -> SpecValue {
-        guard tokens[name] != nil || removed.contains(name) else {
+        guard isKnown(name) else {
             throw QuireError(.invalidParameter, "no listener named '\(name)'; add it with addChangeListener first")
         }
         queue.sync {}
@@ -97,6 +106,11 @@ final class ChangeRecorder {
     /// was delivered to it; removing it again does nothing.
     func remove(_ name: String) throws {
         if removed.contains(name) { return }
+        if untracked.contains(name) {
+            throw QuireError(
+                .invalidParameter,
+                "the listener '\(name)' was added with keepToken: false; there is no token to remove it with")
+        }
         guard let token = tokens.removeValue(forKey: name) else {
             throw QuireError(.invalidParameter, "no listener named '\(name)'; add it with addChangeListener first")
         }

@@ -34,6 +34,27 @@ enum QuireConflictSave {
                 return true
             case .cancel:
                 return false
+            case .script(let script):
+                if calls == 1, !script.firstCallSaves.isEmpty, let stored {
+                    // Another writer changes the document while the handler decides.
+                    let other = stored.toMutable()
+                    for (key, value) in script.firstCallSaves { other.setValue(value.jsonValue.anyValue, forKey: key) }
+                    try collection.save(document: other)
+                }
+                for key in script.merge {
+                    if let value = stored?.value(forKey: key) {
+                        mine.setValue(value, forKey: key)
+                    } else {
+                        mine.removeValue(forKey: key)
+                    }
+                }
+                if script.addTheirs, let stored {
+                    for key in stored.keys where !mine.contains(key: key) {
+                        mine.setValue(stored.value(forKey: key), forKey: key)
+                    }
+                }
+                for (key, value) in script.set { mine.setValue(value.jsonValue.anyValue, forKey: key) }
+                return true
             }
         }
         return .object([

@@ -60,11 +60,6 @@ extension QuireSession {
             }
             try current.saveBlob(blob: blob)
             return try QuireBlobs.properties(of: blob)
-        case .purgeObject(let name, let collectionName):
-            let document = try object(name)
-            let owner = try collectionName.map { try collection($0) } ?? document.collection ?? collection(.default)
-            try owner.purge(document: document)
-            return nil
         case .same(let name, let other):
             return .bool(try held(name) === held(other))
         case .equals(let name, let other):

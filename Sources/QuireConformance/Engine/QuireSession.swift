@@ -14,10 +14,14 @@ final class QuireSession: EngineSession {
     private var open: [String: Database] = [:]
     /// More `Database` objects on the case's files, by the alias `open {name, as}` gave them.
     private var instances: [String: Database] = [:]
-    /// Collection objects as an app would hold them: a step on a collection uses the object
-    /// from the last step that created or looked it up, so a deleted collection's object
-    /// reports notOpen as in Couchbase Lite.
-    private var held: [CollectionName: Collection] = [:]
+    /// Collection objects as an app would hold them, per `Database` object: a step on a
+    /// collection uses the object from the last step that created or looked it up through the
+    /// current database object, so a deleted collection's object reports notOpen as in
+    /// Couchbase Lite.
+    private var held: [HeldKey: Collection] = [:]
+    /// Scope objects as an app would hold them, per `Database` object: from the last `scope`
+    /// step, or the scope of the last collection created or looked up.
+    private var heldScopes: [HeldKey: Scope] = [:]
     /// Document objects as an app holds them, by the name a step's `as:` gave them.
     var objects: [String: Document] = [:]
     /// Dictionaries, arrays and blobs held on their own (`newDictionary`, `valueAt` with `as:`
@@ -144,19 +148,30 @@ final class QuireSession: EngineSession {
         switch step {
         case .createCollection(let name):
             let collection = try current.createCollection(name: name.name, scope: name.scope)
-            held[name] = collection
+            hold(collection, as: name)
             return info(collection)
         case .deleteCollection(let name):
             try current.deleteCollection(name: name.name, scope: name.scope)
             return nil
         case .collection(let name):
-            let collection = try current.collection(name: name.name, scope: name.scope)
-            held[name] = collection
+            // The default collection is asked for as an app asks for it.
+            let collection =
+                name == .default
+                ? try current.defaultCollection() : try current.collection(name: name.name, scope: name.scope)
+            hold(collection, as: name)
             return collection.map(info) ?? .null
+        case .scopeCollection(let name, let scopeName):
+            let collection = try heldScope(scopeName).collection(name: name)
+            hold(collection, as: CollectionName(name, scope: scopeName))
+            return collection.map(info) ?? .null
+        case .scopeCollections(let scopeName):
+            return .array(try heldScope(scopeName).collections().map(\.name).sorted().map(SpecValue.string))
         case .collections(let scope):
             return .array(try current.collections(scope: scope).map { .string($0.name) })
         case .scope(let name):
-            return try current.scope(name: name).map { .object(["name": .string($0.name)]) } ?? .null
+            let scope = name == Database.defaultScopeName ? try current.defaultScope() : try current.scope(name: name)
+            heldScopes[HeldKey(current, name)] = scope
+            return scope.map { .object(["name": .string($0.name)]) } ?? .null
         case .scopes:
             return .array(try current.scopes().map(\.name).sorted().map(SpecValue.string))
         case .save(let save):
@@ -188,6 +203,47 @@ final class QuireSession: EngineSession {
         case .object(let name):
             if objects[name] == nil, let value = heldValues[name] { return try heldState(of: value) }
             return try QuireSession.state(of: try object(name))
+        case .purgeObject(let name, let collectionName, let databaseName):
+            let document = try object(name)
+            let database = try databaseName.map { try self.database(named: $0) } ?? current
+            let owner: Collection
+            if let collectionName {
+                owner = try collection(collectionName, in: database)
+            } else if databaseName != nil {
+                owner = try database.defaultCollection()
+            } else {
+                owner = try document.collection ?? collection(.default)
+            }
+            try owner.purge(document: document)
+            return nil
+        case .openConfigured(let name, let fullSync):
+            var configuration = self.configuration
+            configuration.fullSync = fullSync
+            if let database = open[name] { try? database.close() }
+            current = try Database(name: name, config: configuration)
+            open[name] = current
+            currentName = name
+            return nil
+        case .databaseInfo:
+            let synchronous = try current.read { try $0.scalarInt("PRAGMA synchronous") }
+            let names: [Int64: String] = [0: "off", 1: "normal", 2: "full", 3: "extra"]
+            return .object([
+                "name": .string(current.name), "path": .string(current.path),
+                "fullSync": .bool(current.config.fullSync),
+                "synchronous": synchronous.flatMap { names[$0] }.map(SpecValue.string) ?? .null,
+            ])
+        case .databaseOf(let owner):
+            let database: Database
+            switch owner {
+            case .collection(let name): database = try collection(name).database
+            case .scope(let name): database = try heldScope(name).database
+            }
+            return .object(["name": .string(database.name), "isCurrent": .bool(database === current)])
+        case .blobCount:
+            return .int(try QuireBlobs.count(in: current))
+        case .index(let name, let collectionName):
+            return try collection(collectionName).index(withName: name).map { .object(["name": .string($0.name)]) }
+                ?? .null
         case .handle(let operation):
             return try handle(operation)
         case .deleteDatabaseByName(let name):
@@ -696,12 +752,29 @@ final class QuireSession: EngineSession {
     // MARK: Helpers
 
     func collection(_ name: CollectionName) throws -> Collection {
-        if let held = held[name], held.database === current { return held }
+        if let held = held[HeldKey(current, name.fullName)] { return held }
         guard let collection = try current.collection(name: name.name, scope: name.scope) else {
             throw QuireError(.notFound, "collection \(name.fullName) does not exist")
         }
-        held[name] = collection
+        hold(collection, as: name)
         return collection
+    }
+
+    /// Holds `collection` (and its scope) as the current database object's `name`; nil lets go.
+    private func hold(_ collection: Collection?, as name: CollectionName) {
+        held[HeldKey(current, name.fullName)] = collection
+        if let collection { heldScopes[HeldKey(current, collection.scope.name)] = collection.scope }
+    }
+
+    /// The scope object held as `name` through the current database object, or else looked up.
+    private func heldScope(_ name: String) throws -> Scope {
+        if let scope = heldScopes[HeldKey(current, name)] { return scope }
+        let scope = name == Database.defaultScopeName ? try current.defaultScope() : try current.scope(name: name)
+        guard let scope else {
+            throw QuireError(.notFound, "scope \(name) does not exist, and no step held a Scope object of that name")
+        }
+        heldScopes[HeldKey(current, name)] = scope
+        return scope
     }
 
     private func info(_ collection: Collection) -> SpecValue {
@@ -769,6 +842,19 @@ final class QuireSession: EngineSession {
         } catch let error as QuireError {
             throw EngineError(domain: error.domain.rawValue, code: error.code.name, message: error.message)
         }
+    }
+}
+
+/// An object held through one `Database` object: objects of one name held through two
+/// objects on one file are different objects, as in Couchbase Lite. The held object keeps its
+/// database alive, so the identifier is not reused while the key is in use.
+private struct HeldKey: Hashable {
+    let database: ObjectIdentifier
+    let name: String
+
+    init(_ database: Database, _ name: String) {
+        self.database = ObjectIdentifier(database)
+        self.name = name
     }
 }
 

@@ -158,11 +158,14 @@ final class CaseExecution {
         }
     }
 
-    /// Runs a `repeat`'s steps `times` times, the iteration (from 0) bound to `variable` when
-    /// one is named; a broken expectation ends the case there, saying in which iteration.
+    /// Runs a `repeat`'s steps `times` times, the iteration bound to `variable` when one is
+    /// named (`from`, 0 unless given, then `by` more, 1 unless given, each time); a broken
+    /// expectation ends the case there, saying in which iteration.
     private func runRepeat(_ step: StepTemplate, arguments value: SpecValue, rendered: String) throws {
         let times: Int
         let variable: String?
+        let first: Int
+        let increment: Int
         do {
             let arguments = try Arguments(keyword: "repeat", value)
             guard let count = try arguments.integer("times"), count >= 0 else {
@@ -170,6 +173,11 @@ final class CaseExecution {
             }
             times = count
             variable = try arguments.optionalString("variable")
+            first = try arguments.integer("from") ?? 0
+            increment = try arguments.integer("by") ?? 1
+            if variable == nil, arguments["from"] != nil || arguments["by"] != nil {
+                throw ArgumentError("repeat: 'from' and 'by' count the 'variable'; name one")
+            }
         } catch {
             throw specError("\(error)", at: step.location, step: rendered)
         }
@@ -181,7 +189,7 @@ final class CaseExecution {
         let saved = variable.flatMap { variables[$0] }
         defer { if let variable { variables[variable] = saved } }
         for iteration in 0..<times {
-            if let variable { variables[variable] = .int(iteration) }
+            if let variable { variables[variable] = .int(first + iteration * increment) }
             do {
                 for nested in step.nested { try execute(nested) }
             } catch var stop as Stop {

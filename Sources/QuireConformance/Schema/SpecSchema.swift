@@ -239,11 +239,24 @@ public enum SpecSchema {
               "properties": {
                 "createCollection": { "$ref": "#/$defs/collectionArguments" },
                 "deleteCollection": { "$ref": "#/$defs/collectionArguments" },
-                "collection": { "$ref": "#/$defs/collectionArguments" },
+                "collection": {
+                  "title": "argument",
+                  "type": "object",
+                  "properties": {
+                    "name": { "type": "string" },
+                    "scope": { "type": "string" },
+                    "fromScope": { "description": "Ask the held Scope object (scope.collection(name:)) instead of the database.", "type": "boolean" }
+                  },
+                  "required": ["name"],
+                  "additionalProperties": false
+                },
                 "collections": {
                   "title": "argument",
                   "type": ["null", "object"],
-                  "properties": { "scope": { "type": "string" } },
+                  "properties": {
+                    "scope": { "type": "string" },
+                    "fromScope": { "description": "Ask the held Scope object (scope.collections()) instead of the database.", "type": "boolean" }
+                  },
                   "additionalProperties": false
                 },
                 "scope": { "$ref": "#/$defs/nameArgument" },
@@ -257,9 +270,28 @@ public enum SpecSchema {
                   "properties": {
                     "collection": { "type": "string" },
                     "id": { "type": "string" },
-                    "object": { "$ref": "#/$defs/objectName" }
+                    "object": { "$ref": "#/$defs/objectName" },
+                    "database": { "description": "With object: purge it in this database's default collection.", "type": "string", "minLength": 1 }
                   },
                   "oneOf": [{ "required": ["id"] }, { "required": ["object"] }],
+                  "dependentRequired": { "database": ["object"] },
+                  "additionalProperties": false
+                },
+                "databaseInfo": { "$ref": "#/$defs/noArguments" },
+                "databaseOf": {
+                  "title": "argument",
+                  "description": "The database a held collection or scope object belongs to: {name, isCurrent}.",
+                  "type": "object",
+                  "properties": { "collection": { "type": "string" }, "scope": { "type": "string" } },
+                  "oneOf": [{ "required": ["collection"] }, { "required": ["scope"] }],
+                  "additionalProperties": false
+                },
+                "blobCount": { "$ref": "#/$defs/noArguments" },
+                "index": {
+                  "title": "argument",
+                  "type": "object",
+                  "properties": { "collection": { "type": "string" }, "name": { "type": "string" } },
+                  "required": ["name"],
                   "additionalProperties": false
                 },
                 "count": { "$ref": "#/$defs/collectionOnly" },
@@ -289,7 +321,8 @@ public enum SpecSchema {
                   "type": "object",
                   "properties": {
                     "name": { "type": "string" },
-                    "as": { "description": "Open another Database object on that file, held under this name.", "$ref": "#/$defs/variableName" }
+                    "as": { "description": "Open another Database object on that file, held under this name.", "$ref": "#/$defs/variableName" },
+                    "fullSync": { "description": "Open a new object whose configuration has this fullSync.", "type": "boolean" }
                   },
                   "required": ["name"],
                   "additionalProperties": false
@@ -466,7 +499,8 @@ public enum SpecSchema {
                     "id": { "description": "Listen to this document only.", "type": "string" },
                     "query": { "description": "Listen to this query (SQL++) as a live query; waitForChange waits for its updates.", "type": "string", "minLength": 1 },
                     "parameters": { "description": "The live query's named parameters.", "$ref": "#/$defs/objectOrVariable" },
-                    "sameQueryAs": { "description": "Add this listener to the query object of that live query listener.", "type": "string", "minLength": 1 }
+                    "sameQueryAs": { "description": "Add this listener to the query object of that live query listener.", "type": "string", "minLength": 1 },
+                    "keepToken": { "description": "false: drop the listener's token at once; it must go on hearing changes.", "type": "boolean" }
                   },
                   "required": ["name"],
                   "additionalProperties": false
@@ -759,6 +793,10 @@ public enum SpecSchema {
                 { "required": ["purgeFreeHandles"] },
                 { "required": ["tag"] },
                 { "required": ["object"] },
+                { "required": ["databaseInfo"] },
+                { "required": ["databaseOf"] },
+                { "required": ["blobCount"] },
+                { "required": ["index"] },
                 { "required": ["set"] },
                 { "required": ["inspect"] }
               ],
@@ -921,13 +959,18 @@ public enum SpecSchema {
                 "unset": { "type": "array", "items": { "type": "string" } },
                 "concurrency": { "$ref": "#/$defs/concurrency" },
                 "conflictHandler": {
-                  "description": "With object: save through a conflict handler that keeps mine, keeps theirs, takes the listed keys from theirs, or cancels.",
+                  "description": "With object: save through a conflict handler that keeps mine, keeps theirs, cancels, or runs a script: on its first call save firstCallSaves into the stored document, take the merge keys from theirs, add theirs' keys mine lacks (addTheirs), set set.",
                   "anyOf": [
                     { "enum": ["keepMine", "keepTheirs", "cancel"] },
                     {
                       "type": "object",
-                      "properties": { "merge": { "type": "array", "minItems": 1, "items": { "type": "string" } } },
-                      "required": ["merge"],
+                      "properties": {
+                        "merge": { "type": "array", "minItems": 1, "items": { "type": "string" } },
+                        "addTheirs": { "type": "boolean" },
+                        "set": { "type": "object" },
+                        "firstCallSaves": { "type": "object" }
+                      },
+                      "minProperties": 1,
                       "additionalProperties": false
                     }
                   ]
@@ -956,6 +999,8 @@ public enum SpecSchema {
               "properties": {
                 "times": { "description": "How many times the steps run (0 or more).", "$ref": "#/$defs/integerOrVariable" },
                 "variable": { "description": "A variable holding the iteration, from 0.", "$ref": "#/$defs/variableName" },
+                "from": { "description": "The variable's first value (default 0).", "$ref": "#/$defs/integerOrVariable" },
+                "by": { "description": "Added to the variable each iteration (default 1; negative counts down).", "$ref": "#/$defs/integerOrVariable" },
                 "steps": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } }
               },
               "required": ["times", "steps"],

@@ -2,7 +2,7 @@
 /// documents, dictionaries, arrays and blobs held across steps.
 enum ContainerStepDecoder {
     static func decode(keyword: String, arguments value: SpecValue) throws -> Step? {
-        guard Step.ContainerOperation.keywords.contains(keyword) || keyword == "saveBlob" || keyword == "purge" else {
+        guard Step.ContainerOperation.keywords.contains(keyword) || keyword == "saveBlob" else {
             return nil
         }
         let arguments = try Arguments(keyword: keyword, value)
@@ -13,15 +13,6 @@ enum ContainerStepDecoder {
                 throw ArgumentError("saveBlob: 'object' saves a held blob; 'content' and 'contentType' go to newBlob")
             }
             return .container(.saveHeldBlob(object: name))
-        case "purge":
-            guard let name = try arguments.optionalString("object") else { return nil }
-            guard arguments["id"] == nil else {
-                throw ArgumentError("purge: 'object' names the document; 'id' cannot be given with it")
-            }
-            return .container(
-                .purgeObject(
-                    object: name,
-                    collection: try arguments.optionalString("collection").map(CollectionName.init(fullName:))))
         default:
             break
         }

@@ -23,12 +23,16 @@ extension Step {
             return needed
         case .advanceClock:
             return [.manualClock]
-        case .saveObject, .deleteObject, .toMutable, .object:
+        case .saveObject, .deleteObject, .toMutable, .object, .purgeObject:
             return [.heldObjects]
-        case .container(.purgeObject), .container(.saveHeldBlob):
-            // `purge` and `saveBlob` of a held object: the keyword alone would let an engine
-            // that purges by ID or saves blob text take them.
+        case .container(.saveHeldBlob):
+            // `saveBlob` of a held object: the keyword alone would let an engine that saves
+            // blob text take it.
             return [EngineCapability(keyword), .heldObjects]
+        case .scopeCollection, .scopeCollections, .databaseOf:
+            return ["heldScopes"]
+        case .openConfigured:
+            return ["open.fullSync"]
         case .handle(let operation):
             return [EngineCapability("handle.\(operation.keyword)")]
         case .deleteDatabaseByName:

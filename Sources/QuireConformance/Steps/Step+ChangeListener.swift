@@ -18,12 +18,16 @@ extension Step {
         /// Another live query listener whose query object this listener is added to, instead
         /// of a query of its own.
         public var sameQueryAs: String?
+        /// Whether the runner keeps the listener's token; false drops it at once, as an app
+        /// that ignores the token does, and the listener must go on hearing changes.
+        public var keepsToken: Bool
 
         /// Makes listener arguments.
         public init(
             name: String, collection: CollectionName = .default, documentID: String? = nil, query: String? = nil,
-            parameters: [String: SpecValue] = [:], sameQueryAs: String? = nil
+            parameters: [String: SpecValue] = [:], sameQueryAs: String? = nil, keepsToken: Bool = true
         ) {
+            self.keepsToken = keepsToken
             self.name = name
             self.collection = collection
             self.documentID = documentID

@@ -13,5 +13,34 @@ extension Step {
         case merge(keys: [String])
         /// Saves nothing (the handler returns false); the save reports `saved: false`.
         case cancel
+        /// A handler written out step by step (returns true); see ``ConflictScript``.
+        case script(ConflictScript)
+    }
+
+    /// What a scripted conflict handler does on each call, in this order: on its first call
+    /// only, saves the stored document with `firstCallSaves` set, as another writer would
+    /// (DatabaseTest.testConflictHandlerCalledTwice), so the store must call it again; copies
+    /// the `merge` keys from the stored document; adds every key the stored document has and
+    /// the held one lacks when `addTheirs`; sets `set`; returns true.
+    public struct ConflictScript: Sendable, Hashable {
+        /// Keys whose values are taken from the stored document (removed where it lacks them).
+        public var merge: [String]
+        /// Adds the stored document's keys that the held document lacks.
+        public var addTheirs: Bool
+        /// Properties set on the held document last.
+        public var set: [String: SpecValue]
+        /// Properties saved into the stored document on the first call, before deciding.
+        public var firstCallSaves: [String: SpecValue]
+
+        /// Makes a script.
+        public init(
+            merge: [String] = [], addTheirs: Bool = false, set: [String: SpecValue] = [:],
+            firstCallSaves: [String: SpecValue] = [:]
+        ) {
+            self.merge = merge
+            self.addTheirs = addTheirs
+            self.set = set
+            self.firstCallSaves = firstCallSaves
+        }
     }
 }

@@ -27,9 +27,6 @@ extension Step {
         /// `saveBlob` with `object`: saves a held blob into the current database
         /// (`Database.saveBlob(blob:)`); returns its properties.
         case saveHeldBlob(object: String)
-        /// `purge` with `object`: `Collection.purge(document:)` of a held document object, in
-        /// its own collection or the one named; returns nothing.
-        case purgeObject(object: String, collection: CollectionName?)
         /// `sameObject`: whether two held names hold the very same object (`===`).
         case same(object: String, other: String)
         /// `equals`: whether two held objects are equal (`==`): documents, dictionaries,
@@ -54,7 +51,6 @@ extension Step {
             case .newContainer(let array, _, _): return array ? "newArray" : "newDictionary"
             case .newBlob: return "newBlob"
             case .saveHeldBlob: return "saveBlob"
-            case .purgeObject: return "purge"
             case .same: return "sameObject"
             case .equals: return "equals"
             case .read: return "valueAt"
@@ -63,7 +59,7 @@ extension Step {
             }
         }
 
-        /// Every keyword of these steps (`saveBlob` and `purge` only with `object`).
+        /// Every keyword of these steps (`saveBlob` only with `object`).
         public static let keywords: Set<String> = [
             "setValue", "removeValue", "insertValue", "addValue", "valueAt", "isBlob", "readBlobBytes",
             "newDocument", "newDictionary", "newArray", "newBlob", "sameObject", "equals",

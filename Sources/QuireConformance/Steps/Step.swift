@@ -145,6 +145,27 @@ public enum Step: Sendable, Hashable {
     /// Works on the nested containers of a held document object, or on blob properties; see
     /// ``ContainerOperation``.
     case container(ContainerOperation)
+    /// Purges a held document object (`purge(document:)`), in its own collection, the named
+    /// one, or the default collection of the named database; returns nothing.
+    case purgeObject(name: String, collection: CollectionName?, database: String?)
+    /// Opens the named database with a configuration whose `fullSync` is set, and makes it
+    /// current (as `open`).
+    case openConfigured(name: String, fullSync: Bool)
+    /// The current database's own facts: `{name, path, fullSync, synchronous}` (the
+    /// configuration's `fullSync`, and SQLite's `synchronous` setting it led to).
+    case databaseInfo
+    /// Which database a held collection or scope object belongs to: `{name, isCurrent}`,
+    /// `isCurrent` telling whether it is the very `Database` object now current.
+    case databaseOf(ObjectOwner)
+    /// Looks a collection up through a held `Scope` object (`scope.collection(name:)`);
+    /// returns `{name, scope, fullName}` or `null`.
+    case scopeCollection(name: String, scope: String)
+    /// Lists a held `Scope` object's collections (`scope.collections()`), sorted.
+    case scopeCollections(scope: String)
+    /// The number of blob files the current database stores.
+    case blobCount
+    /// Looks an index up by name (`collection.index(withName:)`); returns `{name}` or `null`.
+    case index(name: String, collection: CollectionName)
 
     /// The step's name in spec files.
     public var keyword: String {
@@ -201,6 +222,14 @@ public enum Step: Sendable, Hashable {
         case .deleteDatabaseByName: return "deleteDatabase"
         case .replicator(let operation): return operation.keyword
         case .container(let operation): return operation.keyword
+        case .purgeObject: return "purge"
+        case .openConfigured: return "open"
+        case .databaseInfo: return "databaseInfo"
+        case .databaseOf: return "databaseOf"
+        case .scopeCollection: return "collection"
+        case .scopeCollections: return "collections"
+        case .blobCount: return "blobCount"
+        case .index: return "index"
         }
     }
 
@@ -219,6 +248,14 @@ public enum Step: Sendable, Hashable {
 }
 
 extension Step {
+    /// A held object whose database `databaseOf` names.
+    public enum ObjectOwner: Sendable, Hashable {
+        /// The collection object last created or looked up under that name.
+        case collection(CollectionName)
+        /// The scope object last looked up (or reached through a collection) under that name.
+        case scope(String)
+    }
+
     /// How a save or delete treats a newer revision than the one it started from.
     public enum ConcurrencyControl: String, Sendable, Hashable, CaseIterable {
         /// Overwrite whatever is there.

@@ -15,6 +15,7 @@ enum StepDecoder {
         "removeChangeListener", "waitForChange", "setQueryParameters",
         "generateBlob", "readBlob", "damageBlob", "toMutable", "object",
         "canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag",
+        "databaseInfo", "databaseOf", "blobCount", "index",
     ]).union(Step.ReplicatorOperation.keywords).union(Step.ContainerOperation.keywords)
 
     static func decode(keyword: String, arguments value: SpecValue, specDirectory: URL) throws -> Step {
@@ -24,9 +25,14 @@ enum StepDecoder {
         switch keyword {
         case "createCollection": return .createCollection(try collectionName(arguments))
         case "deleteCollection": return .deleteCollection(try collectionName(arguments))
-        case "collection": return .collection(try collectionName(arguments))
+        case "collection":
+            let name = try collectionName(arguments)
+            if try arguments.bool("fromScope") == true { return .scopeCollection(name: name.name, scope: name.scope) }
+            return .collection(name)
         case "collections":
-            return .collections(scope: try arguments.optionalString("scope") ?? CollectionName.defaultName)
+            let scope = try arguments.optionalString("scope") ?? CollectionName.defaultName
+            if try arguments.bool("fromScope") == true { return .scopeCollections(scope: scope) }
+            return .collections(scope: scope)
         case "scope": return .scope(name: try arguments.string("name"))
         case "scopes": return .scopes
         case "save":
@@ -46,7 +52,25 @@ enum StepDecoder {
             return .delete(try delete(arguments))
         case "toMutable": return .toMutable(name: try arguments.string("object"))
         case "object": return .object(name: try arguments.string("name"))
-        case "purge": return .purge(try document(arguments))
+        case "purge":
+            if let name = try arguments.optionalString("object") {
+                guard arguments["id"] == nil else {
+                    throw ArgumentError("purge: 'object' names the document; 'id' cannot be given with it")
+                }
+                return .purgeObject(
+                    name: name,
+                    collection: try arguments.optionalString("collection").map(CollectionName.init(fullName:)),
+                    database: try arguments.optionalString("database"))
+            }
+            return .purge(try document(arguments))
+        case "databaseInfo": return .databaseInfo
+        case "databaseOf":
+            if let scope = try arguments.optionalString("scope") { return .databaseOf(.scope(scope)) }
+            return .databaseOf(
+                .collection(CollectionName(fullName: try arguments.string("collection"))))
+        case "blobCount": return .blobCount
+        case "index":
+            return .index(name: try arguments.string("name"), collection: try arguments.collection())
         case "count": return .count(try arguments.collection())
         case "setExpiration": return .setExpiration(try document(arguments), try expiration(arguments))
         case "getExpiration": return .getExpiration(try document(arguments))
@@ -60,6 +84,9 @@ enum StepDecoder {
         case "open":
             if let alias = try arguments.optionalString("as") {
                 return .openInstance(name: try arguments.string("name"), alias: alias)
+            }
+            if let fullSync = try arguments.bool("fullSync") {
+                return .openConfigured(name: try arguments.string("name"), fullSync: fullSync)
             }
             return .open(name: try arguments.string("name"))
         case "close": return .close
@@ -115,7 +142,8 @@ enum StepDecoder {
                     name: try arguments.string("name"), collection: try arguments.collection(),
                     documentID: try arguments.optionalString("id"), query: try arguments.optionalString("query"),
                     parameters: try arguments.object("parameters") ?? [:],
-                    sameQueryAs: try arguments.optionalString("sameQueryAs")))
+                    sameQueryAs: try arguments.optionalString("sameQueryAs"),
+                    keepsToken: try arguments.bool("keepToken") ?? true))
         case "changes": return .changes(listener: try arguments.string("name"))
         case "removeChangeListener": return .removeChangeListener(name: try arguments.string("name"))
         case "waitForChange": return .waitForChange(name: try arguments.string("name"))
@@ -229,6 +257,8 @@ enum StepDecoder {
                     "save: conflictHandler 'merge' needs a list of keys to take from the stored document")
             }
             return .merge(keys: keys)
+        case .object(let members) where !members.isEmpty:
+            return .script(try conflictScript(members))
         default:
             let hint =
                 value.stringValue.map { Suggestion.didYouMean($0, in: ["keepMine", "keepTheirs", "cancel"]) } ?? ""
@@ -236,6 +266,14 @@ enum StepDecoder {
                 "save: conflictHandler must be keepMine, keepTheirs, cancel or {merge: [keys]}, not \(ValueMatcher.render(value, limit: 80))\(hint)"
             )
         }
+    }
+
+    /// `conflictHandler: {merge: [keys], addTheirs: true, set: {...}, firstCallSaves: {...}}`.
+    private static func conflictScript(_ members: [String: SpecValue]) throws -> Step.ConflictScript {
+        let arguments = try Arguments(keyword: "save", .object(members))
+        return Step.ConflictScript(
+            merge: try arguments.strings("merge") ?? [], addTheirs: try arguments.bool("addTheirs") ?? false,
+            set: try arguments.object("set") ?? [:], firstCallSaves: try arguments.object("firstCallSaves") ?? [:])
     }
 
     private static func delete(_ arguments: Arguments) throws -> Step.Delete {
