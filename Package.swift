@@ -75,6 +75,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["TLS"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["TLS"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TLS"])),

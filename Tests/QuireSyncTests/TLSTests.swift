@@ -125,7 +125,7 @@
                     $0.pinnedServerCertificate = Data(other.certificatePEM.utf8)
                     $0.maxAttempts = 5
                 }
-                let error = try #require(outcome.status.error as? QuireError)
+                let error = try #require(outcome.status.error)
                 #expect(error.code == .tlsCertUnknownRoot)
                 #expect(error.domain == .network)
                 #expect(error.message.contains("does not match the pinned certificate"))
@@ -138,7 +138,7 @@
 
                 // No pin: the self-signed certificate has no trusted root.
                 let unpinned = try await replicate(local.collection, with: try TLSTests.url(listener))
-                #expect((unpinned.status.error as? QuireError)?.code == .tlsCertUnknownRoot)
+                #expect(unpinned.status.error?.code == .tlsCertUnknownRoot)
                 await listener.stop()
             }
 
@@ -170,7 +170,7 @@
                 let outcome = try await replicate(local.collection, with: url) {
                     $0.pinnedServerCertificateSHA256 = try? TLSIdentity.selfSigned().sha256Fingerprint
                 }
-                #expect((outcome.status.error as? QuireError)?.code == .tlsHandshakeFailed)
+                #expect(outcome.status.error?.code == .tlsHandshakeFailed)
                 #expect(!outcome.activities.contains(.offline))
                 await remote.stop()
             }
@@ -186,7 +186,7 @@
                 try Data(certificatePEM.utf8).write(to: certificateFile)
                 try Data(keyPEM.utf8).write(to: keyFile)
                 let identity = try TLSIdentity(certificateFile: certificateFile, privateKeyFile: keyFile)
-                #expect(identity.certificates[0] == Data(try Certificate(pemEncoded: certificatePEM).serializeAsDER()))
+                #expect(identity.certificates[0] == Data(try PEMDocument(pemString: certificatePEM).derBytes))
 
                 let local = try SyncTestDatabase()
                 let (remote, listener) = try await TLSTests.tlsPeer(identity: identity)
@@ -204,7 +204,7 @@
                 let refused = try await replicate(local.collection, with: try TLSTests.url(listener), type: .pull) {
                     $0.trustedRootCertificatesFile = otherFile
                 }
-                #expect((refused.status.error as? QuireError)?.code == .tlsCertUnknownRoot)
+                #expect(refused.status.error?.code == .tlsCertUnknownRoot)
                 await listener.stop()
 
                 // A key that is not the certificate's, and files that are not PEM.

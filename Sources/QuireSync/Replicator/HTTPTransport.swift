@@ -167,7 +167,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         else { return }
         if let failure = exchange.failure {
             continuation.resume(throwing: failure)
-        } else if let error, let routeFailure = route?.takeFailure() {
+        } else if error != nil, let routeFailure = route?.takeFailure() {
             // The forwarder's own account (a certificate refused, the remote unreachable),
             // not the lost loopback connection it caused; never retried as a lost connection.
             continuation.resume(throwing: routeFailure)

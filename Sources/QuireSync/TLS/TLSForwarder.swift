@@ -3,6 +3,7 @@
     import NIOCore
     import NIOPosix
     import NIOSSL
+    import NIOTLS
     import Quire
 
     /// A loopback forwarder that lets the replicator's `URLSession` reach an HTTPS peer with
@@ -183,7 +184,7 @@
         /// The error a failed handshake with the peer stands for.
         fileprivate func handshakeFailure(_ error: any Error) -> QuireError {
             let text = String(describing: error)
-            if case NIOSSLExtraError.failedToValidateHostname = error {
+            if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
                 return QuireError(
                     .tlsCertUntrusted, "the certificate of \(target) is not for that host name: \(text)",
                     domain: .network)
