@@ -144,7 +144,7 @@
 
             @Test func plainHTTPToTheTLSPortIsRefusedAndTheListenerKeepsServing() async throws {
                 let local = try SyncTestDatabase()
-                let (_, listener) = try await TLSTests.tlsPeer()
+                let (remote, listener) = try await TLSTests.tlsPeer()
                 let port = try #require(listener.port)
                 // The handshake fails on the first bytes and the connection closes: no reply.
                 let reply = try? await RawHTTPClient(port: port).send("GET /remote HTTP/1.1", timeoutSeconds: 10)
@@ -161,6 +161,7 @@
                 }
                 #expect(outcome.status.error == nil)
                 await listener.stop()
+                withExtendedLifetime(remote) {}
             }
 
             @Test func tlsToAPlainListenerFailsTheHandshake() async throws {

@@ -145,17 +145,16 @@
                     inbound.close(promise: nil)
                 case .success(let upstream):
                     track(upstream)
+                    // Either side closing closes the other, also before the pipes are in
+                    // place (the accepted connection may not even be active yet).
+                    inbound.closeFuture.whenComplete { _ in upstream.close(promise: nil) }
+                    upstream.closeFuture.whenComplete { _ in inbound.close(promise: nil) }
                     let (inboundSide, upstreamSide) = ForwardingHandler.pair()
                     do {
                         try inbound.pipeline.syncOperations.addHandler(inboundSide)
                         try upstream.pipeline.syncOperations.addHandler(upstreamSide)
                     } catch {
                         inbound.close(promise: nil)
-                        upstream.close(promise: nil)
-                        return
-                    }
-                    guard inbound.isActive else {
-                        upstream.close(promise: nil)
                         return
                     }
                     inbound.setOption(.autoRead, value: true).whenFailure { _ in inbound.close(promise: nil) }
