@@ -25,6 +25,12 @@ import ServiceLifecycle
 /// answers what clients ask around replication: `GET /`, `GET /<db>`, `_all_docs`, and single
 /// documents and attachments. Failures are CouchDB error objects with a 4xx or 5xx status;
 /// no request can crash the server.
+///
+/// It serves plain HTTP unless ``URLEndpointListenerConfiguration/disableTLS`` is set to
+/// false (Couchbase Lite's listener serves TLS by default); then it serves HTTPS with the
+/// configured ``URLEndpointListenerConfiguration/tlsIdentity`` or a self-signed one, whose
+/// certificate is ``tlsIdentity`` while running. A client that does not speak TLS to it is
+/// disconnected. (HTTPS needs the package's `TLS` trait, on by default.)
 public final class URLEndpointListener: Sendable {
     private struct Running {
         /// Runs `services` until it has shut down.
