@@ -98,6 +98,9 @@
                 #expect(outcome.pulled.count == 5)
                 #expect(remote.collection.count == 15)
                 #expect(local.collection.count == 15)
+                // Kept-alive connections stay kept-alive through the forwarder: the dozen requests
+                // of a push and a pull share a connection or two.
+                #expect(listener.acceptedConnectionCount <= 2, "accepted \(listener.acceptedConnectionCount)")
 
                 // The pin as DER bytes, and as a fingerprint (any case, with or without colons),
                 // over wss:// too.
