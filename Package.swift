@@ -12,6 +12,14 @@ let package = Package(
         .library(name: "QuireFixtureBuilder", targets: ["QuireFixtureBuilder"]),
         .executable(name: "quire", targets: ["quire"]),
     ],
+    traits: [
+        .default(enabledTraits: ["TLS"]),
+        .trait(
+            name: "TLS",
+            description:
+                "HTTPS for the listener and pinned or CA-checked HTTPS for the replicator (swift-nio-ssl, swift-certificates)"
+        ),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -25,6 +33,12 @@ let package = Package(
         // attachment digests): BoringSSL's, with the processor's SHA instructions. Already in
         // the graph through swift-nio-extras; the range is the one its other users accept.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // The `TLS` trait: the listener's HTTPS and the replicator's certificate checks
+        // (BoringSSL through NIOSSL), and the self-signed identity (X509 with P256 keys).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        // Already in the graph through swift-certificates; named for the certificate's IP addresses.
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .systemLibrary(
@@ -60,6 +74,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["TLS"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["TLS"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TLS"])),
             ]
         ),
         // What an app needs to put a prebuilt database in place: no networking, no YAML.
@@ -121,7 +140,16 @@ let package = Package(
             path: "Sources/quire-test-helper"
         ),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-test-helper"]),
-        .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync", "Quire", "quire-test-helper"]),
+        .testTarget(
+            name: "QuireSyncTests",
+            dependencies: [
+                "QuireSync", "Quire", "quire-test-helper",
+                // The TLS tests make certificates of their own.
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["TLS"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TLS"])),
+            ]
+        ),
         // Helpers shared by the fixture and command-line tests (one process runs both, so one
         // lock serialises libarchive's use of `TZ` for all of them).
         .target(

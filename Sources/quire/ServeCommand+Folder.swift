@@ -24,13 +24,14 @@ extension ServeCommand {
         let databases = try ListenerDatabaseFolder(
             directory: folder.path, createsDatabases: createDatabases, allowsDelete: allowDelete)
         let names = try databases.databaseNames()
-        let listener = URLEndpointListener(
-            config: URLEndpointListenerConfiguration(
-                databaseFolder: databases, port: port, networkInterface: interface, readOnly: readOnly,
-                authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
-                maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-                corsOrigins: corsOrigin, accessLog: accessLog))
+        var config = URLEndpointListenerConfiguration(
+            databaseFolder: databases, port: port, networkInterface: interface, readOnly: readOnly,
+            authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
+            maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+            corsOrigins: corsOrigin, accessLog: accessLog)
         defer { try? databases.close() }
+        try applyTLS(to: &config)
+        let listener = URLEndpointListener(config: config)
         let path = folder.standardizedFileURL.path
         try ServeCommand.serveUntilSignalled(listener) { listener in
             let urls = (listener.serverURLs ?? []).map { "Serving \($0.absoluteString)\n" }.joined()
@@ -38,7 +39,7 @@ extension ServeCommand {
                 names.isEmpty
                 ? "no databases yet"
                 : "\(names.count) database\(names.count == 1 ? "" : "s"): \(names.joined(separator: ", "))"
-            return urls + "Folder \(path): \(listed)\n"
+            return urls + "Folder \(path): \(listed)\n" + ServeCommand.tlsAnnouncement(listener)
         }
         try databases.close()
     }

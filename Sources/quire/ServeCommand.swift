@@ -6,7 +6,8 @@ import QuireSync
 
 /// `quire serve DATABASE|DIR [--create-databases] [--allow-delete] [--port P] [--interface
 /// ADDRESS] [--read-only] [--user NAME --password-file F | --insecure-no-auth] [--max-body SIZE]
-/// [--max-connections N] [--idle-timeout SECONDS] [--cors-origin ORIGIN ...] [--log FILE|-]`.
+/// [--max-connections N] [--idle-timeout SECONDS] [--cors-origin ORIGIN ...] [--log FILE|-]
+/// [--tls-cert F --tls-key F | --tls-self-signed]`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -30,6 +31,13 @@ struct ServeCommand: ParsableCommand {
 
             Example:
               quire serve travel.quire --port 4984 --read-only
+
+            With --tls-cert and --tls-key (PEM files) it serves HTTPS with that certificate;
+            with --tls-self-signed, with a new self-signed certificate. Either way it prints the
+            certificate's SHA-256 fingerprint, which a replicator can pin.
+
+            Example:
+              quire serve travel.quire --tls-self-signed
             """
     )
 
@@ -77,6 +85,17 @@ struct ServeCommand: ParsableCommand {
     @Flag(help: "Serving a folder: let clients delete databases and their files (DELETE /<name>).")
     var allowDelete = false
 
+    #if TLS
+        @Option(help: "Serve HTTPS with the certificate (and any intermediates) in this PEM file; needs --tls-key.")
+        var tlsCert: String?
+
+        @Option(help: "The PEM file of the private key of --tls-cert.")
+        var tlsKey: String?
+
+        @Flag(help: "Serve HTTPS with a new self-signed certificate (its fingerprint is printed).")
+        var tlsSelfSigned = false
+    #endif
+
     func validate() throws {
         if (user == nil) != (passwordFile == nil) {
             throw ValidationError("--user and --password-file go together.")
@@ -97,6 +116,9 @@ struct ServeCommand: ParsableCommand {
         for origin in corsOrigin where origin != "*" && !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
             throw ValidationError("--cors-origin '\(origin)' must be '*' or an origin such as https://app.example.com.")
         }
+        #if TLS
+            try validateTLS()
+        #endif
     }
 
     /// Whether `interface` only accepts connections from this machine.
@@ -191,15 +213,16 @@ struct ServeCommand: ParsableCommand {
             collection.scope.name == Database.defaultScopeName && collection.name == Database.defaultCollectionName
         }
         let collections = all.filter(isDefault) + all.filter { !isDefault($0) }
-        let listener = URLEndpointListener(
-            config: URLEndpointListenerConfiguration(
-                collections: collections, port: port, networkInterface: interface, readOnly: readOnly,
-                authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
-                maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-                corsOrigins: corsOrigin, accessLog: accessLog))
+        var config = URLEndpointListenerConfiguration(
+            collections: collections, port: port, networkInterface: interface, readOnly: readOnly,
+            authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
+            maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
+            corsOrigins: corsOrigin, accessLog: accessLog)
         defer { try? opened.close() }
+        try applyTLS(to: &config)
+        let listener = URLEndpointListener(config: config)
         try ServeCommand.serveUntilSignalled(listener) {
-            ($0.urls ?? []).map { "Serving \($0.absoluteString)\n" }.joined()
+            ($0.urls ?? []).map { "Serving \($0.absoluteString)\n" }.joined() + ServeCommand.tlsAnnouncement($0)
         }
         try opened.close()
     }

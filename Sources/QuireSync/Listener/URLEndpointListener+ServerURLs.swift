@@ -1,7 +1,7 @@
 import Foundation
 
 extension URLEndpointListener {
-    /// The server's root URLs (`http://host:port/`), one per address the listener can be
+    /// The server's root URLs (`http://host:port/`, `https://` with TLS), one per address the listener can be
     /// reached at; nil while stopped. For a listener serving a database folder, each
     /// database is at the root URL followed by its name.
     public var serverURLs: [URL]? {
@@ -12,6 +12,6 @@ extension URLEndpointListener {
         } else {
             hosts = NetworkAddresses.ipv4()
         }
-        return hosts.compactMap { URL(string: "http://\($0.contains(":") ? "[\($0)]" : $0):\(port)/") }
+        return hosts.compactMap { URL(string: "\(urlScheme)://\($0.contains(":") ? "[\($0)]" : $0):\(port)/") }
     }
 }

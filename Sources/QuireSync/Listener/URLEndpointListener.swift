@@ -4,6 +4,10 @@ import HummingbirdCore
 import Quire
 import ServiceLifecycle
 
+#if TLS
+    import NIOSSL
+#endif
+
 /// Serves collections to peers over HTTP with the CouchDB replication protocol, so CouchDB
 /// replicators, PouchDB and Quire's own replicator can push to and pull from them.
 ///
@@ -21,6 +25,12 @@ import ServiceLifecycle
 /// answers what clients ask around replication: `GET /`, `GET /<db>`, `_all_docs`, and single
 /// documents and attachments. Failures are CouchDB error objects with a 4xx or 5xx status;
 /// no request can crash the server.
+///
+/// It serves plain HTTP unless ``URLEndpointListenerConfiguration/disableTLS`` is set to
+/// false (Couchbase Lite's listener serves TLS by default); then it serves HTTPS with the
+/// configured ``URLEndpointListenerConfiguration/tlsIdentity`` or a self-signed one, whose
+/// certificate is ``tlsIdentity`` while running. A client that does not speak TLS to it is
+/// disconnected. (HTTPS needs the package's `TLS` trait, on by default.)
 public final class URLEndpointListener: Sendable {
     private struct Running {
         /// Runs `services` until it has shut down.
@@ -31,6 +41,9 @@ public final class URLEndpointListener: Sendable {
         let feeds: FeedRegistry
         let connections: ListenerChannel.Counter
         let bodyBudget: RequestBodyBudget
+        #if TLS
+            let identity: TLSIdentity?
+        #endif
     }
 
     /// How long ``stop()`` lets connections finish before cancelling them.
@@ -39,6 +52,19 @@ public final class URLEndpointListener: Sendable {
     /// The configuration the listener was made with.
     public let config: URLEndpointListenerConfiguration
     private let state = Locked((running: Running?.none, starting: false))
+    #if TLS
+        /// The self-signed identity made at the first start with TLS on and no identity
+        /// configured, kept so that later starts present the same certificate.
+        private let generatedIdentity = Locked(TLSIdentity?.none)
+
+        /// The identity HTTPS is served with: the configured ``URLEndpointListenerConfiguration/tlsIdentity``
+        /// or the self-signed one made at the first start. Nil while stopped or when TLS is
+        /// disabled. Pin its ``TLSIdentity/certificatePEM`` or ``TLSIdentity/sha256Fingerprint``
+        /// in a replicator (``ReplicatorConfiguration/pinnedServerCertificate``) to trust it.
+        public var tlsIdentity: TLSIdentity? {
+            state.withLock { $0.running?.identity }
+        }
+    #endif
 
     /// A listener for `config`; nothing listens until ``start()``.
     public init(config: URLEndpointListenerConfiguration) {
@@ -84,8 +110,34 @@ public final class URLEndpointListener: Sendable {
         }
         let name =
             first.database.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? first.database.name
-        return hosts.compactMap { URL(string: "http://\($0.contains(":") ? "[\($0)]" : $0):\(port)/\(name)") }
+        return hosts.compactMap {
+            URL(string: "\(urlScheme)://\($0.contains(":") ? "[\($0)]" : $0):\(port)/\(name)")
+        }
     }
+
+    /// `https` when the listener serves TLS, else `http`.
+    var urlScheme: String {
+        #if TLS
+            return config.disableTLS ? "http" : "https"
+        #else
+            return "http"
+        #endif
+    }
+
+    #if TLS
+        /// The identity to serve with, making and keeping a self-signed one when none is
+        /// configured; nil when TLS is disabled.
+        private func identityToServe() throws -> TLSIdentity? {
+            guard !config.disableTLS else { return nil }
+            if let configured = config.tlsIdentity { return configured }
+            return try generatedIdentity.withLock { generated in
+                if let generated { return generated }
+                let made = try TLSIdentity.selfSigned()
+                generated = made
+                return made
+            }
+        }
+    #endif
 
     /// Starts listening; returns once the port is bound. Throws invalidParameter for a bad
     /// configuration (no collections, two collections at one keyspace, a limit that cannot
@@ -144,14 +196,27 @@ public final class URLEndpointListener: Sendable {
         let startup = StartupSignal()
         let connections = ListenerChannel.Counter()
         let (idleTimeout, headTimeout) = (config.idleTimeout, config.requestHeadTimeout)
+        #if TLS
+            let identity = try identityToServe()
+            let tls: NIOSSLContext?
+            do {
+                tls = try identity?.serverContext()
+            } catch {
+                throw QuireError(.crypto, "cannot serve TLS with the listener's identity: \(error)")
+            }
+        #endif
         var application = Application(
             responder: CallbackResponder<ListenerContext> { request, context in
                 await responder.respond(to: request, connection: context.channel)
             },
             server: HTTPServerBuilder { respond in
-                ListenerChannel(
+                var channel = ListenerChannel(
                     responder: respond, idleTimeout: idleTimeout, headTimeout: headTimeout, counter: connections,
                     feeds: feeds)
+                #if TLS
+                    channel.tls = tls
+                #endif
+                return channel
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: requestedPort), serverName: "Quire/\(QuireSync.version)",
@@ -184,9 +249,15 @@ public final class URLEndpointListener: Sendable {
         }
         do {
             let port = try await startup.value()
-            return Running(
-                task: task, services: services, port: port, feeds: feeds, connections: connections,
-                bodyBudget: responder.bodyBudget)
+            #if TLS
+                return Running(
+                    task: task, services: services, port: port, feeds: feeds, connections: connections,
+                    bodyBudget: responder.bodyBudget, identity: identity)
+            #else
+                return Running(
+                    task: task, services: services, port: port, feeds: feeds, connections: connections,
+                    bodyBudget: responder.bodyBudget)
+            #endif
         } catch {
             task.cancel()
             await task.value

@@ -52,6 +52,19 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// A folder whose every database is served besides ``collections`` (which may then be
     /// empty), with `GET /_all_dbs` and, when the folder allows, `PUT` and `DELETE /{db}`.
     public var databaseFolder: ListenerDatabaseFolder? = nil
+    #if TLS
+        /// Serves plain HTTP when true (the default); HTTPS when false, with ``tlsIdentity``
+        /// or, when that is nil, a self-signed identity made at the first start (see
+        /// ``URLEndpointListener/tlsIdentity``).
+        ///
+        /// Couchbase Lite's listener defaults to TLS; Quire's defaults to plain HTTP, so
+        /// set this to false to match Couchbase Lite. Present with the package's `TLS` trait
+        /// (on by default).
+        public var disableTLS = true
+        /// The certificate and key to serve HTTPS with; nil makes a self-signed one. Ignored
+        /// while ``disableTLS`` is true.
+        public var tlsIdentity: TLSIdentity? = nil
+    #endif
 
     /// A configuration serving `collections`.
     public init(

@@ -15,7 +15,9 @@ import Quire
 /// way, before any response, is sent once more, on a fresh connection.
 ///
 /// Transport failures become ``QuireError``s in the network domain; whether one is worth a
-/// retry is ``isTransient(_:)``.
+/// retry is ``isTransient(_:)``. With a ``LoopbackRoute`` (HTTPS with Quire's own
+/// certificate checks), requests go to a loopback forwarder, messages still name the remote,
+/// and a TLS failure the forwarder recorded is the request's error.
 final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // Safe because the session, the exchanges and every field of an exchange are reached
     // only under `state`'s lock (an exchange leaves the table before it is read outside);
@@ -29,6 +31,8 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     /// The largest response body accepted.
     let maximumResponseBytes: Int
+    /// Where requests really go, when not straight to their URL.
+    let route: LoopbackRoute?
     private struct State {
         var exchanges: [Int: Exchange] = [:]
         var session: URLSession?
@@ -37,8 +41,9 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     private let state = Locked(State())
 
-    init(requestTimeout: TimeInterval, maximumResponseBytes: Int) {
+    init(requestTimeout: TimeInterval, maximumResponseBytes: Int, route: LoopbackRoute? = nil) {
         self.maximumResponseBytes = maximumResponseBytes
+        self.route = route
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = requestTimeout
@@ -84,7 +89,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RemoteResponse, Error>) in
                 let task: URLSessionDataTask? = state.withLock { state in
                     guard !state.invalidated, let session = state.session else { return nil }
-                    let task = session.dataTask(with: request)
+                    let task = session.dataTask(with: route?.toLoopback(request) ?? request)
                     exchange.continuation = continuation
                     state.exchanges[task.taskIdentifier] = exchange
                     return task
@@ -128,7 +133,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        let target = task.originalRequest?.url?.absoluteString ?? "the remote"
+        let target = remoteURL(task)?.absoluteString ?? "the remote"
         let sent = task.originalRequest?.value(forHTTPHeaderField: "Authorization") != nil
         state.withLock { state in
             state.exchanges[task.taskIdentifier]?.failure = QuireError(
@@ -145,7 +150,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             if exchange.data.count + data.count > maximumResponseBytes {
                 exchange.failure = QuireError(
                     .remoteError,
-                    "the response to \(dataTask.originalRequest?.httpMethod ?? "GET") \(dataTask.originalRequest?.url?.absoluteString ?? "?") exceeds \(maximumResponseBytes) bytes"
+                    "the response to \(dataTask.originalRequest?.httpMethod ?? "GET") \(remoteURL(dataTask)?.absoluteString ?? "?") exceeds \(maximumResponseBytes) bytes"
                 )
                 exchange.data = Data()
                 return true
@@ -162,8 +167,12 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         else { return }
         if let failure = exchange.failure {
             continuation.resume(throwing: failure)
+        } else if error != nil, let routeFailure = route?.takeFailure() {
+            // The forwarder's own account (a certificate refused, the remote unreachable),
+            // not the lost loopback connection it caused; never retried as a lost connection.
+            continuation.resume(throwing: routeFailure)
         } else if let error {
-            let mapped = HTTPTransport.map(error, url: task.originalRequest?.url)
+            let mapped = HTTPTransport.map(error, url: remoteURL(task))
             if exchange.response == nil, HTTPTransport.isConnectionLoss(error) {
                 continuation.resume(throwing: ConnectionLost(error: mapped))
             } else {
@@ -179,9 +188,15 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         } else {
             continuation.resume(
                 throwing: QuireError(
-                    .networkError, "no HTTP response from \(task.originalRequest?.url?.absoluteString ?? "?")",
+                    .networkError, "no HTTP response from \(remoteURL(task)?.absoluteString ?? "?")",
                     domain: .network))
         }
+    }
+
+    /// The URL `task` was sent to, as the remote's (not the loopback forwarder's).
+    private func remoteURL(_ task: URLSessionTask) -> URL? {
+        let url = task.originalRequest?.url
+        return route?.toRemote(url) ?? url
     }
 
     // MARK: Errors

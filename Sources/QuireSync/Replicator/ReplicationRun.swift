@@ -50,8 +50,26 @@ struct ReplicationRun: Sendable {
     }
 
     private func runOnce(sessionID: String, reset: Bool) async throws {
+        #if TLS
+            // HTTPS through a loopback forwarder that checks the certificate Quire's way.
+            let forwarder: TLSForwarder?
+            if url.scheme == "https" {
+                forwarder = try await TLSForwarder.start(
+                    host: url.host, port: url.port, trust: ServerTrust(config), connectTimeout: config.requestTimeout)
+            } else {
+                forwarder = nil
+            }
+            defer { forwarder?.close() }
+            let route = forwarder.map { forwarder in
+                LoopbackRoute(
+                    remoteScheme: url.scheme, remoteHost: url.host, remotePort: url.port, localPort: forwarder.port,
+                    takeFailure: { forwarder.takeFailure() })
+            }
+        #else
+            let route: LoopbackRoute? = nil
+        #endif
         let transport = HTTPTransport(
-            requestTimeout: config.requestTimeout, maximumResponseBytes: config.maximumResponseBytes)
+            requestTimeout: config.requestTimeout, maximumResponseBytes: config.maximumResponseBytes, route: route)
         defer { transport.invalidate() }
         var headers = ["User-Agent": "Quire/\(QuireSync.version)"]
         for (name, value) in config.headers ?? [:] { headers[name] = value }

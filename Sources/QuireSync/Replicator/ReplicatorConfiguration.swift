@@ -29,6 +29,27 @@ public struct ReplicatorConfiguration: Sendable {
     public var enableAutoPurge = true
     /// How long, in seconds, one request may go without an answer. Default 60.
     public var requestTimeout: TimeInterval = 60
+    #if TLS
+        /// The certificate an `https` (or `wss`) remote must present, as DER bytes or PEM
+        /// text; the remote's leaf certificate must be exactly this one, and then neither
+        /// its chain nor its host name is checked, so a self-signed certificate (a
+        /// ``URLEndpointListener``'s ``URLEndpointListener/tlsIdentity``) can be trusted. A
+        /// different certificate stops the replicator with
+        /// ``QuireError/Code/tlsCertUnknownRoot``, as in Couchbase Lite. Nil (the default)
+        /// checks the chain to a trusted root and the host name. Present with the package's
+        /// `TLS` trait (on by default).
+        public var pinnedServerCertificate: Data?
+        /// Like ``pinnedServerCertificate``, the pinned certificate given by the SHA-256 of
+        /// its DER bytes in hex (``TLSIdentity/sha256Fingerprint``'s form; colons and case do
+        /// not matter). Set one of the two.
+        public var pinnedServerCertificateSHA256: String?
+        /// A PEM file of root certificates trusted for an `https` remote instead of the
+        /// system's; the host name is still checked. Ignored when a certificate is pinned.
+        /// A certificate without a chain to a trusted root stops the replicator with
+        /// ``QuireError/Code/tlsCertUnknownRoot``, one for another host name with
+        /// ``QuireError/Code/tlsCertUntrusted``.
+        public var trustedRootCertificatesFile: URL?
+    #endif
     /// The largest response accepted from the peer; a larger one ends the replication with
     /// an error instead of filling memory.
     var maximumResponseBytes = 64 << 20
@@ -99,6 +120,9 @@ public struct ReplicatorConfiguration: Sendable {
         guard heartbeat > 0, requestTimeout > 0 else {
             throw QuireError(.invalidParameter, "heartbeat and requestTimeout must be positive")
         }
+        #if TLS
+            _ = try ServerTrust(self)
+        #endif
         return (url, entries)
     }
 }

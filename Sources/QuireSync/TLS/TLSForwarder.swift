@@ -1,0 +1,222 @@
+#if TLS
+    import Foundation
+    import NIOCore
+    import NIOPosix
+    import NIOSSL
+    import NIOTLS
+    import Quire
+
+    /// A loopback forwarder that lets the replicator's `URLSession` reach an HTTPS peer with
+    /// Quire's own certificate checks: the session speaks plain HTTP to `127.0.0.1:`\(``port``),
+    /// and each connection accepted there is paired with a TLS connection to the peer, checked
+    /// by ``ServerTrust``, with bytes piped both ways.
+    ///
+    /// `URLSession` on Linux cannot check a server's certificate per session (no pinning, no
+    /// root file), hence the forwarder. One connection in maps to one connection out, so the
+    /// session's kept-alive connections stay kept-alive to the peer; either side closing
+    /// closes the other. A failed TLS handshake is recorded before the session's connection
+    /// closes, so the transport reports it (``takeFailure()``) rather than a lost connection.
+    final class TLSForwarder: Sendable {
+        /// The loopback port `URLSession` connects to.
+        let port: Int
+        /// `host:port` of the peer, for messages.
+        let target: String
+        private let server: any Channel
+        private let failure = Locked(QuireError?.none)
+        private let open = Locked((channels: [ObjectIdentifier: any Channel](), closed: false))
+
+        private init(port: Int, target: String, server: any Channel) {
+            self.port = port
+            self.target = target
+            self.server = server
+        }
+
+        /// Starts forwarding to `host:port` with `trust`; invalidParameter for a trust that
+        /// cannot be set up, networkError when no loopback port can be bound.
+        static func start(host: String, port: Int, trust: ServerTrust, connectTimeout: TimeInterval) async throws
+            -> TLSForwarder
+        {
+            let context = try trust.clientContext()
+            let host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            // SNI and the name check take a host name; an IP address is checked against the
+            // certificate's IP addresses instead.
+            let serverHostname = TLSIdentity.ipAddressBytes(host) == nil ? host : nil
+            let target = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            let box = Locked(TLSForwarder?.none)
+            let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.autoRead, value: false)
+                .childChannelInitializer { inbound in
+                    if let forwarder = box.withLock({ $0 }) {
+                        forwarder.accept(
+                            inbound, host: host, port: port, context: context, serverHostname: serverHostname,
+                            pin: trust.pinnedSHA256, connectTimeout: connectTimeout)
+                    } else {
+                        inbound.close(promise: nil)
+                    }
+                    return inbound.eventLoop.makeSucceededVoidFuture()
+                }
+            let server: any Channel
+            do {
+                server = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
+            } catch {
+                throw QuireError(
+                    .networkError, "cannot open the loopback port for TLS to \(target): \(error)", domain: .network)
+            }
+            let forwarder = TLSForwarder(port: server.localAddress?.port ?? 0, target: target, server: server)
+            box.withLock { $0 = forwarder }
+            return forwarder
+        }
+
+        /// The TLS failure recorded since the last call, if any, and forgets it.
+        func takeFailure() -> QuireError? {
+            failure.withLock { failure in
+                defer { failure = nil }
+                return failure
+            }
+        }
+
+        /// Stops accepting and closes every connection, in and out.
+        func close() {
+            let channels = open.withLock { open in
+                open.closed = true
+                defer { open.channels = [:] }
+                return Array(open.channels.values)
+            }
+            server.close(promise: nil)
+            for channel in channels { channel.close(promise: nil) }
+        }
+
+        /// Keeps `channel` until it closes, so ``close()`` can reach it; closes it at once
+        /// after ``close()``.
+        private func track(_ channel: any Channel) {
+            let id = ObjectIdentifier(channel)
+            let accepted = open.withLock { open in
+                guard !open.closed else { return false }
+                open.channels[id] = channel
+                return true
+            }
+            guard accepted else {
+                channel.close(promise: nil)
+                return
+            }
+            channel.closeFuture.whenComplete { [weak self] _ in
+                _ = self?.open.withLock { $0.channels.removeValue(forKey: id) }
+            }
+        }
+
+        /// Records `error` unless one is already recorded (the pin check's own message comes
+        /// before the handshake error it causes).
+        fileprivate func record(_ error: QuireError) {
+            failure.withLock { failure in
+                if failure == nil { failure = error }
+            }
+        }
+
+        private func accept(
+            _ inbound: any Channel, host: String, port: Int, context: NIOSSLContext, serverHostname: String?,
+            pin: [UInt8]?, connectTimeout: TimeInterval
+        ) {
+            track(inbound)
+            let target = self.target
+            let connecting = ClientBootstrap(group: inbound.eventLoop)
+                .connectTimeout(.milliseconds(Int64(max(connectTimeout, 1) * 1000)))
+                .channelInitializer { [self] upstream in
+                    upstream.eventLoop.makeCompletedFuture {
+                        let tls: NIOSSLClientHandler
+                        if let pin {
+                            tls = try NIOSSLClientHandler(context: context, serverHostname: serverHostname) {
+                                [self] certificates, promise in
+                                promise.succeed(check(certificates, against: pin))
+                            }
+                        } else {
+                            tls = try NIOSSLClientHandler(context: context, serverHostname: serverHostname)
+                        }
+                        try upstream.pipeline.syncOperations.addHandler(tls)
+                        try upstream.pipeline.syncOperations.addHandler(HandshakeWatcher(forwarder: self))
+                    }
+                }
+                .connect(host: host, port: port)
+            connecting.assumeIsolated().whenComplete { [self] result in
+                switch result {
+                case .failure(let error):
+                    record(
+                        QuireError(.networkError, "cannot connect to \(target): \(error)", domain: .network))
+                    inbound.close(promise: nil)
+                case .success(let upstream):
+                    track(upstream)
+                    // Either side closing closes the other, also before the pipes are in
+                    // place (the accepted connection may not even be active yet).
+                    inbound.closeFuture.whenComplete { _ in upstream.close(promise: nil) }
+                    upstream.closeFuture.whenComplete { _ in inbound.close(promise: nil) }
+                    let (inboundSide, upstreamSide) = ForwardingHandler.pair()
+                    do {
+                        try inbound.pipeline.syncOperations.addHandler(inboundSide)
+                        try upstream.pipeline.syncOperations.addHandler(upstreamSide)
+                    } catch {
+                        inbound.close(promise: nil)
+                        return
+                    }
+                    inbound.setOption(.autoRead, value: true).whenFailure { _ in inbound.close(promise: nil) }
+                }
+            }
+        }
+
+        /// The pin check: the peer's leaf certificate must have the pinned digest.
+        private func check(_ certificates: [NIOSSLCertificate], against pin: [UInt8]) -> NIOSSLVerificationResult {
+            guard let leaf = certificates.first, let der = try? leaf.toDERBytes() else {
+                record(QuireError(.tlsCertUnknownRoot, "\(target) presented no certificate", domain: .network))
+                return .failed
+            }
+            let digest = TLSIdentity.digest(ofDER: der)
+            guard digest == pin else {
+                record(
+                    QuireError(
+                        .tlsCertUnknownRoot,
+                        "the certificate of \(target) (SHA-256 \(TLSIdentity.fingerprint(digest))) does not match the pinned certificate (SHA-256 \(TLSIdentity.fingerprint(pin)))",
+                        domain: .network))
+                return .failed
+            }
+            return .certificateVerified
+        }
+
+        /// The error a failed handshake with the peer stands for.
+        fileprivate func handshakeFailure(_ error: any Error) -> QuireError {
+            let text = String(describing: error)
+            if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+                return QuireError(
+                    .tlsCertUntrusted, "the certificate of \(target) is not for that host name: \(text)",
+                    domain: .network)
+            }
+            if text.contains("CERTIFICATE_VERIFY_FAILED") {
+                return QuireError(
+                    .tlsCertUnknownRoot,
+                    "the certificate of \(target) is not trusted (no chain to a trusted root, or expired): \(text)",
+                    domain: .network)
+            }
+            return QuireError(.tlsHandshakeFailed, "the TLS handshake with \(target) failed: \(text)", domain: .network)
+        }
+    }
+
+    /// Records an error that ends the connection to the peer before its TLS handshake has
+    /// completed, then lets the connection close.
+    private final class HandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = ByteBuffer
+        private let forwarder: TLSForwarder
+        private var handshakeDone = false
+
+        init(forwarder: TLSForwarder) {
+            self.forwarder = forwarder
+        }
+
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if let event = event as? TLSUserEvent, case .handshakeCompleted = event { handshakeDone = true }
+            context.fireUserInboundEventTriggered(event)
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            if !handshakeDone { forwarder.record(forwarder.handshakeFailure(error)) }
+            context.close(promise: nil)
+        }
+    }
+#endif

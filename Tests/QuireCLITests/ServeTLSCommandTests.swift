@@ -1,0 +1,50 @@
+#if TLS
+    import Foundation
+    import Quire
+    import QuireFixturesTestSupport
+    import QuireSync
+    import Testing
+
+    /// `quire serve --tls-self-signed`: it prints the certificate's fingerprint, and a
+    /// replicator pinning that fingerprint pulls over HTTPS.
+    @Suite(.serialized) struct ServeTLSCommandTests {
+        @Test func aSelfSignedServerPrintsItsFingerprintAndServesHTTPS() async throws {
+            let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
+            let scratch = try ScratchFolder()
+            defer { scratch.cleanUp() }
+            let directory = try scratch.folder("data")
+            do {
+                let database = try Database(name: "secure", config: DatabaseConfiguration(directory: directory.path))
+                try database.defaultCollection().save(document: MutableDocument(id: "doc", data: ["n": 1]))
+                try database.close()
+            }
+            let server = try ServedProcess(
+                quire,
+                ["serve", directory.appendingPathComponent("secure.quire").path, "--port", "0", "--tls-self-signed"])
+            defer { server.kill() }
+            let url = try server.waitForURL()
+            #expect(url.scheme == "https")
+            let prefix = "TLS certificate SHA-256 fingerprint: "
+            let line = try #require(server.output.split(separator: "\n").first { $0.hasPrefix(prefix) })
+            let fingerprint = String(line.dropFirst(prefix.count))
+            #expect(fingerprint.count == 32 * 3 - 1)
+
+            let local = try Database(name: "local", config: DatabaseConfiguration(directory: directory.path))
+            defer { try? local.close() }
+            var config = ReplicatorConfiguration(target: URLEndpoint(url: url))
+            config.replicatorType = .pull
+            config.pinnedServerCertificateSHA256 = fingerprint
+            config.addCollection(try local.defaultCollection())
+            let replicator = Replicator(config: config)
+            replicator.start()
+            let deadline = Date().addingTimeInterval(60)
+            while replicator.status.activity != .stopped, Date() < deadline {
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+            #expect(replicator.status.activity == .stopped)
+            #expect(replicator.status.error == nil)
+            #expect(try local.defaultCollection().document(id: "doc")?.int(forKey: "n") == 1)
+            #expect(server.terminate() == 0)
+        }
+    }
+#endif
