@@ -85,8 +85,9 @@ final class ArchiveServer: @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
+        // Only shut down: the accept loop closes the descriptor once it has seen the stop, so
+        // its number cannot be handed to another socket while the loop may still accept on it.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     deinit { stop() }
@@ -95,7 +96,10 @@ final class ArchiveServer: @unchecked Sendable {
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
-                if lock.withLock({ stopped }) { return }
+                if lock.withLock({ stopped }) {
+                    close(listener)
+                    return
+                }
                 continue
             }
             let thread = Thread { [self] in serve(connection) }
