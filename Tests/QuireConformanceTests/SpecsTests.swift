@@ -19,7 +19,9 @@ import Testing
 
     @Test(arguments: cases)
     func specCase(_ testCase: ConformanceCase) async {
+        await Self.lanes.acquire()
         let result = await Self.runOnOwnThread(testCase)
+        await Self.lanes.release()
         switch result.status {
         case .passed, .skipped:
             break
@@ -27,6 +29,11 @@ import Testing
             Issue.record(Comment(rawValue: result.summary + "\n" + (result.failure.map { "\($0)" } ?? "")))
         }
     }
+
+    /// As many cases at a time as `quire conform` runs jobs by default. Every case on a thread
+    /// of its own at once would start hundreds of threads, and under a sanitizer they starve
+    /// the servers of the listener tests running beside them of the processor.
+    private static let lanes = CaseLanes(width: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
     /// Runs a case on a thread of its own, as `quire conform` does. Steps that wait for async
     /// work (a listener starting) block their thread; on one of Swift concurrency's few
@@ -39,5 +46,25 @@ import Testing
             thread.stackSize = 8 << 20
             thread.start()
         }
+    }
+}
+
+/// A gate that lets `width` callers through at a time; the others wait in order.
+private actor CaseLanes {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(width: Int) { free = width }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }
