@@ -12,15 +12,7 @@ import Testing
     /// The report of the deliberate cases, made once on a thread of its own: its cases wait
     /// for async work (listeners, live queries), which the waiting tests must not starve by
     /// blocking Swift concurrency's threads on a static initializer.
-    private static let reportTask = Task<RunReport, Never> {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: makeReport())
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
-    }
+    private static let reportTask = Task<RunReport, Never> { await onOwnThread(makeReport) }
 
     private static func makeReport() -> RunReport {
         let suite = ConformanceSuite.load(paths: [TestResources.path("failing-steps")])

@@ -39,13 +39,7 @@ import Testing
     /// work (a listener starting) block their thread; on one of Swift concurrency's few
     /// threads that would starve the very tasks they wait for.
     private static func runOnOwnThread(_ testCase: ConformanceCase) async -> CaseResult {
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(returning: ConformanceRunner(engine: QuireEngine()).run(testCase))
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
+        await onOwnThread { ConformanceRunner(engine: QuireEngine()).run(testCase) }
     }
 }
 

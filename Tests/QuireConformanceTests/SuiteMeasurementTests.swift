@@ -44,11 +44,7 @@ import Testing
     /// Measures on a thread of its own: the rounds take a while, and a test blocking one of
     /// Swift concurrency's few threads that long holds up the async tests beside it.
     private func measure(_ root: URL, limit: String) async -> CaseResult {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: measureHere(root, limit: limit)) }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
+        await onOwnThread { measureHere(root, limit: limit) }
     }
 
     private func measureHere(_ root: URL, limit: String) -> CaseResult {
