@@ -169,19 +169,7 @@ extension QuireSession {
     private func read(_ getter: Step.ContainerRead, at path: [String], in root: AnyObject) throws -> SpecValue {
         // Walk to the parent with the read-side API; the last segment goes to the parent's own
         // typed getter, as `dictionary.int(forKey:)` or `array.int(at:)`.
-        var parent: Any = root
-        for segment in path.dropLast() {
-            let next: Any?
-            if let array = parent as? ArrayProtocol {
-                next = Int(segment).flatMap { $0 >= 0 && $0 < array.count ? array.value(at: $0) : nil }
-            } else if let dictionary = parent as? DictionaryProtocol {
-                next = dictionary.value(forKey: segment)
-            } else {
-                next = nil
-            }
-            guard let next else { return getter.missing }
-            parent = next
-        }
+        guard let parent = try Self.value(at: Array(path.dropLast()), in: root) else { return getter.missing }
         let target: Any?
         if let last = path.last {
             if getter == .contains {
