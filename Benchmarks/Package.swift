@@ -9,7 +9,8 @@ let package = Package(
     name: "QuireBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: ".."),
+        // Without the TLS trait: the benchmarks use no TLS, and BoringSSL would double the build.
+        .package(path: "..", traits: []),
         // Only the MallocInterposer trait: the default set also holds RuntimeInterposer,
         // whose package (ordo-one/swift-runtime-interposer) is not in every mirror and only
         // adds ARC counters, which these benchmarks do not use.

@@ -27,12 +27,19 @@ if [ ${#benchmarks[@]} -eq 0 ]; then
         batch-save/Quire batch-save/SQLite
         transaction-saves/Quire transaction-saves/SQLite transaction-saves/GRDB
         read/Quire read/SQLite read-2-threads/Quire
+        batch-save-hotels/Quire batch-save-hotels/SQLite batch-save-hotels/GRDB
+        read-hotels/Quire read-hotels/SQLite
         query/Quire query/SQLite query/GRDB
         create-index/Quire create-index/SQLite create-index/GRDB
         query-indexed/Quire query-indexed/SQLite query-indexed/GRDB
+        query-hotels/Quire query-hotels/SQLite query-hotels/GRDB
+        create-index-hotels/Quire create-index-hotels/SQLite create-index-hotels/GRDB
+        query-hotels-indexed/Quire query-hotels-indexed/SQLite query-hotels-indexed/GRDB
         full-text/Quire full-text/SQLite full-text/GRDB
         fixture-build/Quire fixture-build/SQLite
         fixture-install/Quire fixture-install/SQLite
+        fixture-build-hotels/Quire fixture-build-hotels/SQLite
+        fixture-install-hotels/Quire fixture-install-hotels/SQLite
     )
 fi
 

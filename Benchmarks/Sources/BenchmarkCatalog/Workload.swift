@@ -32,12 +32,23 @@ public enum Workload: String, CaseIterable, Sendable {
     case createIndex = "create-index"
     /// The query of ``query`` with that index.
     case queryIndexed = "query-indexed"
+    /// The query `country == "France"` over 10,000 hotels (a few KB each), without an index,
+    /// iterating every result and reading two values.
+    case queryHotels = "query-hotels"
+    /// Creating a value index on `country` over those hotels.
+    case createIndexHotels = "create-index-hotels"
+    /// The query of ``queryHotels`` with that index.
+    case queryHotelsIndexed = "query-hotels-indexed"
     /// A full-text match over the descriptions of 10,000 hotels (a few KB each, with reviews).
     case fullText = "full-text"
     /// Building and packing a fixture of 100,000 people from a generated dataset.
     case fixtureBuild = "fixture-build"
     /// Installing that fixture from its archive and opening it (reading one document).
     case fixtureInstall = "fixture-install"
+    /// Building and packing a fixture of 10,000 hotels (the travel dataset's hotel collection).
+    case fixtureBuildHotels = "fixture-build-hotels"
+    /// Installing that fixture from its archive and opening it (reading one document).
+    case fixtureInstallHotels = "fixture-install-hotels"
     /// Every case of the conformance suite (`Specs/`), as `quire conform Specs` runs it.
     case conformance = "conformance"
 
@@ -59,9 +70,17 @@ public enum Workload: String, CaseIterable, Sendable {
         case .query: "Query state = 'WA' over \(WorkloadSize.queryDocuments.formatted) people, no index"
         case .createIndex: "Create a value index on state over \(WorkloadSize.queryDocuments.formatted) people"
         case .queryIndexed: "Query state = 'WA' over \(WorkloadSize.queryDocuments.formatted) people, indexed"
+        case .queryHotels:
+            "Query country = 'France' over \(WorkloadSize.hotelDocuments.formatted) hotels, no index"
+        case .createIndexHotels:
+            "Create a value index on country over \(WorkloadSize.hotelDocuments.formatted) hotels"
+        case .queryHotelsIndexed:
+            "Query country = 'France' over \(WorkloadSize.hotelDocuments.formatted) hotels, indexed"
         case .fullText: "Full-text match over \(WorkloadSize.fullTextHotels.formatted) hotels"
         case .fixtureBuild: "Fixture build and pack, \(WorkloadSize.fixtureDocuments.formatted) people"
         case .fixtureInstall: "Fixture install and open, \(WorkloadSize.fixtureDocuments.formatted) people"
+        case .fixtureBuildHotels: "Fixture build and pack, \(WorkloadSize.fixtureHotels.formatted) hotels"
+        case .fixtureInstallHotels: "Fixture install and open, \(WorkloadSize.fixtureHotels.formatted) hotels"
         case .conformance: "Conformance suite (`Specs/`), every case"
         }
     }
@@ -72,8 +91,9 @@ public enum Workload: String, CaseIterable, Sendable {
         case .batchSave, .transactionSaves, .read, .readTwoThreads: [.quire, .sqlite, .grdb]
         case .batchSaveHotels, .readHotels, .readHotelsTwoThreads: [.quire, .sqlite, .grdb]
         case .query, .createIndex, .queryIndexed, .fullText: [.quire, .sqlite, .grdb]
+        case .queryHotels, .createIndexHotels, .queryHotelsIndexed: [.quire, .sqlite, .grdb]
         case .parsePeople, .writePeople, .parseHotels, .writeHotels: [.quire, .foundation]
-        case .fixtureBuild, .fixtureInstall: [.quire, .sqlite]
+        case .fixtureBuild, .fixtureInstall, .fixtureBuildHotels, .fixtureInstallHotels: [.quire, .sqlite]
         case .conformance: [.quire]
         }
     }
@@ -88,8 +108,10 @@ public enum Workload: String, CaseIterable, Sendable {
         case .parsePeople, .writePeople: WorkloadSize.codecPeople
         case .parseHotels, .writeHotels: WorkloadSize.codecHotels
         case .query, .createIndex, .queryIndexed: WorkloadSize.queryDocuments
+        case .queryHotels, .createIndexHotels, .queryHotelsIndexed: WorkloadSize.hotelDocuments
         case .fullText: WorkloadSize.fullTextHotels
         case .fixtureBuild, .fixtureInstall: WorkloadSize.fixtureDocuments
+        case .fixtureBuildHotels, .fixtureInstallHotels: WorkloadSize.fixtureHotels
         // Cases, not documents: the count is measured (the `cases` metric), not known here.
         case .conformance: 0
         }
@@ -112,7 +134,7 @@ public enum Workload: String, CaseIterable, Sendable {
     /// fewer of them.
     public var isLong: Bool {
         switch self {
-        case .fixtureBuild, .conformance: true
+        case .fixtureBuild, .fixtureBuildHotels, .conformance: true
         default: false
         }
     }
@@ -185,10 +207,12 @@ public enum WorkloadSize {
     public static let queryDocuments = scaled(100_000)
     /// Hotels in the store the full-text workload runs on.
     public static let fullTextHotels = scaled(10_000)
-    /// Hotels saved by the travel-sized batch workload, and stored for the hotel reads.
+    /// Hotels saved by the travel-sized batch workload, and stored for the hotel reads and queries.
     public static let hotelDocuments = scaled(10_000)
     /// People in the fixture the build and install workloads make.
     public static let fixtureDocuments = scaled(100_000)
+    /// Hotels in the fixture the travel-sized build and install workloads make.
+    public static let fixtureHotels = scaled(10_000)
 }
 
 extension Int {

@@ -1,15 +1,19 @@
 /// The hand-written SQL both baselines run (the C API and GRDB), over their table
 /// `docs (key TEXT NOT NULL UNIQUE, body TEXT NOT NULL)`, an ordinary rowid table.
 enum BaselineSQL {
-    /// IDs and `name.last` of the people in state `?1`.
-    static let stateQuery = """
-        SELECT key, json_extract(body, '$.name.last') FROM docs
-        WHERE json_extract(body, '$.contact.address.state') = ?1
+    /// The IDs and selected property of the documents that `subject` asks for (`?1`).
+    static func query(_ subject: QuerySubject) -> String {
         """
-    /// The index on the expression the state query filters on.
-    static let createStateIndex = "CREATE INDEX docs_state ON docs (json_extract(body, '$.contact.address.state'))"
+        SELECT key, json_extract(body, '$.\(subject.selectPath)') FROM docs
+        WHERE json_extract(body, '$.\(subject.filterPath)') = ?1
+        """
+    }
+    /// The index on the expression `subject`'s query filters on.
+    static func createIndex(_ subject: QuerySubject) -> String {
+        "CREATE INDEX \(subject.indexName) ON docs (json_extract(body, '$.\(subject.filterPath)'))"
+    }
     /// Drops it.
-    static let dropStateIndex = "DROP INDEX docs_state"
+    static func dropIndex(_ subject: QuerySubject) -> String { "DROP INDEX \(subject.indexName)" }
     /// An FTS5 table over every hotel's `description`, with the tokenizer Quire uses for an
     /// English full-text index (porter stemming, accents kept), its rowids the documents'.
     static let createDescriptionIndex = """

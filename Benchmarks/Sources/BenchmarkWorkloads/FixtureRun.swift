@@ -4,17 +4,33 @@ import Quire
 import QuireFixtureBuilder
 import QuireFixtures
 
-/// Building a fixture of people from a generated dataset, or installing and opening one:
-/// Quire through `QuireFixtures` (as `quire fixture build` and `quire fixture install` do),
-/// the SQLite baseline through ``PlainFixture``. The dataset (and, for installs, the archive)
-/// is made once, outside the measurement.
+/// Building a fixture of people or hotels from a generated dataset, or installing and opening
+/// one: Quire through `QuireFixtures` (as `quire fixture build` and `quire fixture install`
+/// do), the SQLite baseline through ``PlainFixture``. The dataset (and, for installs, the
+/// archive) is made once, outside the measurement.
 final class FixtureRun: WorkloadRun {
-    /// The fixture's name, and the installed database's.
-    static let name = "people"
+    /// What the fixture holds.
+    enum Contents {
+        /// ``WorkloadSize/fixtureDocuments`` people (about 300 B) of the `names` dataset.
+        case people
+        /// ``WorkloadSize/fixtureHotels`` hotels (a few KB) of the `travel` dataset, its
+        /// `inventory.hotel` collection alone.
+        case hotels
+
+        /// The fixture's name, and the installed database's.
+        var name: String {
+            switch self {
+            case .people: "people"
+            case .hotels: "hotels"
+            }
+        }
+    }
+
     /// Documents per transaction while loading: `quire fixture build`'s default.
     static let batchSize = 1_000
 
     private let engine: Engine
+    private let contents: Contents
     private let install: Bool
     private let folder: URL
     private let recipe: URL
@@ -25,19 +41,31 @@ final class FixtureRun: WorkloadRun {
     private var output: URL?
     private var installed: (database: Database?, connection: RawConnection?) = (nil, nil)
 
-    init(engine: Engine, install: Bool) throws {
+    init(engine: Engine, contents: Contents, install: Bool) throws {
         guard engine == .quire || engine == .sqlite else {
             throw WorkloadFailure("\(engine.rawValue) builds no fixtures")
         }
         self.engine = engine
+        self.contents = contents
         self.install = install
         folder = try Scratch.directory(named: "fixture")
         let dataset = folder.appendingPathComponent("dataset", isDirectory: true)
-        try DatasetGenerator(kind: .names, count: WorkloadSize.fixtureDocuments, seed: SampleData.seed).write(
-            to: dataset)
-        source = dataset.appendingPathComponent("_default.jsonl")
-        recipe = folder.appendingPathComponent("people.yaml")
-        try Data("name: \(Self.name)\nsource:\n  dataset: dataset\n".utf8).write(to: recipe)
+        var recipeText = "name: \(contents.name)\nsource:\n  dataset: dataset\n"
+        switch contents {
+        case .people:
+            try DatasetGenerator(kind: .names, count: WorkloadSize.fixtureDocuments, seed: SampleData.seed).write(
+                to: dataset)
+            source = dataset.appendingPathComponent("_default.jsonl")
+        case .hotels:
+            // The travel dataset makes as many hotels as its count (and landmarks, routes...,
+            // which the recipe leaves out).
+            try DatasetGenerator(kind: .travel, count: WorkloadSize.fixtureHotels, seed: SampleData.seed).write(
+                to: dataset)
+            source = dataset.appendingPathComponent("inventory.hotel.jsonl")
+            recipeText += "collections:\n  - name: inventory.hotel\n"
+        }
+        recipe = folder.appendingPathComponent("\(contents.name).yaml")
+        try Data(recipeText.utf8).write(to: recipe)
         firstID = try Self.firstID(in: source)
         if install { archive = try build(into: folder.appendingPathComponent("archive", isDirectory: true)) }
     }
@@ -76,10 +104,15 @@ final class FixtureRun: WorkloadRun {
         switch engine {
         case .quire:
             let database = try FixtureInstaller.installIfAbsent(
-                archive: archive, name: Self.name, config: DatabaseConfiguration(directory: output.path),
+                archive: archive, name: contents.name, config: DatabaseConfiguration(directory: output.path),
                 temporaryDirectory: output)
             installed.database = database
-            guard let document = try database.defaultCollection().document(id: firstID) else {
+            let collection: Quire.Collection? =
+                switch contents {
+                case .people: try database.defaultCollection()
+                case .hotels: try database.collection(name: "hotel", scope: "inventory")
+                }
+            guard let document = try collection?.document(id: firstID) else {
                 throw WorkloadFailure("document \(firstID) not found in the installed fixture")
             }
             return document.count

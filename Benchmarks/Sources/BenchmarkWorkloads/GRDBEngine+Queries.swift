@@ -4,16 +4,16 @@ import GRDB
 /// The query workloads in the same hand-written SQL as the C API (``BaselineSQL``), through
 /// `DatabaseQueue`: a cached statement, a row cursor, and `String` columns read by position.
 extension GRDBEngine {
-    public func queryState(_ state: String) throws -> Int {
-        try fetch(BaselineSQL.stateQuery, binding: state)
+    public func query(_ subject: QuerySubject) throws -> Int {
+        try fetch(BaselineSQL.query(subject), binding: subject.value)
     }
 
-    public func createStateIndex() throws {
-        try queue.write { try $0.execute(sql: BaselineSQL.createStateIndex) }
+    public func createIndex(_ subject: QuerySubject) throws {
+        try queue.write { try $0.execute(sql: BaselineSQL.createIndex(subject)) }
     }
 
-    public func dropStateIndex() throws {
-        try queue.write { try $0.execute(sql: BaselineSQL.dropStateIndex) }
+    public func dropIndex(_ subject: QuerySubject) throws {
+        try queue.write { try $0.execute(sql: BaselineSQL.dropIndex(subject)) }
     }
 
     public func createDescriptionIndex() throws {

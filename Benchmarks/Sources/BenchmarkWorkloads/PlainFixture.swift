@@ -13,9 +13,9 @@ import QuireFixtures
 /// reader, renames the file into place, opens it and reads one document.
 enum PlainFixture {
     /// The database file's name inside the archive.
-    static let fileName = "people.sqlite3"
+    static let fileName = "fixture.sqlite3"
 
-    /// Builds `<folder>/people.zip` from the JSON lines file `source`; returns the archive.
+    /// Builds `<folder>/fixture.zip` from the JSON lines file `source`; returns the archive.
     static func build(source: URL, into folder: URL, batchSize: Int) throws -> URL {
         let work = folder.appendingPathComponent("plain-build", isDirectory: true)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -43,7 +43,7 @@ enum PlainFixture {
         try connection.execute("COMMIT")
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE); VACUUM")
         connection.close()
-        let archive = folder.appendingPathComponent("people.zip")
+        let archive = folder.appendingPathComponent("fixture.zip")
         try ReproducibleZipWriter(compressionLevel: 6).write([.file(fileName, from: databaseFile)], to: archive)
         return archive
     }

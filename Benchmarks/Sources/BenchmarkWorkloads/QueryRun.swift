@@ -1,9 +1,9 @@
 import BenchmarkCatalog
 import Foundation
 
-/// The state query without or with an index, or the index's creation, on a store of people
-/// that the engine itself filled and that was reopened, so every engine starts with cold
-/// caches.
+/// A ``QuerySubject``'s query without or with an index, or the index's creation, on a store
+/// of its documents that the engine itself filled and that was reopened, so every engine
+/// starts with cold caches.
 final class QueryRun: WorkloadRun {
     /// What the measured part does.
     enum Kind {
@@ -15,20 +15,23 @@ final class QueryRun: WorkloadRun {
         case indexed
     }
 
-    /// The state the query asks for (one person in five lives there).
-    static let state = "WA"
-
     private let kind: Kind
+    private let subject: QuerySubject
     private let folder: URL
     private var engine: (any StorageEngine)?
 
-    init(engine engineType: any StorageEngine.Type, kind: Kind) throws {
+    init(engine engineType: any StorageEngine.Type, subject: QuerySubject, kind: Kind) throws {
         self.kind = kind
-        let documents = try SampleData.people(count: WorkloadSize.queryDocuments)
+        self.subject = subject
+        let documents =
+            switch subject {
+            case .peopleInState: try SampleData.people(count: WorkloadSize.queryDocuments)
+            case .hotelsInCountry: try SampleData.hotels(count: WorkloadSize.hotelDocuments)
+            }
         folder = try Scratch.directory(named: "query")
         let filler = try engineType.init(directory: folder)
         try filler.saveInOneTransaction(documents)
-        if kind == .indexed { try filler.createStateIndex() }
+        if kind == .indexed { try filler.createIndex(subject) }
         try filler.close()
         engine = try engineType.init(directory: folder)
     }
@@ -37,15 +40,15 @@ final class QueryRun: WorkloadRun {
         guard let engine else { throw WorkloadFailure("no store open") }
         switch kind {
         case .scan, .indexed:
-            return try engine.queryState(Self.state)
+            return try engine.query(subject)
         case .createIndex:
-            try engine.createStateIndex()
+            try engine.createIndex(subject)
             return 1
         }
     }
 
     func finishIteration() throws {
-        if kind == .createIndex { try engine?.dropStateIndex() }
+        if kind == .createIndex { try engine?.dropIndex(subject) }
     }
 
     func tearDown() {

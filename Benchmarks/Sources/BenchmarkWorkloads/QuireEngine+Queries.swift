@@ -4,17 +4,15 @@ import Quire
 /// The query workloads through Quire's public API: ``QueryBuilder`` queries, a value index
 /// and a full-text index made with `createIndex`, rows read with the typed getters.
 extension QuireEngine {
-    /// The name of the value index on `contact.address.state`.
-    static let stateIndex = "byState"
     /// The name of the full-text index on `description`.
     static let descriptionIndex = "descriptionText"
 
-    public func queryState(_ state: String) throws -> Int {
+    public func query(_ subject: QuerySubject) throws -> Int {
         let query =
             QueryBuilder
-            .select(SelectResult.expression(Meta.id), SelectResult.property("name.last"))
+            .select(SelectResult.expression(Meta.id), SelectResult.property(subject.selectPath))
             .from(DataSource.collection(collection))
-            .where(Expression.property("contact.address.state").equalTo(Expression.string(state)))
+            .where(Expression.property(subject.filterPath).equalTo(Expression.string(subject.value)))
         var total = 0
         for row in try query.execute() {
             total &+= (row.string(at: 0)?.utf8.count ?? 0) &+ (row.string(at: 1)?.utf8.count ?? 0)
@@ -22,13 +20,12 @@ extension QuireEngine {
         return total
     }
 
-    public func createStateIndex() throws {
-        try collection.createIndex(
-            withName: Self.stateIndex, config: ValueIndexConfiguration(["contact.address.state"]))
+    public func createIndex(_ subject: QuerySubject) throws {
+        try collection.createIndex(withName: subject.indexName, config: ValueIndexConfiguration([subject.filterPath]))
     }
 
-    public func dropStateIndex() throws {
-        try collection.deleteIndex(forName: Self.stateIndex)
+    public func dropIndex(_ subject: QuerySubject) throws {
+        try collection.deleteIndex(forName: subject.indexName)
     }
 
     public func createDescriptionIndex() throws {

@@ -4,16 +4,16 @@ import Foundation
 /// The query workloads in hand-written SQL (``BaselineSQL``) on the writer connection:
 /// one prepared statement per run, every row stepped and both text columns touched.
 extension SQLiteEngine {
-    public func queryState(_ state: String) throws -> Int {
-        try run(BaselineSQL.stateQuery, binding: state)
+    public func query(_ subject: QuerySubject) throws -> Int {
+        try run(BaselineSQL.query(subject), binding: subject.value)
     }
 
-    public func createStateIndex() throws {
-        try writer.execute(BaselineSQL.createStateIndex)
+    public func createIndex(_ subject: QuerySubject) throws {
+        try writer.execute(BaselineSQL.createIndex(subject))
     }
 
-    public func dropStateIndex() throws {
-        try writer.execute(BaselineSQL.dropStateIndex)
+    public func dropIndex(_ subject: QuerySubject) throws {
+        try writer.execute(BaselineSQL.dropIndex(subject))
     }
 
     public func createDescriptionIndex() throws {

@@ -25,16 +25,16 @@ public protocol StorageEngine: AnyObject {
     /// The store's file size in bytes after a checkpoint (the WAL folded in and truncated).
     func bytesOnDisk() throws -> Int
 
-    /// Runs the query `contact.address.state == state` over every stored person, iterating
-    /// every result and reading its ID and `name.last`; returns the UTF-8 length of both,
-    /// summed over the results.
-    func queryState(_ state: String) throws -> Int
+    /// Runs the query of `subject` (its filter property equal to its value) over every stored
+    /// document, iterating every result and reading its ID and selected property; returns the
+    /// UTF-8 length of both, summed over the results.
+    func query(_ subject: QuerySubject) throws -> Int
 
-    /// Creates the value index on `contact.address.state`.
-    func createStateIndex() throws
+    /// Creates the value index on the property `subject` filters on.
+    func createIndex(_ subject: QuerySubject) throws
 
-    /// Drops the index ``createStateIndex()`` made.
-    func dropStateIndex() throws
+    /// Drops the index ``createIndex(_:)`` made.
+    func dropIndex(_ subject: QuerySubject) throws
 
     /// Creates a full-text index on the `description` of every stored hotel (English
     /// stemming, accents kept).

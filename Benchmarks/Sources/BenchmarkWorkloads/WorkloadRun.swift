@@ -59,15 +59,24 @@ public func makeRun(_ id: BenchmarkID) throws -> any WorkloadRun {
         return try CodecRun(
             engine: id.engine, parse: id.workload == .parseHotels,
             documents: SampleData.hotels(count: WorkloadSize.codecHotels))
-    case .query, .createIndex, .queryIndexed:
+    case .query, .createIndex, .queryIndexed, .queryHotels, .createIndexHotels, .queryHotelsIndexed:
         guard let engine = storageEngineType(id.engine) else { break }
-        let kind: QueryRun.Kind = id.workload == .query ? .scan : id.workload == .createIndex ? .createIndex : .indexed
-        return try QueryRun(engine: engine, kind: kind)
+        let kind: QueryRun.Kind =
+            switch id.workload {
+            case .query, .queryHotels: .scan
+            case .createIndex, .createIndexHotels: .createIndex
+            default: .indexed
+            }
+        let subject: QuerySubject =
+            [.query, .createIndex, .queryIndexed].contains(id.workload) ? .peopleInState : .hotelsInCountry
+        return try QueryRun(engine: engine, subject: subject, kind: kind)
     case .fullText:
         guard let engine = storageEngineType(id.engine) else { break }
         return try FullTextRun(engine: engine)
     case .fixtureBuild, .fixtureInstall:
-        return try FixtureRun(engine: id.engine, install: id.workload == .fixtureInstall)
+        return try FixtureRun(engine: id.engine, contents: .people, install: id.workload == .fixtureInstall)
+    case .fixtureBuildHotels, .fixtureInstallHotels:
+        return try FixtureRun(engine: id.engine, contents: .hotels, install: id.workload == .fixtureInstallHotels)
     case .conformance:
         guard id.engine == .quire else { break }
         return try ConformanceRun()

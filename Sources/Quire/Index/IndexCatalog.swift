@@ -106,6 +106,15 @@ enum IndexCatalog {
         return fullTextTableName(table: collection.table, name: name)
     }
 
+    /// The WHERE clauses (SQL text) of the value indexes on `table` that have a condition
+    /// beyond the live-documents filter every index has.
+    static func partialIndexConditions(_ connection: Connection, table: String) throws -> [String] {
+        try connection.query(
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql LIKE '% WHERE flags & 1 = 0 AND %'",
+            [.text(table)]
+        ) { $0.text(at: 0) ?? "" }
+    }
+
     // MARK: Creating and dropping
 
     static func create(_ connection: Connection, collection: Collection, name: String, definition: Definition) throws {

@@ -130,9 +130,14 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
                 throw QuireError(.notOpen, "collection \(source.collection.fullName) has been deleted")
             }
         }
-        return try QueryCompiler.compile(plan) { collection, name in
-            try IndexCatalog.fullTextTable(connection, collection: collection, name: name)
-        }
+        return try QueryCompiler.compile(
+            plan,
+            fullTextTable: { collection, name in
+                try IndexCatalog.fullTextTable(connection, collection: collection, name: name)
+            },
+            indexConditions: { collection in
+                try IndexCatalog.partialIndexConditions(connection, table: collection.table)
+            })
     }
 
     /// Runs `body` in a read; a SQLite error or type mismatch there is a problem of the query

@@ -90,17 +90,20 @@ final class QueryCompiler {
     // MARK: Queries
 
     /// Compiles `plan`; `fullTextTable` finds the FTS table of an index (nil when the
-    /// collection has no full-text index of that name).
+    /// collection has no full-text index of that name), and `indexConditions` gives the WHERE
+    /// clauses of a collection's partial indexes, as their SQL text.
     static func compile(
-        _ plan: QueryPlan, fullTextTable: (Collection, String) throws -> String?
+        _ plan: QueryPlan, fullTextTable: (Collection, String) throws -> String?,
+        indexConditions: (Collection) throws -> [String]
     ) throws -> CompiledQuery {
         try plan.validate()
         let compiler = QueryCompiler(mode: .query)
-        return try compiler.compileSelect(plan, fullTextTable: fullTextTable)
+        return try compiler.compileSelect(plan, fullTextTable: fullTextTable, indexConditions: indexConditions)
     }
 
     private func compileSelect(
-        _ plan: QueryPlan, fullTextTable: (Collection, String) throws -> String?
+        _ plan: QueryPlan, fullTextTable: (Collection, String) throws -> String?,
+        indexConditions: (Collection) throws -> [String]
     ) throws -> CompiledQuery {
         for (offset, source) in plan.sources.enumerated() {
             let isLeft = offset > 0 && plan.joins[offset - 1].kind == .leftOuter
@@ -169,7 +172,7 @@ final class QueryCompiler {
         }
         if let whereClause {
             whereTerms.append(contentsOf: try whereClause.conjuncts.map { try condition($0) })
-            whereTerms.append(contentsOf: try impliedPresence(whereClause.conjuncts))
+            whereTerms.append(contentsOf: try impliedPresence(whereClause.conjuncts, indexConditions: indexConditions))
         }
         sql += " WHERE " + whereTerms.joined(separator: " AND ")
         if !plan.groupBy.isEmpty {
@@ -205,12 +208,18 @@ final class QueryCompiler {
         return CompiledQuery(sql: sql, bindings: bindings, columns: columns, collectionIDs: ids)
     }
 
-    /// `x IS NOT MISSING` for every property a top-level comparison requires to hold a value:
-    /// always true of the rows the comparison keeps, and written exactly as an index condition
-    /// `x IS NOT MISSING` compiles, so SQLite sees that such a partial index covers the query
-    /// (LiteCore QueryTest "Partial Index with NOT MISSING").
-    private func impliedPresence(_ conjuncts: [PlanExpression]) throws -> [String] {
-        guard sources.count == 1 else { return [] }
+    /// `x IS NOT MISSING` for every property a top-level comparison requires to hold a value,
+    /// when a partial index of the source has that condition: always true of the rows the
+    /// comparison keeps, and written exactly as the index condition compiles, so SQLite sees
+    /// that the partial index covers the query (LiteCore QueryTest "Partial Index with NOT
+    /// MISSING"). Without such an index the term is left out: SQLite would evaluate it on
+    /// every row it reads, parsing the body once more.
+    private func impliedPresence(
+        _ conjuncts: [PlanExpression], indexConditions: (Collection) throws -> [String]
+    ) throws -> [String] {
+        guard sources.count == 1, let collection = sources[0].collection else { return [] }
+        let conditions = try indexConditions(collection)
+        guard !conditions.isEmpty else { return [] }
         var terms: [String] = []
         for conjunct in conjuncts {
             var operands: [PlanExpression] = []
@@ -225,7 +234,7 @@ final class QueryCompiler {
             }
             for case .property(let path, let alias) in operands where !path.isEmpty {
                 let test = try value(.test(.property(path, source: alias), .isNotMissing))
-                if !terms.contains(test) { terms.append(test) }
+                if !terms.contains(test), conditions.contains(where: { $0.contains(test) }) { terms.append(test) }
             }
         }
         return terms

@@ -58,13 +58,22 @@ final class FixtureDocumentLoader {
             batch.removeAll(keepingCapacity: true)
             report(settings.name, loaded)
         }
+        let fileName = reader.url.lastPathComponent
         try reader.forEachDocument { document, line in
-            let place = "line \(document.line) of '\(reader.url.lastPathComponent)', document '\(document.id)'"
+            let place = "line \(document.line) of '\(fileName)', document '\(document.id)'"
             inputs.addLine(line)
             for reference in document.blobReferences where !copiedBlobs.contains(reference.digest) {
                 try copyBlob(reference, place: place)
             }
-            let mutable = MutableDocument(id: document.id, data: document.body)
+            // Through canonical JSON text, not Foundation values: the save then takes its
+            // body straight from the parsed text (sorted already) instead of converting every
+            // value twice.
+            let mutable: MutableDocument
+            do {
+                mutable = try MutableDocument(id: document.id, json: JSONWriter.string(.object(document.body)))
+            } catch let error as QuireError {
+                throw QuireError(error.code, "\(place): \(error.message)")
+            }
             let expiration = try expiration(of: document, parsed: mutable, settings: settings, place: place)
             batch.append((mutable, expiration, place))
             if batch.count >= batchSize { try flush() }

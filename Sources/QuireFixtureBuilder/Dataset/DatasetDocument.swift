@@ -49,6 +49,8 @@ public struct DatasetBlobReference: Sendable, Equatable, Hashable {
     ///
     /// - Throws: `QuireError.corruptData` for a blob object without a valid `sha1-` digest.
     static func all(in value: JSONValue) throws -> [DatasetBlobReference] {
+        // Most documents hold no blob: find that out without sorting any keys.
+        guard mentionsBlob(value) else { return [] }
         var found: [DatasetBlobReference] = []
         func visit(_ value: JSONValue) throws {
             switch value {
@@ -74,5 +76,17 @@ public struct DatasetBlobReference: Sendable, Equatable, Hashable {
         }
         try visit(value)
         return found
+    }
+
+    /// Whether some object inside `value` has `"@type": "blob"`.
+    private static func mentionsBlob(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members):
+            members["@type"] == .string("blob") || members.values.contains { mentionsBlob($0) }
+        case .array(let elements):
+            elements.contains { mentionsBlob($0) }
+        default:
+            false
+        }
     }
 }
