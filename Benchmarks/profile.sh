@@ -5,7 +5,7 @@
 # under "Where the time goes" the next time results-page runs.
 #
 #   Benchmarks/profile.sh                          # the storage workloads (the list below)
-#   Benchmarks/profile.sh query-indexed/Quire query-indexed/SQLite
+#   Benchmarks/profile.sh query-indexed/Quire query-indexed/SQLite   # these again, the others kept
 #   Benchmarks/profile.sh --summary-only           # PROFILE.md again from the last profiles
 #                                                  # (after editing profile-notes.md)
 #
@@ -22,7 +22,8 @@ if [ "${1:-}" = "--summary-only" ]; then
     shift
 fi
 benchmarks=("$@")
-if [ ${#benchmarks[@]} -eq 0 ]; then
+named=${#benchmarks[@]}
+if [ "$named" -eq 0 ]; then
     benchmarks=(
         batch-save/Quire batch-save/SQLite
         transaction-saves/Quire transaction-saves/SQLite transaction-saves/GRDB
@@ -46,7 +47,8 @@ fi
 if ! $summary_only; then
     swift build -c release --product bench-probe
     swift build -c release --product profile-summary
-    rm -rf "$output"
+    # The whole list starts afresh; named benchmarks replace their own profiles only.
+    if [ "$named" -eq 0 ]; then rm -rf "$output"; fi
     mkdir -p "$output"
     # Valgrind 3.19 cannot read the DWARF 5 debug information Swift emits; symbol names are all
     # the summary needs, so it profiles a copy without debug information.
