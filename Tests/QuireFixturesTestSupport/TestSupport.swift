@@ -5,36 +5,84 @@ import Quire
     import Glibc
 #endif
 
-/// Serialises every test that uses libarchive or changes `TZ`: `setenv` racing with another
-/// thread's `localtime` (which libarchive calls) is undefined behaviour in glibc.
-package let archiveLock = NSLock()
+/// Keeps `TZ` still while libarchive runs: `setenv` racing with another thread's `localtime`
+/// (which libarchive calls) is undefined behaviour in glibc.
+///
+/// Tests that use libarchive share it (``withArchiveLock(_:)``), so a long one, such as a
+/// build that pulls from a listener, holds up no other; only a change of `TZ`
+/// (``withTimeZone(_:_:)``) takes it alone. A test waiting on a plain lock here used to block
+/// one of Swift concurrency's threads, and two of them waiting on a remote build, whose
+/// replication needs those threads, stalled the whole process until the replication timed out.
+package final class ArchiveLock: @unchecked Sendable {
+    // @unchecked: the pthread lock is the synchronisation; it lives in its own allocation.
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
 
-/// Runs `body` holding ``archiveLock``.
-@discardableResult
-package func withArchiveLock<T>(_ body: () throws -> T) rethrows -> T {
-    archiveLock.lock()
-    defer { archiveLock.unlock() }
-    return try body()
+    init() {
+        lock = .allocate(capacity: 1)
+        lock.initialize(to: pthread_rwlock_t())
+        pthread_rwlock_init(lock, nil)
+    }
+
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
+    /// Runs `body` while no `TZ` change runs.
+    func shared<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
+    }
+
+    /// Runs `body` while nothing else holds the lock.
+    func exclusive<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return try body()
+    }
 }
 
-/// Runs `body` with the process time zone set to `zone` (caller holds ``archiveLock``).
+/// The one ``ArchiveLock`` of the test process.
+package let archiveLock = ArchiveLock()
+
+/// Runs `body`, which uses libarchive, sharing ``archiveLock`` with other such tests.
+@discardableResult
+package func withArchiveLock<T>(_ body: () throws -> T) rethrows -> T {
+    try archiveLock.shared(body)
+}
+
+/// Runs `body` with the process time zone set to `zone`, holding ``archiveLock`` alone. The
+/// caller must not hold it already, and should wait from a thread of its own
+/// (``onOwnThread(_:)``): a writer waits for every sharer, and a sharer may be a remote
+/// build that needs Swift concurrency's threads.
 ///
 /// `TZ` is overwritten, never removed: removing and re-adding it reallocates `environ`, which
 /// other tests' threads read through `getenv`. When it was unset, it is restored to
 /// `:/etc/localtime`, which is what glibc uses for an unset `TZ`.
 package func withTimeZone<T>(_ zone: String, _ body: () throws -> T) rethrows -> T {
-    let previous = getenv("TZ").map { String(cString: $0) } ?? ":/etc/localtime"
-    setenv("TZ", zone, 1)
-    tzset()
-    defer {
-        setenv("TZ", previous, 1)
+    try archiveLock.exclusive {
+        let previous = getenv("TZ").map { String(cString: $0) } ?? ":/etc/localtime"
+        setenv("TZ", zone, 1)
         tzset()
+        defer {
+            setenv("TZ", previous, 1)
+            tzset()
+        }
+        return try body()
     }
-    return try body()
+}
+
+/// Runs blocking work on a thread of its own, off Swift concurrency's threads, and returns
+/// its result.
+package func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
 }
 
 /// A fresh folder under the system temporary folder, removed by `cleanUp()`.
-package struct ScratchFolder {
+package struct ScratchFolder: Sendable {
     package let url: URL
 
     package init() throws {

@@ -22,11 +22,12 @@ import Testing
         }
     }
 
-    @Test func twoBuildsAreByteIdenticalWhateverTheTimeZoneAndBatchSize() throws {
+    @Test func twoBuildsAreByteIdenticalWhateverTheTimeZoneAndBatchSize() async throws {
         let scratch = try ScratchFolder()
         defer { scratch.cleanUp() }
-        let (first, second) = try withArchiveLock {
-            let recipe = try SampleFixture.travelRecipe(in: scratch)
+        let timestamp = timestamp
+        let (first, second) = try await onOwnThread {
+            let recipe = try withArchiveLock { try SampleFixture.travelRecipe(in: scratch) }
             let first = try withTimeZone("UTC") {
                 try FixtureBuilder(recipe: recipe, timestamp: timestamp).build(into: scratch.file("a")).archiveURL
             }

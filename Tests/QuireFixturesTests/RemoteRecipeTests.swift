@@ -54,7 +54,7 @@ import Testing
         let text = "name: pulled\nsource:\n  remote: {url: \"\(url.absoluteString)\"}\n"
         let recipe = try FixtureRecipe.parse(Data(text.utf8), fileName: "r.yaml", baseFolder: scratch.url)
 
-        let built = try await onThread {
+        let built = try await onOwnThread {
             try withArchiveLock {
                 try FixtureBuilder(recipe: recipe).build(into: scratch.url.appendingPathComponent("out"))
             }
@@ -85,18 +85,11 @@ import Testing
         replication.replicatorType = .pull
         replication.addCollection(try app.defaultCollection())
         let replicator = Replicator(config: replication)
-        let outcome = try await onThread { try BlockingReplication.run(replicator) }
+        let outcome = try await onOwnThread { try BlockingReplication.run(replicator) }
         #expect(outcome.error == nil)
         #expect(outcome.pulled == 2)
         #expect(replicator.checkpointReport(for: try app.defaultCollection())?.isResumed == true)
         #expect(try app.defaultCollection().count == 11)
         await listener.stop()
-    }
-
-    /// Runs blocking work on a thread of its own, off Swift concurrency's threads.
-    private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
     }
 }
