@@ -41,7 +41,7 @@ import Testing
         let output = scratch.url.appendingPathComponent("out")
         let built: FixtureBuildResult
         do {
-            built = try await onThread {
+            built = try await onOwnThread {
                 try withArchiveLock { try FixtureBuilder(recipe: recipe).build(into: output) }
             }
         } catch {
@@ -178,11 +178,5 @@ import Testing
         try runCommand(
             executable, ["fixture", "doctor"] + arguments, temporary: try built.scratch.folder("tmp"),
             in: built.scratch.url)
-    }
-
-    private func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
     }
 }

@@ -110,10 +110,13 @@ enum IndexCatalog {
     /// beyond the live-documents filter every index has.
     static func partialIndexConditions(_ connection: Connection, table: String) throws -> [String] {
         try connection.query(
-            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql LIKE '% WHERE flags & 1 = 0 AND %'",
-            [.text(table)]
+            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql LIKE ?",
+            [.text(table), .text("% WHERE \(liveDocuments) AND %")]
         ) { $0.text(at: 0) ?? "" }
     }
+
+    /// The condition every value index starts its WHERE clause with: live documents only.
+    private static let liveDocuments = "flags & 1 = 0"
 
     // MARK: Creating and dropping
 
@@ -155,7 +158,7 @@ enum IndexCatalog {
         case .value:
             let columns = try parsed.map { try QueryCompiler.indexExpression($0) }
             let terms =
-                try ["flags & 1 = 0"] + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0) } ?? [])
+                try [liveDocuments] + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0) } ?? [])
             try connection.execute(
                 "CREATE INDEX \(valueIndexName(table: table, name: name)) ON \(table) (\(columns.joined(separator: ", "))) WHERE \(terms.joined(separator: " AND "))"
             )

@@ -218,8 +218,6 @@ final class QueryCompiler {
         _ conjuncts: [PlanExpression], indexConditions: (Collection) throws -> [String]
     ) throws -> [String] {
         guard sources.count == 1, let collection = sources[0].collection else { return [] }
-        let conditions = try indexConditions(collection)
-        guard !conditions.isEmpty else { return [] }
         var terms: [String] = []
         for conjunct in conjuncts {
             var operands: [PlanExpression] = []
@@ -234,10 +232,13 @@ final class QueryCompiler {
             }
             for case .property(let path, let alias) in operands where !path.isEmpty {
                 let test = try value(.test(.property(path, source: alias), .isNotMissing))
-                if !terms.contains(test), conditions.contains(where: { $0.contains(test) }) { terms.append(test) }
+                if !terms.contains(test) { terms.append(test) }
             }
         }
-        return terms
+        // The catalog is read only when some comparison could use such an index.
+        guard !terms.isEmpty else { return [] }
+        let conditions = try indexConditions(collection)
+        return terms.filter { term in conditions.contains { $0.contains(term) } }
     }
 
     /// Live, unexpired documents of a source; deleted ones too when the WHERE clause asks

@@ -55,7 +55,7 @@ public struct DatasetBlobReference: Sendable, Equatable, Hashable {
         func visit(_ value: JSONValue) throws {
             switch value {
             case .object(let members):
-                if members["@type"] == .string("blob") {
+                if isBlob(members) {
                     guard let digest = members["digest"]?.stringValue, DatasetBlobName.isValidDigest(digest) else {
                         throw QuireError(.corruptData, "has a blob without a valid 'sha1-' digest")
                     }
@@ -78,11 +78,16 @@ public struct DatasetBlobReference: Sendable, Equatable, Hashable {
         return found
     }
 
-    /// Whether some object inside `value` has `"@type": "blob"`.
+    /// Whether an object's members make it a blob reference: `"@type": "blob"`.
+    private static func isBlob(_ members: [String: JSONValue]) -> Bool {
+        members["@type"] == .string("blob")
+    }
+
+    /// Whether some object inside `value` is a blob reference.
     private static func mentionsBlob(_ value: JSONValue) -> Bool {
         switch value {
         case .object(let members):
-            members["@type"] == .string("blob") || members.values.contains { mentionsBlob($0) }
+            isBlob(members) || members.values.contains { mentionsBlob($0) }
         case .array(let elements):
             elements.contains { mentionsBlob($0) }
         default:
