@@ -102,7 +102,7 @@ import Testing
         options.measuresUnoptimisedBuilds = true
         let measured = run(yaml, options: options)
         #expect(measured.status == .failed)
-        #expect(measured.failure?.message == "the workload is too slow against its baseline")
+        #expect(measured.failure?.message == "the workload is too slow against its baseline (measured twice)")
         #expect(measured.notes.first?.contains("baseline nothing") == true)
         let unknown = run(yaml.replacingOccurrences(of: "nothing", with: "rawSQLiteInsert"), options: options)
         #expect(unknown.status == .error)
@@ -141,8 +141,12 @@ import Testing
         // A tenth of what was measured: noise does not move a ratio tenfold.
         let failing = measureQuire(limit: String(measurement.ratio / 10), extra: "      iterations: 300")
         #expect(failing.status == .failed)
-        #expect(failing.failure?.message == "the workload is too slow against its baseline")
+        #expect(failing.failure?.message == "the workload is too slow against its baseline (measured twice)")
         #expect(failing.failure?.expected?.hasPrefix("ratio <= ") == true)
+        // Over its limit, a case is measured once more before it fails; both figures are noted.
+        #expect(failing.notes.count >= 2 && failing.notes[0].hasPrefix("over its limit at first (workload "))
+        #expect(failing.notes[0].hasSuffix("); measured again") && failing.notes[1].hasPrefix("workload "))
+        #expect(passing.notes.first?.hasPrefix("workload ") == true)
         #expect(failing.performance.map { $0.ratio > $0.maxRatio } == true)
 
         let report = RunReport(engine: "quire", seed: 0, start: Date(), stop: Date(), results: [passing, failing])
@@ -170,7 +174,7 @@ import Testing
         #expect(growth > 0)
         let failing = measureQuire(limit: "100000", extra: "      sizes: [100, 400]\n      maxGrowth: \(growth / 10)")
         #expect(failing.status == .failed)
-        #expect(failing.failure?.message == "the workload's cost grows faster than its size")
+        #expect(failing.failure?.message == "the workload's cost grows faster than its size (measured twice)")
         let broken = measureQuire(limit: "1", extra: "      iterations: 10\n      maxGrowth: 1.2")
         #expect(broken.status == .error)
         #expect(broken.failure?.message.contains("sizes") == true, "\(broken.summary)")

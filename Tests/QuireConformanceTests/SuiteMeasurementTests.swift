@@ -82,7 +82,7 @@ import Testing
         }
         let failing = await measure(root, limit: String(measurement.ratio / 10))
         #expect(failing.status == .failed)
-        #expect(failing.failure?.message == "the workload is too slow against its baseline")
+        #expect(failing.failure?.message == "the workload is too slow against its baseline (measured twice)")
     }
 
     @Test func theReplayMakesTheEngineCallsTheRunnerMade() throws {

@@ -57,7 +57,7 @@ import Testing
 
     @Test func aRefusalAfterAGoodRequestOnTheSameConnection() async throws {
         try await ListenerHarness.with { harness async throws in
-            let connection = try KeepAliveConnection(port: harness.listener.port ?? 0, timeoutSeconds: 10)
+            let connection = try KeepAliveConnection(port: harness.listener.port ?? 0)
             let first = try await connection.request("GET", "/db")
             #expect(first.status == 200)
             #expect(!first.saysClose)
@@ -77,7 +77,7 @@ import Testing
         // passed on with the body and called bytes that are not HTTP, 400).
         let body = #"{"n":1}"#
         try await ListenerHarness.with { harness async throws in
-            let connection = try KeepAliveConnection(port: harness.listener.port ?? 0, timeoutSeconds: 10)
+            let connection = try KeepAliveConnection(port: harness.listener.port ?? 0)
             try await connection.send(
                 Data(
                     ("PUT /db/pipelined HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -98,7 +98,7 @@ import Testing
     /// a request on a new connection answered.
     private func refusal(of bytes: String, status: Int) async throws -> KeepAliveConnection.Reply {
         try await ListenerHarness.with { harness async throws in
-            let connection = try KeepAliveConnection(port: harness.listener.port ?? 0, timeoutSeconds: 10)
+            let connection = try KeepAliveConnection(port: harness.listener.port ?? 0)
             try await connection.send(Data(bytes.utf8))
             let reply = try await connection.readReply()
             #expect(reply.status == status)
@@ -106,7 +106,7 @@ import Testing
             #expect(reply.json["reason"]?.stringValue?.isEmpty == false)
             #expect(reply.saysClose)
             #expect(await connection.waitForClose())
-            let next = try KeepAliveConnection(port: harness.listener.port ?? 0, timeoutSeconds: 10)
+            let next = try KeepAliveConnection(port: harness.listener.port ?? 0)
             #expect(try await next.request("GET", "/db").status == 200)
             return reply
         }

@@ -29,9 +29,11 @@ struct RawHTTPClient: Sendable {
     /// thread of their own: on Linux the cooperative pool and Dispatch's global queues share
     /// threads, and blocking those stalls the server under test.
     /// `onData`, when given, sees every byte received so far after each read, so a test can
-    /// act on what a streamed reply has sent without waiting for its end.
+    /// act on what a streamed reply has sent without waiting for its end. `timeoutSeconds` is
+    /// a safety net, as long as `TestHTTPClient`'s: under a sanitizer beside the whole suite a
+    /// listener on two cores has taken more than 10 s to answer (RELIABILITY.md, item 30).
     func send(
-        _ head: String, body: Data = Data(), timeoutSeconds: Int = 10, onData: (@Sendable (Data) -> Void)? = nil
+        _ head: String, body: Data = Data(), timeoutSeconds: Int = 60, onData: (@Sendable (Data) -> Void)? = nil
     ) async throws -> Reply {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
@@ -78,6 +80,10 @@ struct RawHTTPClient: Sendable {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = recv(descriptor, &chunk, chunk.count, 0)
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                throw QuireError(
+                    .networkError, "no reply within \(timeoutSeconds) s (\(received.count) bytes received)")
+            }
             if count <= 0 { break }
             received.append(contentsOf: chunk[0..<count])
             onData?(received)
@@ -88,7 +94,8 @@ struct RawHTTPClient: Sendable {
     private static func parse(_ data: Data) throws -> Reply {
         let separator = Data("\r\n\r\n".utf8)
         guard let end = data.range(of: separator) else {
-            throw QuireError(.networkError, "no complete HTTP head in \(data.count) bytes")
+            throw QuireError(
+                .networkError, "the connection closed before a complete HTTP head (\(data.count) bytes)")
         }
         let lines = String(decoding: data[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let statusParts = (lines.first ?? "").split(separator: " ")

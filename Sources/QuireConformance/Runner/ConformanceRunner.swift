@@ -168,12 +168,12 @@ public struct ConformanceRunner: Sendable {
     /// Measures a performance case: at each size, `warmup` uncounted rounds then `rounds`
     /// counted ones, each in a fresh directory and session (setup, steps, untimed preparation,
     /// then workload and baseline timed back to back, their order alternating). The verdict is
-    /// the median of the rounds' ratios, never an absolute time.
+    /// the median of the rounds' ratios, never an absolute time. A case over a limit is
+    /// measured once more and fails only if that measurement is over a limit too: a
+    /// neighbour's load that lasts through one measurement does not fail it, a slow path does.
     private func measure(_ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate)
         -> CaseResult
     {
-        var sizes: [PerformanceMeasurement.Size] = []
-        var notes: [String] = []
         var suiteRun: (measurement: SuiteMeasurement, recorded: [SuiteMeasurement.RecordedCase])?
         if let suite = performance.suite {
             let measurement = SuiteMeasurement(
@@ -185,6 +185,55 @@ public struct ConformanceRunner: Sendable {
                 return Self.suiteFailure(error, testCase: testCase, performance: performance)
             }
         }
+        var notes: [String] = []
+        var measurement: PerformanceMeasurement
+        switch measureOnce(testCase, scenario, performance, suiteRun: suiteRun) {
+        case .success(let first):
+            measurement = first
+        case .failure(let failure):
+            return failure.result
+        }
+        let measuredTwice = !measurement.withinLimits
+        if measuredTwice {
+            notes.append("over its limit at first (\(measurement.summary)); measured again")
+            switch measureOnce(testCase, scenario, performance, suiteRun: suiteRun) {
+            case .success(let second):
+                measurement = second
+            case .failure(let failure):
+                return failure.result
+            }
+        }
+        notes.append(measurement.summary)
+        #if DEBUG
+            notes.append("this is a debug build: measure with `swift run -c release quire conform --perf`")
+        #endif
+        var result = CaseResult(testCase: testCase, status: .passed, notes: notes)
+        result.performance = measurement
+        let again = measuredTwice ? " (measured twice)" : ""
+        if measurement.ratio > measurement.maxRatio {
+            result.status = .failed
+            result.failure = CaseFailure(
+                message: "the workload is too slow against its baseline\(again)", location: performance.location,
+                expected: String(format: "ratio <= %.2f", measurement.maxRatio), actual: measurement.summary)
+        } else if let growth = measurement.growth, let maxGrowth = measurement.maxGrowth, growth > maxGrowth {
+            result.status = .failed
+            result.failure = CaseFailure(
+                message: (performance.threads.count == 2
+                    ? "the workload takes longer on \(performance.threads[1]) threads than allowed against \(performance.threads[0])"
+                    : "the workload's cost grows faster than its size") + again,
+                location: performance.location,
+                expected: String(format: "growth <= %.2f", maxGrowth), actual: measurement.summary)
+        }
+        return result
+    }
+
+    /// One measurement of a performance case: every size's warm-up and counted rounds, and
+    /// the medians; a round that cannot run comes back as the case's result.
+    private func measureOnce(
+        _ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate,
+        suiteRun: (measurement: SuiteMeasurement, recorded: [SuiteMeasurement.RecordedCase])?
+    ) -> Result<PerformanceMeasurement, RoundFailure> {
+        var sizes: [PerformanceMeasurement.Size] = []
         // Two sizes on the same threads, or one size on two thread counts.
         let points =
             performance.threads.count == 2
@@ -208,7 +257,7 @@ public struct ConformanceRunner: Sendable {
                 case .success(let times):
                     if round >= performance.warmup { counted.append(times) }
                 case .failure(let failure):
-                    return failure.result
+                    return .failure(failure)
                 }
             }
             sizes.append(
@@ -222,32 +271,12 @@ public struct ConformanceRunner: Sendable {
             let perIteration = sizes.map { $0.workload / Double($0.iterations) }
             growth = perIteration[1] / max(perIteration[0], 1e-12)
         }
-        let measurement = PerformanceMeasurement(
-            baselineName: performance.baseline, sizes: sizes, maxRatio: performance.maxRatio,
-            rounds: performance.rounds,
-            warmup: performance.warmup, growth: growth, maxGrowth: performance.maxGrowth,
-            suiteCases: suiteRun?.recorded.count)
-        notes.append(measurement.summary)
-        #if DEBUG
-            notes.append("this is a debug build: measure with `swift run -c release quire conform --perf`")
-        #endif
-        var result = CaseResult(testCase: testCase, status: .passed, notes: notes)
-        result.performance = measurement
-        if measurement.ratio > measurement.maxRatio {
-            result.status = .failed
-            result.failure = CaseFailure(
-                message: "the workload is too slow against its baseline", location: performance.location,
-                expected: String(format: "ratio <= %.2f", measurement.maxRatio), actual: measurement.summary)
-        } else if let growth, let maxGrowth = measurement.maxGrowth, growth > maxGrowth {
-            result.status = .failed
-            result.failure = CaseFailure(
-                message: performance.threads.count == 2
-                    ? "the workload takes longer on \(performance.threads[1]) threads than allowed against \(performance.threads[0])"
-                    : "the workload's cost grows faster than its size",
-                location: performance.location,
-                expected: String(format: "growth <= %.2f", maxGrowth), actual: measurement.summary)
-        }
-        return result
+        return .success(
+            PerformanceMeasurement(
+                baselineName: performance.baseline, sizes: sizes, maxRatio: performance.maxRatio,
+                rounds: performance.rounds,
+                warmup: performance.warmup, growth: growth, maxGrowth: performance.maxGrowth,
+                suiteCases: suiteRun?.recorded.count))
     }
 
     /// One round in its own directory and session; a failure comes back as the case's result.
