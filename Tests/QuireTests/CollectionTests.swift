@@ -271,6 +271,29 @@ import Testing
         }
     }
 
+    /// A closed database or a deleted collection says notOpen before a document object that
+    /// was never saved says notFound (Couchbase Lite's `CollectionTest.testUseInvalidCollection`
+    /// expects notOpen from every document call once the database is closed or the collection
+    /// deleted; its purge checks the database before the document).
+    @Test(arguments: ["close the database", "delete the collection"])
+    func unsavedDocumentsOfAClosedDatabaseOrADeletedCollectionAreNotOpen(_ action: String) throws {
+        let directory = TemporaryDirectory()
+        let collection = try makeCollection(directory)
+        if action == "close the database" {
+            try collection.database.close()
+        } else {
+            try collection.database.deleteCollection(name: "items", scope: "store")
+        }
+        for operation in [
+            { try collection.delete(document: MutableDocument(id: "ghost")) },
+            { try collection.purge(document: MutableDocument(id: "ghost")) },
+            { try collection.purge(id: "ghost") },
+        ] as [() throws -> Void] {
+            let error = #expect(throws: QuireError.self, performing: operation)
+            #expect(error?.code == .notOpen, "\(error.map { "\($0)" } ?? "")")
+        }
+    }
+
     @Test func reservedTopLevelKeysAreRejected() throws {
         let directory = TemporaryDirectory()
         let collection = try makeCollection(directory)

@@ -184,6 +184,9 @@ extension Collection {
     public func purge(document: Document) throws {
         try checkOwnership(of: document)
         guard document.revisionID != nil else {
+            // A closed database or a deleted collection is named first, as Couchbase Lite's
+            // purge checks that the database is open before it looks at the document.
+            try checkExists()
             throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be purged")
         }
         try purge(id: document.id)
@@ -252,6 +255,7 @@ extension Collection {
     ) throws -> Bool {
         try checkOwnership(of: document)
         if deleting && document.revisionID == nil {
+            try checkExists()  // notOpen comes first, as for a purge
             throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be deleted")
         }
         // Pins the blobs this save installs until it has committed, so compaction keeps them.
