@@ -319,6 +319,32 @@ import Testing
         #expect { try query.execute() } throws: { ($0 as? QuireError)?.code == .notOpen }
     }
 
+    /// A query object keeps its compilation while the schema is unchanged; an index created or
+    /// deleted, or its collection deleted, is seen at its next run.
+    @Test func aQueryObjectFollowsCatalogChangesBetweenRuns() throws {
+        let f = try fixture()
+        let match = try f.database.createQuery("SELECT meta().id FROM store.items WHERE MATCH(byName, 'Ann')")
+        #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .missingIndex }
+        try f.collection.createIndex(withName: "byName", config: FullTextIndexConfiguration(["name"]))
+        #expect(try match.rows() == [#"{"id":"a"}"#])
+        try f.save(["e": #"{"name":"Ann"}"#])
+        #expect(try match.rows().sorted() == [#"{"id":"a"}"#, #"{"id":"e"}"#])
+        try f.collection.deleteIndex(forName: "byName")
+        #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .missingIndex }
+
+        let inOslo = try f.database.createQuery("SELECT meta().id FROM store.items WHERE city = 'Oslo'")
+        #expect(try !inOslo.explain().contains("USING INDEX"))
+        try f.collection.createIndex(withName: "byCity", config: ValueIndexConfiguration(["city"]))
+        #expect(try inOslo.explain().contains("USING INDEX"))
+        try f.collection.deleteIndex(forName: "byCity")
+        #expect(try !inOslo.explain().contains("USING INDEX"))
+        #expect(try inOslo.rows().count == 2)
+        try f.database.deleteCollection(name: "items", scope: "store")
+        #expect { try inOslo.execute() } throws: { ($0 as? QuireError)?.code == .notOpen }
+        _ = try f.database.createCollection(name: "items", scope: "store")
+        #expect { try inOslo.execute() } throws: { ($0 as? QuireError)?.code == .notOpen }
+    }
+
     @Test func badBuilderInputIsInvalidQuery() throws {
         let f = try fixture()
         let badPath = QueryBuilder.select(SelectResult.property("a..b")).from(DataSource.collection(f.collection))

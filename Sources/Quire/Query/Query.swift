@@ -15,6 +15,11 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
     /// The SQL++ text the query was parsed from, if it was.
     private let text: String?
     private let state = Locked((parameters: [String: JSONValue](), liveQueries: [ObjectIdentifier: LiveQuery]()))
+    /// The last compilation and SQLite's schema version it was made against. Every change
+    /// the compilation reads (a collection deleted, a value or full-text index created or
+    /// deleted) creates or drops a table or index, which changes the schema version, so an
+    /// unchanged version means the compilation still holds.
+    private let compilation = Locked<(schemaVersion: Int64, query: CompiledQuery)?>(nil)
 
     init(plan: QueryPlan, text: String?) {
         self.plan = plan
@@ -121,8 +126,19 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Compiles the plan against the current catalog (for full-text index tables).
+    /// Compiles the plan against the current catalog (for full-text index tables), or
+    /// returns the last compilation when the schema has not changed since.
     func compile(_ connection: Connection) throws -> CompiledQuery {
+        let schemaVersion = try connection.scalarInt("PRAGMA schema_version") ?? -1
+        if let last = compilation.withLock({ $0 }), last.schemaVersion == schemaVersion {
+            return last.query
+        }
+        let compiled = try compileAgainstCatalog(connection)
+        compilation.withLock { $0 = (schemaVersion, compiled) }
+        return compiled
+    }
+
+    private func compileAgainstCatalog(_ connection: Connection) throws -> CompiledQuery {
         for source in plan.sources {
             let present = try connection.scalarInt(
                 "SELECT 1 FROM quire_collections WHERE id = ?", [.integer(source.collection.id)])
