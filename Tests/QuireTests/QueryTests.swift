@@ -331,6 +331,20 @@ import Testing
         #expect(try match.rows().sorted() == [#"{"id":"a"}"#, #"{"id":"e"}"#])
         try f.collection.deleteIndex(forName: "byName")
         #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .missingIndex }
+        // Run inside a batch that creates the index and then rolls back: the next change's
+        // schema version is the rolled-back one's, and must not find that compilation.
+        struct RollBack: Error {}
+        #expect(throws: RollBack.self) {
+            try f.database.inBatch {
+                try f.collection.createIndex(withName: "byName", config: FullTextIndexConfiguration(["name"]))
+                #expect(try match.rows().count == 2)
+                throw RollBack()
+            }
+        }
+        // The same kind of index under another name: as many schema changes as the rolled-back one.
+        try f.collection.createIndex(withName: "byCity", config: FullTextIndexConfiguration(["city"]))
+        #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .missingIndex }
+        try f.collection.deleteIndex(forName: "byCity")
 
         let inOslo = try f.database.createQuery("SELECT meta().id FROM store.items WHERE city = 'Oslo'")
         #expect(try !inOslo.explain().contains("USING INDEX"))

@@ -18,7 +18,9 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
     /// The last compilation and SQLite's schema version it was made against. Every change
     /// the compilation reads (a collection deleted, a value or full-text index created or
     /// deleted) creates or drops a table or index, which changes the schema version, so an
-    /// unchanged version means the compilation still holds.
+    /// unchanged version means the compilation still holds. Only compilations against
+    /// committed schemas are kept: committed versions only grow, while a rolled-back
+    /// transaction's version would be reused by the next change.
     private let compilation = Locked<(schemaVersion: Int64, query: CompiledQuery)?>(nil)
 
     init(plan: QueryPlan, text: String?) {
@@ -134,7 +136,9 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
             return last.query
         }
         let compiled = try compileAgainstCatalog(connection)
-        compilation.withLock { $0 = (schemaVersion, compiled) }
+        if !connection.isInWriteTransaction {
+            compilation.withLock { $0 = (schemaVersion, compiled) }
+        }
         return compiled
     }
 

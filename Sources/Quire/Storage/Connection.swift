@@ -242,6 +242,10 @@ public final class Connection {
     /// Whether a transaction is open on this connection.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// Whether this connection's open transaction may have changed the database (holds the
+    /// write lock): what it reads may include changes not yet committed.
+    var isInWriteTransaction: Bool { sqlite3_txn_state(handle, nil) == SQLITE_TXN_WRITE }
+
     // MARK: Transactions
 
     /// Runs `body` in a transaction: `BEGIN IMMEDIATE` for writers (so the write lock is
