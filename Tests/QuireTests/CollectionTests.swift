@@ -258,17 +258,22 @@ import Testing
         #expect(!revived.isDeleted)
     }
 
-    @Test func deletingOrPurgingUnsavedDocumentsIsNotFound() throws {
-        let directory = TemporaryDirectory()
-        let collection = try makeCollection(directory)
+    /// Deletes and purges the never-saved document "ghost" in the three ways there are, and
+    /// expects each to fail with `code`.
+    private func expectGhostDeletesAndPurges(in collection: Collection, toFailWith code: QuireError.Code) {
         for operation in [
             { try collection.delete(document: MutableDocument(id: "ghost")) },
             { try collection.purge(document: MutableDocument(id: "ghost")) },
             { try collection.purge(id: "ghost") },
         ] as [() throws -> Void] {
             let error = #expect(throws: QuireError.self, performing: operation)
-            #expect(error?.code == .notFound)
+            #expect(error?.code == code, "\(error.map { "\($0)" } ?? "")")
         }
+    }
+
+    @Test func deletingOrPurgingUnsavedDocumentsIsNotFound() throws {
+        let directory = TemporaryDirectory()
+        expectGhostDeletesAndPurges(in: try makeCollection(directory), toFailWith: .notFound)
     }
 
     /// A closed database or a deleted collection says notOpen before a document object that
@@ -284,14 +289,7 @@ import Testing
         } else {
             try collection.database.deleteCollection(name: "items", scope: "store")
         }
-        for operation in [
-            { try collection.delete(document: MutableDocument(id: "ghost")) },
-            { try collection.purge(document: MutableDocument(id: "ghost")) },
-            { try collection.purge(id: "ghost") },
-        ] as [() throws -> Void] {
-            let error = #expect(throws: QuireError.self, performing: operation)
-            #expect(error?.code == .notOpen, "\(error.map { "\($0)" } ?? "")")
-        }
+        expectGhostDeletesAndPurges(in: collection, toFailWith: .notOpen)
     }
 
     @Test func reservedTopLevelKeysAreRejected() throws {

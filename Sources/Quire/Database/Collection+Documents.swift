@@ -183,12 +183,7 @@ extension Collection {
     ///   database.
     public func purge(document: Document) throws {
         try checkOwnership(of: document)
-        guard document.revisionID != nil else {
-            // A closed database or a deleted collection is named first, as Couchbase Lite's
-            // purge checks that the database is open before it looks at the document.
-            try checkExists()
-            throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be purged")
-        }
+        guard document.revisionID != nil else { try refuseNeverSaved(document, "purged") }
         try purge(id: document.id)
     }
 
@@ -225,6 +220,14 @@ extension Collection {
             revisionID: statement.text(at: 2) ?? "", history: statement.text(at: 3) ?? "")
     }
 
+    /// A document object never saved cannot be deleted or purged: notFound, once a closed
+    /// database or a deleted collection has been named (notOpen), as Couchbase Lite checks
+    /// that the database is open before it looks at the document.
+    private func refuseNeverSaved(_ document: Document, _ verb: String) throws -> Never {
+        try checkExists()
+        throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be \(verb)")
+    }
+
     /// A document read or saved through one `Database` object belongs to it: another object's
     /// collection refuses it, even on the same file, as Couchbase Lite refuses a document of
     /// another database instance.
@@ -254,10 +257,7 @@ extension Collection {
         conflictHandler: ((MutableDocument, Document?) throws -> Bool)?
     ) throws -> Bool {
         try checkOwnership(of: document)
-        if deleting && document.revisionID == nil {
-            try checkExists()  // notOpen comes first, as for a purge
-            throw QuireError(.notFound, "document '\(document.id)' was never saved, so it cannot be deleted")
-        }
+        if deleting && document.revisionID == nil { try refuseNeverSaved(document, "deleted") }
         // Pins the blobs this save installs until it has committed, so compaction keeps them.
         let lease = BlobLease(store: database.blobStore)
         defer { lease.release() }

@@ -165,6 +165,9 @@ public struct ConformanceRunner: Sendable {
 
     // MARK: Performance
 
+    /// A suite case's measurement and the engine calls it recorded.
+    private typealias SuiteRun = (measurement: SuiteMeasurement, recorded: [SuiteMeasurement.RecordedCase])
+
     /// Measures a performance case: at each size, `warmup` uncounted rounds then `rounds`
     /// counted ones, each in a fresh directory and session (setup, steps, untimed preparation,
     /// then workload and baseline timed back to back, their order alternating). The verdict is
@@ -174,7 +177,7 @@ public struct ConformanceRunner: Sendable {
     private func measure(_ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate)
         -> CaseResult
     {
-        var suiteRun: (measurement: SuiteMeasurement, recorded: [SuiteMeasurement.RecordedCase])?
+        var suiteRun: SuiteRun?
         if let suite = performance.suite {
             let measurement = SuiteMeasurement(
                 engine: engine, paths: [scenario.specDirectory.appendingPathComponent(suite).path], seed: scenario.seed,
@@ -186,30 +189,25 @@ public struct ConformanceRunner: Sendable {
             }
         }
         var notes: [String] = []
-        var measurement: PerformanceMeasurement
-        switch measureOnce(testCase, scenario, performance, suiteRun: suiteRun) {
-        case .success(let first):
-            measurement = first
-        case .failure(let failure):
-            return failure.result
-        }
-        let measuredTwice = !measurement.withinLimits
-        if measuredTwice {
-            notes.append("over its limit at first (\(measurement.summary)); measured again")
-            switch measureOnce(testCase, scenario, performance, suiteRun: suiteRun) {
-            case .success(let second):
-                measurement = second
-            case .failure(let failure):
-                return failure.result
+        let measurement: PerformanceMeasurement
+        do throws(RoundFailure) {
+            let first = try measureOnce(testCase, scenario, performance, suiteRun: suiteRun).get()
+            if first.withinLimits {
+                measurement = first
+            } else {
+                notes.append("over its limit at first (\(first.summary)); measured again")
+                measurement = try measureOnce(testCase, scenario, performance, suiteRun: suiteRun).get()
             }
+        } catch {
+            return error.result
         }
+        let again = notes.isEmpty ? "" : " (measured twice)"
         notes.append(measurement.summary)
         #if DEBUG
             notes.append("this is a debug build: measure with `swift run -c release quire conform --perf`")
         #endif
         var result = CaseResult(testCase: testCase, status: .passed, notes: notes)
         result.performance = measurement
-        let again = measuredTwice ? " (measured twice)" : ""
         if measurement.ratio > measurement.maxRatio {
             result.status = .failed
             result.failure = CaseFailure(
@@ -231,7 +229,7 @@ public struct ConformanceRunner: Sendable {
     /// the medians; a round that cannot run comes back as the case's result.
     private func measureOnce(
         _ testCase: ConformanceCase, _ scenario: Scenario, _ performance: PerformanceTemplate,
-        suiteRun: (measurement: SuiteMeasurement, recorded: [SuiteMeasurement.RecordedCase])?
+        suiteRun: SuiteRun?
     ) -> Result<PerformanceMeasurement, RoundFailure> {
         var sizes: [PerformanceMeasurement.Size] = []
         // Two sizes on the same threads, or one size on two thread counts.
