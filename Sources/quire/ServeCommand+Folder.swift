@@ -29,6 +29,7 @@ extension ServeCommand {
             authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             corsOrigins: corsOrigin, accessLog: accessLog)
+        config.conflicts = try conflictRule(default: .keep)
         defer { try? databases.close() }
         try applyTLS(to: &config)
         let listener = URLEndpointListener(config: config)

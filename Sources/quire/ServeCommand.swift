@@ -7,7 +7,7 @@ import QuireSync
 /// `quire serve DATABASE|DIR [--create-databases] [--allow-delete] [--port P] [--interface
 /// ADDRESS] [--read-only] [--user NAME --password-file F | --insecure-no-auth] [--max-body SIZE]
 /// [--max-connections N] [--idle-timeout SECONDS] [--cors-origin ORIGIN ...] [--log FILE|-]
-/// [--tls-cert F --tls-key F | --tls-self-signed]`.
+/// [--conflicts keep|refuse] [--tls-cert F --tls-key F | --tls-self-signed]`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -25,6 +25,13 @@ struct ServeCommand: ParsableCommand {
             Examples:
               quire serve travel.quire --port 4984
               quire serve data --create-databases --allow-delete
+
+            A pushed revision that conflicts with the document's current one (a replicator's
+            new_edits:false write from a peer that edited the same document) is kept as a
+            conflict when serving a folder, as CouchDB keeps it and as PouchDB and other
+            CouchDB clients expect; serving one database, it is refused with 409, as Couchbase
+            Lite's listener refuses it (the pusher resolves the conflict when it pulls).
+            --conflicts keep or --conflicts refuse chooses either way.
 
             With --user and --password-file every request needs those credentials (HTTP Basic).
             Listening on an interface other than loopback needs them, or --insecure-no-auth.
@@ -79,6 +86,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Write an access log line per request (Common Log Format) to FILE, or '-' for standard output.")
     var log: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "keep: store a pushed conflicting revision as a conflict (CouchDB; the default for a folder); refuse: answer 409 (Couchbase Lite; the default for one database).",
+            valueName: "keep|refuse"))
+    var conflicts: String?
+
     @Flag(help: "Serving a folder: let clients create databases (PUT /<name>).")
     var createDatabases = false
 
@@ -113,6 +126,7 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds.")
         }
         _ = try ServeCommand.byteCount(maxBody)
+        _ = try conflictRule(default: .keep)
         for origin in corsOrigin where origin != "*" && !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
             throw ValidationError("--cors-origin '\(origin)' must be '*' or an origin such as https://app.example.com.")
         }
@@ -218,6 +232,7 @@ struct ServeCommand: ParsableCommand {
             authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             corsOrigins: corsOrigin, accessLog: accessLog)
+        config.conflicts = try conflictRule(default: .refuse)
         defer { try? opened.close() }
         try applyTLS(to: &config)
         let listener = URLEndpointListener(config: config)
@@ -225,6 +240,17 @@ struct ServeCommand: ParsableCommand {
             ($0.urls ?? []).map { "Serving \($0.absoluteString)\n" }.joined() + ServeCommand.tlsAnnouncement($0)
         }
         try opened.close()
+    }
+
+    /// What `--conflicts` asks for, `fallback` when it is not given.
+    func conflictRule(
+        default fallback: URLEndpointListenerConfiguration.Conflicts
+    ) throws -> URLEndpointListenerConfiguration.Conflicts {
+        guard let conflicts else { return fallback }
+        guard let rule = URLEndpointListenerConfiguration.Conflicts(rawValue: conflicts) else {
+            throw ValidationError("--conflicts must be keep or refuse, not '\(conflicts)'.")
+        }
+        return rule
     }
 
     /// The authenticator and access log the options ask for.

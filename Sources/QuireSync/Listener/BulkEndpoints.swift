@@ -5,6 +5,8 @@ import Quire
 /// `POST /{db}/_revs_diff`, `_bulk_get`, `_bulk_docs` and `_ensure_full_commit`.
 struct BulkEndpoints: Sendable {
     let served: ServedCollection
+    /// What to do with a replicated revision that makes a conflict.
+    var conflicts: URLEndpointListenerConfiguration.Conflicts = .refuse
 
     /// `{docid: [revs]}` → `{docid: {"missing": [...], "possible_ancestors": [...]}}`.
     func revsDiff(_ request: ListenerRequest) throws -> Response {
@@ -57,7 +59,7 @@ struct BulkEndpoints: Sendable {
     /// failing one undoes only itself): far fewer commits, and feeds wake once.
     func bulkDocs(_ request: ListenerRequest) throws -> Response {
         let bulk = try BulkDocsRequest(json: try request.jsonObjectBody())
-        let writer = RevisionWriter(served: served)
+        let writer = RevisionWriter(served: served, conflicts: conflicts)
         var results: [BulkDocsRequest.Result] = []
         try served.collection.database.inBatch {
             results = bulk.docs.map { json -> BulkDocsRequest.Result in

@@ -6,6 +6,8 @@ import Quire
 struct DocumentEndpoint: Sendable {
     let served: ServedCollection
     let id: String
+    /// What to do with a replicated revision that makes a conflict.
+    var conflicts: URLEndpointListenerConfiguration.Conflicts = .refuse
 
     private var renderer: RevisionRenderer { RevisionRenderer(served: served) }
 
@@ -75,7 +77,7 @@ struct DocumentEndpoint: Sendable {
             document.revisionID = rev
         }
         let newEdits = try request.query.bool("new_edits", default: true)
-        let revision = try RevisionWriter(served: served).write(document, newEdits: newEdits)
+        let revision = try RevisionWriter(served: served, conflicts: conflicts).write(document, newEdits: newEdits)
         return JSONResponse.make(.created, ["ok": true, "id": .string(id), "rev": .string(revision)])
     }
 
@@ -86,7 +88,7 @@ struct DocumentEndpoint: Sendable {
         // A malformed revision is 400, as CouchDB's "Invalid rev format", not a conflict.
         try RevisionID.validate(rev, documentID: id)
         let document = CouchDocument(id: id, revisionID: rev, isDeleted: true, body: [:])
-        let revision = try RevisionWriter(served: served).write(document, newEdits: true)
+        let revision = try RevisionWriter(served: served, conflicts: conflicts).write(document, newEdits: true)
         return JSONResponse.make(.ok, ["ok": true, "id": .string(id), "rev": .string(revision)])
     }
 

@@ -129,6 +129,7 @@ struct ListenerResponder: Sendable {
             throw HTTPFailure.notFound("Database does not exist.")
         }
         let writing = route.isDocumentWrite(request.method)
+        let conflicts = configuration.conflicts
         switch route {
         case .root: return try await work.read { try ServerEndpoints.welcome(keyspaces: keyspaces) }
         case .database: return try await work.read { try ServerEndpoints.database(served) }
@@ -138,7 +139,7 @@ struct ListenerResponder: Sendable {
             ).respond(request)
         case .revsDiff: return try await work.read { try BulkEndpoints(served: served).revsDiff(request) }
         case .bulkGet: return try await work.read { try BulkEndpoints(served: served).bulkGet(request) }
-        case .bulkDocs: return try await work.write { try BulkEndpoints(served: served).bulkDocs(request) }
+        case .bulkDocs: return try await work.write { try BulkEndpoints(served: served, conflicts: conflicts).bulkDocs(request) }
         case .ensureFullCommit: return BulkEndpoints.ensureFullCommit()
         case .allDocs: return try await work.read { try AllDocsEndpoint(served: served).respond(request) }
         case .localDocument(_, let id):
@@ -147,7 +148,7 @@ struct ListenerResponder: Sendable {
             }
         case .document(_, let id):
             return try await work.run(writing: writing) {
-                try DocumentEndpoint(served: served, id: id).respond(request)
+                try DocumentEndpoint(served: served, id: id, conflicts: conflicts).respond(request)
             }
         case .attachment(_, let id, let name):
             return try await work.read {

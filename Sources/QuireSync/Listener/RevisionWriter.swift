@@ -5,6 +5,8 @@ import Quire
 /// (`new_edits=false`). Attachment bytes are checked and stored first.
 struct RevisionWriter: Sendable {
     let served: ServedCollection
+    /// What to do with a replicated revision that makes a conflict.
+    var conflicts: URLEndpointListenerConfiguration.Conflicts
 
     private var collection: Collection { served.collection }
 
@@ -31,7 +33,7 @@ struct RevisionWriter: Sendable {
         let body = try served.codec.decode(document, known: RevisionRenderer.knownAttachments(leaves))
         if !newEdits {
             let revision = try document.foreignRevision(body: body)
-            try RevisionWriter.refuseConflict(revision, leaves: leaves)
+            if conflicts == .refuse { try RevisionWriter.refuseConflict(revision, leaves: leaves) }
             try collection.insert(revision)
             return revision.revisionID
         }
@@ -63,7 +65,8 @@ struct RevisionWriter: Sendable {
         return current
     }
 
-    /// Refuses a replicated revision that would leave the document with a live revision it
+    /// With ``URLEndpointListenerConfiguration/Conflicts-swift.enum/refuse``: refuses a
+    /// replicated revision that would leave the document with a live revision it
     /// does not descend from (a conflict), with 409 `conflict`, as Couchbase Lite's listener
     /// refuses incoming conflicts (`noIncomingConflicts`): the pushing side keeps its revision
     /// and resolves the conflict when it pulls. A deletion never makes a live conflict, so a

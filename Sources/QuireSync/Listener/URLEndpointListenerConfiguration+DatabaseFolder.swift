@@ -4,6 +4,10 @@ extension URLEndpointListenerConfiguration {
     /// A configuration serving every database of `databaseFolder` (see
     /// ``ListenerDatabaseFolder``); the other parameters are those of
     /// ``init(collections:port:networkInterface:readOnly:authenticator:maxRequestBodySize:maxFeedTimeout:maxConnections:requestHeadTimeout:idleTimeout:maxInFlightBodyBytes:corsOrigins:accessLog:)``.
+    ///
+    /// Conflicting replicated revisions are kept, as CouchDB keeps them (``conflicts`` is
+    /// ``Conflicts-swift.enum/keep``), since a folder of databases is what CouchDB clients
+    /// talk to; set ``conflicts`` to ``Conflicts-swift.enum/refuse`` for Couchbase Lite's rule.
     public init(
         databaseFolder: ListenerDatabaseFolder,
         port: UInt16? = nil,
@@ -25,5 +29,6 @@ extension URLEndpointListenerConfiguration {
             maxConnections: maxConnections, requestHeadTimeout: requestHeadTimeout, idleTimeout: idleTimeout,
             maxInFlightBodyBytes: maxInFlightBodyBytes, corsOrigins: corsOrigins, accessLog: accessLog)
         self.databaseFolder = databaseFolder
+        conflicts = .keep
     }
 }

@@ -52,6 +52,11 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// A folder whose every database is served besides ``collections`` (which may then be
     /// empty), with `GET /_all_dbs` and, when the folder allows, `PUT` and `DELETE /{db}`.
     public var databaseFolder: ListenerDatabaseFolder? = nil
+    /// What becomes of a replicated revision that conflicts with the document's current
+    /// one: ``Conflicts-swift.enum/refuse`` (409, as Couchbase Lite's listener; the default
+    /// here) or ``Conflicts-swift.enum/keep`` (stored as a conflict, as CouchDB; the default
+    /// of ``init(databaseFolder:port:networkInterface:readOnly:authenticator:maxRequestBodySize:maxFeedTimeout:maxConnections:requestHeadTimeout:idleTimeout:maxInFlightBodyBytes:corsOrigins:accessLog:)``).
+    public var conflicts: Conflicts = .refuse
     #if TLS
         /// Serves plain HTTP when true (the default); HTTPS when false, with ``tlsIdentity``
         /// or, when that is nil, a self-signed identity made at the first start (see
