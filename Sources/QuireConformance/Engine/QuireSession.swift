@@ -400,8 +400,8 @@ final class QuireSession: EngineSession {
             let outcome = try FixtureInstaller.install(
                 archive: archive, name: name, config: configuration, ifAbsent: ifAbsent, temporaryDirectory: directory)
             return .object(["installed": .bool(outcome == .installed)])
-        case .serve(let name, let readOnly):
-            return try serve(name, readOnly: readOnly)
+        case .serve(let name, let readOnly, let keepsConflicts):
+            return try serve(name, readOnly: readOnly, keepsConflicts: keepsConflicts)
         case .request(let method, let url, let body):
             return try QuireHTTPRequest.send(method: method, url: try self.url(url), body: body)
         case .replicate(let replication):
@@ -592,7 +592,7 @@ final class QuireSession: EngineSession {
         ])
     }
 
-    private func serve(_ name: String, readOnly: Bool) throws -> SpecValue {
+    private func serve(_ name: String, readOnly: Bool, keepsConflicts: Bool) throws -> SpecValue {
         let database = try database(named: name)
         var collections: [Collection] = [try database.defaultCollection()]
         for scope in try database.scopes() {
@@ -600,9 +600,10 @@ final class QuireSession: EngineSession {
                 collections.append(collection)
             }
         }
-        let listener = URLEndpointListener(
-            config: URLEndpointListenerConfiguration(
-                collections: collections, port: 0, networkInterface: "127.0.0.1", readOnly: readOnly))
+        var config = URLEndpointListenerConfiguration(
+            collections: collections, port: 0, networkInterface: "127.0.0.1", readOnly: readOnly)
+        config.conflicts = keepsConflicts ? .keep : .refuse
+        let listener = URLEndpointListener(config: config)
         try QuireSession.blocking { try await listener.start() }
         listeners.append(listener)
         guard let port = listener.port else {

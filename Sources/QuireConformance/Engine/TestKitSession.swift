@@ -67,7 +67,12 @@ final class TestKitSession: EngineSession {
             try makeDatabase(name)
             current = name
         case .replicate(let replication): return try replicate(replication)
-        case .serve(let name, let readOnly): return try serve(name, readOnly: readOnly)
+        case .serve(let name, let readOnly, let keepsConflicts):
+            guard !keepsConflicts else {
+                throw EngineError.missingCapability(
+                    "serve.conflicts", "Couchbase Lite's listeners refuse incoming conflicts; they cannot keep them")
+            }
+            return try serve(name, readOnly: readOnly)
         case .request(let method, let text, let body):
             // A CouchDB client's request to a listener the server started: sent from here.
             guard let url = URL(string: text), url.scheme != nil, url.host != nil else {

@@ -427,7 +427,8 @@ public enum SpecSchema {
                   "type": "object",
                   "properties": {
                     "database": { "description": "A database of the case directory.", "type": "string", "minLength": 1 },
-                    "readOnly": { "type": "boolean" }
+                    "readOnly": { "type": "boolean" },
+                    "conflicts": { "description": "refuse (Couchbase Lite's listener, the default) or keep (CouchDB).", "enum": ["keep", "refuse"] }
                   },
                   "required": ["database"],
                   "additionalProperties": false

@@ -80,8 +80,9 @@ public enum Step: Sendable, Hashable {
     /// install`); returns `{installed}` (false when `ifAbsent` found one already).
     case installFixture(archive: URL, name: String, ifAbsent: Bool)
     /// Serves a database of the case directory (every collection) on 127.0.0.1 with an
-    /// ephemeral port until the session closes; returns `{url}`.
-    case serve(database: String, readOnly: Bool)
+    /// ephemeral port until the session closes; returns `{url}`. `keepsConflicts` stores
+    /// pushed conflicting revisions as CouchDB does instead of refusing them.
+    case serve(database: String, readOnly: Bool, keepsConflicts: Bool)
     /// Sends one HTTP request (to a served database, as a CouchDB client would); returns
     /// `{status, body}`, the body parsed as JSON when it is JSON, as text otherwise.
     case request(method: String, url: String, body: SpecValue?)

@@ -120,7 +120,13 @@ enum StepDecoder {
                 name: try arguments.string("name"),
                 ifAbsent: try arguments.bool("ifAbsent") ?? false)
         case "serve":
-            return .serve(database: try arguments.string("database"), readOnly: try arguments.bool("readOnly") ?? false)
+            let conflicts = try arguments.optionalString("conflicts") ?? "refuse"
+            guard conflicts == "keep" || conflicts == "refuse" else {
+                throw ArgumentError("serve's 'conflicts' must be keep or refuse, not '\(conflicts)'")
+            }
+            return .serve(
+                database: try arguments.string("database"), readOnly: try arguments.bool("readOnly") ?? false,
+                keepsConflicts: conflicts == "keep")
         case "request":
             return .request(
                 method: try arguments.optionalString("method") ?? "GET", url: try arguments.string("url"),
