@@ -42,7 +42,10 @@ struct DocumentEndpoint: Sendable {
             leaf = leaves[0]
             if leaf.isDeleted { throw HTTPFailure.notFound("deleted") }
         }
-        return JSONResponse.make(.ok, try renderer.json(id: id, leaf: leaf, leaves: leaves, options: options))
+        let tag = EntityTag.of(revision: leaf.revisionID)
+        if let unchanged = EntityTag.notModified(request.headers, tag: tag) { return unchanged }
+        return JSONResponse.make(
+            .ok, try renderer.json(id: id, leaf: leaf, leaves: leaves, options: options), headers: [.eTag: tag])
     }
 
     /// `open_revs=all` or `open_revs=["1-a", ...]`: a JSON array of `{"ok": doc}` and
@@ -78,7 +81,9 @@ struct DocumentEndpoint: Sendable {
         }
         let newEdits = try request.query.bool("new_edits", default: true)
         let revision = try RevisionWriter(served: served, conflicts: conflicts).write(document, newEdits: newEdits)
-        return JSONResponse.make(.created, ["ok": true, "id": .string(id), "rev": .string(revision)])
+        return JSONResponse.make(
+            .created, ["ok": true, "id": .string(id), "rev": .string(revision)],
+            headers: [.eTag: EntityTag.of(revision: revision)])
     }
 
     private func delete(_ request: ListenerRequest) throws -> Response {
@@ -89,12 +94,15 @@ struct DocumentEndpoint: Sendable {
         try RevisionID.validate(rev, documentID: id)
         let document = CouchDocument(id: id, revisionID: rev, isDeleted: true, body: [:])
         let revision = try RevisionWriter(served: served, conflicts: conflicts).write(document, newEdits: true)
-        return JSONResponse.make(.ok, ["ok": true, "id": .string(id), "rev": .string(revision)])
+        return JSONResponse.make(
+            .ok, ["ok": true, "id": .string(id), "rev": .string(revision)],
+            headers: [.eTag: EntityTag.of(revision: revision)])
     }
 
     // MARK: Attachments
 
-    /// The bytes of attachment `name` of the current revision (or `?rev=`).
+    /// The bytes of attachment `name` of the current revision (or `?rev=`), tagged with the
+    /// revision (CouchDB tags with the attachment's MD5 when it has one, else the revision).
     func attachment(_ name: String, request: ListenerRequest) throws -> Response {
         let leaves = try renderer.leaves(id)
         let leaf: LeafRevision
@@ -107,9 +115,11 @@ struct DocumentEndpoint: Sendable {
             leaf = leaves[0]
         }
         guard !leaf.isDeleted else { throw HTTPFailure.notFound("deleted") }
+        let tag = EntityTag.of(revision: leaf.revisionID)
+        if let unchanged = EntityTag.notModified(request.headers, tag: tag) { return unchanged }
         let (data, contentType) = try served.codec.content(of: try CouchDocument(id: id, leaf: leaf), named: name)
         return Response(
-            status: .ok, headers: [.contentType: contentType],
+            status: .ok, headers: [.contentType: contentType, .eTag: tag],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
