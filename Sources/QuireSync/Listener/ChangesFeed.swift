@@ -36,6 +36,8 @@ struct ChangesFeed: Sendable {
             if options.feed == .continuous || options.feed == .eventsource {
                 for entry in entries { try await writer.write(try line(entry)) }
                 sent += entries.count
+                // Written once: a heartbeat next comes back here with nothing new to send.
+                entries = []
                 if let limit = options.limit, sent >= limit { break }
             } else if !entries.isEmpty {
                 break
