@@ -26,7 +26,7 @@ struct DocumentEndpoint: Sendable {
         let query = request.query
         let options = RevisionRenderer.Options(
             revisions: try query.bool("revs"), attachmentData: try query.bool("attachments"),
-            conflicts: try query.bool("conflicts"))
+            conflicts: try query.bool("conflicts"), revisionsInfo: try query.bool("revs_info"))
         let leaves = try renderer.leaves(id)
         if let openRevisions = query["open_revs"] {
             return try self.openRevisions(

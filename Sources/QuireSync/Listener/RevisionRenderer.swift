@@ -11,6 +11,10 @@ struct RevisionRenderer: Sendable {
         var attachmentData = false
         /// `_conflicts`, the other live leaves (`conflicts=true`), for the current revision.
         var conflicts = false
+        /// `_revs_info` (`revs_info=true`): the revision and its ancestors, newest first,
+        /// each `available` (its body is here), `deleted` (a tombstone) or `missing` (only
+        /// its ID is kept, as for every ancestor: the store keeps the bodies of leaves).
+        var revisionsInfo = false
     }
 
     let served: ServedCollection
@@ -37,6 +41,11 @@ struct RevisionRenderer: Sendable {
         if options.conflicts, leaf.isCurrent {
             let others = leaves.filter { !$0.isCurrent && !$0.isDeleted }.map(\.revisionID)
             if !others.isEmpty { document.body["_conflicts"] = .array(others.map { .string($0) }) }
+        }
+        if options.revisionsInfo {
+            let own: JSONValue = ["rev": .string(leaf.revisionID), "status": leaf.isDeleted ? "deleted" : "available"]
+            document.body["_revs_info"] = .array(
+                [own] + leaf.ancestors.map { ["rev": .string($0), "status": "missing"] })
         }
         return document
     }
