@@ -51,6 +51,12 @@ let package = Package(
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"])]
         ),
+        // zlib, for the listener's gzipped request bodies (libarchive needs it already).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Snowball stemmers (Debian's libstemmer-dev) as an FTS5 tokenizer.
         .target(
             name: "CQuireSnowball",
@@ -66,7 +72,7 @@ let package = Package(
         .target(
             name: "QuireSync",
             dependencies: [
-                "Quire",
+                "Quire", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -194,7 +194,8 @@ struct ListenerResponder: Sendable {
     }
 
     /// The body, at most `maxRequestBodySize` bytes (413 beyond, before reading when
-    /// `Content-Length` already says so).
+    /// `Content-Length` already says so), decoded when gzipped (the limit applies to both
+    /// the bytes received and the decoded ones; 415 for a coding other than gzip).
     ///
     /// `request.body` is replaced by the bytes read (an empty body when there is none to
     /// read), as Hummingbird's `collectBody` does.
@@ -203,6 +204,7 @@ struct ListenerResponder: Sendable {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw HTTPFailure.tooLarge(limit: limit)
         }
+        _ = try RequestBodyDecoder.coding(request.headers)
         guard
             request.method == .post || request.method == .put || request.headers[.contentLength] != nil
                 || request.headers[.transferEncoding] != nil
@@ -222,6 +224,7 @@ struct ListenerResponder: Sendable {
             // Broken framing (a bad chunk size, a connection closed mid-body) is the client's fault.
             throw HTTPFailure.badRequest("The request body could not be read: \(error)")
         }
+        bytes = try RequestBodyDecoder.decode(bytes, headers: request.headers, limit: limit)
         request.body = RequestBody(buffer: ByteBuffer(bytes: bytes))
         return bytes
     }
