@@ -45,16 +45,31 @@ struct CompiledQuery: Sendable {
     func run(_ connection: Connection, parameters: [String: JSONValue], now: Int64, blobStore: BlobStore?) throws
         -> ResultRows
     {
+        var values: [JSONValue?] = []
+        var count = 0
+        try forEachRow(connection, parameters: parameters, now: now) { row in
+            values.append(contentsOf: row)
+            count += 1
+            return true
+        }
+        return ResultRows(columnNames: columns.map(\.name), values: values, count: count, blobStore: blobStore)
+    }
+
+    /// Runs the statement and calls `body` with each row's values (nil is MISSING) as it is
+    /// stepped to, until `body` returns false; nothing is kept between rows.
+    func forEachRow(
+        _ connection: Connection, parameters: [String: JSONValue], now: Int64, _ body: ([JSONValue?]) throws -> Bool
+    ) throws {
         let statement = try connection.cachedStatement(sql)
         defer { statement.reset() }
         try bind(statement, parameters: parameters, now: now)
-        var values: [JSONValue?] = []
-        var count = 0
+        var row: [JSONValue?] = []
+        row.reserveCapacity(columns.count)
         while try statement.step() {
-            for column in columns { values.append(decode(statement, column)) }
-            count += 1
+            row.removeAll(keepingCapacity: true)
+            for column in columns { row.append(decode(statement, column)) }
+            guard try body(row) else { return }
         }
-        return ResultRows(columnNames: columns.map(\.name), values: values, count: count, blobStore: blobStore)
     }
 
     /// What a type column says about its value column: SQL NULL is MISSING, and `json_type`'s

@@ -107,6 +107,26 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// Runs the query and calls `body` with its column names and each row's values (nil is
+    /// MISSING) as SQLite steps to them, until `body` returns false: rows are not gathered
+    /// first, so a large result streams (the command-line tool prints rows this way). The
+    /// read stays open until the last row.
+    ///
+    /// - Throws: as ``execute()``, and what `body` throws.
+    package func forEachRow(_ body: (_ columnNames: [String], _ values: [JSONValue?]) throws -> Bool) throws {
+        let database = plan.database
+        let parameters = parameterValues
+        let now = QueryClock.milliseconds(database.config.clock.now)
+        try run { connection in
+            let compiled = try compile(connection)
+            let names = compiled.columns.map(\.name)
+            try compiled.forEachRow(connection, parameters: parameters, now: now) { try body(names, $0) }
+        }
+    }
+
+    /// The names of the parameters (`$name`) the query uses, sorted.
+    package var parameterNames: [String] { plan.parameterNames }
+
     /// The SQL the query runs, followed by SQLite's query plan for it (`EXPLAIN QUERY PLAN`),
     /// which shows the indexes used.
     ///
