@@ -19,6 +19,8 @@ struct ListenerResponder: Sendable {
     let cors: CORSPolicy
     /// The threads that run the endpoints' database work, off the cooperative pool.
     let work: DatabaseWork
+    /// The cookie sessions `/_session` logs in.
+    let sessions = ListenerSessions()
 
     /// Bodies up to this size are read without a reservation, and an error answered before
     /// reading one keeps the connection (the server reads and drops it).
@@ -64,6 +66,17 @@ struct ListenerResponder: Sendable {
         defer { bodyBudget.release(reserved) }
         var bodyRead = false
         do {
+            if request.uri.path == "/_session" {
+                // Logging in needs no credentials; the answer says whether there were any.
+                let credentials = try sessionCredentials(request.headers)
+                user = credentials.user
+                reserved = try await reserveBody(request.headers)
+                let body = try await readBody(&request)
+                bodyRead = true
+                let response = try sessionEndpoint.respond(
+                    method: request.method, headers: request.headers, body: body, credentials: credentials)
+                return request.method == .head ? response.createHeadResponse() : response
+            }
             user = try authenticate(request.headers)
             if configuration.databaseFolder != nil {
                 // Listing, creating and deleting databases touch files: off the cooperative pool.
@@ -157,9 +170,36 @@ struct ListenerResponder: Sendable {
         }
     }
 
-    /// 401 unless the Basic credentials pass the authenticator (when there is one); the user
-    /// name when they do.
+    private var sessionEndpoint: SessionEndpoint {
+        #if TLS
+            let secure = !configuration.disableTLS
+        #else
+            let secure = false
+        #endif
+        return SessionEndpoint(authenticator: configuration.authenticator, sessions: sessions, secure: secure)
+    }
+
+    /// 401 unless the request has a session cookie from `/_session` or Basic credentials
+    /// that pass the authenticator (when there is one); the user name when it does.
     private func authenticate(_ headers: HTTPFields) throws -> String? {
+        guard configuration.authenticator != nil else { return nil }
+        guard let user = try sessionCredentials(headers).user else { throw HTTPFailure.unauthorized }
+        return user
+    }
+
+    /// How the request authenticates: a live session cookie, else Basic credentials (401
+    /// when they are given and wrong), else none.
+    private func sessionCredentials(_ headers: HTTPFields) throws -> SessionEndpoint.Credentials {
+        if let token = ListenerSessions.token(in: headers[values: .cookie]), let user = sessions.user(token: token) {
+            return .cookie(user)
+        }
+        guard headers[.authorization] != nil else { return .none }
+        return try basicUser(headers).map { .basic($0) } ?? .none
+    }
+
+    /// The user of the request's Basic credentials: 401 unless they pass the authenticator;
+    /// nil when there is no authenticator (every request is let in).
+    private func basicUser(_ headers: HTTPFields) throws -> String? {
         guard let authenticator = configuration.authenticator else { return nil }
         guard let header = headers[.authorization] else { throw HTTPFailure.unauthorized }
         let parts = header.split(separator: " ", maxSplits: 1)
