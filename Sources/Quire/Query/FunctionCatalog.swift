@@ -83,8 +83,9 @@ enum FunctionCatalog {
         "TRIM": Spec(arity: 1...1, kind: .string, isAggregate: false, isDeterministic: true) {
             "trim(\($0[0]), \(whitespace))"
         },
+        // A search anywhere in the text, as LiteCore's regexp_like() (std::regex_search).
         "REGEXP_LIKE": Spec(arity: 2...2, kind: .bool, isAggregate: false, isDeterministic: true) {
-            "regexp('\\A(?:' || \($0[1]) || ')\\z', \($0[0]))"
+            "regexp(\($0[1]), \($0[0]))"
         },
         "REGEXP_CONTAINS": Spec(arity: 2...2, kind: .bool, isAggregate: false, isDeterministic: true) {
             "regexp(\($0[1]), \($0[0]))"

@@ -57,6 +57,12 @@ extension QueryCompiler {
         case .inArray(let operand, let array, let negated):
             return try containsValue(array: array, element: operand, negated: negated)
         case .collate(let operand, let collation):
+            if case .function("CONTAINS", let arguments) = operand, arguments.count == 2 {
+                // LiteCore's contains() takes the collation in force (c4QueryTest "C4Query
+                // Contains": CONTAINS(first, 'jen') COLLATE (UNICODE NOCASE) finds Jen).
+                let parts = try arguments.map { try value($0) }
+                return "quire_contains(\(parts[0]), \(parts[1]), \(QueryCompiler.foldingFlags(collation)))"
+            }
             if let comparison = QueryCompiler.collating(operand, collation) { return try value(comparison) }
             return "(\(try value(operand)) COLLATE \(collation.sqlName))"
         case .function(let name, let arguments):
@@ -84,15 +90,18 @@ extension QueryCompiler {
         case .like, .notLike:
             let pattern = try value(right)
             let test: String
+            // LIKE is case-sensitive, as LiteCore makes SQLite's (`PRAGMA case_sensitive_like`;
+            // c4QueryTest "C4Query LIKE": '%j%' finds 1 name where '%J%' finds 12); a collation
+            // on the left operand relaxes case or accents.
             if case .collate(let operand, let collation) = left {
-                let flags = (collation.ignoresCase ? 1 : 0) | (collation.ignoresAccents ? 2 : 0)
-                test = "quire_like(\(try value(operand)), \(pattern), \(flags))"
+                test = "quire_like(\(try value(operand)), \(pattern), \(QueryCompiler.foldingFlags(collation)))"
             } else {
-                test = "(\(try value(left)) LIKE \(pattern) ESCAPE '\\')"
+                test = "quire_like(\(try value(left)), \(pattern), 0)"
             }
             return op == .like ? test : "(NOT \(test))"
         case .regex:
-            return "regexp('\\A(?:' || \(try value(right)) || ')\\z', \(try value(left)))"
+            // A search, not a whole match: LiteCore's regexp_like() calls std::regex_search.
+            return "regexp(\(try value(right)), \(try value(left)))"
         case .is, .isNot:
             let test: String
             switch right {
@@ -210,7 +219,7 @@ extension QueryCompiler {
         case .parameter(let name):
             try checkQueryOnly("parameter $\(name)")
             return placeholder(.parameterType(name))
-        case .collate(let operand, let collation):
+        case .collate(let operand, let collation) where !QueryCompiler.isCollatedCall(operand):
             if let comparison = QueryCompiler.collating(operand, collation) { return try type(comparison) }
             return try type(operand)
         case .unary(.not, _), .binary(.and, _, _), .binary(.or, _, _):
@@ -312,6 +321,8 @@ extension QueryCompiler {
             return .collate(expression, collation)
         }
         switch operand {
+        case .function("CONTAINS", let arguments) where arguments.count == 2:
+            return .collate(operand, collation)
         case .binary(.and, let left, let right), .binary(.or, let left, let right):
             guard case .binary(let op, _, _) = operand else { return nil }
             return .binary(op, collating(left, collation) ?? left, collating(right, collation) ?? right)
@@ -331,6 +342,18 @@ extension QueryCompiler {
         default:
             return nil
         }
+    }
+
+    /// Whether `operand` is a call that takes the collation itself (CONTAINS), so that
+    /// `.collate(operand, c)` is that call, collated.
+    static func isCollatedCall(_ operand: PlanExpression) -> Bool {
+        if case .function("CONTAINS", let arguments) = operand, arguments.count == 2 { return true }
+        return false
+    }
+
+    /// The folding flags of `quire_like` and `quire_contains`: 1 ignores case, 2 accents.
+    static func foldingFlags(_ collation: Collation) -> Int {
+        (collation.ignoresCase ? 1 : 0) | (collation.ignoresAccents ? 2 : 0)
     }
 
     // MARK: Helpers

@@ -7,8 +7,9 @@ import Foundation
 /// - `regexp(pattern, text)`: the function behind SQLite's `REGEXP` operator; true when
 ///   `pattern` (ICU syntax, NSRegularExpression) matches somewhere in `text`. Compiled
 ///   patterns are cached per connection.
-/// - `quire_like(text, pattern, flags)`: LIKE under a collation (flags: 1 ignore case,
-///   2 ignore accents).
+/// - `quire_like(text, pattern, flags)`: LIKE, case-sensitive unless a collation relaxes it
+///   (flags: 1 ignore case, 2 ignore accents); `\` escapes `%` and `_`.
+/// - `quire_contains(text, part, flags)`: CONTAINS under a collation (flags as for `quire_like`).
 /// - `quire_lower(text)`, `quire_upper(text)`: Unicode case mapping (SQLite's is ASCII only).
 /// - `quire_call(name, argument, ...)`: the SQL++ function `name` of ``TypedFunctions`` over
 ///   arguments given as JSON text (NULL for MISSING), answering JSON text (NULL for MISSING);
@@ -66,6 +67,15 @@ enum SQLFunctions {
             let matched = UnicodeCollator.like(
                 subject, pattern, ignoreCase: flags & 1 != 0, ignoreAccents: flags & 2 != 0)
             sqlite3_result_int64(context, matched ? 1 : 0)
+        }
+        try function(handle, "quire_contains", 3, pure) { context, arguments in
+            guard let subject = text(arguments[0]), let part = text(arguments[1]) else {
+                return sqlite3_result_null(context)
+            }
+            let flags = sqlite3_value_int64(arguments[2])
+            let found = UnicodeCollator.contains(
+                subject, part, ignoreCase: flags & 1 != 0, ignoreAccents: flags & 2 != 0)
+            sqlite3_result_int64(context, found ? 1 : 0)
         }
         try function(handle, "quire_lower", 1, pure) { context, arguments in
             result(context, stringArgument(arguments[0])?.lowercased())

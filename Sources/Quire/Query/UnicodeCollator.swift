@@ -79,6 +79,16 @@ enum UnicodeCollator {
         return order(left, right)
     }
 
+    /// Whether `value` contains `part` under the given folding (an empty part is always found).
+    static func contains(_ value: String, _ part: String, ignoreCase: Bool, ignoreAccents: Bool) -> Bool {
+        if part.isEmpty { return true }
+        // `.literal`: the text as stored, no canonical equivalence (as LiteCore compares).
+        var options: String.CompareOptions = [.literal]
+        if ignoreCase { options.insert(.caseInsensitive) }
+        if ignoreAccents { options.insert(.diacriticInsensitive) }
+        return value.range(of: part, options: options) != nil
+    }
+
     /// Whether `value` matches a LIKE `pattern` (`%` any run, `_` one character, `\` escapes)
     /// under the given folding.
     static func like(_ value: String, _ pattern: String, ignoreCase: Bool, ignoreAccents: Bool) -> Bool {
