@@ -104,7 +104,8 @@ import Testing
                 trimmed.collate(Collation.unicode().ignoreCase(true).ignoreAccents(true)).like(Expression.string("EL%"))
             ) == ["a", "b"])
         #expect(try ids(trimmed.collate(Collation.ascii()).like(Expression.string("e%"))) == ["b"])
-        #expect(try ids(trimmed.like(Expression.string("e%"))) == ["b", "c"])
+        // Without a collation LIKE is case-sensitive (LiteCore c4QueryTest "C4Query LIKE").
+        #expect(try ids(trimmed.like(Expression.string("e%"))) == ["b"])
         let ordered = try QueryBuilder.select(SelectResult.expression(Meta.id)).from(
             DataSource.collection(f.collection)
         )

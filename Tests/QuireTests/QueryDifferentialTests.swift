@@ -106,7 +106,9 @@ struct DifferentialPredicate {
             let pattern = random.pick(["a%", "%ta", "_eta", "%e%", "G%", "g%"])
             return DifferentialPredicate(
                 builder: Expression.property("s").like(Expression.string(pattern)), sqlpp: "s LIKE '\(pattern)'",
-                reference: "json_extract(body, '$.s') LIKE '\(pattern)'", isNull: "json_type(body, '$.s') = 'null'")
+                // LIKE is case-sensitive, as in LiteCore: SQLite's GLOB is the reference.
+                reference: "json_extract(body, '$.s') GLOB '\(pattern.replacingOccurrences(of: "%", with: "*").replacingOccurrences(of: "_", with: "?"))'",
+                isNull: "json_type(body, '$.s') = 'null'")
         case 4:
             let low = random.int(-20...30)
             let high = low + random.int(0...25)

@@ -183,7 +183,7 @@ import Testing
         #expect(
             try rows("SELECT name FROM store.items /* comment */ WHERE nothing IS MISSING AND name = 'bob' -- tail")
                 == [#"{"name":"bob"}"#])
-        let q = try f.database.createQuery("SELECT name FROM store.items WHERE regexp_like(name, '[a-z]+')")
+        let q = try f.database.createQuery("SELECT name FROM store.items WHERE regexp_like(name, '^[a-z]+$')")
         #expect(try q.rows() == [#"{"name":"bob"}"#])
     }
 
