@@ -24,8 +24,8 @@ struct RawHTTPClient: Sendable {
 
     let port: UInt16
 
-    /// Sends `head` (request line and headers, without the blank line; `Host` and
-    /// `Connection: close` are added) and `body` as is. The blocking socket calls run on a
+    /// Sends `head` (request line and headers, without the blank line; `Host`, unless the
+    /// head has one, and `Connection: close` are added) and `body` as is. The blocking socket calls run on a
     /// thread of their own: on Linux the cooperative pool and Dispatch's global queues share
     /// threads, and blocking those stalls the server under test.
     /// `onData`, when given, sees every byte received so far after each read, so a test can
@@ -65,7 +65,9 @@ struct RawHTTPClient: Sendable {
             }
         }
         guard connected == 0 else { throw QuireError(.networkError, "connect() to port \(port) failed") }
-        var request = Data((head + "\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n").utf8)
+        // A head naming its own Host keeps it (a test of what the server does with other names).
+        let host = head.lowercased().contains("\r\nhost:") ? "" : "\r\nHost: 127.0.0.1:\(port)"
+        var request = Data((head + host + "\r\nConnection: close\r\n\r\n").utf8)
         request.append(body)
         try request.withUnsafeBytes { buffer in
             var offset = 0

@@ -17,6 +17,8 @@ struct ListenerResponder: Sendable {
     let feeds: FeedRegistry
     let bodyBudget: RequestBodyBudget
     let cors: CORSPolicy
+    /// Cross-site and DNS-rebinding refusals.
+    let webPolicy: WebRequestPolicy
     /// The threads that run the endpoints' database work, off the cooperative pool.
     let work: DatabaseWork
     /// The cookie sessions `/_session` logs in.
@@ -32,6 +34,12 @@ struct ListenerResponder: Sendable {
         self.feeds = feeds
         bodyBudget = RequestBodyBudget(total: max(configuration.maxInFlightBodyBytes, configuration.maxRequestBodySize))
         cors = CORSPolicy(origins: configuration.corsOrigins)
+        #if TLS
+            let scheme = configuration.disableTLS ? "http" : "https"
+        #else
+            let scheme = "http"
+        #endif
+        webPolicy = WebRequestPolicy(configuration: configuration, cors: cors, scheme: scheme)
         work = DatabaseWork()
     }
 
@@ -66,6 +74,7 @@ struct ListenerResponder: Sendable {
         defer { bodyBudget.release(reserved) }
         var bodyRead = false
         do {
+            try webPolicy.check(request)
             if request.uri.path == "/_session" {
                 // Logging in needs no credentials; the answer says whether there were any.
                 let credentials = try sessionCredentials(request.headers)
@@ -95,6 +104,7 @@ struct ListenerResponder: Sendable {
             }
             let method: HTTPRequest.Method = request.method == .head ? .get : request.method
             if configuration.readOnly, route.isDocumentWrite(method) { throw HTTPFailure.readOnly }
+            try WebRequestPolicy.checkJSONContentType(request.headers, route: route, method: method)
             reserved = try await reserveBody(request.headers)
             let body = try await readBody(&request)
             bodyRead = true

@@ -91,6 +91,17 @@ enum ListenerRoute: Equatable, Sendable {
         }
     }
 
+    /// Whether `method` on this route reads a JSON body (whose content type must then be
+    /// JSON).
+    func takesJSONBody(_ method: HTTPRequest.Method) -> Bool {
+        switch self {
+        case .revsDiff, .bulkGet, .bulkDocs, .ensureFullCommit: return true
+        case .changes, .allDocs: return method == .post
+        case .document, .localDocument: return method == .put
+        case .root, .database, .attachment: return false
+        }
+    }
+
     /// Whether `method` on this route changes documents (refused by a read-only listener).
     /// `_local` writes count: they change the file too (a replicator pulling from a
     /// read-only listener keeps its checkpoint on its own side only, as CouchDB's does with
