@@ -125,7 +125,7 @@ extension Database {
     /// its full-text tables.
     static func dropCollectionObjects(_ connection: Connection, id: Int64) throws {
         try connection.execute("DROP TABLE IF EXISTS \(StoreSchema.tableName(id))")
-        try IndexCatalog.dropFullTextTables(connection, collectionID: id)
+        try IndexCatalog.dropIndexTables(connection, collectionID: id)
     }
 
     static func catalogEntry(_ connection: Connection, scope: String, name: String) throws -> CatalogEntry? {

@@ -19,7 +19,7 @@ extension Database {
         case .reindex:
             try write { connection in
                 try connection.execute("REINDEX")
-                try IndexCatalog.rebuildFullTextIndexes(connection)
+                try IndexCatalog.rebuildIndexTables(connection)
             }
         case .integrityCheck:
             try checkIntegrity()

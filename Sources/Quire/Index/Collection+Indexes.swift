@@ -1,15 +1,14 @@
 extension Collection {
-    /// Creates the index `name` from `config` (a ``ValueIndexConfiguration`` or a
-    /// ``FullTextIndexConfiguration``) and indexes the documents already there. Creating an
+    /// Creates the index `name` from `config` (a ``ValueIndexConfiguration``, a
+    /// ``FullTextIndexConfiguration`` or an ``ArrayIndexConfiguration``) and indexes the
+    /// documents already there. Creating an
     /// index that exists with the same configuration does nothing; with another
     /// configuration it replaces it. Definitions are kept in the database and survive reopening.
     ///
-    /// invalidParameter for an empty name or no expressions, invalidQuery for an expression
-    /// that does not parse or cannot be indexed (parameters, aggregates, subqueries).
-    ///
-    /// - Throws: ``QuireError/Code/invalidParameter`` for an empty name or no expressions;
+    /// - Throws: ``QuireError/Code/invalidParameter`` for an empty name or no expressions (an
+    ///   array index's expressions may be nil, not empty);
     ///   ``QuireError/Code/invalidQuery`` for an expression that does not parse or cannot be
-    ///   indexed; ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
+    ///   indexed, or an array index's path that is empty or not a path of keys; ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
     public func createIndex(withName name: String, config: any IndexConfiguration) throws {
         guard !name.isEmpty else {
             throw QuireError(.invalidParameter, "an index name must not be empty")
@@ -58,7 +57,7 @@ extension Collection {
             }
             return QueryIndex(
                 name: name, collection: self, expressions: definition.expressions, whereClause: definition.whereClause,
-                isFullText: definition.kind == .fullText)
+                isFullText: definition.kind == .fullText, arrayPath: definition.kind == .array ? definition.path : nil)
         }
     }
 }

@@ -14,6 +14,7 @@ enum IndexCatalog {
     enum Kind: String {
         case value
         case fullText = "fulltext"
+        case array
     }
 
     /// What `quire_indexes.definition` holds, canonical JSON so equal configurations compare equal.
@@ -23,8 +24,11 @@ enum IndexCatalog {
         let whereClause: String?
         let ignoreAccents: Bool
         let language: String?
+        /// An array index's path to the array.
+        let path: String?
 
         init(_ configuration: any IndexConfiguration) throws {
+            path = (configuration as? ArrayIndexConfiguration)?.path
             switch configuration {
             case let value as ValueIndexConfiguration:
                 kind = .value
@@ -38,6 +42,12 @@ enum IndexCatalog {
                 whereClause = fullText.whereClause
                 ignoreAccents = fullText.ignoreAccents
                 language = fullText.language
+            case let array as ArrayIndexConfiguration:
+                kind = .array
+                expressions = try IndexCatalog.elementExpressions(array)
+                whereClause = nil
+                ignoreAccents = false
+                language = nil
             default:
                 throw QuireError(.invalidParameter, "unsupported index configuration \(type(of: configuration))")
             }
@@ -49,11 +59,13 @@ enum IndexCatalog {
             whereClause = json["where"]?.stringValue
             ignoreAccents = json["ignoreAccents"]?.boolValue ?? false
             language = json["language"]?.stringValue
+            path = json["path"]?.stringValue
         }
 
         var json: String {
             var members: [String: JSONValue] = ["expressions": .array(expressions.map { .string($0) })]
             if let whereClause { members["where"] = .string(whereClause) }
+            if let path { members["path"] = .string(path) }
             if kind == .fullText {
                 members["ignoreAccents"] = .bool(ignoreAccents)
                 members["language"] = language.map { .string($0) } ?? .null
@@ -65,7 +77,7 @@ enum IndexCatalog {
     // MARK: Names
 
     /// A SQL identifier for an index object: readable, and unique by the name's digest.
-    private static func objectName(_ table: String, _ infix: String, _ name: String) -> String {
+    static func objectName(_ table: String, _ infix: String, _ name: String) -> String {
         let readable = String(
             name.unicodeScalars.prefix(32).map { scalar -> Character in
                 scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
@@ -149,6 +161,9 @@ enum IndexCatalog {
     private static func createObjects(_ connection: Connection, table: String, name: String, definition: Definition)
         throws
     {
+        if definition.kind == .array {
+            return try createArrayIndex(connection, table: table, name: name, definition: definition)
+        }
         guard !definition.expressions.isEmpty else {
             throw QuireError(.invalidParameter, "index '\(name)' needs at least one expression")
         }
@@ -162,6 +177,8 @@ enum IndexCatalog {
             try connection.execute(
                 "CREATE INDEX \(valueIndexName(table: table, name: name)) ON \(table) (\(columns.joined(separator: ", "))) WHERE \(terms.joined(separator: " AND "))"
             )
+        case .array:
+            break
         case .fullText:
             let tokenizer = FullTextIndexConfiguration(
                 definition.expressions, ignoreAccents: definition.ignoreAccents, language: definition.language
@@ -224,9 +241,10 @@ enum IndexCatalog {
         )
     }
 
-    /// Empties and refills every full-text index of the database from its documents
-    /// (`REINDEX` rebuilds SQLite's own indexes, not FTS5 tables).
-    static func rebuildFullTextIndexes(_ connection: Connection) throws {
+    /// Empties and refills every full-text index and array index element table of the
+    /// database from its documents (`REINDEX` rebuilds SQLite's own indexes, not these tables).
+    static func rebuildIndexTables(_ connection: Connection) throws {
+        try refillElementTables(connection)
         let indexes = try connection.query(
             "SELECT collection_id, name, definition FROM quire_indexes WHERE kind = ? ORDER BY collection_id, name",
             [.text(Kind.fullText.rawValue)]
@@ -256,14 +274,20 @@ enum IndexCatalog {
                 DROP TRIGGER IF EXISTS \(fts)_update;
                 DROP TABLE IF EXISTS \(fts);
                 """)
+        case .array:
+            try connection.execute("DROP INDEX IF EXISTS \(arrayIndexName(table: table, name: name))")
         }
         try connection.run(
             "DELETE FROM quire_indexes WHERE collection_id = ? AND name = ?", [.integer(collection.id), .text(name)])
+        if kind == .array {
+            try dropUnusedElementTables(connection, collectionID: collection.id)
+        }
     }
 
-    /// Drops every FTS table of the collection `id` (the collection's own table, dropped
-    /// separately, takes its triggers and value indexes with it).
-    static func dropFullTextTables(_ connection: Connection, collectionID id: Int64) throws {
+    /// Drops every FTS table and array index element table of the collection `id` (the
+    /// collection's own table, dropped separately, takes its triggers and value indexes with it).
+    static func dropIndexTables(_ connection: Connection, collectionID id: Int64) throws {
+        try dropElementTables(connection, collectionID: id)
         let prefix = StoreSchema.tableName(id) + "_fts_"
         let tables = try connection.query(
             "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' AND substr(name, 1, ?) = ?",

@@ -1,6 +1,3 @@
-/// What ``Collection/createIndex(withName:config:)`` accepts: a
-/// ``ValueIndexConfiguration`` or a ``FullTextIndexConfiguration``.
-public protocol IndexConfiguration: Sendable {
-    /// The SQL++ expressions the index covers.
-    var expressions: [String] { get }
-}
+/// What ``Collection/createIndex(withName:config:)`` accepts: a ``ValueIndexConfiguration``,
+/// a ``FullTextIndexConfiguration`` or an ``ArrayIndexConfiguration``.
+public protocol IndexConfiguration: Sendable {}

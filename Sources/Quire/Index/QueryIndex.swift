@@ -8,11 +8,19 @@ public struct QueryIndex: Sendable, CustomStringConvertible {
     public let expressions: [String]
     /// The partial-index condition, in SQL++, if any.
     public let whereClause: String?
-    /// Whether it is a full-text index (otherwise a value index).
+    /// Whether it is a full-text index.
     public let isFullText: Bool
+    /// An array index's path to the array (``ArrayIndexConfiguration/path``); nil for other
+    /// kinds. Its ``expressions`` are over each element, empty for the elements themselves.
+    public let arrayPath: String?
 
     /// `name (kind on collection)`.
     public var description: String {
-        "\(name) (\(isFullText ? "full-text" : "value") index on \(collection.fullName): \(expressions.joined(separator: ", ")))"
+        "\(name) (\(kind) index on \(collection.fullName): \(expressions.joined(separator: ", ")))"
+    }
+
+    private var kind: String {
+        if let arrayPath { return "array (\(arrayPath))" }
+        return isFullText ? "full-text" : "value"
     }
 }

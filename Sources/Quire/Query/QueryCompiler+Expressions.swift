@@ -26,7 +26,7 @@ extension QueryCompiler {
             throw QuireError(.invalidQuery, "'*' may appear only as a result or in COUNT(*)")
         case .meta(let property, let alias):
             try checkQueryOnly("metadata", allowedInIndex: true)
-            let source = try alias.map { try self.source(named: $0) } ?? sources[0]
+            let source = try documentSource(named: alias)
             switch property {
             case .id: return column(source, "key")
             case .revisionID: return column(source, "revid")
@@ -159,7 +159,7 @@ extension QueryCompiler {
                     "property '\(path)' does not begin with a data source's alias (\(sources.map { "'\($0.alias)'" }.joined(separator: ", "))); in a join every property is qualified"
                 )
             }
-            return Location(root: column(source, "body"), path: QueryCompiler.quoted(rest.jsonPath))
+            return sourceLocation(source, rest)
         case .variable(let name, let path):
             try path.validate()
             guard let variable = variables[name] else {

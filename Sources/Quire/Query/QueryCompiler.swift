@@ -18,6 +18,8 @@ final class QueryCompiler {
         let collection: Collection?
         let table: String
         let isLeftJoined: Bool
+        /// How an UNNEST source reads its elements; nil for a collection.
+        var unnest: UnnestRef? = nil
     }
 
     /// A variable of an `ANY`/`EVERY` expression: a `json_each` row.
@@ -38,6 +40,8 @@ final class QueryCompiler {
 
     let mode: Mode
     var sources: [SourceRef] = []
+    /// Whether the query reads one collection and nothing else, so columns go unqualified.
+    private var isSingleSource = true
     var variables: [String: VariableRef] = [:]
     var bindings: [CompiledQuery.Binding] = []
     private var bindingNumbers: [CompiledQuery.Binding: Int] = [:]
@@ -83,28 +87,32 @@ final class QueryCompiler {
     func column(_ source: SourceRef, _ name: String) -> String {
         switch mode {
         case .index(let prefix): return prefix + name
-        case .query: return sources.count == 1 && name != "key" ? name : "\(source.sqlAlias).\(name)"
+        case .query: return isSingleSource && name != "key" ? name : "\(source.sqlAlias).\(name)"
         }
     }
 
     // MARK: Queries
 
     /// Compiles `plan`; `fullTextTable` finds the FTS table of an index (nil when the
-    /// collection has no full-text index of that name), and `indexConditions` gives the WHERE
-    /// clauses of a collection's partial indexes, as their SQL text.
+    /// collection has no full-text index of that name), `indexConditions` gives the WHERE
+    /// clauses of a collection's partial indexes, as their SQL text, and `elementTable` the
+    /// element table of an array index for an UNNEST path (nil when there is none).
     static func compile(
         _ plan: QueryPlan, fullTextTable: (Collection, String) throws -> String?,
-        indexConditions: (Collection) throws -> [String]
+        indexConditions: (Collection) throws -> [String],
+        elementTable: (Collection, [PropertyPath]) throws -> String? = { _, _ in nil }
     ) throws -> CompiledQuery {
         try plan.validate()
         let compiler = QueryCompiler(mode: .query)
-        return try compiler.compileSelect(plan, fullTextTable: fullTextTable, indexConditions: indexConditions)
+        return try compiler.compileSelect(
+            plan, fullTextTable: fullTextTable, indexConditions: indexConditions, elementTable: elementTable)
     }
 
     private func compileSelect(
         _ plan: QueryPlan, fullTextTable: (Collection, String) throws -> String?,
-        indexConditions: (Collection) throws -> [String]
+        indexConditions: (Collection) throws -> [String], elementTable: (Collection, [PropertyPath]) throws -> String?
     ) throws -> CompiledQuery {
+        isSingleSource = plan.sources.count == 1 && plan.unnests.isEmpty
         for (offset, source) in plan.sources.enumerated() {
             let isLeft = offset > 0 && plan.joins[offset - 1].kind == .leftOuter
             sources.append(
@@ -112,6 +120,7 @@ final class QueryCompiler {
                     alias: source.alias, sqlAlias: "s\(offset)", collection: source.collection,
                     table: source.collection.table, isLeftJoined: isLeft))
         }
+        let unnestJoins = try unnestSources(plan, elementTable: elementTable)
         for column in plan.columns {
             if let alias = column.alias { resultAliases[alias] = column.expression }
         }
@@ -131,6 +140,16 @@ final class QueryCompiler {
             if case .star(let alias) = column.expression {
                 let targets = try alias.map { [try source(named: $0)] } ?? sources
                 for target in targets {
+                    if target.unnest != nil {
+                        let element = PlanExpression.property(PropertyPath(), source: target.alias)
+                        selectList.append(try value(element))
+                        selectList.append(try type(element))
+                        columns.append(
+                            CompiledQuery.Column(
+                                name: try names.claim(column.alias, implied: target.alias),
+                                valueIndex: Int32(selectList.count - 2), typeIndex: Int32(selectList.count - 1)))
+                        continue
+                    }
                     let body = self.column(target, "body")
                     selectList.append(body)
                     selectList.append("CASE WHEN \(body) IS NULL THEN NULL ELSE 'object' END")
@@ -154,6 +173,7 @@ final class QueryCompiler {
         sql += " FROM \(sources[0].table) AS \(sources[0].sqlAlias)"
         var whereTerms = [liveFilter(sources[0], deletedVisible: deletedVisible.contains(sources[0].alias))]
         for (offset, join) in plan.joins.enumerated() {
+            for unnest in unnestJoins where unnest.afterJoins == offset { sql += " " + unnest.sql }
             let ref = sources[offset + 1]
             let filter = liveFilter(ref, deletedVisible: deletedVisible.contains(ref.alias))
             switch join.kind {
@@ -166,6 +186,7 @@ final class QueryCompiler {
                 sql += " ON \(condition) AND \(filter)"
             }
         }
+        for unnest in unnestJoins where unnest.afterJoins == plan.joins.count { sql += " " + unnest.sql }
         for join in fullTextJoins {
             guard let ref = sources.first(where: { $0.alias == join.sourceAlias }) else { continue }
             sql += " JOIN \(join.table) AS \(join.sqlAlias) ON \(join.sqlAlias).rowid = \(ref.sqlAlias).sequence"

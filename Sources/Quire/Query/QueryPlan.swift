@@ -14,6 +14,16 @@ struct QueryPlan: Sendable {
         let condition: PlanExpression?
     }
 
+    /// An UNNEST: one row for each element of an array of an earlier source's row, the
+    /// element known by `alias`.
+    struct UnnestClause: Sendable {
+        /// The array: a property of a data source (a collection or an earlier UNNEST).
+        let expression: PlanExpression
+        let alias: String
+        /// How many joins come before it, which places it among them.
+        let afterJoins: Int
+    }
+
     /// One result column.
     struct Column: Sendable {
         let expression: PlanExpression
@@ -30,6 +40,7 @@ struct QueryPlan: Sendable {
     var columns: [Column]
     var from: Source
     var joins: [JoinClause] = []
+    var unnests: [UnnestClause] = []
     var whereClause: PlanExpression?
     var groupBy: [PlanExpression] = []
     var having: PlanExpression?
@@ -45,7 +56,7 @@ struct QueryPlan: Sendable {
 
     /// Every expression of the query, for checks that look at all of them.
     var allExpressions: [PlanExpression] {
-        columns.map(\.expression) + joins.compactMap(\.condition)
+        columns.map(\.expression) + joins.compactMap(\.condition) + unnests.map(\.expression)
             + [whereClause, having, limit, offset].compactMap { $0 }
             + groupBy + orderBy.map(\.expression)
     }
@@ -77,6 +88,13 @@ struct QueryPlan: Sendable {
                     .invalidQuery,
                     "collection \(source.collection.fullName) belongs to another database than \(from.collection.fullName)"
                 )
+            }
+        }
+        for unnest in unnests {
+            guard aliases.insert(unnest.alias).inserted else {
+                throw QuireError(
+                    .invalidQuery,
+                    "the alias '\(unnest.alias)' of an UNNEST is used twice; give each source its own alias")
             }
         }
         for join in joins {

@@ -3,7 +3,8 @@
 ///
 /// ```
 /// SELECT [DISTINCT] result, ... FROM [scope.]collection [[AS] alias]
-///     [[INNER] JOIN | LEFT [OUTER] JOIN | CROSS JOIN source [ON condition]] ...
+///     [[INNER] JOIN | LEFT [OUTER] JOIN | CROSS JOIN source [ON condition]
+///      | UNNEST alias.path [[AS] alias]] ...
 ///     [WHERE condition] [GROUP BY expression, ... [HAVING condition]]
 ///     [ORDER BY expression [ASC | DESC], ...]
 ///     [LIMIT expression [OFFSET expression] | OFFSET expression [LIMIT expression]]
@@ -154,7 +155,15 @@ struct SQLPPParser {
         try expectKeyword("FROM", "',' or FROM")
         let from = try parseSource(resolve: resolve)
         var plan = QueryPlan(distinct: distinct, columns: columns, from: from)
-        while let join = try parseJoin(resolve: resolve) { plan.joins.append(join) }
+        while true {
+            if let join = try parseJoin(resolve: resolve) {
+                plan.joins.append(join)
+            } else if token.isKeyword("UNNEST") {
+                plan.unnests.append(try parseUnnest(plan))
+            } else {
+                break
+            }
+        }
         if acceptKeyword("WHERE") { plan.whereClause = try parseExpression() }
         if acceptKeyword("GROUP") {
             try expectKeyword("BY")
@@ -224,7 +233,7 @@ struct SQLPPParser {
         var alias: String?
         if acceptKeyword("AS") {
             alias = try expectName("an alias after AS")
-        } else if let word = token.name {
+        } else if let word = token.name, !token.isKeyword("UNNEST") {
             alias = word
             advance()
         }
@@ -258,6 +267,42 @@ struct SQLPPParser {
             condition = try parseExpression()
         }
         return QueryPlan.JoinClause(kind: kind, source: source, condition: condition)
+    }
+
+    /// `UNNEST alias.path [[AS] alias]` (n1ql.leg, `unnest`). `unnest` is no reserved word
+    /// here, unlike in Couchbase Lite: it stays a property name everywhere but where a source
+    /// ends, so an unquoted `unnest` is no alias of a source written without AS.
+    private mutating func parseUnnest(_ plan: QueryPlan) throws -> QueryPlan.UnnestClause {
+        advance()
+        let start = token
+        let expression = try parseExpression()
+        // LiteCore's UnnestSourceNode: only a property path may be unnested, not an array
+        // literal or another expression (c4ArrayIndexTest "Unnest Array Literal Not Supported").
+        guard case .property(let path, let source) = expression, !path.isEmpty || source != nil else {
+            throw QuireError(
+                .invalidQuery,
+                "invalid SQL++ at \(SQLPPTokenizer.position(of: start.offset, in: text)): UNNEST takes a property path of a data source (alias.array), not \(SQLPPPrinter.text(expression))"
+            )
+        }
+        var alias: String?
+        if acceptKeyword("AS") {
+            alias = try expectName("an alias after AS")
+        } else if let word = token.name, !token.isKeyword("UNNEST") {
+            alias = word
+            advance()
+        }
+        if alias == nil {
+            // Unaliased, the element is known by the array's name (c4ArrayIndexTest "Unnest
+            // Without Alias": `UNNEST profiles.contacts` is `contacts`).
+            let aliases = Set(plan.sources.map(\.alias) + plan.unnests.map(\.alias))
+            var rest = path
+            if source == nil, let first = path.firstKey, aliases.contains(first) { rest = path.droppingFirst }
+            guard let name = rest.lastKey else {
+                throw error("AS and an alias for the UNNEST of \(SQLPPPrinter.text(expression))")
+            }
+            alias = name
+        }
+        return QueryPlan.UnnestClause(expression: expression, alias: alias ?? "", afterJoins: plan.joins.count)
     }
 
     // MARK: Expressions

@@ -12,10 +12,12 @@ enum SQLPPPrinter {
             return column.alias.map { "\(expression) AS \(identifier($0))" } ?? expression
         }.joined(separator: ", ")
         text += " FROM \(source(plan.from))"
-        for join in plan.joins {
+        for (offset, join) in plan.joins.enumerated() {
+            text += unnests(plan, afterJoins: offset)
             text += " \(join.kind.rawValue) \(source(join.source))"
             if let condition = join.condition { text += " ON \(self.text(condition))" }
         }
+        text += unnests(plan, afterJoins: plan.joins.count)
         if let whereClause = plan.whereClause { text += " WHERE \(self.text(whereClause))" }
         if !plan.groupBy.isEmpty { text += " GROUP BY " + plan.groupBy.map { self.text($0) }.joined(separator: ", ") }
         if let having = plan.having { text += " HAVING \(self.text(having))" }
@@ -28,6 +30,11 @@ enum SQLPPPrinter {
         if let limit = plan.limit { text += " LIMIT \(self.text(limit))" }
         if let offset = plan.offset { text += " OFFSET \(self.text(offset))" }
         return text
+    }
+
+    private static func unnests(_ plan: QueryPlan, afterJoins count: Int) -> String {
+        plan.unnests.filter { $0.afterJoins == count }.map { " UNNEST \(text($0.expression)) AS \(identifier($0.alias))" }
+            .joined()
     }
 
     private static func source(_ source: QueryPlan.Source) -> String {

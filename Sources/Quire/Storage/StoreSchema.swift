@@ -191,7 +191,7 @@ enum StoreSchema {
                 DROP TABLE \(table);
                 ALTER TABLE \(staging) RENAME TO \(table);
                 """)
-            try IndexCatalog.dropFullTextTables(connection, collectionID: id)
+            try IndexCatalog.dropIndexTables(connection, collectionID: id)
             try createDocumentIndexes(connection, table: table)
         }
         try IndexCatalog.rebuildAll(connection)
