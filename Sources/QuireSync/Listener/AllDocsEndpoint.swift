@@ -5,6 +5,8 @@ import Quire
 /// the query string, or for POST in the JSON body too).
 struct AllDocsEndpoint: Sendable {
     let served: ServedCollection
+    /// Streams the rows when set (see ``StreamedRows``); builds the response whole otherwise.
+    var streaming: ResponseStreaming? = nil
 
     func respond(_ request: ListenerRequest) throws -> Response {
         var body: JSONValue?
@@ -18,14 +20,16 @@ struct AllDocsEndpoint: Sendable {
         // lookup per key), so a request costs what it returns, not the size of the collection.
         let live = served.collection.count
         let descending = options.descending
-        var rows: [JSONValue] = []
+        let head = #"{"total_rows":\#(live),"offset":0,"rows":["#
         if let keys = options.keys {
             // As CouchDB: the keys in the order given (reversed by `descending`), then skip and limit.
             let ordered = (descending ? keys.reversed() : keys).dropFirst(options.skip)
-            for key in options.limit.map({ ordered.prefix($0) }) ?? ordered {
+            let selected = Array(options.limit.map({ ordered.prefix($0) }) ?? ordered)
+            let served = self.served
+            return try StreamedRows(head: head, tail: "]}", count: selected.count) { index in
+                let key = selected[index]
                 guard let info = try served.collection.revisionInfo(id: key) else {
-                    rows.append(["key": .string(key), "error": "not_found"])
-                    continue
+                    return ["key": .string(key), "error": "not_found"]
                 }
                 var value: [String: JSONValue] = ["rev": .string(info.revisionID)]
                 if info.isDeleted { value["deleted"] = true }
@@ -33,21 +37,20 @@ struct AllDocsEndpoint: Sendable {
                 if includeDocs {
                     row["doc"] = info.isDeleted ? .null : try renderer.currentJSON(id: key, options: rendering) ?? .null
                 }
-                rows.append(.object(row))
-            }
-        } else {
-            let listed = try served.collection.liveDocuments(
-                from: options.startKey, to: options.endKey, inclusiveEnd: options.inclusiveEnd, descending: descending,
-                skip: options.skip, limit: options.limit)
-            for listing in listed {
-                var row: [String: JSONValue] = [
-                    "id": .string(listing.id), "key": .string(listing.id),
-                    "value": ["rev": .string(listing.revisionID)],
-                ]
-                if includeDocs { row["doc"] = try renderer.currentJSON(id: listing.id, options: rendering) ?? .null }
-                rows.append(.object(row))
-            }
+                return .object(row)
+            }.response(streaming)
         }
-        return JSONResponse.make(.ok, ["total_rows": .int(Int64(live)), "offset": 0, "rows": .array(rows)])
+        let listed = try served.collection.liveDocuments(
+            from: options.startKey, to: options.endKey, inclusiveEnd: options.inclusiveEnd, descending: descending,
+            skip: options.skip, limit: options.limit)
+        return try StreamedRows(head: head, tail: "]}", count: listed.count) { index in
+            let listing = listed[index]
+            var row: [String: JSONValue] = [
+                "id": .string(listing.id), "key": .string(listing.id),
+                "value": ["rev": .string(listing.revisionID)],
+            ]
+            if includeDocs { row["doc"] = try renderer.currentJSON(id: listing.id, options: rendering) ?? .null }
+            return .object(row)
+        }.response(streaming)
     }
 }

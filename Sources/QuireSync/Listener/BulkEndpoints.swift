@@ -7,6 +7,8 @@ struct BulkEndpoints: Sendable {
     let served: ServedCollection
     /// What to do with a replicated revision that makes a conflict.
     var conflicts: URLEndpointListenerConfiguration.Conflicts = .refuse
+    /// Streams `_bulk_get`'s results when set (see ``StreamedRows``).
+    var streaming: ResponseStreaming? = nil
 
     /// `{docid: [revs]}` → `{docid: {"missing": [...], "possible_ancestors": [...]}}`.
     func revsDiff(_ request: ListenerRequest) throws -> Response {
@@ -26,7 +28,10 @@ struct BulkEndpoints: Sendable {
         let options = RevisionRenderer.Options(
             revisions: try request.query.bool("revs"), attachmentData: try request.query.bool("attachments"))
         let renderer = RevisionRenderer(served: served)
-        let results = bulk.items.map { item -> BulkGetResponse.Result in
+        let items = bulk.items
+        return try StreamedRows(head: #"{"results":["#, tail: "]}", count: items.count) { index in
+            let item = items[index]
+            let docs: [BulkGetResponse.Item]
             do {
                 let leaves = try renderer.leaves(item.id)
                 let leaf: LeafRevision
@@ -38,19 +43,13 @@ struct BulkEndpoints: Sendable {
                 } else {
                     leaf = leaves[0]
                 }
-                return BulkGetResponse.Result(
-                    id: item.id,
-                    docs: [.ok(try renderer.json(id: item.id, leaf: leaf, leaves: leaves, options: options))])
+                docs = [.ok(try renderer.json(id: item.id, leaf: leaf, leaves: leaves, options: options))]
             } catch {
                 let failure = HTTPFailure.from(error)
-                return BulkGetResponse.Result(
-                    id: item.id,
-                    docs: [
-                        .error(id: item.id, revisionID: item.revisionID, error: failure.error, reason: failure.reason)
-                    ])
+                docs = [.error(id: item.id, revisionID: item.revisionID, error: failure.error, reason: failure.reason)]
             }
-        }
-        return JSONResponse.make(.ok, BulkGetResponse(results: results).json)
+            return .object(["id": .string(item.id), "docs": .array(docs.map(\.json))])
+        }.response(streaming)
     }
 
     /// Saves each document on its own; 201 with one result per document, in order.

@@ -16,6 +16,9 @@ struct ListenerResponder: Sendable {
     let keyspaces: Keyspaces
     let feeds: FeedRegistry
     let bodyBudget: RequestBodyBudget
+    /// The bytes of streamed responses (`_all_docs`, `_bulk_get`) held at once, server-wide:
+    /// as many as the in-flight body budget.
+    let responseBudget: RequestBodyBudget
     let cors: CORSPolicy
     /// Cross-site and DNS-rebinding refusals.
     let webPolicy: WebRequestPolicy
@@ -33,6 +36,7 @@ struct ListenerResponder: Sendable {
         self.keyspaces = keyspaces
         self.feeds = feeds
         bodyBudget = RequestBodyBudget(total: max(configuration.maxInFlightBodyBytes, configuration.maxRequestBodySize))
+        responseBudget = RequestBodyBudget(total: max(configuration.maxInFlightBodyBytes, StreamedRows.batchBytes))
         cors = CORSPolicy(origins: configuration.corsOrigins)
         #if TLS
             let scheme = configuration.disableTLS ? "http" : "https"
@@ -153,6 +157,7 @@ struct ListenerResponder: Sendable {
         }
         let writing = route.isDocumentWrite(request.method)
         let conflicts = configuration.conflicts
+        let streaming = ResponseStreaming(work: work, budget: responseBudget)
         switch route {
         case .root: return try await work.read { try ServerEndpoints.welcome(keyspaces: keyspaces) }
         case .database: return try await work.read { try ServerEndpoints.database(served) }
@@ -161,10 +166,13 @@ struct ListenerResponder: Sendable {
                 served: served, feeds: feeds, maxTimeout: configuration.maxFeedTimeout, work: work
             ).respond(request)
         case .revsDiff: return try await work.read { try BulkEndpoints(served: served).revsDiff(request) }
-        case .bulkGet: return try await work.read { try BulkEndpoints(served: served).bulkGet(request) }
-        case .bulkDocs: return try await work.write { try BulkEndpoints(served: served, conflicts: conflicts).bulkDocs(request) }
+        case .bulkGet:
+            return try await work.read { try BulkEndpoints(served: served, streaming: streaming).bulkGet(request) }
+        case .bulkDocs:
+            return try await work.write { try BulkEndpoints(served: served, conflicts: conflicts).bulkDocs(request) }
         case .ensureFullCommit: return BulkEndpoints.ensureFullCommit()
-        case .allDocs: return try await work.read { try AllDocsEndpoint(served: served).respond(request) }
+        case .allDocs:
+            return try await work.read { try AllDocsEndpoint(served: served, streaming: streaming).respond(request) }
         case .localDocument(_, let id):
             return try await work.run(writing: writing) {
                 try LocalDocumentEndpoint(served: served, id: id).respond(request)

@@ -18,6 +18,7 @@ final class RequestBodyBudget: Sendable {
     let total: Int
     private struct State {
         var reserved = 0
+        var peak = 0
         var waiters: [Waiter] = []
         var nextID = 0
     }
@@ -30,6 +31,9 @@ final class RequestBodyBudget: Sendable {
 
     /// The bytes reserved now.
     var inUse: Int { state.withLock { state in state.reserved } }
+
+    /// The most bytes reserved at once so far.
+    var peak: Int { state.withLock { state in state.peak } }
 
     /// The number of requests waiting for room.
     var waiting: Int { state.withLock { state in state.waiters.count } }
@@ -47,6 +51,7 @@ final class RequestBodyBudget: Sendable {
                 let granted = state.withLock { state -> Bool in
                     if state.waiters.isEmpty, state.reserved + amount <= total {
                         state.reserved += amount
+                        state.peak = max(state.peak, state.reserved)
                         return true
                     }
                     state.waiters.append(Waiter(id: id, bytes: amount, continuation: continuation))
@@ -72,6 +77,7 @@ final class RequestBodyBudget: Sendable {
             var ready: [Waiter] = []
             while let first = state.waiters.first, state.reserved + first.bytes <= total {
                 state.reserved += first.bytes
+                state.peak = max(state.peak, state.reserved)
                 ready.append(state.waiters.removeFirst())
             }
             return ready

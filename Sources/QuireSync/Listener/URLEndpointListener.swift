@@ -41,6 +41,7 @@ public final class URLEndpointListener: Sendable {
         let feeds: FeedRegistry
         let connections: ListenerChannel.Counter
         let bodyBudget: RequestBodyBudget
+        let responseBudget: RequestBodyBudget
         #if TLS
             let identity: TLSIdentity?
         #endif
@@ -91,6 +92,11 @@ public final class URLEndpointListener: Sendable {
     var bodyBudgetUse: (bytes: Int, waiting: Int) {
         guard let budget = state.withLock({ $0.running?.bodyBudget }) else { return (0, 0) }
         return (budget.inUse, budget.waiting)
+    }
+
+    /// The server-wide budget of streamed response bytes (nil while stopped).
+    var responseBudget: RequestBodyBudget? {
+        state.withLock { $0.running?.responseBudget }
     }
 
     /// The number of connections open now (0 while stopped).
@@ -252,11 +258,11 @@ public final class URLEndpointListener: Sendable {
             #if TLS
                 return Running(
                     task: task, services: services, port: port, feeds: feeds, connections: connections,
-                    bodyBudget: responder.bodyBudget, identity: identity)
+                    bodyBudget: responder.bodyBudget, responseBudget: responder.responseBudget, identity: identity)
             #else
                 return Running(
                     task: task, services: services, port: port, feeds: feeds, connections: connections,
-                    bodyBudget: responder.bodyBudget)
+                    bodyBudget: responder.bodyBudget, responseBudget: responder.responseBudget)
             #endif
         } catch {
             task.cancel()
