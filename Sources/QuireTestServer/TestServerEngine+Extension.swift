@@ -197,8 +197,13 @@ extension TestServerEngine {
                         expressions, where: whereClause,
                         ignoreAccents: try request.optionalBool("ignoreAccents") ?? false,
                         language: try request.optionalString("language") ?? "en"))
+            case "array":
+                try collection.createIndex(
+                    withName: name,
+                    config: ArrayIndexConfiguration(
+                        path: try request.string("path"), expressions: expressions.isEmpty ? nil : expressions))
             case let other:
-                throw TestServerError.request("'kind' must be value or fullText, not '\(other)'")
+                throw TestServerError.request("'kind' must be value, fullText or array, not '\(other)'")
             }
             return .ok
         }

@@ -36,7 +36,9 @@ import Testing
     @Test func scalarElementsNestedUnnestAndGroupBy() throws {
         let f = try fixture()
         #expect(
-            try rows(f, "SELECT likes, count(1) AS n FROM profiles AS p UNNEST p.likes AS likes GROUP BY likes ORDER BY likes")
+            try rows(
+                f,
+                "SELECT likes, count(1) AS n FROM profiles AS p UNNEST p.likes AS likes GROUP BY likes ORDER BY likes")
                 == [#"{"likes":"chatting","n":2}"#, #"{"likes":"shopping","n":1}"#, #"{"likes":"swimming","n":1}"#])
         #expect(
             try rows(
@@ -52,7 +54,8 @@ import Testing
     @Test func unaliasedUnnestIsNamedAfterTheArray() throws {
         let f = try fixture()
         #expect(
-            try rows(f, "SELECT profiles.pid FROM profiles UNNEST profiles.contacts WHERE contacts.address.state = 'WA'")
+            try rows(
+                f, "SELECT profiles.pid FROM profiles UNNEST profiles.contacts WHERE contacts.address.state = 'WA'")
                 == [#"{"pid":"p-0003"}"#])
     }
 

@@ -66,7 +66,8 @@ extension IndexCatalog {
     {
         let levels = try unnestLevels(definition.path ?? "")
         let expressions = try definition.expressions.map { try SQLPPParser.parseExpression($0) }
-        let columns = try expressions.isEmpty
+        let columns =
+            try expressions.isEmpty
             ? [QueryCompiler.indexExpression(.property(PropertyPath(), source: nil))]
             : expressions.map { try QueryCompiler.indexExpression($0) }
         var parent: String?
@@ -178,7 +179,10 @@ extension IndexCatalog {
             "SELECT collection_id, definition FROM quire_indexes WHERE kind = ? ORDER BY collection_id, name",
             [.text(Kind.array.rawValue)]
         ) { row in
-            (row.int64(at: 0), Definition(kind: .array, json: (try? JSONReader.parse(row.text(at: 1) ?? "{}")) ?? .object([:])))
+            (
+                row.int64(at: 0),
+                Definition(kind: .array, json: (try? JSONReader.parse(row.text(at: 1) ?? "{}")) ?? .object([:]))
+            )
         }
         var refilled = Set<String>()
         for (collectionID, definition) in definitions {

@@ -180,7 +180,7 @@ enum IndexCatalog {
         case .array:
             break
         case .fullText:
-            let tokenizer = FullTextIndexConfiguration(
+            let tokenizer = try FullTextIndexConfiguration(
                 definition.expressions, ignoreAccents: definition.ignoreAccents, language: definition.language
             ).tokenizer()
             try createFullText(

@@ -74,7 +74,9 @@ extension QueryCompiler {
             try rest.validate()
             let alias = "u\(offset + 1)"
             let collection = parent.unnest?.collection ?? parent.collection
-            guard let collection else { throw QuireError(.invalidQuery, "UNNEST of '\(parent.alias)' has no collection") }
+            guard let collection else {
+                throw QuireError(.invalidQuery, "UNNEST of '\(parent.alias)' has no collection")
+            }
             let keysOnly = !rest.isEmpty && rest.components.allSatisfy { if case .key = $0 { true } else { false } }
             var levels: [PropertyPath]?
             if keysOnly {

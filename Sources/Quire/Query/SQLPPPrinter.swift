@@ -33,8 +33,10 @@ enum SQLPPPrinter {
     }
 
     private static func unnests(_ plan: QueryPlan, afterJoins count: Int) -> String {
-        plan.unnests.filter { $0.afterJoins == count }.map { " UNNEST \(text($0.expression)) AS \(identifier($0.alias))" }
-            .joined()
+        plan.unnests.filter { $0.afterJoins == count }.map {
+            " UNNEST \(text($0.expression)) AS \(identifier($0.alias))"
+        }
+        .joined()
     }
 
     private static func source(_ source: QueryPlan.Source) -> String {

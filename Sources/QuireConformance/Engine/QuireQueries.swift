@@ -69,6 +69,11 @@ enum QuireQueries {
                 config: FullTextIndexConfiguration(
                     index.expressions, where: index.whereClause, ignoreAccents: index.ignoreAccents,
                     language: index.language ?? "en"))
+        case .array:
+            try collection.createIndex(
+                withName: index.name,
+                config: ArrayIndexConfiguration(
+                    path: index.path ?? "", expressions: index.expressions.isEmpty ? nil : index.expressions))
         }
     }
 

@@ -117,6 +117,7 @@ final class TestKitSession: EngineSession {
             ]
             if let clause = index.whereClause { arguments["where"] = .string(clause) }
             if let language = index.language { arguments["language"] = .string(language) }
+            if let path = index.path { arguments["path"] = .string(path) }
             _ = try extensionCall("createIndex", arguments, answer: nil)
         case .deleteIndex(let name, let collection):
             try requireCollection(collection)

@@ -1040,13 +1040,15 @@ public enum SpecSchema {
               "properties": {
                 "collection": { "type": "string" },
                 "name": { "type": "string" },
-                "kind": { "enum": ["value", "fullText"] },
-                "expressions": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } },
+                "kind": { "enum": ["value", "fullText", "array"] },
+                "expressions": { "type": "array", "items": { "type": "string" } },
+                "path": { "description": "An array index's path to the array (contacts[].phones).", "type": "string" },
                 "where": { "type": "string", "minLength": 1 },
                 "language": { "type": "string", "minLength": 1 },
                 "ignoreAccents": { "type": "boolean" }
               },
-              "required": ["name", "expressions"],
+              "required": ["name"],
+              "anyOf": [{ "required": ["expressions"] }, { "required": ["path"] }],
               "additionalProperties": false
             },
             "patterns": {

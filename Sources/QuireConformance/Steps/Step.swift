@@ -443,6 +443,8 @@ extension Step {
         case value
         /// A full-text index.
         case fullText
+        /// An array index (`ArrayIndexConfiguration`).
+        case array
     }
 
     /// The arguments of `createIndex`.
@@ -461,12 +463,15 @@ extension Step {
         public var language: String?
         /// Whether a full-text index ignores accents.
         public var ignoreAccents: Bool
+        /// An array index's path to the array.
+        public var path: String?
 
         /// Makes index arguments.
         public init(
             collection: CollectionName = .default, name: String, kind: IndexKind = .value, expressions: [String],
-            whereClause: String? = nil, language: String? = nil, ignoreAccents: Bool = false
+            whereClause: String? = nil, language: String? = nil, ignoreAccents: Bool = false, path: String? = nil
         ) {
+            self.path = path
             self.collection = collection
             self.name = name
             self.kind = kind

@@ -347,7 +347,7 @@ enum StepDecoder {
             collection: try arguments.collection(), name: try arguments.string("name"), kind: kind,
             expressions: try arguments.strings("expressions") ?? [], whereClause: try arguments.optionalString("where"),
             language: try arguments.optionalString("language"),
-            ignoreAccents: try arguments.bool("ignoreAccents") ?? false)
+            ignoreAccents: try arguments.bool("ignoreAccents") ?? false, path: try arguments.optionalString("path"))
     }
 
     /// A path argument; relative paths are relative to the spec file.
