@@ -10,12 +10,17 @@ import Quire
 /// database; with ``allowsDelete``, `DELETE /<name>` deletes one and its files. A read-only
 /// listener refuses both.
 ///
-/// Databases are opened on first use and stay open until ``close()``; one created in the
+/// Databases are opened on first use, at most ``maximumOpenDatabases`` at once: opening one
+/// more lets go of the one used least recently, which closes once the requests using it
+/// have ended (a later request opens it again). Finding an open database is a dictionary
+/// lookup; no lock is held while a path is parsed or a file opened. One created in the
 /// folder by another process is found when a request names it. A new database's name must
 /// be one CouchDB accepts (`^[a-z][a-z0-9_$()+/-]*$`, at most 238 characters) without `/`,
 /// since each database is a folder of its own; other requests only ever match names of
 /// databases that exist in ``directory``, so no request reaches a file outside it. Hidden
-/// names (a leading `.`, such as an installer's scratch folders) are never served.
+/// names (a leading `.`, such as an installer's scratch folders) are never served. A path
+/// segment longer than ``maximumKeyspaceLength`` bytes names no database: 400 before it is
+/// looked at further.
 ///
 /// ```swift
 /// let folder = try ListenerDatabaseFolder(directory: "/srv/quire", createsDatabases: true)
@@ -32,21 +37,50 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
     public let createsDatabases: Bool
     /// Whether `DELETE /<name>` deletes a database.
     public let allowsDelete: Bool
+    /// The most databases kept open at once (at least 1).
+    public let maximumOpenDatabases: Int
+    /// Whether the databases commit with `synchronous=FULL` (see
+    /// ``DatabaseConfiguration/fullSync``).
+    public let fullSync: Bool
 
     /// The longest database name CouchDB accepts.
     static let maximumNameLength = 238
+    /// The longest name of a database, scope or collection looked up, in bytes (a file name
+    /// holds at most 255 bytes; Couchbase Lite's scope and collection names at most 251).
+    static let maximumPartLength = 251
+    /// The longest path segment naming a collection, in bytes: `db.scope.collection` with
+    /// each part at its longest.
+    public static let maximumKeyspaceLength = 3 * maximumPartLength + 2
+
+    /// An open database and the collections of it served so far, by keyspace.
+    private struct Entry {
+        let database: Database
+        var served: [String: ServedCollection] = [:]
+        var lastUse: UInt64
+    }
 
     private let lock = NSLock()
-    /// The databases opened so far, by name.
-    private var opened: [String: Database] = [:]
-    /// The keyspaces of every opened database's collections.
-    private var keyspaces = Keyspaces()
+    /// The databases open now, by name.
+    private var opened: [String: Entry] = [:]
+    /// Counts uses, for least-recently-used eviction.
+    private var useClock: UInt64 = 0
     /// Databases being deleted: neither reopened nor created until that ends.
     private var deleting: Set<String> = []
+    /// Databases being created.
+    private var creating: Set<String> = []
     private var closed = false
+    /// Opens (or creates) a database; replaced by tests to make opening fail.
+    var openDatabase: @Sendable (String, DatabaseConfiguration) throws -> Database = { name, config in
+        try Database(name: name, config: config)
+    }
 
     /// Serves the databases of `directory`; notFound when it is not an existing folder.
-    public init(directory: String, createsDatabases: Bool = false, allowsDelete: Bool = false) throws {
+    /// At most `maximumOpenDatabases` are open at once; `fullSync` opens them with
+    /// ``DatabaseConfiguration/fullSync``.
+    public init(
+        directory: String, createsDatabases: Bool = false, allowsDelete: Bool = false,
+        maximumOpenDatabases: Int = 100, fullSync: Bool = false
+    ) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw QuireError(.notFound, "'\(directory)' is not a folder")
@@ -54,6 +88,8 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         self.directory = directory
         self.createsDatabases = createsDatabases
         self.allowsDelete = allowsDelete
+        self.maximumOpenDatabases = max(1, maximumOpenDatabases)
+        self.fullSync = fullSync
     }
 
     /// The names of the databases in the folder, sorted (what `GET /_all_dbs` lists).
@@ -71,58 +107,141 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         }.sorted()
     }
 
-    /// Closes every database opened to serve requests. Stop the listener first; afterwards
+    /// Closes every database open to serve requests. Stop the listener first; afterwards
     /// requests naming a database answer 503.
     public func close() throws {
         let databases = lock.withLock {
             closed = true
-            keyspaces = Keyspaces()
             defer { opened = [:] }
-            return Array(opened.values)
+            return opened.values.map(\.database)
         }
         for database in databases { try database.close() }
     }
 
+    /// The number of databases open now.
+    var openCount: Int { lock.withLock { opened.count } }
+
     // MARK: For the listener
 
-    /// The collection at path segment `keyspace`, opening its database when it exists and
-    /// is not open yet; nil when there is none.
+    /// The collection at path segment `keyspace` (`db`, `db.collection` or
+    /// `db.scope.collection`; a database name may hold dots), opening its database when it
+    /// exists and is not open; nil when there is none. 400 for a segment longer than
+    /// ``maximumKeyspaceLength`` bytes.
     func resolve(_ keyspace: String) throws -> ServedCollection? {
-        try lock.withLock {
-            guard !closed else {
-                throw HTTPFailure(status: .serviceUnavailable, error: "unavailable", reason: "The server is stopping.")
-            }
-            if let served = keyspaces.resolve(keyspace) { return served }
-            // The database is the whole segment, or the part before one of its dots (a
-            // database name may hold dots). Those that exist are opened, and the keyspaces
-            // rebuilt, which also picks up collections created since.
-            var candidates = [keyspace]
-            var index = keyspace.endIndex
-            while let dot = keyspace[..<index].lastIndex(of: ".") {
-                candidates.append(String(keyspace[..<dot]))
-                index = dot
-            }
-            let present = candidates.filter {
-                isServable($0) && !deleting.contains($0) && Database.exists(withName: $0, inDirectory: directory)
-            }
-            guard !present.isEmpty else { return nil }
-            for name in present where opened[name] == nil {
-                opened[name] = try Database(name: name, config: DatabaseConfiguration(directory: directory))
-            }
-            keyspaces = try rebuiltKeyspaces()
-            return keyspaces.resolve(keyspace)
+        guard keyspace.utf8.count <= ListenerDatabaseFolder.maximumKeyspaceLength else {
+            throw HTTPFailure(
+                status: .badRequest, error: "illegal_database_name",
+                reason:
+                    "The database name in the path is \(keyspace.utf8.count) bytes long; at most \(ListenerDatabaseFolder.maximumKeyspaceLength) name a database and collection."
+            )
         }
+        for (name, scope, collection) in ListenerDatabaseFolder.candidates(keyspace) {
+            if let served = try served(keyspace, database: name, scope: scope, collection: collection) {
+                return served
+            }
+        }
+        return nil
+    }
+
+    /// The ways `keyspace` splits into a database, scope and collection: the whole segment
+    /// (its default collection), then the database before the last dot (a collection of the
+    /// default scope), then the database before the last two dots. Linear in its length.
+    static func candidates(_ keyspace: String) -> [(String, String, String)] {
+        let defaultScope = Database.defaultScopeName
+        var found = [(keyspace, defaultScope, Database.defaultCollectionName)]
+        guard let last = keyspace.lastIndex(of: ".") else { return found }
+        let collection = String(keyspace[keyspace.index(after: last)...])
+        found.append((String(keyspace[..<last]), defaultScope, collection))
+        if let middle = keyspace[..<last].lastIndex(of: ".") {
+            let scope = String(keyspace[keyspace.index(after: middle)..<last])
+            found.append((String(keyspace[..<middle]), scope, collection))
+        }
+        return found.filter { name, scope, collection in
+            [name, scope, collection].allSatisfy { !$0.isEmpty && $0.utf8.count <= maximumPartLength }
+        }
+    }
+
+    /// Collection `scope.collection` of database `name`, opening the database when it exists.
+    private func served(_ keyspace: String, database name: String, scope: String, collection: String) throws
+        -> ServedCollection?
+    {
+        guard isServable(name) else { return nil }
+        let found = try lock.withLock { () -> (Database?, ServedCollection?) in
+            try checkOpen()
+            guard !deleting.contains(name), var entry = opened[name] else { return (nil, nil) }
+            useClock += 1
+            entry.lastUse = useClock
+            opened[name] = entry
+            return (entry.database, entry.served[keyspace])
+        }
+        if let served = found.1 { return served }
+        let database: Database
+        if let open = found.0 {
+            database = open
+        } else {
+            guard Database.exists(withName: name, inDirectory: directory) else { return nil }
+            guard let open = try adopt(name, try openDatabase(name, configuration)) else { return nil }
+            database = open
+        }
+        guard let found = try database.collection(name: collection, scope: scope) else { return nil }
+        let isDefault = scope == Database.defaultScopeName && collection == Database.defaultCollectionName
+        let served = ServedCollection(
+            keyspace: isDefault ? name : "\(name).\(scope).\(collection)", collection: found,
+            codec: AttachmentCodec(database: database))
+        lock.withLock {
+            if var entry = opened[name], entry.database === database {
+                entry.served[keyspace] = served
+                opened[name] = entry
+            }
+        }
+        return served
+    }
+
+    /// Keeps `database` (just opened as `name`) open, or the one another request opened
+    /// meanwhile; nil when it is being deleted. Lets go of the least recently used database
+    /// when more than ``maximumOpenDatabases`` are open.
+    private func adopt(_ name: String, _ database: Database) throws -> Database? {
+        var evicted: Entry?
+        defer { _ = evicted }  // released after the lock: the last reference closes it
+        return try lock.withLock { () -> Database? in
+            try checkOpen()
+            guard !deleting.contains(name) else { return nil }
+            useClock += 1
+            if var entry = opened[name] {
+                entry.lastUse = useClock
+                opened[name] = entry
+                return entry.database
+            }
+            opened[name] = Entry(database: database, lastUse: useClock)
+            if opened.count > maximumOpenDatabases,
+                let oldest = opened.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
+                evicted = opened.removeValue(forKey: oldest)
+            }
+            return database
+        }
+    }
+
+    /// 503 once the folder is closed (caller holds `lock`).
+    private func checkOpen() throws {
+        guard !closed else {
+            throw HTTPFailure(status: .serviceUnavailable, error: "unavailable", reason: "The server is stopping.")
+        }
+    }
+
+    private var configuration: DatabaseConfiguration {
+        DatabaseConfiguration(directory: directory, fullSync: fullSync)
     }
 
     /// Creates database `name`: 400 `illegal_database_name` for a name CouchDB refuses (or
     /// one with `/`), 412 `file_exists` when it exists, 403 when creating is not allowed.
+    /// A creation that fails leaves no folder behind.
     func create(_ name: String) throws {
         try ListenerDatabaseFolder.validateNewName(name)
         try lock.withLock {
-            guard !closed else {
-                throw HTTPFailure(status: .serviceUnavailable, error: "unavailable", reason: "The server is stopping.")
-            }
-            if opened[name] != nil || deleting.contains(name) || Database.exists(withName: name, inDirectory: directory)
+            try checkOpen()
+            if opened[name] != nil || deleting.contains(name) || creating.contains(name)
+                || Database.exists(withName: name, inDirectory: directory)
             {
                 throw HTTPFailure(
                     status: .preconditionFailed, error: "file_exists",
@@ -132,10 +251,19 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
                 throw HTTPFailure(
                     status: .forbidden, error: "forbidden", reason: "This server does not create databases.")
             }
-            let database = try Database(name: name, config: DatabaseConfiguration(directory: directory))
-            opened[name] = database
-            keyspaces = try rebuiltKeyspaces()
+            creating.insert(name)
         }
+        defer { lock.withLock { _ = creating.remove(name) } }
+        let folder = directory + "/" + name + ".quire"
+        let existed = FileManager.default.fileExists(atPath: folder)
+        let database: Database
+        do {
+            database = try openDatabase(name, configuration)
+        } catch {
+            if !existed { try? FileManager.default.removeItem(atPath: folder) }
+            throw error
+        }
+        _ = try adopt(name, database)
     }
 
     /// Deletes database `name` and its files: 403 when deleting is not allowed, 404 when
@@ -147,13 +275,11 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
             throw HTTPFailure(status: .forbidden, error: "forbidden", reason: "This server does not delete databases.")
         }
         let database: Database? = try lock.withLock {
-            guard !closed, isServable(name), !deleting.contains(name),
+            guard !closed, isServable(name), !deleting.contains(name), !creating.contains(name),
                 opened[name] != nil || Database.exists(withName: name, inDirectory: directory)
             else { throw HTTPFailure.notFound("Database does not exist.") }
             deleting.insert(name)
-            let database = opened.removeValue(forKey: name)
-            keyspaces = (try? rebuiltKeyspaces()) ?? Keyspaces()
-            return database
+            return opened.removeValue(forKey: name)?.database
         }
         defer { lock.withLock { _ = deleting.remove(name) } }
         if let database {
@@ -163,9 +289,9 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         }
     }
 
-    /// Any keyspace served, for the welcome message's UUID.
+    /// Any database served, for the welcome message's UUID.
     var firstDatabase: Database? {
-        lock.withLock { keyspaces.canonical.first?.collection.database }
+        lock.withLock { opened.min(by: { $0.key < $1.key })?.value.database }
     }
 
     // MARK: Names
@@ -193,25 +319,5 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
                 reason:
                     "Name: '\(name)'. Quire keeps each database in a folder of its own, so a name cannot contain '/'.")
         }
-    }
-
-    /// The keyspaces of every opened database, in name order; a database whose keyspaces
-    /// would collide with another's is left out (caller holds `lock`).
-    private func rebuiltKeyspaces() throws -> Keyspaces {
-        var collections: [Collection] = []
-        var built = Keyspaces()
-        for name in opened.keys.sorted() {
-            guard let database = opened[name] else { continue }
-            let all = try database.scopes().flatMap { try $0.collections() }
-            let isDefault = { (collection: Collection) in
-                collection.scope.name == Database.defaultScopeName && collection.name == Database.defaultCollectionName
-            }
-            let ordered = all.filter(isDefault) + all.filter { !isDefault($0) }
-            if let next = try? Keyspaces(collections: collections + ordered) {
-                collections += ordered
-                built = next
-            }
-        }
-        return built
     }
 }
