@@ -22,7 +22,8 @@ extension ServeCommand {
     func serveFolder(_ folder: URL) throws {
         let (authenticator, accessLog) = try serverSettings()
         let databases = try ListenerDatabaseFolder(
-            directory: folder.path, createsDatabases: createDatabases, allowsDelete: allowDelete)
+            directory: folder.path, createsDatabases: createDatabases, allowsDelete: allowDelete,
+            maximumOpenDatabases: maxOpenDatabases, fullSync: fullSync)
         let names = try databases.databaseNames()
         var config = URLEndpointListenerConfiguration(
             databaseFolder: databases, port: port, networkInterface: interface, readOnly: readOnly,

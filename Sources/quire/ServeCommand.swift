@@ -92,6 +92,12 @@ struct ServeCommand: ParsableCommand {
             valueName: "keep|refuse"))
     var conflicts: String?
 
+    @Flag(help: "Commit with synchronous=FULL: every acknowledged write survives a power loss (slower writes).")
+    var fullSync = false
+
+    @Option(help: "Serving a folder: the most databases kept open at once; the least recently used closes first.")
+    var maxOpenDatabases: Int = 100
+
     @Flag(help: "Serving a folder: let clients create databases (PUT /<name>).")
     var createDatabases = false
 
@@ -122,6 +128,7 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("--user must be a non-empty name without ':'.")
         }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
+        guard maxOpenDatabases >= 1 else { throw ValidationError("--max-open-databases must be at least 1.") }
         guard idleTimeout > 0, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds.")
         }
@@ -220,7 +227,7 @@ struct ServeCommand: ParsableCommand {
         }
         // Read before the database opens, so a bad file leaves nothing open.
         let (authenticator, accessLog) = try serverSettings()
-        let opened = try Database(name: name, config: DatabaseConfiguration(directory: directory))
+        let opened = try Database(name: name, config: DatabaseConfiguration(directory: directory, fullSync: fullSync))
         // Every collection of every scope; the default collection first, at /<name>.
         let all = try opened.scopes().flatMap { try $0.collections() }
         let isDefault = { (collection: Collection) in

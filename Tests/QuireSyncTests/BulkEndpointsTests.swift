@@ -127,6 +127,10 @@ import Testing
             let reply = try await harness.client.send("POST", "/db/_ensure_full_commit", bytes: Data())
             #expect(reply.status == 201)
             #expect(reply.json == ["ok": true, "instance_start_time": "0"])
+            // The flush is real: with the database closed it cannot happen, and 201 is not answered.
+            try harness.database.close()
+            let closed = try await harness.client.send("POST", "/db/_ensure_full_commit", bytes: Data())
+            #expect(closed.status != 201)
         }
     }
 }

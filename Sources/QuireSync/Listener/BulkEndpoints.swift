@@ -94,8 +94,10 @@ struct BulkEndpoints: Sendable {
             reason: "Only reserved document ids may start with underscore: '\(id.prefix(80))' is not one Quire stores.")
     }
 
-    /// Everything is durable at commit already.
-    static func ensureFullCommit() -> Response {
-        JSONResponse.make(.created, ["ok": true, "instance_start_time": "0"])
+    /// Flushes every committed write to disk (the write-ahead log and the file), then 201:
+    /// without full sync a commit is flushed only at the next checkpoint.
+    func ensureFullCommit() throws -> Response {
+        _ = try served.collection.database.syncCommittedWrites()
+        return JSONResponse.make(.created, ["ok": true, "instance_start_time": "0"])
     }
 }

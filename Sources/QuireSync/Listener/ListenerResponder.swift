@@ -170,7 +170,7 @@ struct ListenerResponder: Sendable {
             return try await work.read { try BulkEndpoints(served: served, streaming: streaming).bulkGet(request) }
         case .bulkDocs:
             return try await work.write { try BulkEndpoints(served: served, conflicts: conflicts).bulkDocs(request) }
-        case .ensureFullCommit: return BulkEndpoints.ensureFullCommit()
+        case .ensureFullCommit: return try await work.read { try BulkEndpoints(served: served).ensureFullCommit() }
         case .allDocs:
             return try await work.read { try AllDocsEndpoint(served: served, streaming: streaming).respond(request) }
         case .localDocument(_, let id):
