@@ -221,7 +221,7 @@ enum IndexCatalog {
 
     /// The indexed expressions over a row (`new.` in triggers, nothing in a scan).
     private static func fullTextValues(_ expressions: [PlanExpression], prefix: String) throws -> String {
-        try expressions.map { try QueryCompiler.indexExpression($0, prefix: prefix) }.joined(separator: ", ")
+        try expressions.map { try QueryCompiler.fullTextValue($0, prefix: prefix) }.joined(separator: ", ")
     }
 
     /// Which rows are indexed: live documents matching the index's condition.

@@ -283,9 +283,14 @@ final class QueryCompiler {
     private func addFullTextJoin(
         index: String, sourceAlias: String?, fullTextTable: (Collection, String) throws -> String?
     ) throws {
+        // One FTS table answers one MATCH per query: LiteCore refuses a second MATCH of the same
+        // index (c4QueryTest "C4Query FTS Multiple queries"); combine the terms in one query
+        // string instead (`'Hwy Blvd'`, `'Hwy OR Blvd'`).
         if fullTextJoins.contains(where: { $0.index == index && (sourceAlias == nil || $0.sourceAlias == sourceAlias) })
         {
-            return
+            throw QuireError(
+                .invalidQuery,
+                "multiple MATCHes of the full-text index '\(index)' are not allowed; combine their terms in one MATCH")
         }
         let candidates = try sourceAlias.map { [try source(named: $0)] } ?? sources
         var found: [(SourceRef, String)] = []

@@ -1,0 +1,20 @@
+/// The text a full-text index holds for an indexed expression.
+extension QueryCompiler {
+    /// SQL for the text of `expression` over `<prefix>body` as LiteCore's `fl_fts_value` makes
+    /// it: a string as it is, a number as its digits, a boolean as `T` or `F` (searchable so),
+    /// null and MISSING as nothing, and an array or a dictionary as the scalars found anywhere
+    /// inside it, separated by spaces: the values only, never a dictionary's keys (FTSTest.cc
+    /// "Test with Dictionary Values", "Test with array values", "Test with non-string values").
+    static func fullTextValue(_ expression: PlanExpression, prefix: String = "") throws -> String {
+        let compiler = QueryCompiler(mode: .index(prefix: prefix))
+        compiler.sources = [SourceRef(alias: "", sqlAlias: "", collection: nil, table: "", isLeftJoined: false)]
+        let value = try compiler.value(expression)
+        let type = try compiler.type(expression)
+        let scalars =
+            "(SELECT group_concat(CASE t.type WHEN 'true' THEN 'T' WHEN 'false' THEN 'F' ELSE t.atom END, ' ')"
+            + " FROM json_tree(\(value)) AS t WHERE t.type NOT IN ('object', 'array', 'null'))"
+        return
+            "CASE \(type) WHEN 'true' THEN 'T' WHEN 'false' THEN 'F' WHEN 'null' THEN NULL"
+            + " WHEN 'object' THEN \(scalars) WHEN 'array' THEN \(scalars) ELSE \(value) END"
+    }
+}
