@@ -214,9 +214,29 @@ enum IndexCatalog {
         try fillFullText(connection, table: table, fts: fts, expressions: expressions, condition: condition)
     }
 
-    /// The FTS table's column names, one per indexed expression.
+    /// The FTS table's columns, one per indexed expression: a property is named by its path
+    /// as written, so a query can search that column alone, as LiteCore's FTS columns are named
+    /// (c4QueryTest "C4Query FTS multiple properties": `contact.address.street:Santa`); any
+    /// other expression, and a name FTS5 reserves or already has (case-insensitively), is
+    /// `c<n>`. Tables made before properties were named keep `c0`, `c1`, ... (see
+    /// ``fillFullText(_:table:fts:expressions:condition:)``).
     private static func fullTextColumns(_ expressions: [PlanExpression]) -> String {
-        expressions.indices.map { "c\($0)" }.joined(separator: ", ")
+        var used: Set<String> = ["rank", "rowid"]
+        var names: [String] = []
+        for (offset, expression) in expressions.enumerated() {
+            var name = ""
+            if case .property(let path, nil) = expression, !path.isEmpty, !used.contains(path.description.lowercased())
+            {
+                name = path.description
+            } else {
+                var number = offset
+                while used.contains("c\(number)") { number += expressions.count }
+                name = "c\(number)"
+            }
+            used.insert(name.lowercased())
+            names.append(name)
+        }
+        return names.map { "\"\($0)\"" }.joined(separator: ", ")
     }
 
     /// The indexed expressions over a row (`new.` in triggers, nothing in a scan).
@@ -236,8 +256,12 @@ enum IndexCatalog {
     private static func fillFullText(
         _ connection: Connection, table: String, fts: String, expressions: [PlanExpression], condition: PlanExpression?
     ) throws {
+        // The table's own column names: it may have been made when columns had other names.
+        let columns = try connection.query("SELECT name FROM pragma_table_info(?) ORDER BY cid", [.text(fts)]) {
+            "\"\($0.text(at: 0) ?? "")\""
+        }
         try connection.execute(
-            "INSERT INTO \(fts) (rowid, \(fullTextColumns(expressions))) SELECT sequence, \(try fullTextValues(expressions, prefix: "")) FROM \(table) WHERE \(try fullTextFilter(condition, prefix: ""))"
+            "INSERT INTO \(fts) (rowid, \(columns.joined(separator: ", "))) SELECT sequence, \(try fullTextValues(expressions, prefix: "")) FROM \(table) WHERE \(try fullTextFilter(condition, prefix: ""))"
         )
     }
 

@@ -17,4 +17,40 @@ extension QueryCompiler {
             "CASE \(type) WHEN 'true' THEN 'T' WHEN 'false' THEN 'F' WHEN 'null' THEN NULL"
             + " WHEN 'object' THEN \(scalars) WHEN 'array' THEN \(scalars) ELSE \(value) END"
     }
+
+    /// A full-text query with its column filters on a property path quoted for FTS5, whose
+    /// barewords cannot hold a `.`: `contact.address.street:Santa` searches the column of that
+    /// property, as in LiteCore (c4QueryTest "C4Query FTS multiple properties"). Text in double
+    /// quotes is left as it is.
+    static func fullTextQueryText(_ text: String) -> String {
+        let characters = Array(text)
+        var result = ""
+        var index = 0
+        var quoted = false
+        func isWord(_ character: Character) -> Bool {
+            character.isASCII && (character.isLetter || character.isNumber || character == "_")
+        }
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\"" { quoted.toggle() }
+            guard !quoted, isWord(character), !character.isNumber,
+                index == 0 || !(isWord(characters[index - 1]) || characters[index - 1] == ".")
+            else {
+                result.append(character)
+                index += 1
+                continue
+            }
+            var end = index
+            while end < characters.count && (isWord(characters[end]) || characters[end] == ".") { end += 1 }
+            let word = String(characters[index..<end])
+            var colon = end
+            while colon < characters.count && characters[colon] == " " { colon += 1 }
+            let isFilter =
+                colon < characters.count && characters[colon] == ":" && word.contains(".")
+                && !word.hasSuffix(".") && !word.contains("..")
+            result += isFilter ? "\"\(word)\"" : word
+            index = end
+        }
+        return result
+    }
 }

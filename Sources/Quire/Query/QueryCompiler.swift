@@ -125,7 +125,13 @@ final class QueryCompiler {
             if let alias = column.alias { resultAliases[alias] = column.expression }
         }
         // WHERE, HAVING and ORDER BY may name a result by its alias, as in Couchbase Lite.
-        let whereClause = try plan.whereClause.map(substitutingResultAliases)
+        let whereClause = try plan.whereClause.map(substitutingResultAliases).map { clause in
+            clause.rewritten { node in
+                guard case .match(let index, let source, .literal(.string(let text))) = node else { return nil }
+                return .match(
+                    index: index, source: source, query: .literal(.string(QueryCompiler.fullTextQueryText(text))))
+            }
+        }
 
         // MATCH may only narrow the whole query: at the top of WHERE or in its top-level AND.
         let conjuncts = whereClause?.conjuncts ?? []
