@@ -83,4 +83,33 @@ import Testing
         try f.save(["a": #"{"k": 1}"#, "b": #"{"k": 2, "xs": []}"#, "c": #"{"k": 3, "xs": "foo"}"#])
         #expect(try rows(f, "SELECT d.k, x FROM c AS d UNNEST d.xs AS x") == [#"{"k":3,"x":"foo"}"#])
     }
+
+    @Test func anArrayIndexServesTheUnnestAndFollowsWrites() throws {
+        let f = try fixture()
+        let query = try f.database.createQuery(
+            "SELECT p.pid FROM profiles AS p UNNEST p.contacts AS c WHERE c.address.state = 'WA'")
+        #expect(try query.explain().contains("json_each"))
+        try f.collection.createIndex(
+            withName: "contacts", config: ArrayIndexConfiguration(path: "contacts", expressions: ["address.state"]))
+        #expect(try query.explain().contains("USING INDEX \(f.collection.table)_ai_contacts_"))
+        #expect(try query.rows() == [#"{"pid":"p-0003"}"#])
+        try f.save(["0000004": #"{"pid":"p-0004","contacts":[{"address":{"state":"WA"}}]}"#])
+        try f.collection.delete(document: try #require(try f.collection.document(id: "0000003")))
+        #expect(try query.rows() == [#"{"pid":"p-0004"}"#])
+        #expect(try f.collection.index(withName: "contacts")?.arrayPath == "contacts")
+        try f.collection.deleteIndex(forName: "contacts")
+        #expect(try query.explain().contains("json_each"))
+        #expect(try query.rows() == [#"{"pid":"p-0004"}"#])
+    }
+
+    @Test func emptyArrayIndexExpressionsAreRefused() throws {
+        let f = try fixture()
+        for expressions in [[], [""]] {
+            #expect(throws: QuireError.self) {
+                try f.collection.createIndex(
+                    withName: "contacts", config: ArrayIndexConfiguration(path: "contacts", expressions: expressions))
+            }
+        }
+        #expect(try f.collection.indexes().isEmpty)
+    }
 }

@@ -217,11 +217,13 @@ enum IndexCatalog {
     /// The FTS table's columns, one per indexed expression: a property is named by its path
     /// as written, so a query can search that column alone, as LiteCore's FTS columns are named
     /// (c4QueryTest "C4Query FTS multiple properties": `contact.address.street:Santa`); any
-    /// other expression, and a name FTS5 reserves or already has (case-insensitively), is
-    /// `c<n>`. Tables made before properties were named keep `c0`, `c1`, ... (see
+    /// other expression, and a name FTS5 reserves, the documents table has or the index already
+    /// has (case-insensitively), is `c<n>`. Tables made before properties were named keep `c0`, `c1`, ... (see
     /// ``fillFullText(_:table:fts:expressions:condition:)``).
     private static func fullTextColumns(_ expressions: [PlanExpression]) -> String {
-        var used: Set<String> = ["rank", "rowid"]
+        // FTS5's own names, and the document table's columns, which a query joined with the
+        // FTS table names unqualified.
+        var used: Set<String> = ["rank", "rowid", "sequence", "key", "flags", "revid", "expiration", "history", "body"]
         var names: [String] = []
         for (offset, expression) in expressions.enumerated() {
             var name = ""

@@ -107,20 +107,20 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Runs the query and calls `body` with its column names and each row's values (nil is
-    /// MISSING) as SQLite steps to them, until `body` returns false: rows are not gathered
-    /// first, so a large result streams (the command-line tool prints rows this way). The
-    /// read stays open until the last row.
+    /// Runs the query, calls `header` with its column names, then `row` with each row's values
+    /// (nil is MISSING) as SQLite steps to them, until `row` returns false: rows are not
+    /// gathered first, so a large result streams (the command-line tool prints rows this way).
+    /// The read stays open until the last row.
     ///
-    /// - Throws: as ``execute()``, and what `body` throws.
-    package func forEachRow(_ body: (_ columnNames: [String], _ values: [JSONValue?]) throws -> Bool) throws {
+    /// - Throws: as ``execute()``, and what `header` or `row` throws.
+    package func forEachRow(header: ([String]) throws -> Void, row: ([JSONValue?]) throws -> Bool) throws {
         let database = plan.database
         let parameters = parameterValues
         let now = QueryClock.milliseconds(database.config.clock.now)
         try run { connection in
             let compiled = try compile(connection)
-            let names = compiled.columns.map(\.name)
-            try compiled.forEachRow(connection, parameters: parameters, now: now) { try body(names, $0) }
+            try header(compiled.columns.map(\.name))
+            try compiled.forEachRow(connection, parameters: parameters, now: now, row)
         }
     }
 
@@ -148,7 +148,7 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Compiles the plan against the current catalog (for full-text index tables), or
+    /// Compiles the plan against the current catalog (for full-text and array index tables), or
     /// returns the last compilation when the schema has not changed since.
     func compile(_ connection: Connection) throws -> CompiledQuery {
         let schemaVersion = try connection.scalarInt("PRAGMA schema_version") ?? -1
@@ -177,6 +177,9 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
             },
             indexConditions: { collection in
                 try IndexCatalog.partialIndexConditions(connection, table: collection.table)
+            },
+            elementTable: { collection, levels in
+                try IndexCatalog.elementTable(connection, collection: collection, levels: levels)
             })
     }
 
