@@ -12,7 +12,7 @@ out=$(dirname "$0")/couchbase-lite-tests.txt
     echo "# (QueryTest_Collection is the class in QueryTest+Collection.swift)."
     echo "# Written by Specs/couchbase-lite-tests.sh; Specs/COVERAGE.md is generated from it."
     for file in ArrayTest CollectionTest DatabaseTest DictionaryTest DocumentExpirationTest DocumentTest \
-        PartialIndexTest QueryTest QueryTest+Collection; do
+        PartialIndexTest QueryTest QueryTest+Collection UnnestArrayTest; do
         class=$(echo "$file" | tr + _)
         git -C "$repo" show "$commit:Swift/Tests/$file.swift" |
             sed -n -E 's/^[[:space:]]*func (test[A-Za-z0-9_]*)\(\).*/\1/p' | sort -u | sed "s/^/$class./"
