@@ -112,4 +112,20 @@ import Testing
         }
         #expect(try f.collection.indexes().isEmpty)
     }
+
+    @Test func deletingTheCollectionDropsItsElementTables() throws {
+        let f = try fixture()
+        try f.collection.createIndex(
+            withName: "phones", config: ArrayIndexConfiguration(path: "contacts[].phones", expressions: ["type"]))
+        func elementTables() throws -> Int64 {
+            try f.database.read { connection in
+                try connection.scalarInt(
+                    "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name LIKE ?",
+                    [.text("\(f.collection.table)_ua_%")]) ?? -1
+            }
+        }
+        #expect(try elementTables() == 2)
+        try f.database.deleteCollection(name: "profiles", scope: "_default")
+        #expect(try elementTables() == 0)
+    }
 }
