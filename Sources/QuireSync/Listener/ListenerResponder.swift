@@ -160,6 +160,8 @@ struct ListenerResponder: Sendable {
         let streaming = ResponseStreaming(work: work, budget: responseBudget)
         switch route {
         case .root: return try await work.read { try ServerEndpoints.welcome(keyspaces: keyspaces) }
+        case .database where request.method == .post:
+            return try await work.write { try DocumentEndpoint.post(request, served: served, conflicts: conflicts) }
         case .database: return try await work.read { try ServerEndpoints.database(served) }
         case .changes:
             return try await ChangesEndpoint(

@@ -72,8 +72,8 @@ enum ListenerRoute: Equatable, Sendable {
     /// The methods the route answers.
     var allowedMethods: [HTTPRequest.Method] {
         switch self {
-        case .root, .database, .attachment: return [.get, .head]
-        case .changes, .allDocs: return [.get, .head, .post]
+        case .root, .attachment: return [.get, .head]
+        case .database, .changes, .allDocs: return [.get, .head, .post]
         case .revsDiff, .bulkGet, .bulkDocs, .ensureFullCommit: return [.post]
         case .localDocument, .document: return [.get, .head, .put, .delete]
         }
@@ -96,9 +96,9 @@ enum ListenerRoute: Equatable, Sendable {
     func takesJSONBody(_ method: HTTPRequest.Method) -> Bool {
         switch self {
         case .revsDiff, .bulkGet, .bulkDocs, .ensureFullCommit: return true
-        case .changes, .allDocs: return method == .post
+        case .database, .changes, .allDocs: return method == .post
         case .document, .localDocument: return method == .put
-        case .root, .database, .attachment: return false
+        case .root, .attachment: return false
         }
     }
 
@@ -109,6 +109,7 @@ enum ListenerRoute: Equatable, Sendable {
     func isDocumentWrite(_ method: HTTPRequest.Method) -> Bool {
         switch self {
         case .bulkDocs: return true
+        case .database: return method == .post
         case .document, .localDocument: return method == .put || method == .delete
         default: return false
         }
