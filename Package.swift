@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Quire",
-    platforms: [.macOS(.v13)],
+    // As Couchbase Lite's Swift package names them (iOS and macOS); the versions are the
+    // oldest the libraries' Swift concurrency and Foundation APIs need.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "Quire", targets: ["Quire"]),
         .library(name: "QuireSync", targets: ["QuireSync"]),
@@ -13,11 +15,16 @@ let package = Package(
         .executable(name: "quire", targets: ["quire"]),
     ],
     traits: [
-        .default(enabledTraits: ["TLS"]),
+        .default(enabledTraits: ["TLS", "Snowball"]),
         .trait(
             name: "TLS",
             description:
                 "HTTPS for the listener and pinned or CA-checked HTTPS for the replicator (swift-nio-ssl, swift-certificates)"
+        ),
+        .trait(
+            name: "Snowball",
+            description:
+                "Couchbase Lite's Snowball stemmers for full-text indexes in 15 languages (the system libstemmer, which no Apple SDK ships); without it English uses FTS5's porter stemmer and other stemmed languages are refused"
         ),
     ],
     dependencies: [
@@ -57,15 +64,22 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // Snowball stemmers (Debian's libstemmer-dev) as an FTS5 tokenizer.
+        // Couchbase Lite's full-text relevance as an FTS5 function: SQLite only.
+        .target(
+            name: "CQuireFTS",
+            linkerSettings: [.linkedLibrary("sqlite3")]
+        ),
+        // Snowball stemmers (Debian's libstemmer-dev) as an FTS5 tokenizer: the `Snowball` trait.
         .target(
             name: "CQuireSnowball",
+            dependencies: ["CQuireFTS"],
             linkerSettings: [.linkedLibrary("stemmer"), .linkedLibrary("sqlite3")]
         ),
         .target(
             name: "Quire",
             dependencies: [
-                "CSQLite", "CQuireSnowball",
+                "CSQLite", "CQuireFTS",
+                .target(name: "CQuireSnowball", condition: .when(traits: ["Snowball"])),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -3,6 +3,7 @@
 // tokenizer API of SQLite's documentation ("Custom Tokenizers").
 
 #include "quire_snowball.h"
+#include "quire_fts.h"
 
 #include <libstemmer.h>
 #include <sqlite3.h>
@@ -131,121 +132,12 @@ static int snowball_tokenize(
     return tokenizer->parent.xTokenize(tokenizer->parentInstance, &stem, flags, text, length, snowball_stem);
 }
 
-// MARK: quire_rank
-
-// Couchbase Lite's relevance (LiteCore's rank(), from SQLite's FTS3 documentation): the sum,
-// over the query's phrases and the table's columns, of the phrase's hits in this row's column
-// divided by its hits in that column across all rows; larger is more relevant. Returned
-// negated, as FTS5's rank column orders (smaller first). The all-rows counts are computed
-// once per query and kept as auxiliary data.
-typedef struct RankTotals {
-    int phrases;
-    int columns;
-    sqlite3_int64 hits[];  // [phrase * columns + column]
-} RankTotals;
-
-typedef struct PhraseCount {
-    const Fts5ExtensionApi *api;
-    RankTotals *totals;
-    int phrase;
-} PhraseCount;
-
-static int rank_count_phrase(const Fts5ExtensionApi *api, Fts5Context *context, void *userData) {
-    PhraseCount *count = (PhraseCount *)userData;
-    int instances = 0;
-    int rc = api->xInstCount(context, &instances);
-    for (int i = 0; rc == SQLITE_OK && i < instances; i++) {
-        int phrase = 0, column = 0, offset = 0;
-        rc = api->xInst(context, i, &phrase, &column, &offset);
-        if (rc == SQLITE_OK && column >= 0 && column < count->totals->columns)
-            count->totals->hits[count->phrase * count->totals->columns + column]++;
-    }
-    return rc;
-}
-
-static int rank_totals(const Fts5ExtensionApi *api, Fts5Context *context, RankTotals **out) {
-    RankTotals *totals = (RankTotals *)api->xGetAuxdata(context, 0);
-    if (totals == NULL) {
-        int phrases = api->xPhraseCount(context);
-        int columns = api->xColumnCount(context);
-        size_t size = sizeof(RankTotals) + sizeof(sqlite3_int64) * (size_t)(phrases > 0 ? phrases : 1) * (size_t)(columns > 0 ? columns : 1);
-        totals = sqlite3_malloc64(size);
-        if (totals == NULL) return SQLITE_NOMEM;
-        memset(totals, 0, size);
-        totals->phrases = phrases;
-        totals->columns = columns;
-        int rc = SQLITE_OK;
-        for (int phrase = 0; rc == SQLITE_OK && phrase < phrases; phrase++) {
-            PhraseCount count = {api, totals, phrase};
-            rc = api->xQueryPhrase(context, phrase, &count, rank_count_phrase);
-        }
-        if (rc == SQLITE_OK) rc = api->xSetAuxdata(context, totals, sqlite3_free);
-        else sqlite3_free(totals);
-        if (rc != SQLITE_OK) return rc;
-    }
-    *out = totals;
-    return SQLITE_OK;
-}
-
-static void quire_rank(const Fts5ExtensionApi *api, Fts5Context *context, sqlite3_context *result, int count, sqlite3_value **values) {
-    (void)count;
-    (void)values;
-    RankTotals *totals = NULL;
-    int rc = rank_totals(api, context, &totals);
-    int instances = 0;
-    if (rc == SQLITE_OK) rc = api->xInstCount(context, &instances);
-    double score = 0;
-    if (rc == SQLITE_OK && instances > 0) {
-        size_t cells = (size_t)totals->phrases * (size_t)totals->columns;
-        int *hits = sqlite3_malloc64(sizeof(int) * (cells > 0 ? cells : 1));
-        if (hits == NULL) rc = SQLITE_NOMEM;
-        else {
-            memset(hits, 0, sizeof(int) * (cells > 0 ? cells : 1));
-            for (int i = 0; rc == SQLITE_OK && i < instances; i++) {
-                int phrase = 0, column = 0, offset = 0;
-                rc = api->xInst(context, i, &phrase, &column, &offset);
-                if (rc == SQLITE_OK && phrase >= 0 && phrase < totals->phrases && column >= 0 && column < totals->columns)
-                    hits[phrase * totals->columns + column]++;
-            }
-            for (size_t cell = 0; cell < cells; cell++) {
-                if (hits[cell] > 0 && totals->hits[cell] > 0) score += (double)hits[cell] / (double)totals->hits[cell];
-            }
-            sqlite3_free(hits);
-        }
-    }
-    if (rc != SQLITE_OK) {
-        sqlite3_result_error_code(result, rc);
-        return;
-    }
-    sqlite3_result_double(result, -score);
-}
-
-static fts5_api *fts5_api_of(sqlite3 *db) {
-    fts5_api *api = NULL;
-    sqlite3_stmt *statement = NULL;
-    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL) == SQLITE_OK) {
-        sqlite3_bind_pointer(statement, 1, (void *)&api, "fts5_api_ptr", NULL);
-        sqlite3_step(statement);
-    }
-    sqlite3_finalize(statement);
-    return api;
-}
-
-static int snowball_connect(sqlite3 *db, char **error, const sqlite3_api_routines *routines) {
-    (void)error;
-    (void)routines;
-    fts5_api *api = fts5_api_of(db);
+int quire_snowball_register(sqlite3 *db) {
+    fts5_api *api = quire_fts5_api(db);
     // Without FTS5 there is nothing to register, and opening the connection must not fail.
-    if (api == NULL || api->iVersion < 2) return SQLITE_OK;
+    if (api == NULL) return SQLITE_OK;
     fts5_tokenizer methods = {snowball_create, snowball_delete, snowball_tokenize};
-    int rc = api->xCreateTokenizer(api, "quire_snowball", (void *)api, &methods, NULL);
-    if (rc == SQLITE_OK) rc = api->xCreateFunction(api, "quire_rank", NULL, quire_rank, NULL);
-    return rc;
-}
-
-int quire_snowball_register(void) {
-    // sqlite3_auto_extension ignores an entry point that is already registered.
-    return sqlite3_auto_extension((void (*)(void))snowball_connect);
+    return api->xCreateTokenizer(api, "quire_snowball", (void *)api, &methods, NULL);
 }
 
 int quire_snowball_has_algorithm(const char *name) {

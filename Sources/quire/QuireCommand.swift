@@ -7,7 +7,7 @@ struct QuireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quire",
         abstract: "Quire: an embedded document store, its conformance runner and fixture packager.",
-        version: QuireVersion.current,
+        version: BuildTraits.versionLine(QuireVersion.current),
         subcommands: [
             ConformCommand.self, DbCommand.self, FixtureCommand.self, ServeCommand.self, TestServerCommand.self,
         ]

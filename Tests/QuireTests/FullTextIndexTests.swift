@@ -68,7 +68,12 @@ import Testing
     }
 
     /// LiteCore's FTSTest "Query Full-Text Stop-words" and "... Stop-words In Target".
-    @Test func englishStopWordsAreNeitherIndexedNorRequired() throws {
+    @Test(
+        .enabled(
+            if: SnowballStemmers.isBuiltIn,
+            "needs the Snowball trait: without it English stems with FTS5's porter tokenizer, which indexes stop words"
+        ))
+    func englishStopWordsAreNeitherIndexedNorRequired() throws {
         let f = try fixture()
         try f.save([
             "d": #"{"title":"Going on","body":"Onions for supper"}"#,
@@ -88,6 +93,35 @@ import Testing
         #expect(try matches(f, "plain", "on*") == ["d", "e"])
         #expect(try matches(f, "en", "going AND on*") == ["d"])
         #expect(try matches(f, "en", "\"near the park\"") == ["a"])
+    }
+
+    /// With the `Snowball` trait, a Spanish index stems Spanish (Couchbase Lite's CollectionTest
+    /// testCollectionIndex makes an "es" index).
+    @Test(.enabled(if: SnowballStemmers.isBuiltIn, "needs the Snowball trait (libstemmer's Spanish stemmer)"))
+    func aSnowballLanguageStemsWithTheTrait() throws {
+        let f = try QueryFixture()
+        try f.save(["e1": #"{"text":"Me gusta correr por la mañana"}"#])
+        try f.collection.createIndex(withName: "es", config: FullTextIndexConfiguration(["text"], language: "es"))
+        #expect(try matches(f, "es", "corriendo") == ["e1"])
+    }
+
+    /// Without the `Snowball` trait a language that needs it is refused, naming the trait,
+    /// rather than indexed unstemmed; English stems with FTS5's porter tokenizer.
+    @Test(.disabled(if: SnowballStemmers.isBuiltIn, "shows a build without the Snowball trait"))
+    func aSnowballLanguageWithoutTheTraitIsRefused() throws {
+        let f = try fixture()
+        for language in ["es", "fr-CA", "german"] {
+            let error = try #require(throws: QuireError.self) {
+                try f.collection.createIndex(
+                    withName: "text", config: FullTextIndexConfiguration(["title"], language: language))
+            }
+            #expect(error.code == .invalidParameter)
+            #expect(error.message.contains("'Snowball'") && error.message.contains("'\(language)'"))
+        }
+        #expect(try f.collection.indexes() == [])
+        try f.collection.createIndex(withName: "en", config: FullTextIndexConfiguration(["title"], language: "en"))
+        #expect(try matches(f, "en", "run") == ["a"])
+        #expect(FullTextIndexConfiguration(["title"]).language == "en")
     }
 
     /// LiteCore's rank(): a phrase's hits in the row over its hits in all rows, summed.

@@ -11,7 +11,7 @@ guard arguments.count == 3, let data = FileManager.default.contents(atPath: argu
 let root = arguments[2]
 // Everything the install side may reach: the library, the install module, the C libraries
 // they wrap, and swift-crypto (the store's SHA-1 and SHA-256; it brings no networking).
-let allowed: Set<String> = ["Quire", "QuireFixtures", "CSQLite", "CArchive", "CQuireSnowball"]
+let allowed: Set<String> = ["Quire", "QuireFixtures", "CSQLite", "CArchive", "CQuireFTS", "CQuireSnowball"]
 let allowedProducts: Set<String> = ["Crypto"]
 
 guard let package = try JSONSerialization.jsonObject(with: data) as? [String: Any],

@@ -38,7 +38,6 @@ public final class Database: Sendable {
     /// A handle on the database file at `path`. Nothing is opened or created until the first
     /// operation.
     public init(path: String) {
-        SnowballStemmers.registerForNewConnections()
         core = CoreRegistry.shared.core(forPath: path, migrator: StoreSchema.migrator)
         name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         config = DatabaseConfiguration(directory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
@@ -87,7 +86,6 @@ public final class Database: Sendable {
             throw QuireError(
                 .invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
         }
-        SnowballStemmers.registerForNewConnections()
         let folder = Database.folderPath(name: name, directory: config.directory)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

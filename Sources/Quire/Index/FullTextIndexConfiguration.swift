@@ -37,13 +37,40 @@ public struct FullTextIndexConfiguration: IndexConfiguration, Equatable {
     /// "elbonian" text unstemmed). Indexes made before stop words were dropped name SQLite's
     /// porter tokenizer in their table's definition and keep it: they go on working as they
     /// were, stop words indexed, until the index is created again.
-    func tokenizer() -> String {
+    ///
+    /// A build without the `Snowball` trait stems English with FTS5's porter tokenizer (stop
+    /// words indexed) and refuses the other stemmed languages rather than index them unstemmed,
+    /// which would quietly find less than the same index in Couchbase Lite.
+    ///
+    /// - Throws: ``QuireError/Code/invalidParameter`` for a language that needs the `Snowball`
+    ///   trait in a build without it.
+    func tokenizer() throws -> String {
         let accents = "remove_diacritics \(ignoreAccents ? 2 : 0)"
-        guard let language, !language.isEmpty, let algorithm = SnowballStemmers.algorithm(for: language) else {
+        guard let language, !language.isEmpty, let named = SnowballStemmers.algorithmName(for: language) else {
             return "unicode61 \(accents)"
         }
-        SnowballStemmers.registerForNewConnections()
+        guard SnowballStemmers.isBuiltIn else {
+            if named == "english" { return "porter unicode61 \(accents)" }
+            throw QuireError(
+                .invalidParameter,
+                "full-text language '\(language)' needs Snowball's \(named) stemmer, and this build of Quire leaves out the package trait 'Snowball' (use \"en\" or no language, or build with the trait)"
+            )
+        }
+        guard let algorithm = SnowballStemmers.algorithm(for: language) else { return "unicode61 \(accents)" }
         let stopWords = algorithm == "english" ? " stopwords en" : ""
         return "\(SnowballStemmers.tokenizerName) \(algorithm)\(stopWords) \(accents)"
+    }
+}
+
+extension FullTextIndexConfiguration {
+    /// Whether this build has Couchbase Lite's Snowball stemmers: the package trait `Snowball`
+    /// (on by default; an app for Apple platforms, whose SDKs have no libstemmer, may leave it
+    /// out).
+    package static var hasSnowballStemmers: Bool { SnowballStemmers.isBuiltIn }
+
+    /// Whether a full-text index in `language` stems with Snowball in a build with the trait
+    /// (English included, whose stop words are Snowball's).
+    package static func needsSnowball(language: String) -> Bool {
+        !language.isEmpty && SnowballStemmers.algorithmName(for: language) != nil
     }
 }

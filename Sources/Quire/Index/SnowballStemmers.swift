@@ -1,11 +1,14 @@
-import CQuireSnowball
+#if Snowball
+    import CQuireSnowball
+#endif
 
 /// The Snowball stemmers of Couchbase Lite's full-text search (libstemmer), by the language
 /// codes Couchbase Lite accepts, and the FTS5 tokenizer that applies them.
 ///
-/// The tokenizer is registered as an SQLite auto-extension, so every connection opened after
-/// the first `Database` object is made has it: full-text tables name it in their definition,
-/// and every connection that reads or writes one needs it, not only the one that created it.
+/// They come with the package's `Snowball` trait (on by default). No Apple SDK ships
+/// libstemmer, so an app may build without it: English then stems with FTS5's own porter
+/// tokenizer, and a full-text index in another of these languages is refused, naming the
+/// trait (``FullTextIndexConfiguration``).
 enum SnowballStemmers {
     /// Language codes and the Snowball algorithms they select (Couchbase Lite's list).
     static let algorithms: [String: String] = [
@@ -17,20 +20,44 @@ enum SnowballStemmers {
     /// The name of the FTS5 tokenizer, whose arguments are an algorithm and unicode61's own.
     static let tokenizerName = "quire_snowball"
 
-    private static let registration: Int32 = quire_snowball_register()
-
-    /// Registers the tokenizer for connections opened from now on (once per process).
-    static func registerForNewConnections() {
-        _ = registration
+    /// Whether this build has the stemmers (the package's `Snowball` trait).
+    static var isBuiltIn: Bool {
+        #if Snowball
+            return true
+        #else
+            return false
+        #endif
     }
 
-    /// The algorithm for a language code or name (`es`, `es-MX`, `spanish`), or nil when
-    /// there is none; checked against the linked libstemmer.
-    static func algorithm(for language: String) -> String? {
+    /// The Snowball algorithm a language code or name selects (`es`, `es-MX`, `spanish`),
+    /// whether or not this build has it; nil for a language Couchbase Lite does not stem.
+    static func algorithmName(for language: String) -> String? {
         let lowered = language.lowercased()
         let code = lowered.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? lowered
-        let algorithm = algorithms[code] ?? algorithms.values.first { $0 == lowered }
-        guard let algorithm, quire_snowball_has_algorithm(algorithm) != 0 else { return nil }
-        return algorithm
+        return algorithms[code] ?? algorithms.values.first { $0 == lowered }
+    }
+
+    /// The algorithm for a language code or name, or nil when there is none in this build;
+    /// checked against the linked libstemmer.
+    static func algorithm(for language: String) -> String? {
+        #if Snowball
+            guard let algorithm = algorithmName(for: language), quire_snowball_has_algorithm(algorithm) != 0 else {
+                return nil
+            }
+            return algorithm
+        #else
+            return nil
+        #endif
+    }
+
+    /// Registers the tokenizer on a new connection: every connection that reads or writes a
+    /// full-text table needs it, not only the one that created the table. Returns an SQLite
+    /// result code (SQLITE_OK, 0, without the trait).
+    static func register(on handle: OpaquePointer) -> Int32 {
+        #if Snowball
+            return quire_snowball_register(handle)
+        #else
+            return 0
+        #endif
     }
 }

@@ -78,6 +78,7 @@ public final class Connection {
         self.role = role
         sqlite3_extended_result_codes(opened, 1)
         do {
+            try FullTextExtensions.register(on: opened)
             try configure(options)
         } catch var error as QuireError {
             // close() marks the handle closed, so deinit (which runs for a throwing init of a

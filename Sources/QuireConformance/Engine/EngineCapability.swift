@@ -56,6 +56,8 @@ public struct EngineCapability: Sendable, Hashable, Comparable, CustomStringConv
     public static let performance: EngineCapability = "performance"
     /// A replication's checkpoint report (`resumed`, `examined`, `since`, `checkpoints`).
     public static let replicationCheckpoints: EngineCapability = "replicationCheckpoints"
+    /// Couchbase Lite's Snowball stemmers for full-text indexes (the package trait `Snowball`).
+    public static let snowball: EngineCapability = "snowball"
     /// Checking that a blob's content is stored.
     public static let blobChecks: EngineCapability = "blobChecks"
 }

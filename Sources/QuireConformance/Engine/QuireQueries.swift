@@ -64,11 +64,21 @@ enum QuireQueries {
             try collection.createIndex(
                 withName: index.name, config: ValueIndexConfiguration(index.expressions, where: index.whereClause))
         case .fullText:
+            // A build without the Snowball trait stems English with FTS5's porter tokenizer
+            // (stop words indexed) and refuses the other stemmed languages: the case says how
+            // Couchbase Lite's Snowball stemmers behave, so it is skipped, not failed.
+            let language = index.language ?? "en"
+            if !FullTextIndexConfiguration.hasSnowballStemmers, FullTextIndexConfiguration.needsSnowball(language: language) {
+                throw EngineError.missingCapability(
+                    .snowball,
+                    "a full-text index in '\(language)' stems with Snowball, and this build leaves out the package trait 'Snowball'"
+                )
+            }
             try collection.createIndex(
                 withName: index.name,
                 config: FullTextIndexConfiguration(
                     index.expressions, where: index.whereClause, ignoreAccents: index.ignoreAccents,
-                    language: index.language ?? "en"))
+                    language: language))
         case .array:
             try collection.createIndex(
                 withName: index.name,
