@@ -123,7 +123,7 @@ public final class TestServer: @unchecked Sendable {
         }
         var fields = HTTPFields()
         if let name = HTTPFields.Element.Name(TestServerEngine.versionHeader) {
-            fields[name] = String(TestServerEngine.apiVersion)
+            fields[name] = String(engine.spokenVersion)
         }
         if let name = HTTPFields.Element.Name(TestServerEngine.serverHeader) { fields[name] = engine.serverID }
         fields[.cacheControl] = "no-cache, no-store, must-revalidate, private, max-age=0"

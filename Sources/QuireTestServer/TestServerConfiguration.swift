@@ -14,6 +14,24 @@ public struct TestServerConfiguration: Sendable {
     public var directory: URL
     /// Receives the server's log lines (`/log` messages, test names, sessions).
     public var log: @Sendable (String) -> Void
+    /// A compatibility setting: the name `GET /` reports as `cbl`. `quire` by default;
+    /// Couchbase's Python client (`cbltest`) refuses any name but its own variants
+    /// (``TestServerConfiguration/knownVariants``), so a run of its tests names one of those.
+    /// Only the name changes: the server still behaves as Quire.
+    public var reportedVariant: String = "quire"
+    /// The test-kit API version spoken, 1 or 2 (the default). Version 1 is the one Couchbase
+    /// Lite's C, iOS, Android and Java test servers speak: the header value `1`, a
+    /// `dataset_version` in `/newSession`, and a missing document answered
+    /// `400 TESTSERVER "Document '<scope>.<collection>.<id>' not found"`.
+    public var apiVersion: Int = 2
+
+    /// The `cbl` names Couchbase's Python client knows (it raises on any other).
+    public static let knownVariants = [
+        "couchbase-lite-android", "couchbase-lite-c", "couchbase-lite-net", "couchbase-lite-ios",
+        "couchbase-lite-java", "couchbase-lite-swift", "couchbase-lite-js",
+    ]
+    /// The API versions a server can speak.
+    public static let supportedAPIVersions = [1, 2]
 
     /// A configuration; the databases go to a new folder under the temporary directory unless
     /// `directory` is given, and log lines to standard error unless `log` is.

@@ -33,7 +33,7 @@ extension TestServerEngine {
         guard var body = try Self.body(of: id, in: collection),
             let current = try collection.leaves(id: id).first(where: \.isCurrent)
         else {
-            throw TestServerError.notFound("document '\(id)' not found in '\(path)' of database '\(name)'")
+            throw missingDocument(id, in: path, of: name)
         }
         let history =
             current.ancestors.first == current.revisionID ? current.ancestors : [current.revisionID] + current.ancestors
@@ -205,5 +205,16 @@ extension TestServerEngine {
         }
         try database.performMaintenance(type: type)
         return .ok
+    }
+}
+
+extension TestServerEngine {
+    /// A document that is not there: 404 in version 2; in version 1, as Couchbase Lite's test
+    /// servers answer it, 400 `TESTSERVER` with "Document '<scope>.<collection>.<id>' not found".
+    func missingDocument(_ id: String, in path: CollectionPath, of database: String) -> TestServerError {
+        guard spokenVersion == 1 else {
+            return .notFound("document '\(id)' not found in '\(path)' of database '\(database)'")
+        }
+        return .request("Document '\(path).\(id)' not found")
     }
 }

@@ -8,7 +8,7 @@ import QuireSync
 /// Requests are taken one at a time, as a test-kit client sends them; the HTTP side is in
 /// ``TestServer``. Every failure becomes the protocol's error object with its status.
 public actor TestServerEngine {
-    /// The protocol version this server speaks (`CBLTest-API-Version`).
+    /// The protocol version this server speaks by default (`CBLTest-API-Version`).
     public static let apiVersion = 2
     /// The request header carrying the protocol version.
     public static let versionHeader = "CBLTest-API-Version"
@@ -23,9 +23,11 @@ public actor TestServerEngine {
         "/getMultipeerReplicatorStatus": "multipeer replication",
     ]
 
+    /// The protocol version this server speaks: ``TestServerConfiguration/apiVersion``.
+    public nonisolated var spokenVersion: Int { configuration.apiVersion }
     /// This server's ID, sent in `CBLTest-Server-ID`.
     public nonisolated let serverID = UUID().uuidString.lowercased()
-    let configuration: TestServerConfiguration
+    nonisolated let configuration: TestServerConfiguration
     let catalog: DatasetCatalog
     var sessionID: String?
     var databases: [String: Database] = [:]
@@ -66,11 +68,11 @@ public actor TestServerEngine {
             return .json(info())
         }
         let version = header(Self.versionHeader)
-        guard version?.trimmingCharacters(in: .whitespaces) == String(Self.apiVersion) else {
+        guard version?.trimmingCharacters(in: .whitespaces) == String(spokenVersion) else {
             throw TestServerError.request(
                 version == nil
-                    ? "the \(Self.versionHeader) header is missing; this server speaks version \(Self.apiVersion)"
-                    : "\(Self.versionHeader) '\(version ?? "")' is not supported; this server speaks version \(Self.apiVersion)"
+                    ? "the \(Self.versionHeader) header is missing; this server speaks version \(spokenVersion)"
+                    : "\(Self.versionHeader) '\(version ?? "")' is not supported; this server speaks version \(spokenVersion)"
             )
         }
         guard method == "POST" else { throw TestServerError.request("\(method) \(route) is not an endpoint; use POST") }
@@ -112,7 +114,7 @@ public actor TestServerEngine {
             return .ok
         default:
             throw TestServerError.notFound(
-                "\(route) is not an endpoint of the test-kit protocol version \(Self.apiVersion)")
+                "\(route) is not an endpoint of the test-kit protocol version \(spokenVersion)")
         }
     }
 
@@ -128,8 +130,8 @@ public actor TestServerEngine {
         let version = ProcessInfo.processInfo.operatingSystemVersion
         return .object([
             "version": .string(QuireVersion.current),
-            "apiVersion": .int(Int64(Self.apiVersion)),
-            "cbl": "quire",
+            "apiVersion": .int(Int64(spokenVersion)),
+            "cbl": .string(configuration.reportedVariant),
             "device": .object([
                 "systemName": .string(system),
                 "systemVersion": .string("\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"),
@@ -144,6 +146,10 @@ public actor TestServerEngine {
     func newSession(_ request: RequestObject) async throws -> TestServerResponse {
         let id = try request.string("id")
         guard !id.isEmpty else { throw TestServerError.request("'id' is empty") }
+        if spokenVersion == 1 {
+            // Version 1 servers load datasets of a given version and insist on being told it.
+            _ = try request.string("dataset_version")
+        }
         if let logging = try request.optionalObject("logging") {
             let url = try logging.string("url")
             let tag = try logging.string("tag")

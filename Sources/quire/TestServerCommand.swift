@@ -3,11 +3,12 @@ import Dispatch
 import Foundation
 import QuireTestServer
 
-/// `quire testserver [--port P] [--interface ADDRESS] [--dataset-root DIR] [--directory DIR]`.
+/// `quire testserver [--port P] [--interface ADDRESS] [--dataset-root DIR] [--directory DIR]
+/// [--report-as VARIANT] [--api-version 1|2]`.
 struct TestServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "testserver",
-        abstract: "Serve Quire through the Couchbase Lite test kit's REST API (version 2).",
+        abstract: "Serve Quire through the Couchbase Lite test kit's REST API (version 2, or 1 when asked).",
         discussion: """
             Clients of couchbase-lite-tests (and quire conform --engine testkit:URL) drive Quire as
             they drive any Couchbase Lite test server: /reset, /updateDatabase, /verifyDocuments,
@@ -17,8 +18,17 @@ struct TestServerCommand: ParsableCommand {
             the CouchDB protocol: a Sync Gateway (ws://, wss://) endpoint is refused. Multipeer
             replication and TLS are not supported. Stop with Ctrl-C (SIGINT) or SIGTERM.
 
+            Compatibility settings: GET / names the server "quire"; Couchbase's Python client
+            (cbltest) refuses any name but its own variants, so --report-as names one of them
+            (\(TestServerConfiguration.knownVariants.joined(separator: ", "))) for a run of its
+            tests; only the reported name changes. --api-version 1 speaks version 1 of the API,
+            as Couchbase Lite's C, iOS, Android and Java test servers do (header value 1,
+            dataset_version in /newSession, a missing document answered 400 TESTSERVER
+            "Document '...' not found").
+
             Example:
               quire testserver --port 8080 --dataset-root Fixtures/datasets
+              quire testserver --port 8080 --report-as couchbase-lite-c --api-version 1
             """
     )
 
@@ -35,7 +45,22 @@ struct TestServerCommand: ParsableCommand {
         help: "The folder for the databases (a new temporary folder by default); /reset deletes the databases in it.")
     var directory: String?
 
+    @Option(
+        name: .customLong("report-as"),
+        help: "Compatibility setting: the variant name GET / reports as cbl (quire, or one Couchbase's client knows).")
+    var reportAs: String = "quire"
+
+    @Option(help: "The test-kit API version to speak: 2 (the default) or 1.")
+    var apiVersion: Int = 2
+
     func validate() throws {
+        guard reportAs == "quire" || TestServerConfiguration.knownVariants.contains(reportAs) else {
+            throw ValidationError(
+                "--report-as \(reportAs) is not a variant Couchbase's client knows; use quire or one of \(TestServerConfiguration.knownVariants.joined(separator: ", ")).")
+        }
+        guard TestServerConfiguration.supportedAPIVersions.contains(apiVersion) else {
+            throw ValidationError("--api-version \(apiVersion) is not supported; use 1 or 2.")
+        }
         if let datasetRoot {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: datasetRoot, isDirectory: &isFolder), isFolder.boolValue else {
@@ -45,10 +70,12 @@ struct TestServerCommand: ParsableCommand {
     }
 
     func run() throws {
-        let server = TestServer(
-            configuration: TestServerConfiguration(
-                port: port, interface: interface, datasetRoot: datasetRoot.map { URL(fileURLWithPath: $0) },
-                directory: directory.map { URL(fileURLWithPath: $0) }))
+        var configuration = TestServerConfiguration(
+            port: port, interface: interface, datasetRoot: datasetRoot.map { URL(fileURLWithPath: $0) },
+            directory: directory.map { URL(fileURLWithPath: $0) })
+        configuration.reportedVariant = reportAs
+        configuration.apiVersion = apiVersion
+        let server = TestServer(configuration: configuration)
         let failure = TestServerFailure()
         let done = DispatchSemaphore(value: 0)
         let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in

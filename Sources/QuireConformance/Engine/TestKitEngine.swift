@@ -2,7 +2,8 @@ import Foundation
 import Quire
 
 /// Any Couchbase Lite test server (the REST API of Couchbase's test kit, `couchbase-lite-tests`,
-/// version 2) as a conformance engine: `quire conform --engine testkit:http://HOST:PORT`.
+/// version 1 or 2, as the server's `GET /` says) as a conformance engine:
+/// `quire conform --engine testkit:http://HOST:PORT`.
 ///
 /// The steps the public protocol can express go through it: a case starts with `/reset`
 /// (its databases and collections), saves, deletes and purges are `/updateDatabase`, reads
@@ -69,7 +70,7 @@ public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
         turn.wait()
         do {
             if !started.withLock({ $0 }) {
-                try client.post("/newSession", .object(["id": .string(client.clientID)]))
+                try client.connect()
                 started.withLock { $0 = true }
             }
             return try TestKitSession(engine: self, database: given.database)

@@ -30,7 +30,7 @@ final class TestKitSession: EngineSession {
                 collections.isEmpty
                 ? .object([:]) : .object(["collections": .array(collections.map { .string($0.fullName) })])
         }
-        try client.post("/reset", .object(["databases": .object(databases)]))
+        try client.post("/reset", client.versioned(["databases": .object(databases)]))
     }
 
     func perform(_ step: Step, in context: StepContext) throws -> SpecValue? {
