@@ -168,10 +168,12 @@ struct ServeCommand: ParsableCommand {
             throw ValidationError("Cannot read the password file \(path).")
         }
         let text = String(decoding: data, as: UTF8.self)
+        // `isNewline`, not "\n": a Swift string reads "\r\n" as one character, so a file written
+        // on Windows would otherwise become one long password.
         let line =
-            text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map {
-                $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
-            } ?? ""
+            text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(
+                String.init)
+            ?? ""
         guard !line.isEmpty else { throw ValidationError("The password file \(path) has an empty first line.") }
         return line
     }

@@ -188,7 +188,8 @@ import Testing
         let directory = try scratch.folder("data")
         try Database(name: "guarded", config: DatabaseConfiguration(directory: directory.path)).close()
         let passwordFile = scratch.file("password")
-        try Data("s3cret\n".utf8).write(to: passwordFile)
+        // CRLF line endings: the password is the first line without them.
+        try Data("s3cret\r\n".utf8).write(to: passwordFile)
         let logFile = scratch.file("access.log")
         let server = try ServedProcess(
             quire,
