@@ -236,7 +236,7 @@ import Testing
         _ = try fixture.scratch.write(#"{"name":"no id"}"#, to: "noid.jsonl")
         #expect(
             try quire.run(["db", "import", "people", "noid.jsonl"]).errors
-                == "Error: noid.jsonl line 1 has no \"_id\" string.\n")
+                == "Error: noid.jsonl line 1 has no \"_id\" string (nothing was saved in _default._default).\n")
     }
 
     /// Bad input of every kind: one sentence on standard error naming the fault, nothing on
@@ -305,8 +305,8 @@ import Testing
                 ["fixture", "doctor"], ["testserver"],
             ]
             + [
-                "create", "info", "check", "compact", "reindex", "ls", "cat", "put", "rm", "expire", "query", "mkindex",
-                "rmindex", "export", "import", "push", "pull",
+                "create", "info", "check", "compact", "reindex", "cp", "mkcoll", "rmcoll", "lscoll", "ls", "cat",
+                "revs", "put", "rm", "expire", "query", "mkindex", "rmindex", "export", "import", "push", "pull",
             ].map { ["db", $0] }
         for subcommand in subcommands {
             let help = try fixture.quire.succeed(subcommand + ["--help"])

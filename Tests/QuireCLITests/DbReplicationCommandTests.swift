@@ -103,6 +103,25 @@ import Testing
         #expect(outcome.errors.filter { $0 == "\n" }.count == 1)
     }
 
+    /// A pull that fails leaves no collection it created for the pull.
+    @Test func aFailedPullLeavesNoCollectionItCreated() throws {
+        let scratch = try DbScratchFolder()
+        defer { scratch.cleanUp() }
+        let quire = DbCommandRunner(
+            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"),
+            directory: scratch.url)
+        let silent = try SilentPeer()
+        defer { silent.close() }
+        _ = try quire.succeed(["db", "create", "local"])
+        let url = "http://127.0.0.1:\(silent.port)/remote"
+        let outcome = try quire.run(["db", "pull", "local", url, "-c", "store.fresh", "--timeout", "1"])
+        #expect(outcome.status == 1, "\(outcome.errors)")
+        let names = try quire.succeed(["db", "lscoll", "local", "--json"]).split(separator: "\n").map {
+            try JSONReader.parse(String($0))["name"]
+        }
+        #expect(names == ["_default._default"])
+    }
+
     /// A loopback TCP socket that listens and never accepts: connections complete in the
     /// kernel's backlog and requests wait forever.
     final class SilentPeer {

@@ -43,7 +43,7 @@ struct DbCatCommand: ParsableCommand {
         try target.with { database in
             let source = try DbCollectionName(collection).resolve(in: database)
             for id in ids {
-                let value = revs ? try tree(of: id, in: source) : try document(id, in: source)
+                let value = revs ? try Self.tree(of: id, in: source) : try document(id, in: source)
                 DbOutput.write((json ? try DbJSONText.compact(value) : try DbJSONText.pretty(value)) + "\n")
             }
         }
@@ -71,7 +71,8 @@ struct DbCatCommand: ParsableCommand {
         return .object(body)
     }
 
-    private func tree(of id: String, in source: Collection) throws -> JSONValue {
+    /// The revision tree of `id`: every leaf, the current one first, with its ancestors.
+    static func tree(of id: String, in source: Collection) throws -> JSONValue {
         let leaves = try source.leaves(id: id)
         guard !leaves.isEmpty else { throw DbFailure("\(source.fullName) has no document '\(id)'") }
         return .object([

@@ -17,10 +17,10 @@ struct DbCommand: ParsableCommand {
             """,
         subcommands: [
             DbCreateCommand.self, DbInfoCommand.self, DbCheckCommand.self, DbCompactCommand.self, DbReindexCommand.self,
-            DbLsCommand.self, DbCatCommand.self, DbPutCommand.self, DbRmCommand.self, DbExpireCommand.self,
-            DbQueryCommand.self, DbMkindexCommand.self, DbRmindexCommand.self, DbExportCommand.self,
-            DbImportCommand.self,
-            DbPushCommand.self, DbPullCommand.self,
+            DbCpCommand.self, DbMkcollCommand.self, DbRmcollCommand.self, DbLscollCommand.self,
+            DbLsCommand.self, DbCatCommand.self, DbRevsCommand.self, DbPutCommand.self, DbRmCommand.self,
+            DbExpireCommand.self, DbQueryCommand.self, DbMkindexCommand.self, DbRmindexCommand.self,
+            DbExportCommand.self, DbImportCommand.self, DbPushCommand.self, DbPullCommand.self,
         ]
     )
 }

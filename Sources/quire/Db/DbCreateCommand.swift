@@ -17,7 +17,9 @@ struct DbCreateCommand: ParsableCommand {
 
     @OptionGroup var target: DbDatabaseArgument
 
-    @Option(name: .customLong("collection"), help: "A collection to create, as scope.name or name (repeatable).")
+    @Option(
+        name: [.customShort("c"), .customLong("collection")],
+        help: "A collection to create, as scope.name or name (repeatable).")
     var collections: [String] = []
 
     @Flag(help: "Print what was created as JSON.")

@@ -25,14 +25,28 @@ struct DbDatabaseArgument: ParsableArguments {
 
     /// Opens the database, which must exist.
     ///
-    /// - Throws: ``DbFailure`` when there is no such database.
+    /// - Throws: ``DbFailure`` when there is no such database: it suggests `quire db create`
+    ///   only when the argument could name a new database, not for a path to something else.
     func open() throws -> Database {
         let (name, directory) = location
         guard !name.isEmpty else { throw DbFailure("'\(database)' does not name a database") }
-        guard Database.exists(withName: name, inDirectory: directory) else {
-            throw DbFailure("No database '\(name)' in \(directory) (create one with: quire db create \(database))")
-        }
+        guard Database.exists(withName: name, inDirectory: directory) else { throw missing(name, in: directory) }
         return try DbFailure.reporting { try Database(name: name, config: DatabaseConfiguration(directory: directory)) }
+    }
+
+    /// Why `open()` found no database, in words that fit what the argument is.
+    private func missing(_ name: String, in directory: String) -> DbFailure {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: database, isDirectory: &isDirectory)
+        if URL(fileURLWithPath: database).pathExtension != "quire", database.contains("/") || exists {
+            let what = exists ? (isDirectory.boolValue ? "a folder" : "a file") : "nothing"
+            return DbFailure(
+                "'\(database)' is not a database: it is \(what), and a database is a folder named <name>.quire")
+        }
+        if exists, !isDirectory.boolValue {
+            return DbFailure("'\(database)' is a file, not a database folder")
+        }
+        return DbFailure("No database '\(name)' in \(directory) (create one with: quire db create \(database))")
     }
 
     /// Opens the database, runs `body` with it, and closes it whatever happens.

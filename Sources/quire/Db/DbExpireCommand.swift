@@ -2,14 +2,15 @@ import ArgumentParser
 import Foundation
 import Quire
 
-/// `quire db expire DATABASE ID (DATE | --in DURATION | --clear) [-c COLLECTION]`.
+/// `quire db expire DATABASE ID (DATE | --in DURATION | --clear) [-c COLLECTION] [--json]`.
 struct DbExpireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expire",
         abstract: "Set or clear when a document expires (is purged).",
         discussion: """
             DATE is ISO 8601 (2030-01-01T00:00:00Z); --in takes a number with s, m, h or d \
-            (90m, 1h, 7d). An expired document is purged by the database's housekeeping.
+            (90m, 1h, 7d). An expired document is purged by the database's housekeeping. --json \
+            prints the id, the collection and the expiration (ISO 8601, or null).
 
             Example:
               quire db expire travel.quire hotel_1 --in 1h -c inventory.hotel
@@ -33,14 +34,40 @@ struct DbExpireCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
     var collection: String?
 
+    @Flag(help: "Print the outcome as JSON.")
+    var json = false
+
     func validate() throws {
         guard [date != nil, after != nil, clear].filter({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of DATE, --in DURATION or --clear.")
         }
+        // Checked here, so a bad value prints this subcommand's usage.
+        _ = try expiration(from: Date())
     }
 
     func run() throws {
-        let when: Date?
+        let when = try expiration(from: Date())
+        let name = try target.with { database in
+            let source = try DbCollectionName(collection).resolve(in: database)
+            guard try source.document(id: id) != nil else {
+                throw DbFailure("\(source.fullName) has no document '\(id)'")
+            }
+            try source.setDocumentExpiration(id: id, expiration: when)
+            return source.fullName
+        }
+        let text = when.map { ISO8601DateFormatter().string(from: $0) }
+        if json {
+            try DbOutput.json(
+                .object([
+                    "id": .string(id), "collection": .string(name), "expiration": text.map(JSONValue.string) ?? .null,
+                ]))
+        } else {
+            DbOutput.write(text.map { "\(id) expires at \($0)\n" } ?? "\(id) no longer expires\n")
+        }
+    }
+
+    /// When the document is to expire (nil: never), `now` being the time of the command.
+    private func expiration(from now: Date) throws -> Date? {
         if let date {
             let formatter = ISO8601DateFormatter()
             var parsed = formatter.date(from: date)
@@ -51,21 +78,10 @@ struct DbExpireCommand: ParsableCommand {
             guard let parsed else {
                 throw ValidationError("'\(date)' is not an ISO 8601 date such as 2030-01-01T00:00:00Z.")
             }
-            when = parsed
-        } else if let after {
-            when = Date().addingTimeInterval(try Self.seconds(after))
-        } else {
-            when = nil
+            return parsed
         }
-        try target.with { database in
-            let source = try DbCollectionName(collection).resolve(in: database)
-            guard try source.document(id: id) != nil else {
-                throw DbFailure("\(source.fullName) has no document '\(id)'")
-            }
-            try source.setDocumentExpiration(id: id, expiration: when)
-        }
-        DbOutput.write(
-            when.map { "\(id) expires at \(ISO8601DateFormatter().string(from: $0))\n" } ?? "\(id) no longer expires\n")
+        if let after { return now.addingTimeInterval(try Self.seconds(after)) }
+        return nil
     }
 
     /// The seconds of a duration such as `90s`, `15m`, `1h` or `7d`.

@@ -4,7 +4,7 @@ import Quire
 import QuireFixtureBuilder
 import QuireFixtures
 
-/// `quire db export DATABASE OUTPUT [--collection C ...] [--format dataset|jsonl] [--name NAME]`.
+/// `quire db export DATABASE OUTPUT [-c COLLECTION ...] [--format dataset|jsonl] [--name NAME] [--json]`.
 struct DbExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
@@ -20,7 +20,7 @@ struct DbExportCommand: ParsableCommand {
             Example:
               quire db export travel.quire travel-data
               quire fixture build travel.yaml -o out   # source: {dataset: travel-data}
-              quire db export travel.quire - --format jsonl --collection inventory.hotel
+              quire db export travel.quire - --format jsonl -c inventory.hotel
             """
     )
 
@@ -35,7 +35,8 @@ struct DbExportCommand: ParsableCommand {
     var output: String
 
     @Option(
-        name: .customLong("collection"), help: "A collection to export (repeatable); every collection when left out.")
+        name: [.customShort("c"), .customLong("collection")],
+        help: "A collection to export (repeatable); every collection when left out.")
     var collections: [String] = []
 
     @Option(help: "dataset (a folder) or jsonl (one collection, one file).")
@@ -44,7 +45,13 @@ struct DbExportCommand: ParsableCommand {
     @Option(help: "The dataset's name in index.json; the database's name when left out.")
     var name: String?
 
+    @Flag(help: "Print what was exported as JSON (not with output '-').")
+    var json = false
+
     func validate() throws {
+        if json, output == "-" {
+            throw ValidationError("--json needs an output file: standard output holds the documents.")
+        }
         if format == .jsonl, collections.count > 1 {
             throw ValidationError("--format jsonl exports one collection; give at most one --collection.")
         }
@@ -79,7 +86,9 @@ struct DbExportCommand: ParsableCommand {
                             "Warning: \(blobCount) blob references written without their blobs; export a dataset to keep them.\n"
                                 .utf8))
                 }
-                if output != "-" {
+                if json {
+                    try Self.summary(output, documents: progress.count, collections: [sources[0].fullName], blobs: 0)
+                } else if output != "-" {
                     DbOutput.write("Exported \(progress.count) documents of \(sources[0].fullName) to \(output)\n")
                 }
             case .dataset:
@@ -110,11 +119,25 @@ struct DbExportCommand: ParsableCommand {
                 try indexWriter.append(try JSONWriter.bytes(index) + [0x0a])
                 try indexWriter.close()
                 progress.finish()
-                DbOutput.write(
-                    "Exported \(progress.count) documents in \(listed.count) collections and \(written.count) blobs to \(output)\n"
-                )
+                if json {
+                    try Self.summary(
+                        output, documents: progress.count, collections: sources.map(\.fullName), blobs: written.count)
+                } else {
+                    DbOutput.write(
+                        "Exported \(progress.count) documents in \(listed.count) collections and \(written.count) blobs to \(output)\n"
+                    )
+                }
             }
         }
+    }
+
+    /// Prints what was exported as JSON: the same members for both formats.
+    private static func summary(_ output: String, documents: Int, collections: [String], blobs: Int) throws {
+        try DbOutput.json(
+            .object([
+                "output": .string(output), "documents": .int(Int64(documents)),
+                "collections": .array(collections.map(JSONValue.string)), "blobs": .int(Int64(blobs)),
+            ]))
     }
 
     /// Calls `body` with each live document of `source` in ID order, as its JSON line (with

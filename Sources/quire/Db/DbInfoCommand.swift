@@ -2,26 +2,45 @@ import ArgumentParser
 import Foundation
 import Quire
 
-/// `quire db info DATABASE [--json]`.
+/// `quire db info DATABASE [index NAME [-c COLLECTION]] [--json]`.
 struct DbInfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Show a database's UUIDs, collections, indexes, size, format and checkpoints.",
         discussion: """
             For each collection: live and deleted documents, the last sequence, its indexes and the \
-            replication checkpoints kept in it (local documents).
+            replication checkpoints kept in it (local documents). `info DATABASE index NAME` shows \
+            one index of a collection: its kind, expressions and condition.
 
             Example:
               quire db info travel.quire --json
+              quire db info travel.quire index by_city -c inventory.hotel
             """
     )
 
     @OptionGroup var target: DbDatabaseArgument
 
+    @Argument(help: "index NAME: show one index instead.")
+    var subject: [String] = []
+
+    @Option(name: .shortAndLong, help: "With index NAME, the collection; the default collection when left out.")
+    var collection: String?
+
     @Flag(help: "Print the information as JSON.")
     var json = false
 
+    func validate() throws {
+        guard subject.isEmpty || (subject.count == 2 && subject[0] == "index") else {
+            throw ValidationError("After DATABASE, info takes only 'index NAME'.")
+        }
+        if subject.isEmpty, collection != nil { throw ValidationError("-c goes with 'index NAME'.") }
+    }
+
     func run() throws {
+        if subject.count == 2 {
+            try showIndex(named: subject[1])
+            return
+        }
         let info = try target.with { database in try Self.describe(database) }
         if json {
             try DbOutput.json(info)
@@ -47,6 +66,43 @@ struct DbInfoCommand: ParsableCommand {
         DbOutput.write(text + "\n" + table.text)
     }
 
+    /// Prints one index's definition.
+    private func showIndex(named name: String) throws {
+        let entry = try target.with { database in
+            let source = try DbCollectionName(collection).resolve(in: database)
+            guard let index = try source.index(withName: name) else {
+                let names = try source.indexes().sorted()
+                throw DbFailure(
+                    "\(source.fullName) has no index '\(name)' (it has: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"
+                )
+            }
+            var entry = Self.describe(index)
+            entry["collection"] = .string(source.fullName)
+            return entry
+        }
+        if json {
+            try DbOutput.json(.object(entry))
+            return
+        }
+        var text = "Index       \(entry["name"]?.stringValue ?? "")\n"
+        text += "Collection  \(entry["collection"]?.stringValue ?? "")\n"
+        text += "Kind        \(entry["kind"]?.stringValue ?? "")\n"
+        let expressions = entry["expressions"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        text += "Expressions \(expressions.joined(separator: ", "))\n"
+        if let condition = entry["where"]?.stringValue { text += "Where       \(condition)\n" }
+        DbOutput.write(text)
+    }
+
+    /// An index's definition as JSON members: name, kind, expressions, and where when it has one.
+    static func describe(_ index: QueryIndex) -> [String: JSONValue] {
+        var entry: [String: JSONValue] = [
+            "name": .string(index.name), "kind": .string(index.isFullText ? "fts" : "value"),
+            "expressions": .array(index.expressions.map(JSONValue.string)),
+        ]
+        if let condition = index.whereClause { entry["where"] = .string(condition) }
+        return entry
+    }
+
     /// Everything `info` shows, as JSON.
     static func describe(_ database: Database) throws -> JSONValue {
         var collections: [JSONValue] = []
@@ -54,12 +110,7 @@ struct DbInfoCommand: ParsableCommand {
             var indexes: [JSONValue] = []
             for name in try collection.indexes().sorted() {
                 guard let index = try collection.index(withName: name) else { continue }
-                var entry: [String: JSONValue] = [
-                    "name": .string(name), "kind": .string(index.isFullText ? "fts" : "value"),
-                    "expressions": .array(index.expressions.map(JSONValue.string)),
-                ]
-                if let condition = index.whereClause { entry["where"] = .string(condition) }
-                indexes.append(.object(entry))
+                indexes.append(.object(describe(index)))
             }
             collections.append(
                 .object([

@@ -10,7 +10,8 @@ struct DbReplicationOptions: ParsableArguments {
     var url: String
 
     @Option(
-        name: .customLong("collection"), help: "A collection to replicate (repeatable); every collection when left out."
+        name: [.customShort("c"), .customLong("collection")],
+        help: "A collection to replicate (repeatable); every collection when left out."
     )
     var collections: [String] = []
 
@@ -52,9 +53,11 @@ struct DbReplicationOptions: ParsableArguments {
     }
 
     /// The configuration for replicating `database` in `direction` with these options;
-    /// `createMissing` creates named collections that do not exist (for a pull).
+    /// `createMissing` creates named collections that do not exist (for a pull), adding them
+    /// to `created`.
     func configuration(
-        for database: Database, direction: ReplicatorType, filter: String?, createMissing: Bool
+        for database: Database, direction: ReplicatorType, filter: String?, createMissing: Bool,
+        created: inout [Collection]
     ) throws -> ReplicatorConfiguration {
         var config = ReplicatorConfiguration(target: URLEndpoint(url: URL(string: url)!))
         config.replicatorType = direction
@@ -70,14 +73,18 @@ struct DbReplicationOptions: ParsableArguments {
         if !channels.isEmpty { collectionConfig.channels = channels }
         if !documentIDs.isEmpty { collectionConfig.documentIDs = documentIDs }
         collectionConfig.filter = filter
-        let chosen =
-            collections.isEmpty
-            ? try DbCollectionName.all(in: database)
-            : try collections.map {
-                createMissing
-                    ? try DbCollectionName($0).resolveOrCreate(in: database)
-                    : try DbCollectionName($0).resolve(in: database)
+        var chosen: [Collection] = []
+        if collections.isEmpty { chosen = try DbCollectionName.all(in: database) }
+        for text in collections {
+            let name = DbCollectionName(text)
+            if createMissing, try database.collection(name: name.name, scope: name.scope) == nil {
+                let made = try name.resolveOrCreate(in: database)
+                created.append(made)
+                chosen.append(made)
+            } else {
+                chosen.append(try name.resolve(in: database))
             }
+        }
         config.addCollections(chosen, config: collectionConfig)
         return config
     }

@@ -14,8 +14,19 @@ enum DbReplicationRunner {
     ) throws {
         let verb = direction == .push ? "Pushed" : "Pulled"
         let (transferred, failed, seconds) = try target.with { database in
+            var created: [Collection] = []
+            // A pull that fails leaves no collection it created and put nothing into.
+            var succeeded = false
+            defer {
+                if !succeeded {
+                    for collection in created where collection.count == 0 && collection.deletedCount == 0 {
+                        try? database.deleteCollection(name: collection.name, scope: collection.scope.name)
+                    }
+                }
+            }
             let config = try options.configuration(
-                for: database, direction: direction, filter: filter, createMissing: direction == .pull)
+                for: database, direction: direction, filter: filter, createMissing: direction == .pull,
+                created: &created)
             let replicator = Replicator(config: config)
             let tally = Tally()
             let stopped = DispatchSemaphore(value: 0)
@@ -54,6 +65,7 @@ enum DbReplicationRunner {
                     "The \(direction == .push ? "push to" : "pull from") \(options.url) stopped: \(error.message)")
             }
             let (transferred, failed) = tally.counts
+            succeeded = true
             return (transferred, failed, Date().timeIntervalSince(started))
         }
         let elapsed = String(format: "%.2f", seconds)

@@ -2,14 +2,15 @@ import ArgumentParser
 import Foundation
 import Quire
 
-/// `quire db rm DATABASE ID... [-c COLLECTION] [--purge]`.
+/// `quire db rm DATABASE ID... [-c COLLECTION] [--purge] [--json]`.
 struct DbRmCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Delete documents (leaving tombstones that replicate), or purge them.",
         discussion: """
             A deletion is a new revision that replicators send on; --purge removes every trace \
-            of the document instead, as if it had never been there.
+            of the document instead, as if it had never been there. --json prints one line per \
+            document: its id, the tombstone's rev (null when purged) and purged.
 
             Example:
               quire db rm travel.quire hotel_1 -c inventory.hotel
@@ -27,6 +28,9 @@ struct DbRmCommand: ParsableCommand {
     @Flag(help: "Purge instead of deleting: no tombstone is kept.")
     var purge = false
 
+    @Flag(help: "Print one line of JSON per document.")
+    var json = false
+
     func validate() throws {
         guard !ids.isEmpty else { throw ValidationError("Give at least one document ID.") }
     }
@@ -40,15 +44,24 @@ struct DbRmCommand: ParsableCommand {
                         throw DbFailure("\(source.fullName) has no document '\(id)'")
                     }
                     try source.purge(id: id)
-                    DbOutput.write("Purged \(id)\n")
+                    try report(id, revision: nil)
                 } else {
                     guard let document = try source.document(id: id) else {
                         throw DbFailure("\(source.fullName) has no document '\(id)'")
                     }
                     try source.delete(document: document)
-                    DbOutput.write("Deleted \(id)\n")
+                    try report(id, revision: try source.revisionInfo(id: id)?.revisionID)
                 }
             }
         }
+    }
+
+    private func report(_ id: String, revision: String?) throws {
+        guard json else {
+            DbOutput.write(purge ? "Purged \(id)\n" : "Deleted \(id)\n")
+            return
+        }
+        try DbOutput.json(
+            .object(["id": .string(id), "rev": revision.map(JSONValue.string) ?? .null, "purged": .bool(purge)]))
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Quire
 
-/// `quire db rmindex DATABASE NAME [-c COLLECTION]`.
+/// `quire db rmindex DATABASE NAME [-c COLLECTION] [--json]`.
 struct DbRmindexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rmindex",
@@ -21,6 +21,9 @@ struct DbRmindexCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
     var collection: String?
 
+    @Flag(help: "Print what was deleted as JSON.")
+    var json = false
+
     func run() throws {
         try target.with { database in
             let source = try DbCollectionName(collection).resolve(in: database)
@@ -28,7 +31,11 @@ struct DbRmindexCommand: ParsableCommand {
                 throw DbFailure("\(source.fullName) has no index '\(name)'")
             }
             try source.deleteIndex(forName: name)
-            DbOutput.write("Deleted index \(name) from \(source.fullName)\n")
+            if json {
+                try DbOutput.json(.object(["collection": .string(source.fullName), "index": .string(name)]))
+            } else {
+                DbOutput.write("Deleted index \(name) from \(source.fullName)\n")
+            }
         }
     }
 }

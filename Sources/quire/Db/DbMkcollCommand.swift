@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Quire
+
+/// `quire db mkcoll DATABASE COLLECTION... [--json]`.
+struct DbMkcollCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mkcoll",
+        abstract: "Create collections.",
+        discussion: """
+            Each COLLECTION is scope.name, or name in the default scope; the scope is created with \
+            it. Fails, creating none, when one exists already or breaks the naming rules.
+
+            Example:
+              quire db mkcoll travel.quire inventory.hotel inventory.airline
+            """
+    )
+
+    @OptionGroup var target: DbDatabaseArgument
+
+    @Argument(help: "The collections to create (scope.name or name).")
+    var collections: [String]
+
+    @Flag(help: "Print the collections created as JSON.")
+    var json = false
+
+    func validate() throws {
+        guard !collections.isEmpty else { throw ValidationError("Give at least one collection.") }
+    }
+
+    func run() throws {
+        let created = try target.with { database in
+            let names = collections.map(DbCollectionName.init)
+            for name in names where try database.collection(name: name.name, scope: name.scope) != nil {
+                throw DbFailure("Database '\(database.name)' already has a collection '\(name.fullName)'")
+            }
+            var created: [String] = []
+            do {
+                for name in names { created.append(try name.resolveOrCreate(in: database).fullName) }
+            } catch {
+                for name in created.map(DbCollectionName.init) {
+                    try? database.deleteCollection(name: name.name, scope: name.scope)
+                }
+                throw error
+            }
+            return created
+        }
+        if json {
+            try DbOutput.json(.object(["collections": .array(created.map(JSONValue.string))]))
+        } else {
+            DbOutput.write("Created \(created.joined(separator: ", "))\n")
+        }
+    }
+}
