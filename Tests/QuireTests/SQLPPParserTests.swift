@@ -126,7 +126,7 @@ import Testing
             SELECT CASE age WHEN 31 THEN 'a' ELSE 'b' END AS c, CASE WHEN age > 30 THEN [age, name] END AS w,
                 {"n": name, "t": tags} AS o, meta() AS m, name || '!' AS s, CONCAT(name, 1, TRUE) AS k,
                 TO_STRING(age) AS t, ARRAY_COUNT(tags) AS n
-            FROM store.items WHERE name COLLATE NOUNICODE = 'bob' OR IS_STRING(address) ORDER BY name
+            FROM store.items WHERE (name COLLATE NOUNICODE) = 'bob' OR IS_STRING(address) ORDER BY name
             """)
         let printed = SQLPPPrinter.text(parsed.plan)
         let reparsed = try f.database.createQuery(printed)

@@ -16,15 +16,37 @@ enum FunctionCatalog {
         let isAggregate: Bool
         /// Same arguments, same result: only such functions may appear in indexes.
         let isDeterministic: Bool
+        /// Whether the SQL's NULL is MISSING (rather than null when no argument is MISSING).
+        var nullIsMissing = false
         let sql: @Sendable ([String]) -> String
+
+        init(
+            arity: ClosedRange<Int>, kind: Kind, isAggregate: Bool, isDeterministic: Bool, nullIsMissing: Bool = false,
+            sql: @escaping @Sendable ([String]) -> String
+        ) {
+            self.arity = arity
+            self.kind = kind
+            self.isAggregate = isAggregate
+            self.isDeterministic = isDeterministic
+            self.nullIsMissing = nullIsMissing
+            self.sql = sql
+        }
     }
 
     /// The name of a placeholder node carrying an error found while building an expression
     /// (such as an invalid property path); compiling it throws that error.
     static let invalid = "__INVALID"
 
-    /// Whitespace the trim functions remove (space, tab, newlines, vertical tab, form feed).
-    private static let whitespace = "char(32, 9, 10, 11, 12, 13)"
+    /// A path into the value of an expression that is not a property (`{'x': 17}.x`,
+    /// LiteCore's `_.` operator): arguments the expression and a one-step SQLite JSON path
+    /// (`$.x`, `$[0]`) as a string literal; longer paths nest.
+    static let nestedValue = "__NESTED"
+
+    /// Whitespace the trim functions remove: LiteCore's UTF16IsSpace, the POSIX spaces of
+    /// ISO 30112 (U+0009...U+000D, U+0020, U+1680, U+180E, U+2000...U+2006, U+2008...U+200A,
+    /// U+2028, U+2029, U+205F, U+3000).
+    private static let whitespace =
+        "char(32, 9, 10, 11, 12, 13, 5760, 6158, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8200, 8201, 8202, 8232, 8233, 8287, 12288)"
 
     static func spec(_ name: String) -> Spec? { specs[name] }
 
@@ -35,7 +57,10 @@ enum FunctionCatalog {
     }
 
     private static func aggregate(_ sqlName: String, _ kind: Kind) -> Spec {
-        Spec(arity: 1...1, kind: kind, isAggregate: true, isDeterministic: false) { "\(sqlName)(\($0[0]))" }
+        // SQLite's NULL over no rows or no values is MISSING in LiteCore; COUNT is never NULL.
+        Spec(arity: 1...1, kind: kind, isAggregate: true, isDeterministic: false, nullIsMissing: sqlName != "count") {
+            "\(sqlName)(\($0[0]))"
+        }
     }
 
     private static let specs: [String: Spec] = [
@@ -58,9 +83,13 @@ enum FunctionCatalog {
         "EXP": simple("exp"),
         "FLOOR": simple("floor"),
         "LN": simple("ln"),
-        "LOG": simple("log10"),
+        // SQLite's log10 is log(x)/log(10), 2.9999999999999996 for 1000; LiteCore calls C's log10.
+        "LOG": simple("quire_log10"),
         "PI": simple("pi", arity: 0...0),
-        "POWER": simple("power", arity: 2...2),
+        // LiteCore's fl_power gives pow()'s NaN to SQLite, which makes it NULL: MISSING.
+        "POWER": Spec(arity: 2...2, kind: .number, isAggregate: false, isDeterministic: true, nullIsMissing: true) {
+            "power(\($0[0]), \($0[1]))"
+        },
         "RADIANS": simple("radians"),
         "SIGN": simple("sign"),
         "SIN": simple("sin"),

@@ -49,13 +49,21 @@ extension QueryCompiler {
         }
     }
 
-    /// `ARRAY_LENGTH(array)`.
+    /// `ARRAY_LENGTH(array)`: 0 for anything not an array, MISSING included (LiteCore's
+    /// fl_array_length writes its count after aggregateArrayOperation gave up on the argument).
     func arrayLength(_ array: PlanExpression) throws -> String {
         if let location = try location(array) {
             return
-                "CASE WHEN json_type(\(location.root), \(location.path)) = 'array' THEN json_array_length(\(location.root), \(location.path)) END"
+                "CASE WHEN json_type(\(location.root), \(location.path)) = 'array' THEN json_array_length(\(location.root), \(location.path)) ELSE 0 END"
         }
-        return "CASE WHEN \(try type(array)) = 'array' THEN json_array_length(\(try value(array))) END"
+        return "CASE WHEN \(try type(array)) = 'array' THEN json_array_length(\(try value(array))) ELSE 0 END"
+    }
+
+    /// `ARRAY_CONTAINS(array, value)`: MISSING when the array is MISSING, null when it is not
+    /// an array (LiteCore's fl_array_contains).
+    func arrayContains(_ array: PlanExpression, _ element: PlanExpression) throws -> String {
+        let test = try containsValue(array: array, element: element, negated: false)
+        return "CASE WHEN \(try type(array)) = 'array' THEN \(test) END"
     }
 
     /// Every other function, from the catalog.
@@ -69,7 +77,7 @@ extension QueryCompiler {
         if let arity = FunctionCatalog.special[name] {
             guard arity.contains(arguments.count) else { throw arityError(name, arity, arguments.count) }
             switch name {
-            case "ARRAY_CONTAINS": return try containsValue(array: arguments[0], element: arguments[1], negated: false)
+            case "ARRAY_CONTAINS": return try arrayContains(arguments[0], arguments[1])
             case "ARRAY_LENGTH": return try arrayLength(arguments[0])
             default: throw QuireError(.invalidQuery, "\(name) cannot be used here")
             }

@@ -20,7 +20,7 @@ extension QueryCompiler {
             return "json_extract(\(try typedJSON(call.name, call.arguments)), '$')"
         }
         switch expression {
-        case .property, .variable:
+        case .property, .variable, .function(FunctionCatalog.nestedValue, _):
             return try locationValue(expression)
         case .star:
             throw QuireError(.invalidQuery, "'*' may appear only as a result or in COUNT(*)")
@@ -160,6 +160,9 @@ extension QueryCompiler {
                 )
             }
             return sourceLocation(source, rest)
+        case .function(FunctionCatalog.nestedValue, let arguments):
+            guard arguments.count == 2, case .literal(.string(let path)) = arguments[1] else { return nil }
+            return Location(root: try jsonText(arguments[0]), path: QueryCompiler.quoted(path))
         case .variable(let name, let path):
             try path.validate()
             guard let variable = variables[name] else {
@@ -206,7 +209,7 @@ extension QueryCompiler {
             return "json_type(\(try typedJSON(call.name, call.arguments)))"
         }
         switch expression {
-        case .property, .variable:
+        case .property, .variable, .function(FunctionCatalog.nestedValue, _):
             if let variable = bareVariable(expression) {
                 return "\(variable.sqlAlias).type"
             }
@@ -233,11 +236,9 @@ extension QueryCompiler {
         default:
             let value = try self.value(expression)
             var nullType = "'null'"
-            if case .function(let name, _) = expression, FunctionCatalog.spec(name)?.isAggregate ?? false,
-                name != "COUNT"
-            {
+            if case .function(let name, _) = expression, FunctionCatalog.spec(name)?.nullIsMissing ?? false {
                 // SUM, AVG, MIN and MAX are SQLite's, whose NULL (over no rows, or no values)
-                // LiteCore reads as MISSING.
+                // LiteCore reads as MISSING; so is POWER's NaN, which SQLite makes NULL.
                 nullType = "NULL"
             } else if !isNeverMissing(expression) {
                 var missingTerms = try expression.children.filter(canBeMissing).map { "\(try type($0)) IS NULL" }
@@ -262,9 +263,10 @@ extension QueryCompiler {
         if let call = typedCall(expression) { return typedCallCanBeMissing(call.name, call.arguments) }
         switch expression {
         case .binary(.divide, _, _), .binary(.modulo, _, _): return true
-        case .function(let name, _) where FunctionCatalog.spec(name)?.isAggregate ?? false: return name != "COUNT"
+        case .function(let name, _) where FunctionCatalog.spec(name)?.nullIsMissing ?? false: return true
+        case .function("COUNT", _): return false
         case .literal, .star, .rank: return false
-        case .missing, .parameter, .property, .variable: return true
+        case .missing, .parameter, .property, .variable, .function(FunctionCatalog.nestedValue, _): return true
         case .meta(_, let alias):
             let source = alias.flatMap { name in sources.first { $0.alias == name } } ?? sources.first
             return source?.isLeftJoined ?? false
@@ -277,7 +279,7 @@ extension QueryCompiler {
     private func isNeverMissing(_ expression: PlanExpression) -> Bool {
         switch expression {
         case .test(_, .isNull), .test(_, .isNotNull): return false
-        case .test, .quantified, .match, .rank, .inArray: return true
+        case .test, .quantified, .match, .rank, .inArray, .function("ARRAY_LENGTH", _): return true
         case .binary(.is, _, .literal(.null)), .binary(.isNot, _, .literal(.null)): return false
         case .binary(.is, _, _), .binary(.isNot, _, _): return true
         case .function(let name, _): return FunctionCatalog.spec(name)?.isAggregate ?? false
@@ -289,7 +291,8 @@ extension QueryCompiler {
     func staticKind(_ expression: PlanExpression) -> StaticKind {
         if typedCall(expression) != nil { return .json }
         switch expression {
-        case .property, .variable, .parameter, .literal, .missing, .star: return .json
+        case .property, .variable, .parameter, .literal, .missing, .star, .function(FunctionCatalog.nestedValue, _):
+            return .json
         case .meta(.isDeleted, _): return .bool
         case .meta(.id, _), .meta(.revisionID, _): return .string
         case .meta: return .number

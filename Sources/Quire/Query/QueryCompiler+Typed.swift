@@ -6,6 +6,11 @@ extension QueryCompiler {
     /// The typed function an expression calls, with its arguments; nil for other expressions.
     func typedCall(_ expression: PlanExpression) -> (name: String, arguments: [PlanExpression])? {
         switch expression {
+        case .function("ARRAY_COUNT", let arguments) where arguments.count == 1:
+            // LiteCore compiles ARRAY_COUNT of a property to fl_count (QueryParser,
+            // writeNestedPropertyOpIfAny), of anything else to array_count().
+            if case .property = arguments[0] { return (TypedFunctions.propertyCount, arguments) }
+            return ("ARRAY_COUNT", arguments)
         case .function(let name, let arguments) where TypedFunctions.specs[name] != nil:
             return (name, arguments)
         case .binary(.concat, let left, let right):
@@ -26,7 +31,7 @@ extension QueryCompiler {
             return QueryCompiler.quoted(try constant.jsonString())
         case .missing:
             return "NULL"
-        case .property, .variable:
+        case .property, .variable, .function(FunctionCatalog.nestedValue, _):
             if bareVariable(expression) == nil, let location = try location(expression) {
                 // SQLite's `->` gives the JSON text at a path, NULL where there is nothing.
                 return "(\(location.root) -> (\(location.path)))"

@@ -10,6 +10,8 @@ import Foundation
 /// - `quire_like(text, pattern, flags)`: LIKE, case-sensitive unless a collation relaxes it
 ///   (flags: 1 ignore case, 2 ignore accents); `\` escapes `%` and `_`.
 /// - `quire_contains(text, part, flags)`: CONTAINS under a collation (flags as for `quire_like`).
+/// - `quire_log10(number)`: C's log10 (exact for powers of ten, unlike SQLite's); NULL for
+///   anything but a number, and where the answer is not finite.
 /// - `quire_lower(text)`, `quire_upper(text)`: Unicode case mapping (SQLite's is ASCII only).
 /// - `quire_call(name, argument, ...)`: the SQL++ function `name` of ``TypedFunctions`` over
 ///   arguments given as JSON text (NULL for MISSING), answering JSON text (NULL for MISSING);
@@ -76,6 +78,12 @@ enum SQLFunctions {
             let found = UnicodeCollator.contains(
                 subject, part, ignoreCase: flags & 1 != 0, ignoreAccents: flags & 2 != 0)
             sqlite3_result_int64(context, found ? 1 : 0)
+        }
+        try function(handle, "quire_log10", 1, pure) { context, arguments in
+            let type = sqlite3_value_type(arguments[0])
+            guard type == SQLITE_INTEGER || type == SQLITE_FLOAT else { return sqlite3_result_null(context) }
+            let answer = log10(sqlite3_value_double(arguments[0]))
+            if answer.isFinite { sqlite3_result_double(context, answer) } else { sqlite3_result_null(context) }
         }
         try function(handle, "quire_lower", 1, pure) { context, arguments in
             result(context, stringArgument(arguments[0])?.lowercased())

@@ -307,10 +307,16 @@ struct SQLPPParser {
 
     // MARK: Expressions
 
+    /// An expression, then at most one `COLLATE`, which applies to the whole expression: in
+    /// Couchbase Lite's grammar (n1ql.leg, `expr9`) COLLATE binds more loosely than OR, so
+    /// `name COLLATE NOCASE = 'ADA'` is a syntax error and `(name = 'ADA') COLLATE NOCASE`, or
+    /// `name = 'ADA' COLLATE NOCASE`, the comparison collated.
     mutating func parseExpression() throws -> PlanExpression {
         try enter()
         defer { leave() }
-        return try parseOr()
+        let expression = try parseOr()
+        guard acceptKeyword("COLLATE") else { return expression }
+        return .collate(expression, try parseCollation())
     }
 
     private mutating func parseOr() throws -> PlanExpression {
@@ -383,7 +389,9 @@ struct SQLPPParser {
                 }
                 return .inList(left, items, negated: negated)
             }
-            return .inArray(left, try parseConcat(), negated: negated)
+            // n1ql.leg's inExpression: a parenthesized list or an array literal, nothing else
+            // (`3 IN likes` is a syntax error in Couchbase Lite).
+            throw error("'(' or '[' after IN (a list; ARRAY_CONTAINS(array, value) tests an array)")
         }
         if negated {
             position = mark
@@ -451,13 +459,21 @@ struct SQLPPParser {
         }
     }
 
-    /// Paths (`.key`, `[index]`) after a property, and `COLLATE`.
+    /// Paths (`.key`, `[index]`) after a property, or after any other expression
+    /// (`{'x': 17}.x`, `ARRAY_AGG(v)[0]`), which reads into its value as LiteCore's `_.`
+    /// operator does (n1ql.leg, `expr0`).
     private mutating func parsePostfix() throws -> PlanExpression {
+        let level = depth
+        defer { depth = level }
         var expression = try parsePrimary()
         while true {
             if token.isSymbol(".") || token.isSymbol("[") {
-                guard case .property(var path, let source) = expression else {
-                    throw error("an operator (only properties have paths)")
+                var (path, source): (PropertyPath, String?) = (PropertyPath([]), nil)
+                let isProperty: Bool
+                if case .property(let propertyPath, let alias) = expression {
+                    (path, source, isProperty) = (propertyPath, alias, true)
+                } else {
+                    isProperty = false
                 }
                 if acceptSymbol(".") {
                     path.components.append(.key(try expectName("a property name after '.'")))
@@ -471,9 +487,13 @@ struct SQLPPParser {
                     try expectSymbol("]")
                     path.components.append(.index(Int(index * sign)))
                 }
-                expression = .property(path, source: source)
-            } else if acceptKeyword("COLLATE") {
-                expression = .collate(expression, try parseCollation())
+                if isProperty {
+                    expression = .property(path, source: source)
+                } else if let step = path.components.last {
+                    try chain()
+                    expression = .function(
+                        FunctionCatalog.nestedValue, [expression, .literal(.string(PropertyPath([step]).jsonPath))])
+                }
             } else {
                 return expression
             }
@@ -545,6 +565,14 @@ struct SQLPPParser {
             let constants = elements.compactMap { element -> JSONValue? in
                 if case .literal(let value) = element { return value }
                 return nil
+            }
+            if elements.count > TypedFunctions.arrayLiteralLimit {
+                // LiteCore's array_of() takes at most 127 arguments (QueryTest "Query Function
+                // Argument Limit").
+                throw QuireError(
+                    .invalidQuery,
+                    "an array literal holds at most \(TypedFunctions.arrayLiteralLimit) elements, not \(elements.count)"
+                )
             }
             if constants.count == elements.count { return .literal(.array(constants)) }
             return .function(TypedFunctions.arrayLiteral, elements)

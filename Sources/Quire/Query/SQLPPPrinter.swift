@@ -87,7 +87,15 @@ enum SQLPPPrinter {
         case .inArray(let operand, let array, let negated):
             return "(\(text(operand)) \(negated ? "NOT " : "")IN \(text(array)))"
         case .collate(let operand, let collation):
-            return "\(text(operand)) COLLATE \(collation)"
+            // COLLATE ends an expression (n1ql.leg, expr9): parenthesized, it can stand anywhere.
+            return "(\(text(operand)) COLLATE \(collation))"
+        case .function(FunctionCatalog.nestedValue, let arguments):
+            guard arguments.count == 2, case .literal(.string(let path)) = arguments[1] else {
+                return "\(FunctionCatalog.nestedValue)(\(arguments.map(text).joined(separator: ", ")))"
+            }
+            let step = path.dropFirst()  // `$`
+            if step.hasPrefix(".\"") { return "(\(text(arguments[0]))).`\(step.dropFirst(2).dropLast())`" }
+            return "(\(text(arguments[0])))\(step)"
         case .function(TypedFunctions.concat, let arguments):
             return "CONCAT(\(arguments.map(text).joined(separator: ", ")))"
         case .function(TypedFunctions.arrayLiteral, let arguments):

@@ -33,13 +33,20 @@ enum TypedFunctions {
     static let concat = "||"
     /// A bare `meta()`: the metadata as an object, arguments as for ``objectLiteral``.
     static let metaObject = "__META"
+    /// `ARRAY_COUNT` of a property, which LiteCore compiles to its `fl_count`: the non-null
+    /// items of an array, the keys of an object, MISSING for anything else.
+    static let propertyCount = "__PROPERTY_COUNT"
+    /// The most elements an array literal may have (LiteCore's `array_of` takes 0 to 127
+    /// arguments; QueryTest "Query Function Argument Limit").
+    static let arrayLiteralLimit = 127
 
     static let specs: [String: Spec] = [
         concat: Spec(arity: 2...Int.max),
         metaObject: Spec(arity: 0...Int.max),
         simpleCase: Spec(arity: 2...Int.max),
         searchedCase: Spec(arity: 1...Int.max),
-        arrayLiteral: Spec(arity: 0...Int.max),
+        arrayLiteral: Spec(arity: 0...arrayLiteralLimit),
+        propertyCount: Spec(arity: 1...1),
         objectLiteral: Spec(arity: 0...Int.max),
         // Aggregates.
         "ARRAY_AGG": Spec(arity: 1...1, isAggregate: true),
@@ -116,7 +123,8 @@ enum TypedFunctions {
         switch name {
         case concat: return try concatenate(arguments)
         case simpleCase, searchedCase: return caseValue(name == simpleCase, arguments)
-        case arrayLiteral: return .array(arguments.map { $0 ?? .null })
+        // LiteCore's array_of() leaves MISSING elements out.
+        case arrayLiteral: return .array(arguments.compactMap { $0 })
         case objectLiteral, metaObject:
             var members: [String: JSONValue] = [:]
             for pair in stride(from: 0, to: arguments.count - 1, by: 2) {
@@ -141,6 +149,26 @@ enum TypedFunctions {
             case .some: return .object([:])
             }
         case "TONUMBER": return toNumber(arguments[0])
+        // The array functions read their argument as LiteCore's do (SQLiteN1QLFunctions.cc,
+        // aggregateArrayOperation): the answer is written after the walk over the array, so
+        // MISSING or a value that is not an array counts and sums to 0.
+        case propertyCount:
+            switch arguments[0] {
+            case .array(let items)?: return .int(Int64(items.filter { $0 != .null }.count))
+            case .object(let members)?: return .int(Int64(members.count))
+            default: return nil
+            }
+        case "ARRAY_COUNT":
+            guard case .array(let items)? = arguments[0] else { return .int(0) }
+            return .int(Int64(items.filter { $0 != .null }.count))
+        case "ARRAY_AVG", "ARRAY_SUM", "ARRAY_MAX", "ARRAY_MIN":
+            guard case .array(let items)? = arguments[0] else {
+                return name.hasSuffix("AVG") || name.hasSuffix("SUM") ? .double(0) : .null
+            }
+            return arrayNumbers(name, items)
+        case "ARRAY_IFNULL":
+            guard case .array(let items)? = arguments[0] else { return .null }
+            return items.first { $0 != .null } ?? .null
         case "TOSTRING": return toStringValue(arguments[0])
         case "TOBOOLEAN": return toBoolean(arguments[0])
         case "MILLIS_TO_STR", "MILLIS_TO_UTC", "MILLIS_TO_TZ", "STR_TO_MILLIS", "STR_TO_UTC", "STR_TO_TZ",
@@ -154,13 +182,6 @@ enum TypedFunctions {
         let values = arguments.map { $0! }
         switch name {
         case "ARRAY_AGG": return nil  // compiled as an aggregate, never called
-        case "ARRAY_AVG", "ARRAY_SUM", "ARRAY_MAX", "ARRAY_MIN": return arrayNumbers(name, values[0])
-        case "ARRAY_COUNT":
-            guard case .array(let items) = values[0] else { return .null }
-            return .int(Int64(items.filter { $0 != .null }.count))
-        case "ARRAY_IFNULL":
-            guard case .array(let items) = values[0] else { return .null }
-            return items.first { $0 != .null } ?? .null
         case "DIV":
             guard let numerator = number(values[0]), let denominator = number(values[1]) else { return .null }
             let quotient = numerator / denominator
@@ -266,10 +287,10 @@ enum TypedFunctions {
         }
     }
 
-    /// A number as `||` and TOSTRING() write it: integers without a point.
+    /// A double as `||` and TOSTRING() write it: fleece's WriteDouble, the shortest text that
+    /// reads back as the same double, keeping `.0` (`1.0`, `-0.0`, `1e+20`), as Swift does.
     static func text(of number: Double) -> String {
-        if number == number.rounded(), abs(number) < 1e15 { return String(Int64(number)) }
-        return "\(number)"
+        "\(number)"
     }
 
     /// `||` (LiteCore's concat()): MISSING when a part is MISSING; numbers, booleans, null and
@@ -329,12 +350,32 @@ enum TypedFunctions {
         case .int?, .double?: return value
         case .bool(let flag)?: return .int(flag ? 1 : 0)
         case .string(let text)?:
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if let integer = Int64(trimmed) { return .int(integer) }
-            if let double = Double(trimmed), double.isFinite { return .double(double) }
-            return .null
+            return parseNumber(text)
         default: return .null
         }
+    }
+
+    /// TONUMBER of text, as LiteCore's tonumber(): fleece's ParseInteger (an integer between
+    /// white space), else fleece's ParseDouble, `strtod` reading the longest leading number and
+    /// 0 when there is none (`'abc'` and `''` are 0, `'12abc'` 12, `'2.5x'` 2.5). NaN is null,
+    /// as in LiteCore; an infinity, which JSON cannot hold, is null too.
+    static func parseNumber(_ text: String) -> JSONValue {
+        // C's isspace: space, tab, newline, vertical tab, form feed, carriage return.
+        func isSpace(_ byte: UInt8) -> Bool { byte == 32 || (9...13).contains(byte) }
+        let bytes = Array(text.utf8)
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        let digits =
+            start < end && (bytes[start] == UInt8(ascii: "+") || bytes[start] == UInt8(ascii: "-")) ? start + 1 : start
+        if digits < end, bytes[digits..<end].allSatisfy({ (48...57).contains($0) }),
+            let integer = Int64(String(decoding: bytes[start..<end], as: UTF8.self))
+        {
+            return .int(integer)
+        }
+        let number = text.withCString { strtod($0, nil) }
+        return number.isFinite ? .double(number) : .null
     }
 
     private static func toStringValue(_ value: JSONValue?) -> JSONValue? {
@@ -364,8 +405,7 @@ enum TypedFunctions {
 
     /// ARRAY_SUM, ARRAY_AVG, ARRAY_MIN, ARRAY_MAX over an array's items, each read as a number
     /// as LiteCore reads them (`asDouble`: true is 1, anything else not a number is 0).
-    private static func arrayNumbers(_ name: String, _ value: JSONValue) -> JSONValue? {
-        guard case .array(let items) = value else { return .null }
+    private static func arrayNumbers(_ name: String, _ items: [JSONValue]) -> JSONValue? {
         let numbers = items.map { item -> Double in
             switch item {
             case .int(let number): return Double(number)
