@@ -230,13 +230,7 @@ struct SQLPPParser {
             scope = first
             name = try expectName("a collection name after '\(first).'")
         }
-        var alias: String?
-        if acceptKeyword("AS") {
-            alias = try expectName("an alias after AS")
-        } else if let word = token.name, !token.isKeyword("UNNEST") {
-            alias = word
-            advance()
-        }
+        let alias = try sourceAlias()
         let collection = try resolve(SourceName(scope: scope, name: name, alias: alias, offset: start.offset))
         // Unaliased, a source is known by the name written: `_`, the database's name or the
         // collection's, so `_.x` and `db.x` qualify properties as in Couchbase Lite.
@@ -284,13 +278,7 @@ struct SQLPPParser {
                 "invalid SQL++ at \(SQLPPTokenizer.position(of: start.offset, in: text)): UNNEST takes a property path of a data source (alias.array), not \(SQLPPPrinter.text(expression))"
             )
         }
-        var alias: String?
-        if acceptKeyword("AS") {
-            alias = try expectName("an alias after AS")
-        } else if let word = token.name, !token.isKeyword("UNNEST") {
-            alias = word
-            advance()
-        }
+        var alias = try sourceAlias()
         if alias == nil {
             // Unaliased, the element is known by the array's name (c4ArrayIndexTest "Unnest
             // Without Alias": `UNNEST profiles.contacts` is `contacts`).
@@ -718,5 +706,16 @@ struct SQLPPParser {
             return (first, try expectName("an index name after '\(first).'"))
         }
         return (nil, first)
+    }
+}
+
+extension SQLPPParser {
+    /// The alias after a data source or an UNNEST: `AS name`, or a bare name that is not the
+    /// next UNNEST.
+    fileprivate mutating func sourceAlias() throws -> String? {
+        if acceptKeyword("AS") { return try expectName("an alias after AS") }
+        guard let word = token.name, !token.isKeyword("UNNEST") else { return nil }
+        advance()
+        return word
     }
 }
