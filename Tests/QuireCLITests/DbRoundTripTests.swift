@@ -44,8 +44,8 @@ import Testing
         _ = try quire.succeed(["fixture", "build", "b.yaml", "-o", "out"], environment: epoch)
         _ = try quire.succeed(["fixture", "install", "out/travel-b.quire.zip", "--name", "b", "--directory", "Apps"])
         for collection in collections {
-            let before = try quire.succeed(["db", "ls", "Apps/a.quire", collection, "--body", "--json"])
-            let after = try quire.succeed(["db", "ls", "Apps/b.quire", collection, "--body", "--json"])
+            let before = try Self.listing(quire, "Apps/a.quire", collection)
+            let after = try Self.listing(quire, "Apps/b.quire", collection)
             #expect(
                 before.split(separator: "\n").count
                     == (try Self.lines(scratch.file("generated/\(collection).jsonl"))).count)
@@ -58,14 +58,20 @@ import Testing
                 " and \(blobs.count) blobs from exported\n"))
         _ = try quire.succeed(["db", "check", "imported"])
         for collection in collections {
-            let before = try quire.succeed(["db", "ls", "Apps/a.quire", collection, "--body", "--json"])
-            #expect(
-                try quire.succeed(["db", "ls", "imported", collection, "--body", "--json"]) == before, "\(collection)")
+            let before = try Self.listing(quire, "Apps/a.quire", collection)
+            #expect(try Self.listing(quire, "imported", collection) == before, "\(collection)")
         }
         _ = try quire.succeed(["db", "export", "Apps/b.quire", "exported-again", "--name", "travel"])
         let first = try Self.files(in: scratch.file("exported"))
         #expect(try Self.files(in: scratch.file("exported-again")) == first)
         #expect(first.keys.contains("index.json") && first.count == collections.count + 2 + blobs.count)
+    }
+
+    /// `quire db ls --body --json` of a collection without each row's `sequence`: a sequence
+    /// belongs to the database a document is stored in, not to the document.
+    static func listing(_ quire: DbCommandRunner, _ database: String, _ collection: String) throws -> String {
+        let listed = try quire.succeed(["db", "ls", database, collection, "--body", "--json"])
+        return listed.replacingOccurrences(of: #","sequence":[0-9]+"#, with: "", options: .regularExpression)
     }
 
     /// The non-blank lines of a file, as bytes.

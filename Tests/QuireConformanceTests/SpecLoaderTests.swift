@@ -57,7 +57,7 @@ import Testing
             messages == [
                 "2:8 expected a tag (a letter or digit, then letters, digits, '.', '_' or '-'), found \"Bad Tag\"",
                 "6:33 expected a number or a ${variable}, found string \"soon\"",
-                "7:38 string \"fulltext\" is not one of: value, fullText; did you mean 'fullText'?",
+                "7:38 string \"fulltext\" is not one of: value, fullText, array; did you mean 'fullText'?",
                 "8:18 unknown expectation 'eror'; did you mean 'error'?",
             ])
     }
