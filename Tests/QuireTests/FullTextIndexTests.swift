@@ -124,6 +124,43 @@ import Testing
         #expect(FullTextIndexConfiguration(["title"]).language == "en")
     }
 
+    /// A database whose full-text index stems with Snowball, opened by a build without the
+    /// trait: writes to the collection are refused with an error that names the trait and the
+    /// way out, not SQLite's bare "no such tokenizer"; with the trait the index works.
+    @Test func anIndexMadeWithSnowballNamesTheTraitInABuildWithoutIt() throws {
+        let directory = TemporaryDirectory("quire-snowball")
+        let config = DatabaseConfiguration(directory: directory.path)
+        do {
+            let database = try Database(name: "made", config: config)
+            let collection = try database.createCollection(name: "posts")
+            try collection.createIndex(
+                withName: "text", config: FullTextIndexConfiguration(["title"], language: nil))
+            // What a build with the trait writes for an English index, whichever build runs this.
+            let table = IndexCatalog.fullTextTableName(table: collection.table, name: "text")
+            try database.write { connection in
+                try connection.execute("PRAGMA writable_schema = ON")
+                try connection.execute(
+                    "UPDATE sqlite_master SET sql = replace(sql, 'unicode61', '\(SnowballStemmers.tokenizerName) english stopwords en') WHERE name = '\(table)'"
+                )
+                try connection.execute("PRAGMA writable_schema = OFF")
+            }
+            try database.close()
+        }
+        let database = try Database(name: "made", config: config)
+        let posts = try #require(try database.collection(name: "posts"))
+        let save = { try posts.save(document: MutableDocument(id: "a", data: ["title": "Running shoes"])) }
+        if SnowballStemmers.isBuiltIn {
+            try save()
+            let found = try QueryBuilder.select(SelectResult.expression(Meta.id)).from(DataSource.collection(posts))
+                .where(FullTextFunction.match("text", query: "run")).execute().allResults()
+            #expect(found.compactMap { $0.string(at: 0) } == ["a"])
+        } else {
+            let error = try #require(throws: QuireError.self) { try save() }
+            #expect(error.code == .unsupported)
+            #expect(error.message.contains("package trait 'Snowball'") && error.message.contains("create it again"))
+        }
+    }
+
     /// LiteCore's rank(): a phrase's hits in the row over its hits in all rows, summed.
     @Test func rankIsLiteCoresRelevance() throws {
         let f = try fixture()

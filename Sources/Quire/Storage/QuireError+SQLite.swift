@@ -12,6 +12,13 @@ extension QuireError {
         if message == "not an error" || message.isEmpty {
             message = String(cString: sqlite3_errstr(result))
         }
+        if message.hasPrefix("no such tokenizer: \(SnowballStemmers.tokenizerName)") {
+            // A full-text index made by a build with Snowball, read by one without it.
+            return QuireError(
+                .unsupported,
+                "a full-text index of this database stems with Snowball, and this build of Quire leaves out the package trait 'Snowball': build with the trait, or delete the index and create it again (SQLite: \(message))",
+                domain: .sqlite, underlyingCode: primary, extendedCode: extended, statement: statement)
+        }
         return QuireError(
             code(forSQLite: primary),
             message,
