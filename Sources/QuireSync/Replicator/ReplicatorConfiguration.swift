@@ -49,6 +49,10 @@ public struct ReplicatorConfiguration: Sendable {
         /// ``QuireError/Code/tlsCertUnknownRoot``, one for another host name with
         /// ``QuireError/Code/tlsCertUntrusted``.
         public var trustedRootCertificatesFile: URL?
+        /// Accepts any certificate from an `https` remote, checking neither its chain, its
+        /// host name nor a pin: `quire db push --insecure`, for trying things out. Not API
+        /// for apps (Couchbase Lite has no such setting).
+        package var acceptsAnyServerCertificate = false
     #endif
     /// The largest response accepted from the peer; a larger one ends the replication with
     /// an error instead of filling memory.

@@ -12,6 +12,8 @@
         var pinnedSHA256: [UInt8]?
         /// A PEM file of root certificates to trust instead of the system's.
         var rootsFile: String?
+        /// No check at all (``ReplicatorConfiguration/acceptsAnyServerCertificate``).
+        var acceptsAny = false
 
         /// The trust `configuration` asks for; invalidParameter for a pin that is not a
         /// certificate or a fingerprint, or for both kinds of pin at once.
@@ -28,6 +30,7 @@
                 pinnedSHA256 = try ServerTrust.digest(ofFingerprint: fingerprint)
             }
             rootsFile = configuration.trustedRootCertificatesFile?.path
+            acceptsAny = configuration.acceptsAnyServerCertificate
         }
 
         /// The SHA-256 of a certificate given as DER bytes or PEM text (its first certificate).
@@ -72,7 +75,9 @@
         func clientContext() throws -> NIOSSLContext {
             var configuration = TLSConfiguration.makeClientConfiguration()
             configuration.minimumTLSVersion = .tlsv12
-            if pinnedSHA256 != nil {
+            if acceptsAny {
+                configuration.certificateVerification = .none
+            } else if pinnedSHA256 != nil {
                 // The pin replaces chain and name checks (a custom verification callback).
                 configuration.certificateVerification = .noHostnameVerification
             } else if let rootsFile {

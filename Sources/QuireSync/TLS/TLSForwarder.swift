@@ -182,7 +182,10 @@
 
         /// The error a failed handshake with the peer stands for.
         fileprivate func handshakeFailure(_ error: any Error) -> QuireError {
-            let text = String(describing: error)
+            // BoringSSL's errors name the C source file and line they were raised at: a path
+            // on the machine that built the library, of no use to whoever reads the message.
+            let text = String(describing: error).replacingOccurrences(
+                of: #" at [^ \]\)]+:[0-9]+"#, with: "", options: .regularExpression)
             if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
                 return QuireError(
                     .tlsCertUntrusted, "the certificate of \(target) is not for that host name: \(text)",

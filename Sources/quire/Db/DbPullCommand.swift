@@ -13,7 +13,9 @@ struct DbPullCommand: ParsableCommand {
             how many documents went and how long it took. Collections map to <url> for the \
             default one and <url>.<scope>.<collection> for others, as quire serve serves them. \
             A network failure ends the run after --attempts tries, each waiting at most --timeout \
-            seconds for an answer.
+            seconds for an answer. --bidi pushes as well; --continuous keeps replicating until \
+            Ctrl-C. Credentials come from --user and --password-file or the URL, and output \
+            never shows the password.
 
             Example:
               quire db pull travel.quire http://127.0.0.1:4984/travel --doc-id h1

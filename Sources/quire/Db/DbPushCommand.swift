@@ -13,10 +13,13 @@ struct DbPushCommand: ParsableCommand {
             how many documents went and how long it took. Collections map to <url> for the \
             default one and <url>.<scope>.<collection> for others, as quire serve serves them. \
             A network failure ends the run after --attempts tries, each waiting at most --timeout \
-            seconds for an answer.
+            seconds for an answer. --bidi pulls as well; --continuous keeps replicating until \
+            Ctrl-C. Credentials come from --user and --password-file or the URL, and output \
+            never shows the password.
 
-            Example:
+            Examples:
               quire db push travel.quire http://127.0.0.1:4984/travel --collection hotel
+              quire db push travel.quire https://127.0.0.1:4984/travel --pinned-cert 84:7F:A2:…:BD --continuous
             """
     )
 

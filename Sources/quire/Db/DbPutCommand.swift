@@ -45,8 +45,15 @@ struct DbPutCommand: ParsableCommand {
     func run() throws {
         let text = try Self.text(of: body)
         do {
-            guard case .object = try JSONReader.parse(text) else {
+            guard case .object(let properties) = try JSONReader.parse(text) else {
                 throw DbFailure("The body for '\(id)' is not a JSON object")
+            }
+            // CouchDB's inline attachments would be stored as a plain property that no
+            // replicator pushes as an attachment: refused, with the way blobs come in.
+            if properties["_attachments"] != nil {
+                throw DbFailure(
+                    "The body for '\(id)' has _attachments (CouchDB's inline attachments), which quire db put does not store: attachments are blobs in Quire; put them in with `quire db import` of a dataset whose Attachments folder holds them, or from an app with Blob"
+                )
             }
         } catch let error as QuireError {
             throw DbFailure("The body for '\(id)' is not valid JSON: \(error.message)")

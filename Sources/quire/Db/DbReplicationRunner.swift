@@ -3,8 +3,15 @@ import Foundation
 import Quire
 import QuireSync
 
-/// Runs a one-shot push or pull to its end, drawing its progress when standard output is a
-/// terminal and printing a summary: documents transferred, failed, and the time taken.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs a push, a pull or both (`--bidi`), once or until Ctrl-C (`--continuous`), drawing a
+/// progress line (documents, rate) on standard error when standard output is a terminal, and
+/// printing a summary: documents transferred each way, failed, and the time taken.
 enum DbReplicationRunner {
     /// Runs `options`' replication of `target` in `direction` and prints the summary.
     ///
@@ -12,8 +19,9 @@ enum DbReplicationRunner {
     static func run(
         _ direction: ReplicatorType, target: DbDatabaseArgument, options: DbReplicationOptions, filter: String? = nil
     ) throws {
-        let verb = direction == .push ? "Pushed" : "Pulled"
-        let (transferred, failed, seconds) = try target.with { database in
+        let url = options.displayURL
+        let effective: ReplicatorType = options.bidi ? .pushAndPull : direction
+        let (tally, seconds) = try target.with { database in
             var created: [Collection] = []
             // A pull that fails leaves no collection it created and put nothing into.
             var succeeded = false
@@ -25,77 +33,175 @@ enum DbReplicationRunner {
                 }
             }
             let config = try options.configuration(
-                for: database, direction: direction, filter: filter, createMissing: direction == .pull,
+                for: database, direction: direction, filter: filter, createMissing: effective != .push,
                 created: &created)
             let replicator = Replicator(config: config)
             let tally = Tally()
             let stopped = DispatchSemaphore(value: 0)
             let queue = DispatchQueue(label: "quire.db.replication")
-            let interactive = DbOutput.isInteractive
+            let progress = ProgressLine(shown: DbOutput.isInteractive)
             let documentToken = replicator.addDocumentReplicationListener(withQueue: queue) { change in
                 for document in change.documents {
-                    tally.count(failed: document.error != nil)
+                    tally.count(push: change.isPush, failed: document.error != nil)
                     if let error = document.error {
+                        progress.clear()
                         FileHandle.standardError.write(
                             Data("\(document.collection) \(document.id): \(error.message)\n".utf8))
                     }
                 }
+                progress.draw(tally)
             }
+            let announced = Announcement()
             let statusToken = replicator.addChangeListener(withQueue: queue) { change in
-                let progress = change.status.progress
-                if interactive, change.status.activity != .stopped {
-                    FileHandle.standardError.write(
-                        Data(
-                            "\r\(change.status.activity)  \(progress.completed)/\(progress.total) changes\u{1b}[K".utf8)
-                    )
+                let activity = change.status.activity
+                if options.continuous, activity == .idle, announced.first() {
+                    progress.clear()
+                    DbOutput.write("Replicating continuously with \(url); Ctrl-C stops.\n")
                 }
-                if change.status.activity == .stopped { stopped.signal() }
+                if activity == .stopped { stopped.signal() } else { progress.draw(tally, activity: activity) }
             }
             defer {
                 documentToken.remove()
                 statusToken.remove()
             }
+            // Ctrl-C or SIGTERM stops the replicator, which saves its checkpoint first.
+            let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { replicator.stop() }
+                source.resume()
+                return source
+            }
+            defer {
+                for source in signals { source.cancel() }
+                signal(SIGINT, SIG_DFL)
+                signal(SIGTERM, SIG_DFL)
+            }
             let started = Date()
             replicator.start(reset: options.reset)
             if replicator.status.activity != .stopped { stopped.wait() }
             queue.sync {}
-            if interactive { FileHandle.standardError.write(Data("\n".utf8)) }
+            progress.finish()
             if let error = replicator.status.error {
-                throw DbFailure(
-                    "The \(direction == .push ? "push to" : "pull from") \(options.url) stopped: \(error.message)")
+                let what: String
+                switch effective {
+                case .push: what = "push to"
+                case .pull: what = "pull from"
+                case .pushAndPull: what = "replication with"
+                }
+                var hint = ""
+                if error.code == .tlsCertUnknownRoot, options.pinnedCertificate == nil {
+                    hint =
+                        " (for a self-signed server, pin its certificate with --pinned-cert and the fingerprint quire serve prints, or trust its root with --ca FILE)"
+                }
+                throw DbFailure("The \(what) \(url) stopped: \(error.message)\(hint)")
             }
-            let (transferred, failed) = tally.counts
             succeeded = true
-            return (transferred, failed, Date().timeIntervalSince(started))
+            return (tally, Date().timeIntervalSince(started))
         }
-        let elapsed = String(format: "%.2f", seconds)
+        let counts = tally.counts
+        let failed = counts.pushFailed + counts.pullFailed
         if options.json {
-            try DbOutput.json(
-                .object([
-                    "direction": .string(direction == .push ? "push" : "pull"), "url": .string(options.url),
-                    "documents": .int(Int64(transferred)), "failed": .int(Int64(failed)), "seconds": .double(seconds),
-                ]))
+            var summary: [String: JSONValue] = [
+                "direction": .string(effective == .push ? "push" : effective == .pull ? "pull" : "pushAndPull"),
+                "url": .string(url), "failed": .int(Int64(failed)), "seconds": .double(seconds),
+            ]
+            switch effective {
+            case .push: summary["documents"] = .int(Int64(counts.pushed))
+            case .pull: summary["documents"] = .int(Int64(counts.pulled))
+            case .pushAndPull:
+                summary["documents"] = .int(Int64(counts.pushed + counts.pulled))
+                summary["pushed"] = .int(Int64(counts.pushed))
+                summary["pulled"] = .int(Int64(counts.pulled))
+            }
+            try DbOutput.json(.object(summary))
         } else {
-            let preposition = direction == .push ? "to" : "from"
-            DbOutput.write(
-                "\(verb) \(transferred) documents \(preposition) \(options.url) in \(elapsed) s"
-                    + (failed > 0 ? ", \(failed) failed" : "") + "\n")
+            let elapsed = String(format: "%.2f", seconds)
+            let failures = failed > 0 ? ", \(failed) failed" : ""
+            switch effective {
+            case .push: DbOutput.write("Pushed \(counts.pushed) documents to \(url) in \(elapsed) s\(failures)\n")
+            case .pull: DbOutput.write("Pulled \(counts.pulled) documents from \(url) in \(elapsed) s\(failures)\n")
+            case .pushAndPull:
+                DbOutput.write(
+                    "Pushed \(counts.pushed) and pulled \(counts.pulled) documents with \(url) in \(elapsed) s\(failures)\n"
+                )
+            }
         }
         if failed > 0 { throw DbFailure("\(failed) documents failed to replicate") }
     }
 
-    /// Document counts, added on the listener queue and read at the end.
-    private final class Tally: @unchecked Sendable {
-        // Safe: `values` is touched only under `lock`.
-        private let lock = NSLock()
-        private var values = (transferred: 0, failed: 0)
+    /// Document counts per direction, added on the listener queue and read at the end.
+    private final class Tally: Sendable {
+        struct Counts {
+            var pushed = 0, pulled = 0, pushFailed = 0, pullFailed = 0
+        }
+        private let values = Locked(Counts())
 
-        func count(failed: Bool) {
-            lock.withLock {
-                if failed { values.failed += 1 } else { values.transferred += 1 }
+        func count(push: Bool, failed: Bool) {
+            values.withLock {
+                switch (push, failed) {
+                case (true, false): $0.pushed += 1
+                case (true, true): $0.pushFailed += 1
+                case (false, false): $0.pulled += 1
+                case (false, true): $0.pullFailed += 1
+                }
             }
         }
 
-        var counts: (Int, Int) { lock.withLock { values } }
+        var counts: Counts { values.withLock { $0 } }
+    }
+
+    /// True the first time only: the continuous run's "Replicating" line is printed once.
+    private final class Announcement: Sendable {
+        private let done = Locked(false)
+
+        func first() -> Bool {
+            done.withLock { done in
+                defer { done = true }
+                return !done
+            }
+        }
+    }
+
+    /// The line redrawn on standard error while documents move: activity, documents each way,
+    /// failures and the rate, `busy  pushed 1200  pulled 40  (310 docs/s)`; at most ten
+    /// times a second. Used on the listener queue only.
+    private final class ProgressLine: @unchecked Sendable {
+        // Safe: touched only on the replication's listener queue (and after it is drained).
+        private let shown: Bool
+        private let started = Date()
+        private var lastDrawn = Date.distantPast
+        private var activity: Replicator.ActivityLevel = .connecting
+        private var drawn = false
+
+        init(shown: Bool) { self.shown = shown }
+
+        func draw(_ tally: Tally, activity: Replicator.ActivityLevel? = nil) {
+            guard shown else { return }
+            if let activity { self.activity = activity }
+            let now = Date()
+            guard now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
+            lastDrawn = now
+            let counts = tally.counts
+            let moved = counts.pushed + counts.pulled
+            let rate = Double(moved) / max(now.timeIntervalSince(started), 0.001)
+            let failed = counts.pushFailed + counts.pullFailed
+            let text =
+                "\r\(self.activity)  pushed \(counts.pushed)  pulled \(counts.pulled)"
+                + (failed > 0 ? "  failed \(failed)" : "") + "  (\(Int(rate.rounded())) docs/s)\u{1b}[K"
+            FileHandle.standardError.write(Data(text.utf8))
+            drawn = true
+        }
+
+        func clear() {
+            guard shown, drawn else { return }
+            FileHandle.standardError.write(Data("\r\u{1b}[K".utf8))
+        }
+
+        func finish() {
+            guard shown, drawn else { return }
+            FileHandle.standardError.write(Data("\n".utf8))
+            drawn = false
+        }
     }
 }
