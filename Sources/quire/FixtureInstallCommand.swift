@@ -18,7 +18,10 @@ struct FixtureInstallCommand: ParsableCommand {
 
             An http or https URL is downloaded to a temporary file first (a broken transfer is \
             resumed with an HTTP Range request) and checked against --size and --sha256 before \
-            anything is installed. With --if-absent an existing database means nothing is downloaded.
+            anything is installed. A server that is briefly down is tried again (up to 4 times, \
+            waiting 0.5, 1, 2 and 4 s); an install that is interrupted or killed keeps what it \
+            downloaded in the temporary folder, and the same install run again continues from \
+            there. With --if-absent an existing database means nothing is downloaded.
 
             Example:
               quire fixture install out/my-travel.quire.zip --name travel --directory db
@@ -72,7 +75,8 @@ struct FixtureInstallCommand: ParsableCommand {
         let outcome: FixtureInstaller.Outcome
         if isRemote {
             guard let url = URL(string: archive) else { throw ValidationError("'\(archive)' is not a valid URL.") }
-            let download = try FixtureDownload(url: url, sha256: sha256, expectedSize: size, timeout: timeout)
+            var download = try FixtureDownload(url: url, sha256: sha256, expectedSize: size, timeout: timeout)
+            download.resumesAcrossRuns = true
             outcome = try FixtureInstallCommand.installWaiting(download, name: name, config: config, ifAbsent: ifAbsent)
         } else {
             outcome = try FixtureInstaller.install(
@@ -86,7 +90,7 @@ struct FixtureInstallCommand: ParsableCommand {
     }
 
     /// Runs the download and install, drawing progress on a terminal; SIGINT or SIGTERM
-    /// cancels it (the temporary file goes, nothing is installed).
+    /// cancels it (nothing is installed; the bytes downloaded so far are kept for the next run).
     private static func installWaiting(
         _ download: FixtureDownload, name: String, config: DatabaseConfiguration, ifAbsent: Bool
     ) throws -> FixtureInstaller.Outcome {
@@ -120,7 +124,10 @@ struct FixtureInstallCommand: ParsableCommand {
         switch result.get() {
         case .success(let outcome): return outcome
         case .failure(is CancellationError):
-            FileHandle.standardError.write(Data("Interrupted; nothing was installed.\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "Interrupted; nothing was installed. What was downloaded is kept: the same install continues from it.\n"
+                        .utf8))
             throw ExitCode.failure
         case .failure(let error): throw error
         case nil: throw ValidationError("The install ended without a result.")
@@ -137,17 +144,18 @@ private final class ResultBox: @unchecked Sendable {
     func get() -> Result<FixtureInstaller.Outcome, any Error>? { lock.withLock { stored } }
 }
 
-/// Draws `downloading  42%  12.5 MB` on one terminal line (standard error), redrawn when the
-/// percentage or the megabyte count changes.
+/// Draws `downloading  42%  12.5 MiB` on one terminal line (standard error), redrawn when the
+/// percentage or the mebibyte count changes.
 private final class DownloadMeter: @unchecked Sendable {
     private let lock = NSLock()
     private var last = ""
 
     func update(_ progress: FixtureDownloadProgress) {
-        let megabytes = String(format: "%.1f MB", Double(progress.receivedBytes) / 1_048_576)
+        let mebibytes = String(format: "%.1f MiB", Double(progress.receivedBytes) / 1_048_576)
         let percent = progress.fraction.map { "\(Int($0 * 100))%  " } ?? ""
         let line =
-            "downloading  \(percent)\(megabytes)" + (progress.resumes > 0 ? "  (resumed \(progress.resumes)×)" : "")
+            "downloading  \(percent)\(mebibytes)" + (progress.resumes > 0 ? "  (resumed \(progress.resumes)×)" : "")
+            + (progress.retries > 0 ? "  (tried again \(progress.retries)×)" : "")
         lock.withLock {
             guard line != last else { return }
             last = line

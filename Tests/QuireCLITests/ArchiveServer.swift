@@ -29,7 +29,8 @@ final class ArchiveServer: @unchecked Sendable {
         case wholeFile(Data)
         /// A status with a short text body.
         case status(Int)
-        /// Headers and the first `sent` bytes of `data`, then nothing until the client closes.
+        /// Headers (with the ETag `"v1"`) and the first `sent` bytes of `data`, then nothing
+        /// until the client closes.
         case stall(Data, sent: Int)
         /// No answer at all; the connection stays open until the client closes it.
         case silent
@@ -140,8 +141,8 @@ final class ArchiveServer: @unchecked Sendable {
             send(connection, head: "HTTP/1.1 200 OK\r\nContent-Length: \(data.count)\r\n", body: data)
         case .stall(let data, let sent):
             send(
-                connection, head: "HTTP/1.1 200 OK\r\nContent-Length: \(data.count)\r\n", body: data.prefix(sent),
-                close: false)
+                connection, head: "HTTP/1.1 200 OK\r\nETag: \"v1\"\r\nContent-Length: \(data.count)\r\n",
+                body: data.prefix(sent), close: false)
             waitForClientClose(connection)
         case .file(let data, let etag, let cutAfter):
             var start = 0

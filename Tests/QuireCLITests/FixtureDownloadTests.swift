@@ -246,6 +246,106 @@ import Testing
         #expect(contents(of: temporary).isEmpty)
     }
 
+    @Test func aServerBrieflyDownIsTriedAgainWithGrowingWaits() async throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let payload = Data((0..<50_000).map { UInt8($0 % 251) })
+        let answered = Locked(0)
+        let server = try ArchiveServer { _ in
+            answered.withLock { count in
+                count += 1
+                return count <= 2 ? .status(503) : .file(payload)
+            }
+        }
+        defer { server.stop() }
+        var download = try FixtureDownload(url: server.url())
+        download.firstRetryWait = 0.01
+        let reports = DownloadReports()
+        let file = scratch.file("retried.zip")
+        try await download.fetch(into: file) { reports.append($0) }
+        #expect(try Data(contentsOf: file) == payload)
+        #expect(server.requests.count == 3)
+        #expect(reports.all.last?.retries == 2)
+
+        // A server that stays down: the tries run out and the last answer is the error.
+        let down = try ArchiveServer { _ in .status(503) }
+        defer { down.stop() }
+        var hopeless = try FixtureDownload(url: down.url())
+        hopeless.firstRetryWait = 0.01
+        hopeless.maximumRetries = 2
+        await expectDownloadError(
+            .httpServiceUnavailable, containing: ["answered HTTP 503", down.url().absoluteString]
+        ) {
+            try await hopeless.fetch(into: scratch.file("never.zip"), progress: nil)
+        }
+        #expect(down.requests.count == 3)
+        // A 404 is not tried again.
+        let missing = try ArchiveServer { _ in .status(404) }
+        defer { missing.stop() }
+        await expectDownloadError(.httpNotFound, containing: ["404"]) {
+            try await FixtureDownload(url: missing.url()).fetch(into: scratch.file("none.zip"), progress: nil)
+        }
+        #expect(missing.requests.count == 1)
+    }
+
+    @Test func aKilledInstallContinuesWhereItStoppedWhenRunAgain() throws {
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let (archive, sha256) = try travelArchive(scratch)
+        // The first request gets 4,000 bytes and then silence; a range request gets the rest.
+        let server = try ArchiveServer { request in
+            request.headers["range"] == nil ? .stall(archive, sent: 4000) : .file(archive)
+        }
+        defer { server.stop() }
+        let runner = DbCommandRunner(
+            executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"),
+            directory: scratch.url)
+        let install = [
+            "fixture", "install", server.url().absoluteString, "--name", "travel", "--directory", "data", "--sha256",
+            sha256,
+        ]
+        let first = try runner.start(install)
+        // Waits (at most 30 s) for the kept file to hold the 4,000 bytes, then kills the install.
+        let deadline = Date().addingTimeInterval(30)
+        var kept: URL?
+        while Date() < deadline, kept == nil {
+            kept = contents(of: scratch.url).filter {
+                $0.hasPrefix(".quire-install.partial-") && !$0.hasSuffix(".validator")
+            }
+            .map { scratch.url.appendingPathComponent($0) }
+            .first { ((try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) ?? 0) == 4000 }
+            if kept == nil { usleep(20_000) }
+        }
+        #expect(kept != nil, "the install kept what it downloaded: \(contents(of: scratch.url))")
+        _ = first.finish(with: SIGKILL)
+
+        let second = try runner.run(install)
+        #expect(second.status == 0, "\(second.output)\(second.errors)")
+        #expect(server.requests.count == 2)
+        #expect(server.requests.last?.headers["range"] == "bytes=4000-")
+        #expect(server.requests.last?.headers["if-range"] == "\"v1\"")
+        #expect(Database.exists(withName: "travel", inDirectory: scratch.file("data").path))
+        #expect(!contents(of: scratch.url).contains { $0.hasPrefix(".quire-install") }, "the kept bytes went")
+    }
+
+    @Test func aBrokenArchiveIsNamedByItsURLNotATemporaryPath() throws {
+        let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
+        let scratch = try ScratchFolder()
+        defer { scratch.cleanUp() }
+        let temporary = try scratch.folder("tmp")
+        let server = try ArchiveServer { _ in .file(Data(repeating: 0x41, count: 3000)) }
+        defer { server.stop() }
+        let url = server.url().absoluteString
+        let result = try runCommand(
+            quire, ["fixture", "install", url, "--name", "travel", "--directory", "data"], temporary: temporary,
+            in: scratch.url)
+        #expect(result.status == 1)
+        #expect(result.output.contains(url), "\(result.output)")
+        #expect(
+            !result.output.contains(temporary.path) && !result.output.contains(".quire-install"), "\(result.output)")
+        #expect(contents(of: temporary).isEmpty)
+    }
+
     @Test func contentRangeHeadersParse() {
         #expect(FixtureDownloadSession.contentRange("bytes 100-199/200")! == (100, 200))
         #expect(FixtureDownloadSession.contentRange("bytes 5-9/*")! == (5, nil))

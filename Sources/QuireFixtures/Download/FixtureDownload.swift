@@ -19,8 +19,16 @@ import Quire
 /// resumed with an HTTP `Range` request from the first missing byte, with `If-Range` naming
 /// the first response's strong `ETag` (or its `Last-Modified`), so a file changed on the server
 /// meanwhile is sent whole instead of spliced; a server that ignores ranges answers 200 and
-/// the download starts over. A request that fails before any byte arrives (a refused
-/// connection, a 404, a server that never answers within ``timeout``) fails the download.
+/// the download starts over. A server that is briefly down (a refused connection, or 429,
+/// 500, 502, 503, 504) is tried again up to ``maximumRetries`` times, waiting
+/// ``firstRetryWait`` and then twice as long each time (at most 8 s); any other failure
+/// before a byte arrives (a 404, a server that never answers within ``timeout``) fails the
+/// download.
+///
+/// With ``resumesAcrossRuns``, the bytes of a download that did not finish (the process was
+/// killed, the task cancelled, the network lost) stay in the temporary directory, under a
+/// name made from the URL and the expected SHA-256 and size, and the next install of the same
+/// download continues from them.
 ///
 /// Nothing is installed until the whole file is there and matches ``expectedSize`` and
 /// ``sha256`` when they are given; a size the server announces that differs from
@@ -46,6 +54,15 @@ public struct FixtureDownload: Sendable {
     public var maximumResumes: Int
     /// The largest archive accepted, in bytes; 16 GiB (``ArchiveLimits/default``'s total) by default.
     public var maximumSize: Int64
+    /// How many times a request is tried again when the server cannot be reached or says it
+    /// is briefly unavailable. 4 by default.
+    public var maximumRetries = 4
+    /// The wait before the first retry, in seconds; each later wait doubles (at most 8 s).
+    /// 0.5 by default.
+    public var firstRetryWait: TimeInterval = 0.5
+    /// Whether the bytes of an unfinished download are kept for the next install of the same
+    /// download to continue from (false by default: an unfinished download leaves nothing).
+    public var resumesAcrossRuns = false
 
     /// A download of `url`. Throws invalidURL for a URL that is not `http` or `https`, and
     /// invalidParameter for a `sha256` that is not 64 hexadecimal digits or a limit below zero.
@@ -87,14 +104,36 @@ public struct FixtureDownload: Sendable {
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw QuireError.posix(EIO, "cannot create the download file \(file.path)")
         }
+        try await fetch(continuing: file, validator: nil, progress: progress)
+    }
+
+    /// Downloads the archive into `file`, which exists and may hold the first bytes of it from
+    /// an earlier run, sent with `validator` as `If-Range`; `validatorChanged` is told the
+    /// validator of every whole-file response. Then checks size and SHA-256 as above.
+    func fetch(
+        continuing file: URL, validator: String?, validatorChanged: (@Sendable (String?) -> Void)? = nil,
+        progress: (@Sendable (FixtureDownloadProgress) -> Void)?
+    ) async throws {
         let handle: FileHandle
+        let kept: Int64
         do {
             handle = try FileHandle(forWritingTo: file)
+            kept = Int64(try handle.seekToEnd())
         } catch {
             throw QuireError.posix(EIO, "cannot write the download file \(file.path): \(error.localizedDescription)")
         }
         defer { try? handle.close() }
-        let transfer = FixtureDownloadSession(download: self, handle: handle, progress: progress)
+        let transfer = FixtureDownloadSession(
+            download: self, handle: handle, kept: validator == nil ? 0 : kept, validator: validator,
+            validatorChanged: validatorChanged, progress: progress)
+        if validator == nil, kept > 0 {
+            do {
+                try handle.truncate(atOffset: 0)
+            } catch {
+                throw QuireError.posix(
+                    EIO, "cannot write the download file \(file.path): \(error.localizedDescription)")
+            }
+        }
         let received = try await transfer.run()
         if let expectedSize, received != expectedSize {
             throw QuireError(

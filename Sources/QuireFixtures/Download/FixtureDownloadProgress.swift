@@ -8,6 +8,9 @@ public struct FixtureDownloadProgress: Sendable, Equatable {
     public var totalBytes: Int64?
     /// How many times the transfer was resumed after an interruption.
     public var resumes: Int
+    /// How many times a request was tried again after the server could not be reached or
+    /// answered that it was briefly unavailable.
+    public var retries: Int
 
     /// The part received, from 0 to 1; nil while the size is not known.
     public var fraction: Double? {
@@ -16,9 +19,10 @@ public struct FixtureDownloadProgress: Sendable, Equatable {
     }
 
     /// Makes a progress report.
-    public init(receivedBytes: Int64, totalBytes: Int64?, resumes: Int) {
+    public init(receivedBytes: Int64, totalBytes: Int64?, resumes: Int, retries: Int = 0) {
         self.receivedBytes = receivedBytes
         self.totalBytes = totalBytes
         self.resumes = resumes
+        self.retries = retries
     }
 }

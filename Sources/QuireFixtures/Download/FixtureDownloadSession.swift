@@ -19,9 +19,22 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         let error: QuireError
     }
 
+    /// A request that failed before the server sent any of the file, in a way that passes
+    /// (the server is restarting: a refused connection, 429, 500, 502, 503, 504): tried again
+    /// after a wait. `error` is what the download throws when the tries run out.
+    private struct Transient: Error {
+        let error: QuireError
+    }
+
+    /// The server cannot serve the range asked for (416) the bytes kept from an earlier run:
+    /// the file changed or shrank, so the download starts over.
+    private struct Restart: Error {}
+
     private let download: FixtureDownload
     private let handle: FileHandle
     private let progress: (@Sendable (FixtureDownloadProgress) -> Void)?
+    /// Told the validator of each first response, so a later run can resume the file.
+    private let validatorChanged: (@Sendable (String?) -> Void)?
     private let lock = NSLock()
     private var session: URLSession?
 
@@ -32,6 +45,7 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
     /// The `If-Range` value for resumed requests: a strong ETag or a Last-Modified date.
     private var validator: String?
     private var resumes = 0
+    private var retries = 0
     /// Bytes the current request delivered.
     private var attemptBytes: Int64 = 0
     /// Why the current request was stopped, when it was stopped on purpose.
@@ -40,10 +54,19 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
     private var task: URLSessionDataTask?
     private var cancelled = false
 
-    init(download: FixtureDownload, handle: FileHandle, progress: (@Sendable (FixtureDownloadProgress) -> Void)?) {
+    /// A session writing `download` through `handle`, whose file already holds `kept` bytes of
+    /// it from an earlier run (sent as `Range` with `validator` as `If-Range`).
+    init(
+        download: FixtureDownload, handle: FileHandle, kept: Int64 = 0, validator: String? = nil,
+        validatorChanged: (@Sendable (String?) -> Void)? = nil,
+        progress: (@Sendable (FixtureDownloadProgress) -> Void)?
+    ) {
         self.download = download
         self.handle = handle
         self.progress = progress
+        self.validatorChanged = validatorChanged
+        received = kept
+        self.validator = validator
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = download.timeout
@@ -81,6 +104,21 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
                         return true
                     }
                     guard resumable else { throw interruption.error }
+                } catch let transient as Transient {
+                    // Waits of 0.5, 1, 2, 4 … s, at most 8 s, between tries.
+                    let wait = lock.withLock { () -> Double? in
+                        guard retries < download.maximumRetries else { return nil }
+                        retries += 1
+                        return min(8, download.firstRetryWait * Double(1 << min(retries - 1, 16)))
+                    }
+                    guard let wait else { throw transient.error }
+                    try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+                } catch is Restart {
+                    try lock.withLock {
+                        try handle.truncate(atOffset: 0)
+                        received = 0
+                        validator = nil
+                    }
                 }
             }
         } onCancel: {
@@ -124,13 +162,18 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        let refusal: QuireError? = lock.withLock {
+        let refusal: (any Error)? = lock.withLock {
             do {
                 try accept(response)
                 return nil
+            } catch let error as QuireError {
+                return error
+            } catch let error as Transient {
+                return error
+            } catch let error as Restart {
+                return error
             } catch {
-                return error as? QuireError
-                    ?? QuireError(.unexpectedError, "\(download.url.absoluteString): \(error)", domain: .network)
+                return QuireError(.unexpectedError, "\(download.url.absoluteString): \(error)", domain: .network)
             }
         }
         completionHandler(.allow)
@@ -157,6 +200,7 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
             }
             total = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
             validator = FixtureDownloadSession.validator(of: http)
+            validatorChanged?(validator)
         case 206 where received > 0:
             let range = http.value(forHTTPHeaderField: "Content-Range") ?? ""
             guard let (start, size) = FixtureDownloadSession.contentRange(range), start == received else {
@@ -166,6 +210,10 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
                     domain: .network, underlyingCode: 206)
             }
             if let size { total = size }
+        case 416 where received > 0:
+            throw Restart()
+        case 429, 500, 502, 503, 504:
+            throw Transient(error: FixtureDownloadSession.statusError(status, url: url))
         default:
             throw FixtureDownloadSession.statusError(status, url: url)
         }
@@ -199,7 +247,8 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
             }
             received += Int64(data.count)
             attemptBytes += Int64(data.count)
-            return FixtureDownloadProgress(receivedBytes: received, totalBytes: total, resumes: resumes)
+            return FixtureDownloadProgress(
+                receivedBytes: received, totalBytes: total, resumes: resumes, retries: retries)
         }
         switch report {
         case .some(.some(let snapshot)): progress?(snapshot)
@@ -287,7 +336,8 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         case .badURL, .unsupportedURL:
             return QuireError(.invalidURL, "cannot download \(target): invalid URL", domain: .network)
         case .cannotConnectToHost:
-            return QuireError(.networkError, "cannot connect to the host of \(target)", domain: .network)
+            return Transient(
+                error: QuireError(.networkError, "cannot connect to the host of \(target)", domain: .network))
         default:
             return Interruption(
                 error: QuireError(

@@ -14,8 +14,10 @@ extension FixtureInstaller {
     /// checked against the download's expected size and SHA-256, and is then installed exactly
     /// as ``install(archive:name:config:ifAbsent:limits:temporaryDirectory:)`` installs a local
     /// archive. The temporary file is removed whatever happens (one a killed process left is
-    /// removed by the next download). Cancelling the task stops the
-    /// download and throws `CancellationError`, installing nothing.
+    /// removed by the next download), unless the download ``FixtureDownload/resumesAcrossRuns``:
+    /// then the bytes of an unfinished download stay for the next install of it to continue.
+    /// Cancelling the task stops the download and throws `CancellationError`, installing
+    /// nothing. Errors about the archive name its URL, not the temporary file.
     ///
     /// ```swift
     /// let download = try FixtureDownload(url: archiveURL, sha256: published)
@@ -47,6 +49,26 @@ extension FixtureInstaller {
         // leaves it alone while this one runs. The file keeps the URL's name, so messages
         // about the archive name what was asked for.
         OwnedScratch.sweep(temporaryDirectory) { OwnedScratch.isScratchName($0, prefix: downloadPrefix) }
+        if download.resumesAcrossRuns,
+            let partial = try FixturePartialDownload.claim(for: download, in: temporaryDirectory)
+        {
+            do {
+                try await download.fetch(
+                    continuing: partial.file, validator: partial.validator,
+                    validatorChanged: { partial.record(validator: $0) }, progress: progress)
+                try Task.checkCancellation()
+            } catch let error as QuireError where error.code == .corruptData {
+                partial.remove()
+                throw error
+            } catch {
+                partial.release()
+                throw error
+            }
+            defer { partial.remove() }
+            return try await installDownloaded(
+                partial.file, from: download, name: name, config: config, ifAbsent: ifAbsent, limits: limits,
+                temporaryDirectory: temporaryDirectory)
+        }
         let folder = try OwnedScratch.create(.folder, in: temporaryDirectory, prefix: downloadPrefix)
         defer { folder.remove() }
         let last = download.url.lastPathComponent
@@ -54,14 +76,30 @@ extension FixtureInstaller {
             last.isEmpty || last == "/" || last.hasPrefix(".") ? "fixture.quire.zip" : last)
         try await download.fetch(into: file, progress: progress)
         try Task.checkCancellation()
+        return try await installDownloaded(
+            file, from: download, name: name, config: config, ifAbsent: ifAbsent, limits: limits,
+            temporaryDirectory: temporaryDirectory)
+    }
+
+    /// Installs the downloaded `file`; errors name the download's URL where they named the file.
+    private static func installDownloaded(
+        _ file: URL, from download: FixtureDownload, name: String, config: DatabaseConfiguration, ifAbsent: Bool,
+        limits: ArchiveLimits, temporaryDirectory: URL
+    ) async throws -> Outcome {
         // Extracting and copying are blocking file work: keep them off the task pool's threads.
-        return try await withCheckedThrowingContinuation { continuation in
+        try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
                     with: Result {
-                        try install(
-                            archive: file, name: name, config: config, ifAbsent: ifAbsent, limits: limits,
-                            temporaryDirectory: temporaryDirectory)
+                        do {
+                            return try install(
+                                archive: file, name: name, config: config, ifAbsent: ifAbsent, limits: limits,
+                                temporaryDirectory: temporaryDirectory)
+                        } catch var error as QuireError {
+                            error.message = error.message.replacingOccurrences(
+                                of: file.path, with: download.url.absoluteString)
+                            throw error
+                        }
                     })
             }
         }
