@@ -225,7 +225,8 @@ struct ServeCommand: ParsableCommand {
             ? (url.deletingPathExtension().lastPathComponent, url.deletingLastPathComponent().path)
             : (database, FileManager.default.currentDirectoryPath)
         guard Database.exists(withName: name, inDirectory: directory) else {
-            throw ValidationError("No database '\(name)' in \(directory).")
+            // A failure, not a misused command line: exit 1 as `quire db info` does, without usage.
+            throw DbFailure("No database '\(name)' in \(directory) (create one with: quire db create \(database))")
         }
         // Read before the database opens, so a bad file leaves nothing open.
         let (authenticator, accessLog) = try serverSettings()
