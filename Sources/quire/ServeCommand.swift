@@ -21,6 +21,9 @@ struct ServeCommand: ParsableCommand {
             CouchDB serves its databases: GET /_all_dbs lists them, GET /<name> describes one,
             PUT /<name> creates one with --create-databases, DELETE /<name> deletes one with
             --allow-delete. New names follow CouchDB's rule (^[a-z][a-z0-9_$()+-]*$).
+            PUT /<name>.<scope>.<collection> creates a collection (and its database) with
+            --create-databases: a replicator pushing a database with named collections to
+            /<name> sends each to /<name>.<scope>.<collection>.
 
             Examples:
               quire serve travel.quire --port 4984

@@ -112,12 +112,66 @@ import Testing
         }
     }
 
+    /// Quire's replicator addresses collection `scope.collection` of `/db` as
+    /// `/db.scope.collection` (`NormalizedURL.keyspace`); `PUT` on such a keyspace creates the
+    /// collection, and its database when missing, so a database with named collections can
+    /// be pushed to a folder.
+    @Test func aDatabaseWithNamedCollectionsPushesToAFolder() async throws {
+        let (root, data) = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let local = try SyncTestDatabase()
+        let products = try local.database.createCollection(name: "products", scope: "store")
+        let notes = try local.database.createCollection(name: "notes")
+        try local.save("home", #"{"n":0}"#)
+        try local.save("p1", #"{"price":3}"#, in: products)
+        try local.save("n1", #"{"text":"hi"}"#, in: notes)
+        try await serving(data) { client in
+            for keyspace in ["shop.store.products", "shop", "shop.notes"] {
+                let created = try await client.send("PUT", "/\(keyspace)")
+                #expect(created.status == (keyspace == "shop" ? 412 : 201), "\(keyspace): \(created.text)")
+            }
+            #expect(try await client.send("PUT", "/shop.store.products").status == 412)
+            #expect(try await client.send("PUT", "/shop._default._default").status == 412)
+            #expect(try await client.get("/_all_dbs").json == ["alpha", "beta", "shop"])
+
+            var config = ReplicatorConfiguration(
+                target: URLEndpoint(url: client.baseURL.appendingPathComponent("shop")))
+            config.replicatorType = .push
+            config.maxAttemptWaitTime = 0.05
+            config.addCollections([local.collection, products, notes])
+            let replicator = Replicator(config: config)
+            let recorder = ReplicationRecorder(replicator)
+            replicator.start()
+            #expect(try await recorder.waitUntilStopped().error == nil)
+            #expect(try await client.get("/shop/home").json["n"] == 0)
+            #expect(try await client.get("/shop.store.products/p1").json["price"] == 3)
+            #expect(try await client.get("/shop.notes/n1").json["text"] == "hi")
+            #expect(try await client.get("/shop._default.notes").json["doc_count"] == 1)
+        }
+        let shop = try Database(name: "shop", config: DatabaseConfiguration(directory: data.path))
+        defer { try? shop.close() }
+        #expect(try shop.collection(name: "products", scope: "store")?.document(id: "p1") != nil)
+    }
+
+    @Test func creatingACollectionNeedsTheOptionUnlessItExists() async throws {
+        let (root, data) = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await serving(data, creates: false) { (client: TestHTTPClient) async throws in
+            #expect(try await client.send("PUT", "/alpha.store.products").status == 403)
+            #expect(try await client.send("PUT", "/fresh.store.products").status == 403)
+            #expect(try await client.send("PUT", "/beta.inventory.hotel").status == 412)
+            #expect(try await client.get("/alpha.store.products").status == 404)
+        }
+        #expect(!Database.exists(withName: "fresh", inDirectory: data.path))
+    }
+
     @Test func namesCouchDBRefusesAndNamesLeavingTheFolderAreRefused() async throws {
         let (root, data) = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         try await serving(data) { client in
             for name in [
-                "Upper", "9lives", "_users", "dots.in.name", "has%20space", "a%2Fb", "..%2Foutside", "%2E%2E",
+                "Upper", "9lives", "_users", "too.many.dots.here", "db.%5Fscope.c", "db..c", "Upper.scope.c",
+                "has%20space", "a%2Fb", "..%2Foutside", "%2E%2E",
                 "caf%C3%A9",
             ] {
                 let reply = try await client.send("PUT", "/\(name)")

@@ -7,7 +7,8 @@ import Quire
 /// Each `<name>.quire` database in ``directory`` is at `/<name>` (its default collection)
 /// and `/<name>.<scope>.<collection>` (its other collections); `GET /_all_dbs` lists them,
 /// `GET /<name>` describes one. With ``createsDatabases``, `PUT /<name>` creates an empty
-/// database; with ``allowsDelete``, `DELETE /<name>` deletes one and its files. A read-only
+/// database and `PUT /<name>.<scope>.<collection>` a collection (and its database when
+/// missing): the keyspace Quire's replicator pushes a named collection to; with ``allowsDelete``, `DELETE /<name>` deletes one and its files. A read-only
 /// listener refuses both.
 ///
 /// Databases are opened on first use, at most ``maximumOpenDatabases`` at once: opening one
@@ -233,24 +234,76 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         DatabaseConfiguration(directory: directory, fullSync: fullSync)
     }
 
-    /// Creates database `name`: 400 `illegal_database_name` for a name CouchDB refuses (or
-    /// one with `/`), 412 `file_exists` when it exists, 403 when creating is not allowed.
-    /// A creation that fails leaves no folder behind.
-    func create(_ name: String) throws {
+    /// Creates what path segment `keyspace` names: database `db`, or collection
+    /// `scope.collection` (or `collection` of the default scope) of database `db` for
+    /// `db.scope.collection` (`db.collection`), creating the database too when it is missing.
+    /// That is how a replicator's keyspace for a named collection is made on demand, since
+    /// Quire's replicator addresses collection `scope.collection` of `/db` as
+    /// `/db.scope.collection`. 400 `illegal_database_name` for a database name CouchDB refuses
+    /// (or one with `/`) or a scope or collection name Couchbase Lite refuses, 412
+    /// `file_exists` when it exists, 403 when creating is not allowed. A creation that fails
+    /// leaves no folder behind.
+    func create(_ keyspace: String) throws {
+        let parts = keyspace.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count <= 3 else {
+            throw HTTPFailure(
+                status: .badRequest, error: "illegal_database_name",
+                reason: "Name: '\(keyspace)'. A keyspace is db, db.collection or db.scope.collection.")
+        }
+        let name = parts[0]
         try ListenerDatabaseFolder.validateNewName(name)
+        guard parts.count > 1 else { return try createDatabase(name) }
+        let scope = parts.count == 3 ? parts[1] : Database.defaultScopeName
+        let collection = parts[parts.count - 1]
+        guard CollectionName.isValidFullName("\(scope).\(collection)") else {
+            throw HTTPFailure(
+                status: .badRequest, error: "illegal_database_name",
+                reason:
+                    "Name: '\(keyspace)'. Scope and collection names are 1 to 251 characters of A-Z, a-z, 0-9, _, - and %, not starting with _ or %."
+            )
+        }
+        if Database.exists(withName: name, inDirectory: directory) {
+            guard createsDatabases else {
+                if try resolve(keyspace) != nil { throw ListenerDatabaseFolder.exists }
+                throw ListenerDatabaseFolder.notCreating
+            }
+        } else {
+            do {
+                try createDatabase(name)
+            } catch let failure as HTTPFailure where failure.status == .preconditionFailed {
+                // Another request created the database meanwhile: add the collection to it.
+            }
+        }
+        guard let served = try resolve(name) else { throw HTTPFailure.notFound("Database does not exist.") }
+        try lock.withLock {
+            guard !creating.contains(keyspace) else { throw ListenerDatabaseFolder.exists }
+            creating.insert(keyspace)
+        }
+        defer { lock.withLock { _ = creating.remove(keyspace) } }
+        let database = served.collection.database
+        guard try database.collection(name: collection, scope: scope) == nil else {
+            throw ListenerDatabaseFolder.exists
+        }
+        _ = try database.createCollection(name: collection, scope: scope)
+    }
+
+    private static let exists = HTTPFailure(
+        status: .preconditionFailed, error: "file_exists",
+        reason: "The database could not be created, the file already exists.")
+    private static let notCreating = HTTPFailure(
+        status: .forbidden, error: "forbidden", reason: "This server does not create databases.")
+
+    /// Creates database `name` (already checked): 412 when it exists, 403 when creating is
+    /// not allowed.
+    private func createDatabase(_ name: String) throws {
         try lock.withLock {
             try checkOpen()
             if opened[name] != nil || deleting.contains(name) || creating.contains(name)
                 || Database.exists(withName: name, inDirectory: directory)
             {
-                throw HTTPFailure(
-                    status: .preconditionFailed, error: "file_exists",
-                    reason: "The database could not be created, the file already exists.")
+                throw ListenerDatabaseFolder.exists
             }
-            guard createsDatabases else {
-                throw HTTPFailure(
-                    status: .forbidden, error: "forbidden", reason: "This server does not create databases.")
-            }
+            guard createsDatabases else { throw ListenerDatabaseFolder.notCreating }
             creating.insert(name)
         }
         defer { lock.withLock { _ = creating.remove(name) } }
