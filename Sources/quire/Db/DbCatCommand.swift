@@ -22,7 +22,9 @@ struct DbCatCommand: ParsableCommand {
     @Argument(help: "The document IDs.")
     var ids: [String]
 
-    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    @Option(
+        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collection: String?
 
     @Option(help: "Print this revision instead of the current one (while it is still stored).")

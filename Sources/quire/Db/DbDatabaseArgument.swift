@@ -5,7 +5,8 @@ import Quire
 /// The DATABASE argument every `quire db` subcommand takes: a database folder (`<name>.quire`,
 /// anywhere) or the name of one in the current folder.
 struct DbDatabaseArgument: ParsableArguments {
-    @Argument(help: "The database folder (<name>.quire), or the name of one in the current folder.")
+    @Argument(
+        help: "The database folder (<name>.quire), or the name of one in the current folder.", completion: .directory)
     var database: String
 
     /// The database's name and the folder holding it.

@@ -31,7 +31,9 @@ struct DbExpireCommand: ParsableCommand {
     @Flag(help: "Remove the expiration.")
     var clear = false
 
-    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    @Option(
+        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collection: String?
 
     @Flag(help: "Print the outcome as JSON.")

@@ -36,7 +36,8 @@ struct DbExportCommand: ParsableCommand {
 
     @Option(
         name: [.customShort("c"), .customLong("collection")],
-        help: "A collection to export (repeatable); every collection when left out.")
+        help: "A collection to export (repeatable); every collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collections: [String] = []
 
     @Option(help: "dataset (a folder) or jsonl (one collection, one file).")

@@ -23,7 +23,9 @@ struct DbInfoCommand: ParsableCommand {
     @Argument(help: "index NAME: show one index instead.")
     var subject: [String] = []
 
-    @Option(name: .shortAndLong, help: "With index NAME, the collection; the default collection when left out.")
+    @Option(
+        name: .shortAndLong, help: "With index NAME, the collection; the default collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collection: String?
 
     @Flag(help: "Print the information as JSON.")

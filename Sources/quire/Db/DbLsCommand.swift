@@ -25,7 +25,9 @@ struct DbLsCommand: ParsableCommand {
 
     @OptionGroup var target: DbDatabaseArgument
 
-    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    @Option(
+        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collection: String?
 
     // The collection as a second argument, as `ls` first took it.

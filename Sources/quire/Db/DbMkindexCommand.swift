@@ -32,13 +32,17 @@ struct DbMkindexCommand: ParsableCommand {
     @Option(name: .customLong("fts"), parsing: .upToNextOption, help: "Full-text index expressions.")
     var fullText: [String] = []
 
-    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    @Option(
+        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collection: String?
 
     @Option(name: .customLong("where"), help: "A SQL++ condition: index only the documents it holds for.")
     var condition: String?
 
-    @Option(help: "The full-text language (stemming and stop words), such as en (the default) or fr; none for none.")
+    @Option(
+        help: "The full-text language (stemming and stop words), such as en (the default) or fr; none for none.",
+        completion: DbCompletion.languages)
     var language: String?
 
     @Flag(help: "Full-text matching ignores accents (é matches e).")

@@ -26,7 +26,9 @@ struct DbPutCommand: ParsableCommand {
     @Argument(help: "The body: a JSON object, @FILE, or @- for standard input.")
     var body: String
 
-    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    @Option(
+        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collection: String?
 
     @Flag(help: "Fail when the document exists.")

@@ -11,7 +11,8 @@ struct DbReplicationOptions: ParsableArguments {
 
     @Option(
         name: [.customShort("c"), .customLong("collection")],
-        help: "A collection to replicate (repeatable); every collection when left out."
+        help: "A collection to replicate (repeatable); every collection when left out.",
+        completion: .custom(DbCompletion.collections)
     )
     var collections: [String] = []
 

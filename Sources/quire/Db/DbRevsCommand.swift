@@ -22,7 +22,9 @@ struct DbRevsCommand: ParsableCommand {
     @Argument(help: "The document ID.")
     var id: String
 
-    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    @Option(
+        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collection: String?
 
     @Flag(help: "Print the tree as one line of JSON.")

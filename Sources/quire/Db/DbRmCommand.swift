@@ -22,7 +22,9 @@ struct DbRmCommand: ParsableCommand {
     @Argument(help: "The document IDs.")
     var ids: [String]
 
-    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    @Option(
+        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collection: String?
 
     @Flag(help: "Purge instead of deleting: no tombstone is kept.")

@@ -18,7 +18,7 @@ struct DbRmcollCommand: ParsableCommand {
 
     @OptionGroup var target: DbDatabaseArgument
 
-    @Argument(help: "The collections to delete (scope.name or name).")
+    @Argument(help: "The collections to delete (scope.name or name).", completion: .custom(DbCompletion.collections))
     var collections: [String]
 
     @Flag(help: "Print the collections deleted as JSON.")

@@ -18,7 +18,9 @@ struct DbRmindexCommand: ParsableCommand {
     @Argument(help: "The index name.")
     var name: String
 
-    @Option(name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.")
+    @Option(
+        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
+        completion: .custom(DbCompletion.collections))
     var collection: String?
 
     @Flag(help: "Print what was deleted as JSON.")
