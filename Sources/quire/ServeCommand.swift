@@ -122,7 +122,10 @@ struct ServeCommand: ParsableCommand {
         if (user == nil) != (passwordFile == nil) {
             throw ValidationError("--user and --password-file go together.")
         }
-        if user == nil, !insecureNoAuth, !ServeCommand.isLoopback(interface) {
+        guard let isLoopback = ServeCommand.isLoopback(interface) else {
+            throw ValidationError("--interface \(interface) does not resolve to an address to listen on.")
+        }
+        if user == nil, !insecureNoAuth, !isLoopback {
             throw ValidationError(
                 "Listening on \(interface) without authentication lets anyone who can reach it read and write the database: give --user and --password-file, or --insecure-no-auth."
             )
@@ -143,12 +146,6 @@ struct ServeCommand: ParsableCommand {
         #if TLS
             try validateTLS()
         #endif
-    }
-
-    /// Whether `interface` only accepts connections from this machine.
-    static func isLoopback(_ interface: String) -> Bool {
-        let address = interface.lowercased()
-        return address == "localhost" || address == "::1" || address == "[::1]" || address.hasPrefix("127.")
     }
 
     /// `text` as a byte count: digits with an optional K, M or G (binary) suffix.

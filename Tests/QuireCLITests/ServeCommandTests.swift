@@ -163,6 +163,9 @@ import Testing
         for (arguments, message) in [
             (["--interface", "0.0.0.0"], "without authentication"),
             (["--interface", "192.168.1.10"], "without authentication"),
+            // Loopback is decided from the resolved address, not from a spelling that starts with 127.
+            (["--interface", "127.0.0.1.example.invalid"], "does not resolve"),
+            (["--interface", "::ffff:10.0.0.1"], "without authentication"),
             (["--user", "sync"], "--user and --password-file go together"),
             (["--max-connections", "0"], "--max-connections must be at least 1"),
             (["--max-body", "lots"], "is not a size in bytes"),
@@ -180,6 +183,13 @@ import Testing
         defer { open.kill() }
         _ = try open.waitForURL()
         #expect(open.terminate() == 0)
+        // Names and addresses that resolve to loopback are served without authentication.
+        for interface in ["localhost", "127.0.0.2", "::1"] {
+            let loopback = try ServedProcess(quire, ["serve", path, "--port", "0", "--interface", interface])
+            defer { loopback.kill() }
+            _ = try loopback.waitForURL()
+            #expect(loopback.terminate() == 0, "\(interface): \(loopback.output)")
+        }
     }
 
     @Test func serveWithAuthenticationLimitsCORSAndAnAccessLog() async throws {
