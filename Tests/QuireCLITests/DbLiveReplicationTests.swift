@@ -66,6 +66,11 @@ import Testing
         #expect(again.hasPrefix("Pushed 0 and pulled 0 documents with \(url) in "), "\(again)")
         let json = try JSONReader.parse(try quire.succeed(["db", "push", "local", url, "--bidi", "--json"]))
         #expect(json["direction"] == "pushAndPull" && json["pushed"] == 0 && json["pulled"] == 0, "\(json)")
+        // Even a replication with nothing to move exchanges a few requests' bodies.
+        #expect((json["bytes"]?.int64Value ?? 0) > 0, "\(json)")
+        #expect(
+            ended.output.contains(" s, ") && ended.output.contains("B\n"),
+            "the summary gives the bytes: \(ended.output)")
     }
 
     @Test func credentialsInTheURLAuthenticateAndNeverReachTheOutput() throws {

@@ -41,8 +41,16 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     private let state = Locked(State())
 
-    init(requestTimeout: TimeInterval, maximumResponseBytes: Int, route: LoopbackRoute? = nil) {
+    /// Told the size of each request body as it is sent and of each piece of a response body
+    /// as it arrives.
+    private let countBytes: (@Sendable (Int64) -> Void)?
+
+    init(
+        requestTimeout: TimeInterval, maximumResponseBytes: Int, route: LoopbackRoute? = nil,
+        countBytes: (@Sendable (Int64) -> Void)? = nil
+    ) {
         self.maximumResponseBytes = maximumResponseBytes
+        self.countBytes = countBytes
         self.route = route
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
@@ -98,6 +106,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
                     continuation.resume(throwing: CancellationError())
                     return
                 }
+                if let body = request.httpBody { countBytes?(Int64(body.count)) }
                 task.resume()
                 taskBox.set(task)
             }
@@ -158,7 +167,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             exchange.data.append(data)
             return false
         }
-        if overflow { dataTask.cancel() }
+        if overflow { dataTask.cancel() } else { countBytes?(Int64(data.count)) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

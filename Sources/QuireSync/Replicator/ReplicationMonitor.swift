@@ -18,6 +18,9 @@ final class ReplicationMonitor: Sendable {
     private let replicator: Replicator
     private let state = Locked(State())
 
+    /// Counts body bytes sent or received for the replicator's ``Replicator/bytesTransferred``.
+    func countTransferred(_ count: Int64) { replicator.countTransferred(count) }
+
     init(replicator: Replicator, generation: Int) {
         self.replicator = replicator
         self.generation = generation

@@ -69,7 +69,8 @@ struct ReplicationRun: Sendable {
             let route: LoopbackRoute? = nil
         #endif
         let transport = HTTPTransport(
-            requestTimeout: config.requestTimeout, maximumResponseBytes: config.maximumResponseBytes, route: route)
+            requestTimeout: config.requestTimeout, maximumResponseBytes: config.maximumResponseBytes, route: route,
+            countBytes: { [monitor] in monitor.countTransferred($0) })
         defer { transport.invalidate() }
         var headers = ["User-Agent": "Quire/\(QuireSync.version)"]
         for (name, value) in config.headers ?? [:] { headers[name] = value }

@@ -39,6 +39,7 @@ public final class Replicator: Sendable {
     /// The configuration, as given.
     public let config: ReplicatorConfiguration
     private let state = Locked(State())
+    private let transferred = Locked<Int64>(0)
     private let listenerQueue = DispatchQueue(label: "Quire.Replicator.listeners")
 
     /// A replicator for `config`; it does nothing until ``start()``.
@@ -48,6 +49,14 @@ public final class Replicator: Sendable {
 
     /// The current activity, progress and error.
     public var status: Status { state.withLock { $0.current } }
+
+    /// The bytes of HTTP bodies sent and received since the replicator was made (request
+    /// bodies as sent, response bodies as received, compressed or not): what `quire db push`
+    /// and `pull` show as they go.
+    package var bytesTransferred: Int64 { transferred.withLock { $0 } }
+
+    /// Adds `count` to ``bytesTransferred``.
+    func countTransferred(_ count: Int64) { transferred.withLock { $0 += count } }
 
     /// Starts replicating from the checkpoints; does nothing when already running.
     public func start() {

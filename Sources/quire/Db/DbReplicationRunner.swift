@@ -21,7 +21,7 @@ enum DbReplicationRunner {
     ) throws {
         let url = options.displayURL
         let effective: ReplicatorType = options.bidi ? .pushAndPull : direction
-        let (tally, seconds) = try target.with { database in
+        let (tally, seconds, bytes) = try target.with { database in
             var created: [Collection] = []
             // A pull that fails leaves no collection it created and put nothing into.
             var succeeded = false
@@ -49,7 +49,7 @@ enum DbReplicationRunner {
                             Data("\(document.collection) \(document.id): \(error.message)\n".utf8))
                     }
                 }
-                progress.draw(tally)
+                progress.draw(tally, bytes: replicator.bytesTransferred)
             }
             let announced = Announcement()
             let statusToken = replicator.addChangeListener(withQueue: queue) { change in
@@ -58,7 +58,11 @@ enum DbReplicationRunner {
                     progress.clear()
                     DbOutput.write("Replicating continuously with \(url); Ctrl-C stops.\n")
                 }
-                if activity == .stopped { stopped.signal() } else { progress.draw(tally, activity: activity) }
+                if activity == .stopped {
+                    stopped.signal()
+                } else {
+                    progress.draw(tally, bytes: replicator.bytesTransferred, activity: activity)
+                }
             }
             defer {
                 documentToken.remove()
@@ -97,7 +101,7 @@ enum DbReplicationRunner {
                 throw DbFailure("The \(what) \(url) stopped: \(error.message)\(hint)")
             }
             succeeded = true
-            return (tally, Date().timeIntervalSince(started))
+            return (tally, Date().timeIntervalSince(started), replicator.bytesTransferred)
         }
         let counts = tally.counts
         let failed = counts.pushFailed + counts.pullFailed
@@ -105,6 +109,7 @@ enum DbReplicationRunner {
             var summary: [String: JSONValue] = [
                 "direction": .string(effective == .push ? "push" : effective == .pull ? "pull" : "pushAndPull"),
                 "url": .string(url), "failed": .int(Int64(failed)), "seconds": .double(seconds),
+                "bytes": .int(bytes),
             ]
             switch effective {
             case .push: summary["documents"] = .int(Int64(counts.pushed))
@@ -116,14 +121,14 @@ enum DbReplicationRunner {
             }
             try DbOutput.json(.object(summary))
         } else {
-            let elapsed = String(format: "%.2f", seconds)
+            let elapsed = String(format: "%.2f", seconds) + " s, \(ProgressLine.size(bytes))"
             let failures = failed > 0 ? ", \(failed) failed" : ""
             switch effective {
-            case .push: DbOutput.write("Pushed \(counts.pushed) documents to \(url) in \(elapsed) s\(failures)\n")
-            case .pull: DbOutput.write("Pulled \(counts.pulled) documents from \(url) in \(elapsed) s\(failures)\n")
+            case .push: DbOutput.write("Pushed \(counts.pushed) documents to \(url) in \(elapsed)\(failures)\n")
+            case .pull: DbOutput.write("Pulled \(counts.pulled) documents from \(url) in \(elapsed)\(failures)\n")
             case .pushAndPull:
                 DbOutput.write(
-                    "Pushed \(counts.pushed) and pulled \(counts.pulled) documents with \(url) in \(elapsed) s\(failures)\n"
+                    "Pushed \(counts.pushed) and pulled \(counts.pulled) documents with \(url) in \(elapsed)\(failures)\n"
                 )
             }
         }
@@ -164,8 +169,8 @@ enum DbReplicationRunner {
     }
 
     /// The line redrawn on standard error while documents move: activity, documents each way,
-    /// failures and the rate, `busy  pushed 1200  pulled 40  (310 docs/s)`; at most ten
-    /// times a second. Used on the listener queue only.
+    /// failures, bytes and the rate, `busy  pushed 1200  pulled 40  2.1 MiB  (310 docs/s)`; at
+    /// most ten times a second. Used on the listener queue only.
     private final class ProgressLine: @unchecked Sendable {
         // Safe: touched only on the replication's listener queue (and after it is drained).
         private let shown: Bool
@@ -176,7 +181,7 @@ enum DbReplicationRunner {
 
         init(shown: Bool) { self.shown = shown }
 
-        func draw(_ tally: Tally, activity: Replicator.ActivityLevel? = nil) {
+        func draw(_ tally: Tally, bytes: Int64, activity: Replicator.ActivityLevel? = nil) {
             guard shown else { return }
             if let activity { self.activity = activity }
             let now = Date()
@@ -188,9 +193,23 @@ enum DbReplicationRunner {
             let failed = counts.pushFailed + counts.pullFailed
             let text =
                 "\r\(self.activity)  pushed \(counts.pushed)  pulled \(counts.pulled)"
-                + (failed > 0 ? "  failed \(failed)" : "") + "  (\(Int(rate.rounded())) docs/s)\u{1b}[K"
+                + (failed > 0 ? "  failed \(failed)" : "")
+                + "  \(ProgressLine.size(bytes))  (\(Int(rate.rounded())) docs/s)\u{1b}[K"
             FileHandle.standardError.write(Data(text.utf8))
             drawn = true
+        }
+
+        /// `bytes` as people read sizes: `812 B`, `4.2 KiB`, `12.5 MiB`, `1.3 GiB`.
+        static func size(_ bytes: Int64) -> String {
+            let units = ["KiB", "MiB", "GiB", "TiB"]
+            guard bytes >= 1024 else { return "\(bytes) B" }
+            var value = Double(bytes) / 1024
+            var unit = 0
+            while value >= 1024, unit < units.count - 1 {
+                value /= 1024
+                unit += 1
+            }
+            return String(format: "%.1f", value) + " " + units[unit]
         }
 
         func clear() {
