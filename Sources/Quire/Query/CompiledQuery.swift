@@ -114,7 +114,12 @@ struct CompiledQuery: Sendable {
             case .integer(let number): return .int(number)
             case .real(let number): return number.isFinite ? .double(number) : .null
             case .text(let text): return .string(text)
-            case .blob(let bytes): return .string(Data(bytes).base64EncodedString())
+            case .blob(let bytes):
+                // Aggregates read a null as LiteCore's empty blob, arrays and objects as blobs
+                // of their JSON text (QueryCompiler+NullAsBlob).
+                if bytes.isEmpty { return .null }
+                if let parsed = try? JSONReader.parse(bytes) { return parsed }
+                return .string(Data(bytes).base64EncodedString())
             }
         }
     }

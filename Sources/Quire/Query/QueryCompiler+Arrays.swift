@@ -92,6 +92,9 @@ extension QueryCompiler {
         if name == "COUNT", case .star? = arguments.first {
             return "count(*)"
         }
+        if spec.isAggregate {
+            return spec.sql(try arguments.map { try blobNullOperand($0) })
+        }
         return spec.sql(try arguments.map { try value($0) })
     }
 

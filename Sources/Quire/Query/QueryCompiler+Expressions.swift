@@ -44,7 +44,7 @@ extension QueryCompiler {
         case .unary(.not, _), .binary(.and, _, _), .binary(.or, _, _):
             return try logicalValue(expression) ?? "NULL"
         case .unary(.negate, let operand):
-            return "(- \(try value(operand)))"
+            return "(- \(try arithmeticOperand(operand)))"
         case .binary(let op, let left, let right):
             return try binaryValue(op, left, right)
         case .test(let operand, let test):
@@ -118,6 +118,9 @@ extension QueryCompiler {
             return op == .is ? test : "(NOT \(test))"
         default:
             if let test = try nullComparison(op, left, right) { return test }
+            if QueryCompiler.isArithmetic(op) {
+                return "(\(try arithmeticOperand(left)) \(op.rawValue) \(try arithmeticOperand(right)))"
+            }
             return "(\(try value(left)) \(op.rawValue) \(try value(right)))"
         }
     }
@@ -245,7 +248,7 @@ extension QueryCompiler {
                 // `x / 0` is MISSING, as in Couchbase Lite (SQLite's NULL, which LiteCore reads
                 // as MISSING).
                 if case .binary(let op, _, let divisor) = expression, op == .divide || op == .modulo {
-                    missingTerms.append("\(try self.value(divisor)) = 0")
+                    missingTerms.append("\(try arithmeticOperand(divisor)) = 0")
                 }
                 if !missingTerms.isEmpty {
                     nullType = "CASE WHEN \(missingTerms.joined(separator: " OR ")) THEN NULL ELSE 'null' END"

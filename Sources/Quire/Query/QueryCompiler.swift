@@ -203,7 +203,7 @@ final class QueryCompiler {
         }
         sql += " WHERE " + whereTerms.joined(separator: " AND ")
         if !plan.groupBy.isEmpty {
-            sql += " GROUP BY " + (try plan.groupBy.map { try value($0) }).joined(separator: ", ")
+            sql += " GROUP BY " + (try plan.groupBy.map { try blobNullOperand($0) }).joined(separator: ", ")
         }
         if let having = plan.having {
             sql += " HAVING " + (try condition(try substitutingResultAliases(having)))

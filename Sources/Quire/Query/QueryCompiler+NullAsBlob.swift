@@ -1,0 +1,38 @@
+/// Aggregates, GROUP BY and arithmetic over a JSON null, as Couchbase Lite runs them.
+///
+/// LiteCore hands SQLite a JSON null as a zero-length blob (`setResultFleeceNull` in
+/// SQLiteFleeceUtil.cc), arrays and objects as Fleece blobs, and MISSING as SQL NULL, then lets
+/// SQLite's own `count`, `sum`, `avg`, `min`, `max`, GROUP BY and arithmetic operators read
+/// them. Quire's values carry a null as SQL NULL (see QueryCompiler+Logic), so where SQLite's
+/// own rules decide, the operand is first written as LiteCore gives it:
+/// - `COUNT(x)` counts a null, `SUM` and `AVG` read it as 0, and `MIN`/`MAX` rank it after
+///   every number and string, before any array or object;
+/// - `GROUP BY x` keeps the group of the nulls apart from the group of the MISSING values;
+/// - `null + 1` is 1, `-null` is 0, and `1 / null` is a division by zero, so MISSING.
+extension QueryCompiler {
+    /// The expression's value as LiteCore gives it to SQLite: a JSON null as an empty blob,
+    /// an array or object as a blob (of its JSON text), anything else as itself.
+    func blobNullOperand(_ expression: PlanExpression) throws -> String {
+        let value = try self.value(expression)
+        guard canBeJSONNull(expression) || staticKind(expression) == .json else { return value }
+        let type = try self.type(expression)
+        return
+            "CASE \(type) WHEN 'null' THEN x'' WHEN 'array' THEN CAST(\(value) AS BLOB) WHEN 'object' THEN CAST(\(value) AS BLOB) ELSE \(value) END"
+    }
+
+    /// An operand of an arithmetic operator: a JSON null reads as 0, as SQLite reads the empty
+    /// blob; MISSING stays SQL NULL.
+    func arithmeticOperand(_ expression: PlanExpression) throws -> String {
+        let value = try self.value(expression)
+        guard canBeJSONNull(expression) else { return value }
+        return "CASE WHEN \(value) IS NOT NULL THEN \(value) WHEN \(try type(expression)) IS NULL THEN NULL ELSE 0 END"
+    }
+
+    /// Whether the operator is one of SQLite's arithmetic operators.
+    static func isArithmetic(_ op: PlanExpression.BinaryOperator) -> Bool {
+        switch op {
+        case .add, .subtract, .multiply, .divide, .modulo: return true
+        default: return false
+        }
+    }
+}
