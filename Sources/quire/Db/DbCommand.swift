@@ -7,8 +7,11 @@ struct DbCommand: ParsableCommand {
         commandName: "db",
         abstract: "Create, inspect, edit, query, export, import and replicate a database.",
         discussion: """
-            DATABASE is a database folder (<name>.quire) or the name of one in the current folder. \
-            Every subcommand prints readable text, or JSON for scripts with --json.
+            DATABASE is a database folder (<name>.quire) or the name of one in the current folder; \
+            a collection is always -c scope.name (or -c name in the default scope). Every \
+            subcommand prints readable text, or JSON for scripts with --json; it exits with 0 when \
+            it did what was asked, 1 when it failed (one line naming the fault), 64 for a command \
+            line it does not understand.
 
             Example:
               quire db create travel.quire --collection inventory.hotel

@@ -7,7 +7,7 @@ import QuireSync
 struct DbPullCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pull",
-        abstract: "Pull changes from a remote database once (CouchDB replication protocol).",
+        abstract: "Pull changes from a remote database, once or live (CouchDB replication protocol).",
         discussion: """
             Fetches the changes since the last pull (the checkpoint is kept in the database), creating named collections that are missing, and prints \
             how many documents went and how long it took. Collections map to <url> for the \

@@ -7,7 +7,7 @@ import QuireSync
 struct DbPushCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
-        abstract: "Push changes to a remote database once (CouchDB replication protocol).",
+        abstract: "Push changes to a remote database, once or live (CouchDB replication protocol).",
         discussion: """
             Sends the changes since the last push (the checkpoint is kept in the database) and prints \
             how many documents went and how long it took. Collections map to <url> for the \
