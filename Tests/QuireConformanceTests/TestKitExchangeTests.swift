@@ -1,0 +1,130 @@
+import Foundation
+import Quire
+import QuireConformance
+import Testing
+
+/// The test-kit engine against recorded exchanges of real test servers, replayed by a loopback
+/// peer: version 1 as Couchbase Lite C's test server answered (the C, iOS, Android and Java
+/// servers speak it), version 2 as `quire testserver` answers (the .NET server speaks it).
+/// A request that differs from the recording is refused as a real server refuses it, so the
+/// case fails.
+@Suite struct TestKitExchangeTests {
+    static let spec = """
+        about: A document saved and read over the plain protocol.
+        cases:
+          - name: a document saved and read
+            steps:
+              - save: {id: a, body: {name: Ada}}
+                expect: {value: {name: Ada}}
+              - get: {id: a}
+                expect: {value: {name: Ada}}
+              - get: {id: b}
+                expect: {value: null}
+        """
+
+    static let document: [String: JSONValue] = [
+        "database": "db", "document": ["collection": "_default._default", "id": "a"],
+    ]
+    static let otherDocument: [String: JSONValue] = [
+        "database": "db", "document": ["collection": "_default._default", "id": "b"],
+    ]
+    static let update: [String: JSONValue] = [
+        "database": "db",
+        "updates": [
+            [
+                "type": "UPDATE", "collection": "_default._default", "documentID": "a",
+                "updatedProperties": [["name": "Ada"]],
+            ]
+        ],
+    ]
+
+    /// Couchbase Lite C's test server (API version 1): the header value `1`, `dataset_version`
+    /// in `/newSession` and `/reset`, and `400 TESTSERVER "Document '…' not found"` for a
+    /// document that is not there.
+    static let version1: [RecordedPeer.Exchange] = {
+        let headers = ["CBLTest-API-Version": "1"]
+        let missing = { (id: String) in
+            #"{"domain":"TESTSERVER","code":400,"message":"Document '_default._default.\#(id)' not found"}"#
+        }
+        let found = #"{"_id":"a","_revs":"1@abdd8a1Ko8TjM2GhGwpq1g","name":"Ada"}"#
+        return [
+            .init(
+                "GET", "/",
+                response: #"""
+                    {"version":"4.0.0-0","apiVersion":1,"cbl":"couchbase-lite-c",\#
+                    "device":{"systemName":"Linux","systemVersion":"6.18","model":"x86_64"},\#
+                    "additionalInfo":"Couchbase Lite C community edition"}
+                    """#),
+            .init("POST", "/newSession", headers: headers, body: ["id": "*", "dataset_version": "4.0"]),
+            .init("POST", "/reset", headers: headers, body: ["databases": ["db": [:]], "dataset_version": "4.0"]),
+            .init("POST", "/getDocument", headers: headers, body: document, status: 400, response: missing("a")),
+            .init("POST", "/updateDatabase", headers: headers, body: update),
+            .init("POST", "/getDocument", headers: headers, body: document, response: found),
+            .init("POST", "/getDocument", headers: headers, body: document, response: found),
+            .init("POST", "/getDocument", headers: headers, body: otherDocument, status: 400, response: missing("b")),
+        ]
+    }()
+
+    /// `quire testserver` (API version 2): the header value `2`, no dataset version, 404 for a
+    /// document that is not there.
+    static let version2: [RecordedPeer.Exchange] = {
+        let headers = ["CBLTest-API-Version": "2"]
+        let missing = { (id: String) in
+            #"{"code":404,"domain":"TESTSERVER","message":"document '\#(id)' not found in '_default._default' of database 'db'"}"#
+        }
+        let found = #"{"_id":"a","_revs":"1-340a0bab57e47bebfffd965f95cafdff0c8eaa64","name":"Ada"}"#
+        return [
+            .init(
+                "GET", "/",
+                response: #"""
+                    {"additionalInfo":"Quire 0.1.0: CouchDB-protocol replication, no multipeer, no TLS",\#
+                    "apiVersion":2,"cbl":"quire",\#
+                    "device":{"model":"vm","systemName":"Linux","systemVersion":"6.18.44"},"version":"0.1.0"}
+                    """#),
+            .init("POST", "/newSession", headers: headers, body: ["id": "*"]),
+            .init("POST", "/reset", headers: headers, body: ["databases": ["db": [:]]]),
+            .init("POST", "/getDocument", headers: headers, body: document, status: 404, response: missing("a")),
+            .init("POST", "/updateDatabase", headers: headers, body: update),
+            .init("POST", "/getDocument", headers: headers, body: document, response: found),
+            .init("POST", "/getDocument", headers: headers, body: document, response: found),
+            .init("POST", "/getDocument", headers: headers, body: otherDocument, status: 404, response: missing("b")),
+        ]
+    }()
+
+    /// Runs the spec through `testkit-plain:` against a peer replaying `script`.
+    static func run(_ script: [RecordedPeer.Exchange]) async throws -> (CaseResult, RecordedPeer) {
+        let peer = try RecordedPeer(script: script)
+        defer { peer.stop() }
+        let engine = try EngineRegistry.makeEngine(named: "testkit-plain:http://127.0.0.1:\(peer.port)")
+        let file = ConformanceSuite.parse(spec, path: "inline.yaml")
+        let runner = ConformanceRunner(engine: engine, options: RunnerOptions(jobs: 1))
+        let results = await onOwnThread { runner.run(file.cases) }
+        return (try #require(results.first), peer)
+    }
+
+    @Test func version1AsCouchbaseLiteCAnswers() async throws {
+        let (result, peer) = try await Self.run(Self.version1)
+        #expect(peer.mismatches.isEmpty, "\(peer.mismatches)")
+        #expect(result.status == .passed, "\(String(describing: result.failure?.details))")
+        #expect(peer.isFinished)
+    }
+
+    @Test func version2AsQuireTestServerAnswers() async throws {
+        let (result, peer) = try await Self.run(Self.version2)
+        #expect(peer.mismatches.isEmpty, "\(peer.mismatches)")
+        #expect(result.status == .passed, "\(String(describing: result.failure?.details))")
+        #expect(peer.isFinished)
+    }
+
+    /// A version this engine does not speak is refused before any session starts.
+    @Test func anUnknownVersionIsRefused() async throws {
+        let script: [RecordedPeer.Exchange] = [
+            .init("GET", "/", response: #"{"apiVersion":3,"cbl":"couchbase-lite-c"}"#)
+        ]
+        let (result, peer) = try await Self.run(script)
+        #expect(peer.isFinished)
+        #expect(result.status != .passed)
+        let details = result.failure?.details ?? ""
+        #expect(details.contains("API version 3"), "\(details)")
+    }
+}
