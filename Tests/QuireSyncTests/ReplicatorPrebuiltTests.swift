@@ -40,9 +40,9 @@ extension EndToEnd {
                 }
             }
 
-            /// Installs the fixture the right way, as `name`.
+            /// Installs the fixture the right way, as `name` (a snapshot: the fixture stays open).
             func install(_ name: String) throws -> Database {
-                try Database.copy(
+                try Database.copySnapshot(
                     fromPath: fixture.database.path, toDatabase: name,
                     withConfig: DatabaseConfiguration(directory: fixture.directory.path))
                 return try fixture.sibling(name)

@@ -37,7 +37,7 @@ import Testing
     @Test func copyingOverAnExistingDatabaseFailsWithEEXIST() throws {
         let directory = TemporaryDirectory()
         let config = DatabaseConfiguration(directory: directory.path)
-        _ = try Database(name: "source", config: config)
+        try Database(name: "source", config: config).close()
         let existing = try Database(name: "taken", config: config)
         try existing.defaultCollection().save(document: MutableDocument(id: "keep"))
         let error = #expect(throws: QuireError.self) {
@@ -46,6 +46,24 @@ import Testing
         #expect(error?.domain == .posix)
         #expect(error?.underlyingCode == EEXIST)
         #expect(try existing.defaultCollection().document(id: "keep") != nil)
+    }
+
+    /// LiteCore c4DatabaseTest "Database copy": the source cannot be open to copy from.
+    @Test func anOpenSourceIsBusyUntilClosed() throws {
+        let directory = TemporaryDirectory()
+        let config = DatabaseConfiguration(directory: directory.path)
+        let source = try Database(name: "source", config: config)
+        try source.defaultCollection().save(document: MutableDocument(id: "a"))
+        let error = #expect(throws: QuireError.self) {
+            try Database.copy(fromPath: source.path, toDatabase: "copy", withConfig: config)
+        }
+        #expect(error?.code == .busy)
+        #expect(!Database.exists(withName: "copy", inDirectory: directory.path))
+        try source.close()
+        try Database.copy(fromPath: source.path, toDatabase: "copy", withConfig: config)
+        let copy = try Database(name: "copy", config: config)
+        defer { try? copy.close() }
+        #expect(try copy.defaultCollection().document(id: "a") != nil)
     }
 
     @Test func aMissingSourceIsNotFound() throws {
@@ -81,7 +99,7 @@ import Testing
         }
         waitUntil { collection.count >= 50 }
         for copy in 0..<3 {
-            try Database.copy(fromPath: source.path, toDatabase: "copy\(copy)", withConfig: config)
+            try Database.copySnapshot(fromPath: source.path, toDatabase: "copy\(copy)", withConfig: config)
         }
         stop.record("stop")
         try writer.join()

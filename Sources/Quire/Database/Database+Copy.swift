@@ -8,26 +8,39 @@ extension Database {
     /// The copy is made in a hidden temporary folder beside the target
     /// (`.<name>.quire.copy-<UUID>`) and renamed into place when complete. The folder is
     /// locked while the copy runs, and every copy first removes the folders of copies whose
-    /// process died (no lock held any more), so a killed copy leaves nothing for good. It gets new private and public UUIDs, and remembers the source's private UUID
-    /// (and the source's own previous ones, most recent first) so its first replication still
-    /// finds checkpoints made before the copy. The source may be open, even being written:
-    /// the copy is one consistent snapshot of what was committed.
+    /// process died (no lock held any more), so a killed copy leaves nothing for good. It gets
+    /// new private and public UUIDs, and remembers the source's private UUID (and the source's
+    /// own previous ones, most recent first) so its first replication still finds checkpoints
+    /// made before the copy.
     ///
-    /// - Throws: notFound when there is no database at `path`; a POSIX `EEXIST` error when the
-    ///   target exists.
+    /// The source must not be open in this process: as in Couchbase Lite (LiteCore's
+    /// PrebuiltCopier.cc, c4DatabaseTest "Database copy"), copying an open database is `busy`;
+    /// close it first. Another process may be writing it: the copy is one consistent snapshot
+    /// of what was committed.
+    ///
+    /// - Throws: notFound when there is no database at `path`; busy when this process has the
+    ///   source open; a POSIX `EEXIST` error when the target exists.
     public static func copy(
         fromPath path: String, toDatabase name: String, withConfig config: DatabaseConfiguration? = nil
     )
         throws
     {
+        let (sourceFolder, sourceFile) = try copySource(path)
+        guard !CoreRegistry.shared.isOpen(path: sourceFile) else {
+            throw QuireError(.busy, "the database at \(sourceFolder) is open, so it cannot be copied: close it first")
+        }
+        try copySnapshot(fromPath: path, toDatabase: name, withConfig: config)
+    }
+
+    /// ``copy(fromPath:toDatabase:withConfig:)`` without its check that the source is closed:
+    /// the copy is one consistent snapshot of what was committed, even while this process
+    /// writes the source.
+    package static func copySnapshot(
+        fromPath path: String, toDatabase name: String, withConfig config: DatabaseConfiguration? = nil
+    ) throws {
         let config = config ?? DatabaseConfiguration()
         let manager = FileManager.default
-        var sourceFolder = path.hasSuffix("/") ? String(path.dropLast()) : path
-        if sourceFolder.hasSuffix("/" + fileName) { sourceFolder = String(sourceFolder.dropLast(fileName.count + 1)) }
-        let sourceFile = sourceFolder + "/" + fileName
-        guard manager.fileExists(atPath: sourceFile) else {
-            throw QuireError(.notFound, "no database to copy at \(path) (expected \(sourceFile))")
-        }
+        let (sourceFolder, sourceFile) = try copySource(path)
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
             throw QuireError(
                 .invalidParameter, "invalid database name '\(name)': it must be non-empty and contain no '/'")
@@ -53,6 +66,17 @@ extension Database {
         try copyBlobs(from: sourceFolder + "/Attachments", to: staging + "/Attachments")
         try regenerateIdentity(ofFile: staging + "/" + fileName, fullSync: config.fullSync)
         try moveIntoPlace(staging, target, name: name)
+    }
+
+    /// The database folder and file that `path` (the folder or its `db.sqlite3`) names.
+    private static func copySource(_ path: String) throws -> (folder: String, file: String) {
+        var folder = path.hasSuffix("/") ? String(path.dropLast()) : path
+        if folder.hasSuffix("/" + fileName) { folder = String(folder.dropLast(fileName.count + 1)) }
+        let file = folder + "/" + fileName
+        guard FileManager.default.fileExists(atPath: file) else {
+            throw QuireError(.notFound, "no database to copy at \(path) (expected \(file))")
+        }
+        return (folder, file)
     }
 
     /// Makes the database folder at `path`, which nobody else has open (a fixture just

@@ -33,6 +33,14 @@ final class CoreRegistry: @unchecked Sendable {
         allCores().first { $0.tag == tag }
     }
 
+    /// Whether a `Database` object of this process has the file at `path` open (LiteCore's
+    /// `DataFile::openCountOnPath`). Looks the path up without making a core.
+    func isOpen(path: String) -> Bool {
+        let canonical = CoreRegistry.canonicalPath(path)
+        guard let core = cores.withLock({ $0[canonical]?.core }) else { return false }
+        return core.attachedObjectCount > 0
+    }
+
     /// Every live core.
     func allCores() -> [DatabaseCore] {
         cores.withLock { $0.values.compactMap(\.core) }
