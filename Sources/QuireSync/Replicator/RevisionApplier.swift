@@ -12,7 +12,10 @@ struct RevisionApplier {
         let collection = job.collection
         let id = revision.documentID
         if revision.isRemoved {
-            guard job.autoPurge, try collection.revisionInfo(id: id) != nil else { return nil }
+            // With auto-purge off the document stays, and the revision still ends as an access
+            // removal (LiteCore IncomingRev.cc: finish() before any purge or pull filter).
+            guard job.autoPurge else { return job.replicatedDocument(id, flags: .accessRemoved) }
+            guard try collection.revisionInfo(id: id) != nil else { return nil }
             if let filter = job.config.pullFilter {
                 let document = collection.document(for: revision.foreignRevision(body: revision.document.body))
                 guard filter(document, .accessRemoved) else { return nil }
