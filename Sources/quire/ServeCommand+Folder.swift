@@ -32,7 +32,7 @@ extension ServeCommand {
             corsOrigins: corsOrigin, accessLog: accessLog)
         config.conflicts = try conflictRule(default: .keep)
         defer { try? databases.close() }
-        try applyTLS(to: &config)
+        try applyTLS(to: &config, folder: folder)
         let listener = URLEndpointListener(config: config)
         let path = folder.standardizedFileURL.path
         try ServeCommand.serveUntilSignalled(listener) { listener in

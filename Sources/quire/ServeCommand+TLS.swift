@@ -12,19 +12,29 @@ extension ServeCommand {
             if tlsSelfSigned, tlsCert != nil {
                 throw ValidationError("--tls-self-signed and --tls-cert are alternatives: give one.")
             }
+            if tlsIdentityDir != nil, !tlsSelfSigned {
+                throw ValidationError("--tls-identity-dir goes with --tls-self-signed.")
+            }
         }
     #endif
 
-    /// Turns TLS on in `config` when the options ask for it, loading the certificate and key
-    /// (a self-signed identity is made when the listener starts).
-    func applyTLS(to config: inout URLEndpointListenerConfiguration) throws {
+    /// Turns TLS on in `config` when the options ask for it, loading the certificate and key,
+    /// or the self-signed identity kept in `--tls-identity-dir` (default `.quire-tls` in
+    /// `folder`, the folder holding the databases), made there on the first start.
+    func applyTLS(to config: inout URLEndpointListenerConfiguration, folder: URL) throws {
         #if TLS
             if let tlsCert, let tlsKey {
                 config.disableTLS = false
+                ServeCommand.warnIfExposed(tlsKey, what: "TLS private key")
                 config.tlsIdentity = try TLSIdentity(
                     certificateFile: URL(fileURLWithPath: tlsCert), privateKeyFile: URL(fileURLWithPath: tlsKey))
             } else if tlsSelfSigned {
                 config.disableTLS = false
+                let directory =
+                    tlsIdentityDir.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent(".quire-tls")
+                config.tlsIdentity = try TLSIdentity.selfSigned(storedIn: directory)
+                ServeCommand.warnIfExposed(
+                    directory.appendingPathComponent(TLSIdentity.storedPrivateKeyName).path, what: "TLS private key")
             }
         #endif
     }

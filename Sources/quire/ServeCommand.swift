@@ -43,8 +43,11 @@ struct ServeCommand: ParsableCommand {
               quire serve travel.quire --port 4984 --read-only
 
             With --tls-cert and --tls-key (PEM files) it serves HTTPS with that certificate;
-            with --tls-self-signed, with a new self-signed certificate. Either way it prints the
-            certificate's SHA-256 fingerprint, which a replicator can pin.
+            with --tls-self-signed, with a self-signed certificate made on the first start and
+            kept, with its key, in .quire-tls in the folder holding the databases (or in
+            --tls-identity-dir), so it stays the same across restarts. Either way it prints the
+            certificate's SHA-256 fingerprint, which a replicator can pin. A password file or a
+            key file that other users can read is warned about.
 
             Example:
               quire serve travel.quire --tls-self-signed
@@ -114,8 +117,17 @@ struct ServeCommand: ParsableCommand {
         @Option(help: "The PEM file of the private key of --tls-cert.")
         var tlsKey: String?
 
-        @Flag(help: "Serve HTTPS with a new self-signed certificate (its fingerprint is printed).")
+        @Flag(
+            help:
+                "Serve HTTPS with a self-signed certificate (its fingerprint is printed), made on the first start and kept in --tls-identity-dir."
+        )
         var tlsSelfSigned = false
+
+        @Option(
+            help:
+                "The folder keeping --tls-self-signed's certificate and key (default: .quire-tls in the folder holding the databases)."
+        )
+        var tlsIdentityDir: String?
     #endif
 
     func validate() throws {
@@ -167,6 +179,7 @@ struct ServeCommand: ParsableCommand {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ValidationError("Cannot read the password file \(path).")
         }
+        warnIfExposed(path, what: "password file")
         let text = String(decoding: data, as: UTF8.self)
         // `isNewline`, not "\n": a Swift string reads "\r\n" as one character, so a file written
         // on Windows would otherwise become one long password.
@@ -244,7 +257,7 @@ struct ServeCommand: ParsableCommand {
             corsOrigins: corsOrigin, accessLog: accessLog)
         config.conflicts = try conflictRule(default: .refuse)
         defer { try? opened.close() }
-        try applyTLS(to: &config)
+        try applyTLS(to: &config, folder: URL(fileURLWithPath: directory))
         let listener = URLEndpointListener(config: config)
         try ServeCommand.serveUntilSignalled(listener) {
             ($0.urls ?? []).map { "Serving \($0.absoluteString)\n" }.joined() + ServeCommand.tlsAnnouncement($0)

@@ -201,6 +201,8 @@ import Testing
         let passwordFile = scratch.file("password")
         // CRLF line endings: the password is the first line without them.
         try Data("s3cret\r\n".utf8).write(to: passwordFile)
+        // Readable by every user: served, with a warning.
+        chmod(passwordFile.path, 0o644)
         let logFile = scratch.file("access.log")
         let server = try ServedProcess(
             quire,
@@ -232,11 +234,27 @@ import Testing
         #expect(preflight.lowercased().contains("access-control-allow-credentials: true"))
 
         #expect(server.terminate() == 0)
+        #expect(
+            server.output.contains("warning: the password file \(passwordFile.path) can be read by every user"),
+            "\(server.output)")
         let log = String(decoding: try Data(contentsOf: logFile), as: UTF8.self).split(separator: "\n")
         #expect(log.count == 5, "\(log)")
         #expect(log.map { $0.split(separator: " ")[2] } == ["-", "-", "sync", "sync", "-"])
         #expect(
             log.map { $0.split(separator: "\"")[2].split(separator: " ")[0] } == ["401", "401", "200", "413", "204"])
+
+        // A private password file: no warning.
+        chmod(passwordFile.path, 0o600)
+        let quiet = try ServedProcess(
+            quire,
+            [
+                "serve", directory.appendingPathComponent("guarded.quire").path, "--port", "0", "--user", "sync",
+                "--password-file", passwordFile.path,
+            ])
+        defer { quiet.kill() }
+        _ = try quiet.waitForURL()
+        #expect(quiet.terminate() == 0)
+        #expect(!quiet.output.contains("warning"), "\(quiet.output)")
     }
 }
 

@@ -48,6 +48,56 @@
             #expect(replicator.status.error == nil)
             #expect(try local.defaultCollection().document(id: "doc")?.int(forKey: "n") == 1)
             #expect(server.terminate() == 0)
+            #expect(!server.output.contains("warning"), "\(server.output)")
+
+            // Kept in .quire-tls beside the databases, the key readable by its owner only, and
+            // served again after a restart, so the pinned fingerprint still holds.
+            let kept = directory.appendingPathComponent(".quire-tls")
+            let key = kept.appendingPathComponent("quire-tls-key.pem")
+            let certificate = kept.appendingPathComponent("quire-tls-certificate.pem")
+            let mode = try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+            #expect(
+                try restartedFingerprint(quire, [directory.appendingPathComponent("secure.quire").path]) == fingerprint)
+            // Serving the folder keeps the same place.
+            #expect(try restartedFingerprint(quire, [directory.path]) == fingerprint)
+
+            // The same files given as --tls-cert and --tls-key, the key made readable by everyone:
+            // served, with a warning naming the key.
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key.path)
+            let exposed = try ServedProcess(
+                quire,
+                [
+                    "serve", directory.appendingPathComponent("secure.quire").path, "--port", "0", "--tls-cert",
+                    certificate.path, "--tls-key", key.path,
+                ])
+            defer { exposed.kill() }
+            _ = try exposed.waitForURL()
+            #expect(exposed.terminate() == 0)
+            #expect(
+                exposed.output.contains("warning: the TLS private key \(key.path) can be read by every user"),
+                "\(exposed.output)")
+
+            // Another --tls-identity-dir is another identity, kept there.
+            let elsewhere = try scratch.folder("identity")
+            let other = try restartedFingerprint(
+                quire, [directory.path, "--tls-identity-dir", elsewhere.path])
+            #expect(other != fingerprint)
+            #expect(try restartedFingerprint(quire, [directory.path, "--tls-identity-dir", elsewhere.path]) == other)
+        }
+
+        /// Serves with `--tls-self-signed` and `arguments`, and returns the fingerprint printed.
+        private func restartedFingerprint(_ quire: URL, _ arguments: [String]) throws -> String? {
+            let server = try ServedProcess(quire, ["serve"] + arguments + ["--port", "0", "--tls-self-signed"])
+            defer { server.kill() }
+            _ = try server.waitForURL()
+            let prefix = "TLS certificate SHA-256 fingerprint: "
+            let deadline = Date().addingTimeInterval(30)
+            while !server.output.contains(prefix), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(server.terminate() == 0)
+            return server.output.split(separator: "\n").first { $0.hasPrefix(prefix) }.map {
+                String($0.dropFirst(prefix.count))
+            }
         }
     }
 #endif

@@ -92,6 +92,16 @@
             commonName: String = "Quire", hosts: [String] = ["localhost", "127.0.0.1", "::1"],
             validity: Duration = .seconds(365 * 24 * 3600)
         ) throws -> TLSIdentity {
+            let (certificatePEM, privateKeyPEM) = try selfSignedPEM(
+                commonName: commonName, hosts: hosts, validity: validity)
+            return try TLSIdentity(certificatePEM: certificatePEM, privateKeyPEM: privateKeyPEM)
+        }
+
+        /// The PEM texts of a new self-signed certificate and its P-256 key, as
+        /// ``selfSigned(commonName:hosts:validity:)`` makes them.
+        static func selfSignedPEM(
+            commonName: String, hosts: [String], validity: Duration
+        ) throws -> (certificate: String, privateKey: String) {
             let key = P256.Signing.PrivateKey()
             let now = Date()
             do {
@@ -115,8 +125,7 @@
                     notValidAfter: now.addingTimeInterval(TimeInterval(validity.components.seconds)),
                     issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
                     issuerPrivateKey: Certificate.PrivateKey(key))
-                return try TLSIdentity(
-                    certificatePEM: certificate.serializeAsPEM().pemString, privateKeyPEM: key.pemRepresentation)
+                return (try certificate.serializeAsPEM().pemString, key.pemRepresentation)
             } catch let error as QuireError {
                 throw error
             } catch {
