@@ -199,6 +199,63 @@ import Testing
         #expect(contents(of: root).filter { !$0.hasPrefix("data/") && !$0.hasPrefix("outside.quire") } == ["data"])
     }
 
+    /// A symbolic link in the folder could lead outside it: a database folder that is a link,
+    /// or whose SQLite file is one, is neither listed, read, created over nor deleted.
+    @Test func databasesReachedThroughSymbolicLinksAreNotServed() async throws {
+        let (root, data) = try makeFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let outside = root.appendingPathComponent("outside.quire")
+        try FileManager.default.createSymbolicLink(
+            at: data.appendingPathComponent("linked.quire"), withDestinationURL: outside)
+        let inner = data.appendingPathComponent("inner.quire")
+        try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: inner.appendingPathComponent("db.sqlite3"),
+            withDestinationURL: outside.appendingPathComponent("db.sqlite3"))
+        #expect(Database.exists(withName: "linked", inDirectory: data.path))
+        try await serving(data) { (client: TestHTTPClient) async throws in
+            #expect(try await client.get("/_all_dbs").json == ["alpha", "beta"])
+            for name in ["linked", "inner"] {
+                #expect(try await client.get("/\(name)").status == 404, "\(name)")
+                #expect(try await client.get("/\(name)/_all_docs").status == 404, "\(name)")
+                #expect(try await client.put("/\(name)/doc", ["n": 1]).status == 404, "\(name)")
+                #expect(try await client.send("PUT", "/\(name)").status == 412, "\(name)")
+                #expect(try await client.send("DELETE", "/\(name)").status == 404, "\(name)")
+            }
+        }
+        let reopened = try Database(name: "outside", config: DatabaseConfiguration(directory: root.path))
+        defer { try? reopened.close() }
+        #expect(try reopened.defaultCollection().count == 0)
+    }
+
+    #if os(Linux)
+        /// Names are matched by their bytes, as Linux's file systems match them: `café` in NFC
+        /// and in NFD are two databases, each reached only by its own spelling, also once the
+        /// other is open.
+        @Test func precomposedAndDecomposedNamesAreTwoDatabases() async throws {
+            let (root, data) = try makeFolder()
+            defer { try? FileManager.default.removeItem(at: root) }
+            let composed = "caf\u{E9}"
+            let decomposed = "cafe\u{301}"
+            #expect(composed == decomposed, "Swift compares them as equal")
+            for (name, n) in [(composed, 1), (decomposed, 2)] {
+                let database = try Database(name: name, config: DatabaseConfiguration(directory: data.path))
+                try database.defaultCollection().save(document: MutableDocument(id: "which", data: ["n": n]))
+                try database.close()
+            }
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: data.path).filter { $0.hasPrefix("caf") }.count == 2
+            )
+            try await serving(data) { (client: TestHTTPClient) async throws in
+                #expect(try await client.get("/_all_dbs").json.arrayValue?.count == 4)
+                for _ in 0..<2 {
+                    #expect(try await client.get("/caf%C3%A9/which").json["n"] == 1)
+                    #expect(try await client.get("/cafe%CC%81/which").json["n"] == 2)
+                }
+            }
+        }
+    #endif
+
     @Test func creatingAndDeletingNeedTheirOptionsAndAWritableListener() async throws {
         let (root, data) = try makeFolder()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -14,15 +14,17 @@ final class CoreRegistry: @unchecked Sendable {
         init(_ core: DatabaseCore) { self.core = core }
     }
 
-    private let cores = Locked<[String: WeakCore]>([:])
+    /// Keyed by the path's bytes: `String` equality is canonical equivalence, so a path spelt
+    /// in NFC would find the core of its NFD spelling, which on Linux is another file.
+    private let cores = Locked<[[UInt8]: WeakCore]>([:])
 
     /// The core for a path, created on first use. The path is canonicalised first.
     func core(forPath path: String, migrator: SchemaMigrator) -> DatabaseCore {
         let canonical = CoreRegistry.canonicalPath(path)
         return cores.withLock { cores in
-            if let existing = cores[canonical]?.core { return existing }
+            if let existing = cores[Array(canonical.utf8)]?.core { return existing }
             let core = DatabaseCore(path: canonical, migrator: migrator)
-            cores[canonical] = WeakCore(core)
+            cores[Array(canonical.utf8)] = WeakCore(core)
             if cores.count > 64 { cores = cores.filter { $0.value.core != nil } }
             return core
         }
@@ -37,7 +39,7 @@ final class CoreRegistry: @unchecked Sendable {
     /// `DataFile::openCountOnPath`). Looks the path up without making a core.
     func isOpen(path: String) -> Bool {
         let canonical = CoreRegistry.canonicalPath(path)
-        guard let core = cores.withLock({ $0[canonical]?.core }) else { return false }
+        guard let core = cores.withLock({ $0[Array(canonical.utf8)]?.core }) else { return false }
         return core.attachedObjectCount > 0
     }
 

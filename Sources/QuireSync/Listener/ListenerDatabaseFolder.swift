@@ -18,7 +18,14 @@ import Quire
 /// folder by another process is found when a request names it. A new database's name must
 /// be one CouchDB accepts (`^[a-z][a-z0-9_$()+/-]*$`, at most 238 characters) without `/`,
 /// since each database is a folder of its own; other requests only ever match names of
-/// databases that exist in ``directory``, so no request reaches a file outside it. Hidden
+/// databases that exist in ``directory``, so no request reaches a file outside it. A
+/// database folder that is a symbolic link, or holds one directly (its SQLite file, WAL or
+/// `Attachments` folder), is not served, since the link could lead outside ``directory``.
+/// A name is matched by its exact bytes, as Linux's file systems match file names: the
+/// precomposed (NFC) and decomposed (NFD) spellings of `café` are two names, and each
+/// reaches only the folder spelt that way. New names are ASCII, so this concerns only
+/// databases put in the folder by other means. (On macOS the file system itself treats the
+/// two spellings as one folder, so both reach it.) Hidden
 /// names (a leading `.`, such as an installer's scratch folders) are never served. A path
 /// segment longer than ``maximumKeyspaceLength`` bytes names no database: 400 before it is
 /// looked at further.
@@ -56,19 +63,19 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
     /// An open database and the collections of it served so far, by keyspace.
     private struct Entry {
         let database: Database
-        var served: [String: ServedCollection] = [:]
+        var served: [ExactName: ServedCollection] = [:]
         var lastUse: UInt64
     }
 
     private let lock = NSLock()
     /// The databases open now, by name.
-    private var opened: [String: Entry] = [:]
+    private var opened: [ExactName: Entry] = [:]
     /// Counts uses, for least-recently-used eviction.
     private var useClock: UInt64 = 0
     /// Databases being deleted: neither reopened nor created until that ends.
-    private var deleting: Set<String> = []
+    private var deleting: Set<ExactName> = []
     /// Databases being created.
-    private var creating: Set<String> = []
+    private var creating: Set<ExactName> = []
     private var closed = false
     /// Opens (or creates) a database; replaced by tests to make opening fail.
     var openDatabase: @Sendable (String, DatabaseConfiguration) throws -> Database = { name, config in
@@ -104,7 +111,8 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         return entries.compactMap { entry -> String? in
             guard entry.hasSuffix(".quire") else { return nil }
             let name = String(entry.dropLast(".quire".count))
-            return isServable(name) && Database.exists(withName: name, inDirectory: directory) ? name : nil
+            return isServable(name) && Database.exists(withName: name, inDirectory: directory) && isLinkFree(name)
+                ? name : nil
         }.sorted()
     }
 
@@ -169,18 +177,18 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         guard isServable(name) else { return nil }
         let found = try lock.withLock { () -> (Database?, ServedCollection?) in
             try checkOpen()
-            guard !deleting.contains(name), var entry = opened[name] else { return (nil, nil) }
+            guard !deleting.contains(ExactName(name)), var entry = opened[ExactName(name)] else { return (nil, nil) }
             useClock += 1
             entry.lastUse = useClock
-            opened[name] = entry
-            return (entry.database, entry.served[keyspace])
+            opened[ExactName(name)] = entry
+            return (entry.database, entry.served[ExactName(keyspace)])
         }
         if let served = found.1 { return served }
         let database: Database
         if let open = found.0 {
             database = open
         } else {
-            guard Database.exists(withName: name, inDirectory: directory) else { return nil }
+            guard Database.exists(withName: name, inDirectory: directory), isLinkFree(name) else { return nil }
             guard let open = try adopt(name, try openDatabase(name, configuration)) else { return nil }
             database = open
         }
@@ -190,9 +198,9 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
             keyspace: isDefault ? name : "\(name).\(scope).\(collection)", collection: found,
             codec: AttachmentCodec(database: database))
         lock.withLock {
-            if var entry = opened[name], entry.database === database {
-                entry.served[keyspace] = served
-                opened[name] = entry
+            if var entry = opened[ExactName(name)], entry.database === database {
+                entry.served[ExactName(keyspace)] = served
+                opened[ExactName(name)] = entry
             }
         }
         return served
@@ -206,14 +214,14 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         defer { _ = evicted }  // released after the lock: the last reference closes it
         return try lock.withLock { () -> Database? in
             try checkOpen()
-            guard !deleting.contains(name) else { return nil }
+            guard !deleting.contains(ExactName(name)) else { return nil }
             useClock += 1
-            if var entry = opened[name] {
+            if var entry = opened[ExactName(name)] {
                 entry.lastUse = useClock
-                opened[name] = entry
+                opened[ExactName(name)] = entry
                 return entry.database
             }
-            opened[name] = Entry(database: database, lastUse: useClock)
+            opened[ExactName(name)] = Entry(database: database, lastUse: useClock)
             if opened.count > maximumOpenDatabases,
                 let oldest = opened.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
             {
@@ -276,10 +284,10 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         }
         guard let served = try resolve(name) else { throw HTTPFailure.notFound("Database does not exist.") }
         try lock.withLock {
-            guard !creating.contains(keyspace) else { throw ListenerDatabaseFolder.exists }
-            creating.insert(keyspace)
+            guard !creating.contains(ExactName(keyspace)) else { throw ListenerDatabaseFolder.exists }
+            creating.insert(ExactName(keyspace))
         }
-        defer { lock.withLock { _ = creating.remove(keyspace) } }
+        defer { lock.withLock { _ = creating.remove(ExactName(keyspace)) } }
         let database = served.collection.database
         guard try database.collection(name: collection, scope: scope) == nil else {
             throw ListenerDatabaseFolder.exists
@@ -298,15 +306,16 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
     private func createDatabase(_ name: String) throws {
         try lock.withLock {
             try checkOpen()
-            if opened[name] != nil || deleting.contains(name) || creating.contains(name)
-                || Database.exists(withName: name, inDirectory: directory)
+            if opened[ExactName(name)] != nil || deleting.contains(ExactName(name))
+                || creating.contains(ExactName(name))
+                || Database.exists(withName: name, inDirectory: directory) || hasEntry(name)
             {
                 throw ListenerDatabaseFolder.exists
             }
             guard createsDatabases else { throw ListenerDatabaseFolder.notCreating }
-            creating.insert(name)
+            creating.insert(ExactName(name))
         }
-        defer { lock.withLock { _ = creating.remove(name) } }
+        defer { lock.withLock { _ = creating.remove(ExactName(name)) } }
         let folder = directory + "/" + name + ".quire"
         let existed = FileManager.default.fileExists(atPath: folder)
         let database: Database
@@ -328,13 +337,14 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
             throw HTTPFailure(status: .forbidden, error: "forbidden", reason: "This server does not delete databases.")
         }
         let database: Database? = try lock.withLock {
-            guard !closed, isServable(name), !deleting.contains(name), !creating.contains(name),
-                opened[name] != nil || Database.exists(withName: name, inDirectory: directory)
+            guard !closed, isServable(name), !deleting.contains(ExactName(name)), !creating.contains(ExactName(name)),
+                opened[ExactName(name)] != nil
+                    || (Database.exists(withName: name, inDirectory: directory) && isLinkFree(name))
             else { throw HTTPFailure.notFound("Database does not exist.") }
-            deleting.insert(name)
-            return opened.removeValue(forKey: name)?.database
+            deleting.insert(ExactName(name))
+            return opened.removeValue(forKey: ExactName(name))?.database
         }
-        defer { lock.withLock { _ = deleting.remove(name) } }
+        defer { lock.withLock { _ = deleting.remove(ExactName(name)) } }
         if let database {
             try database.delete()
         } else {
@@ -344,7 +354,7 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
 
     /// Any database served, for the welcome message's UUID.
     var firstDatabase: Database? {
-        lock.withLock { opened.min(by: { $0.key < $1.key })?.value.database }
+        lock.withLock { opened.min(by: { $0.key.text < $1.key.text })?.value.database }
     }
 
     // MARK: Names
@@ -352,6 +362,27 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
     /// Whether `name` may be looked up in the folder: not empty, not hidden, no `/` or NUL.
     private func isServable(_ name: String) -> Bool {
         !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\0")
+    }
+
+    /// Whether database `name`'s folder, and every entry directly in it, is not a symbolic
+    /// link: a link could lead outside ``directory``, so a database reached through one is
+    /// neither listed nor opened nor deleted (it is 404, as if absent).
+    private func isLinkFree(_ name: String) -> Bool {
+        let folder = directory + "/" + name + ".quire"
+        guard !isSymbolicLink(folder), let entries = try? FileManager.default.contentsOfDirectory(atPath: folder)
+        else { return false }
+        return !entries.contains { isSymbolicLink(folder + "/" + $0) }
+    }
+
+    /// Whether anything, a dangling link included, is at database `name`'s folder path.
+    private func hasEntry(_ name: String) -> Bool {
+        var info = stat()
+        return lstat(directory + "/" + name + ".quire", &info) == 0
+    }
+
+    private func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     /// 400 `illegal_database_name` unless CouchDB would accept `name` and it has no `/`.
@@ -372,5 +403,23 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
                 reason:
                     "Name: '\(name)'. Quire keeps each database in a folder of its own, so a name cannot contain '/'.")
         }
+    }
+}
+
+/// A database name or keyspace compared by its exact UTF-8 bytes, as the file system on Linux
+/// compares file names. Swift's `String` equality is canonical equivalence, so as a dictionary
+/// key `café` spelt with a precomposed `é` (NFC) would find the entry of `café` spelt with `e`
+/// and a combining accent (NFD), although on Linux they name two different folders.
+private struct ExactName: Hashable {
+    let text: String
+
+    init(_ text: String) { self.text = text }
+
+    static func == (lhs: ExactName, rhs: ExactName) -> Bool {
+        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in text.utf8 { hasher.combine(byte) }
     }
 }
