@@ -188,6 +188,10 @@ let package = Package(
             name: "QuireCLITests",
             dependencies: [
                 "QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync", "quire",
+                // Certificates for the TLS options of `quire db push` and `pull`.
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TLS"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["TLS"])),
             ]
         ),
         // An app that ships a prebuilt database: it imports the install side alone, and

@@ -46,22 +46,11 @@ final class DbBackgroundCommand {
     func finish(with signal: Int32) -> (status: Int32, output: String)? {
         guard !isReaped else { return nil }
         kill(processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(60)
-        var raw: Int32 = 0
-        while true {
-            let result = waitpid(processIdentifier, &raw, WNOHANG)
-            if result == processIdentifier || (result == -1 && errno != EINTR) { break }
-            if Date() > deadline {
-                kill(processIdentifier, SIGKILL)
-                while waitpid(processIdentifier, &raw, 0) == -1 && errno == EINTR {}
-                break
-            }
-            usleep(10_000)
-        }
+        let status = DbCommandRunner.reap(processIdentifier, within: 60)
         isReaped = true
         let written = output
         try? FileManager.default.removeItem(at: log)
-        return (raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f), written)
+        return (status, written)
     }
 
     /// Sends SIGTERM and waits for it to end; returns its exit status, nil when it had ended already.

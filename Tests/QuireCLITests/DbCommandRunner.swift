@@ -68,10 +68,20 @@ struct DbCommandRunner {
         var pid: pid_t = 0
         let started = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
         guard started == 0 else { throw POSIXError(POSIXErrorCode(rawValue: started) ?? .EIO) }
-        var raw: Int32 = 0
         // Waits for the child; after two minutes (a safety net: every run here takes well
         // under a second or two) it is killed, so a hang fails the test instead of stalling it.
-        let deadline = Date().addingTimeInterval(120)
+        let status = Self.reap(pid, within: 120)
+        return Outcome(
+            status: status,
+            output: String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self),
+            errors: String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self))
+    }
+
+    /// Waits for child `pid` to end, killing it after `seconds`; returns its exit status, or
+    /// 128 + the number of the signal that ended it.
+    static func reap(_ pid: pid_t, within seconds: TimeInterval) -> Int32 {
+        var raw: Int32 = 0
+        let deadline = Date().addingTimeInterval(seconds)
         while true {
             let result = waitpid(pid, &raw, WNOHANG)
             if result == pid || (result == -1 && errno != EINTR) { break }
@@ -82,11 +92,7 @@ struct DbCommandRunner {
             }
             usleep(5_000)
         }
-        let status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
-        return Outcome(
-            status: status,
-            output: String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self),
-            errors: String(decoding: (try? Data(contentsOf: errorURL)) ?? Data(), as: UTF8.self))
+        return raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
     }
 
     /// Starts `quire` with `arguments` without waiting for it (`quire serve`); its standard

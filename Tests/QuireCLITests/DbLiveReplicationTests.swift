@@ -2,6 +2,12 @@ import Foundation
 import Quire
 import Testing
 
+#if TLS
+    import Crypto
+    import SwiftASN1
+    import X509
+#endif
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -148,6 +154,46 @@ import Testing
             #expect(plain.status == 64 && plain.errors.contains("for an https URL"), "\(plain.errors)")
             let missing = try quire.run(["db", "push", "local", url, "--ca", "no-such.pem"])
             #expect(missing.status == 64 && missing.errors.contains("no-such.pem"), "\(missing.errors)")
+        }
+
+        /// A self-issued certificate for 127.0.0.1 that can be its own trust anchor (no
+        /// basic constraints that forbid it, unlike a server's self-signed identity), and its key.
+        static func rootPEM(commonName: String) throws -> (certificate: String, key: String) {
+            let key = P256.Signing.PrivateKey()
+            let name = try DistinguishedName { CommonName(commonName) }
+            let certificate = try Certificate(
+                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: .init(key.publicKey),
+                notValidBefore: Date().addingTimeInterval(-60), notValidAfter: Date().addingTimeInterval(3600),
+                issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+                extensions: try Certificate.Extensions {
+                    SubjectAlternativeNames([.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1]))])
+                },
+                issuerPrivateKey: .init(key))
+            return (try certificate.serializeAsPEM().pemString, key.pemRepresentation)
+        }
+
+        @Test func aServerCertificateIsTrustedThroughCAOrPinnedAsAFile() throws {
+            let scratch = try DbScratchFolder()
+            defer { scratch.cleanUp() }
+            let quire = try Self.runner(scratch)
+            // A certificate for 127.0.0.1 that is its own root, in PEM files.
+            let (certificate, key) = try Self.rootPEM(commonName: "Quire test")
+            _ = try scratch.write(certificate, to: "cert.pem")
+            _ = try scratch.write(key, to: "key.pem")
+            let (server, url) = try Self.serve(quire, "rooted", ["--tls-cert", "cert.pem", "--tls-key", "key.pem"])
+            defer { server.stop() }
+            _ = try quire.succeed(["db", "create", "local"])
+            _ = try quire.succeed(["db", "put", "local", "a", #"{"n":1}"#])
+
+            let trusted = try quire.run(["db", "push", "local", url, "--ca", "cert.pem"])
+            #expect(trusted.status == 0 && trusted.output.hasPrefix("Pushed 1 documents"), "\(trusted.errors)")
+            let pinned = try quire.run(["db", "pull", "local", url, "--pinned-cert", "cert.pem", "--reset"])
+            #expect(pinned.status == 0, "\(pinned.errors)")
+            // Another root does not vouch for it.
+            let (other, _) = try Self.rootPEM(commonName: "Other")
+            _ = try scratch.write(other, to: "other.pem")
+            let refused = try quire.run(["db", "push", "local", url, "--ca", "other.pem", "--timeout", "10"])
+            #expect(refused.status == 1 && refused.errors.contains("not trusted"), "\(refused.errors)")
         }
     #endif
 }

@@ -17,9 +17,8 @@ struct DbPushCommand: ParsableCommand {
             Ctrl-C. Credentials come from --user and --password-file or the URL, and output \
             never shows the password.
 
-            Examples:
-              quire db push travel.quire http://127.0.0.1:4984/travel --collection hotel
-              quire db push travel.quire https://127.0.0.1:4984/travel --pinned-cert 84:7F:A2:…:BD --continuous
+            Example:
+              quire db push travel.quire http://127.0.0.1:4984/travel -c hotel --continuous
             """
     )
 
