@@ -196,7 +196,10 @@ public actor TestServerEngine {
                 name: name, config: DatabaseConfiguration(directory: configuration.directory.path))
             databases[name] = database
             for path in paths { _ = try database.createCollection(name: path.collection, scope: path.scope) }
-            if let dataset { try catalog.load(dataset, into: database) }
+            if let dataset {
+                // Batches of 500 saves hold the writer: on a store thread, not the pool's.
+                try await DatabaseWork.shared.write { [catalog] in try catalog.load(dataset, into: database) }
+            }
         }
         return .ok
     }

@@ -11,7 +11,9 @@ import Foundation
 ///   loopback port until its standard input closes (load and bad-peer tests, which read the
 ///   server's memory from outside);
 /// - `quire-test-helper upgrade DIRECTORY NAME` opens a database, upgrading an older file
-///   (schema migration tests kill it during the upgrade).
+///   (schema migration tests kill it during the upgrade);
+/// - `quire-test-helper pool-starvation DIRECTORY` checks that replication and the listener
+///   go on while writes are held on a two-thread cooperative pool.
 @main
 enum TestHelper {
     static func main() {
@@ -25,8 +27,10 @@ enum TestHelper {
             ListenerServer.run(Array(arguments.dropFirst()))
         case "upgrade":
             SchemaUpgrader.run(Array(arguments.dropFirst()))
+        case "pool-starvation":
+            PoolStarvation.run(Array(arguments.dropFirst()))
         default:
-            fail("usage: quire-test-helper crash-writer|blob-memory|listener|upgrade ...", status: 2)
+            fail("usage: quire-test-helper crash-writer|blob-memory|listener|upgrade|pool-starvation ...", status: 2)
         }
     }
 

@@ -6,7 +6,8 @@ import Quire
 /// Push and pull record their own sequence; a save writes one document holding both, first to
 /// the remote (`PUT _local/<id>`), then locally, so a crash between the two leaves the remote
 /// ahead, which the next start detects and falls back from. Saves are serialised: one that
-/// arrives while another is in flight is folded into a follow-up write.
+/// arrives while another is in flight is folded into a follow-up write. The local side is read
+/// and written on store threads (``DatabaseWork/shared``).
 actor Checkpointer {
     let inputs: CheckpointInputs
     let report: CheckpointReport
@@ -50,7 +51,9 @@ actor Checkpointer {
         let database = collection.database
         let databasePath = DatabaseLocation.path(of: database)
         let checkpointID = inputs.checkpointID
-        let (local, readUUID) = try findLocal(inputs: inputs, collection: collection)
+        let (local, readUUID) = try await DatabaseWork.shared.read {
+            try findLocal(inputs: inputs, collection: collection)
+        }
         let readID = readUUID.map { inputs.with(uuid: $0).checkpointID }
         let origin = "\(remote.url)/_local/"
         var remoteDocument: ReplicationCheckpoint?
@@ -145,7 +148,8 @@ actor Checkpointer {
             // and the next run, finding none there, starts over (cheaply: revs_diff and the
             // local revision tree skip what is here already).
         }
-        try collection.setLocalDocument(id: id, body: document.json(local: true))
+        let (collection, body) = (collection, document.json(local: true))
+        try await DatabaseWork.shared.write { try collection.setLocalDocument(id: id, body: body) }
         history = document.history
     }
 }

@@ -24,7 +24,10 @@ struct Pusher: Sendable {
         while true {
             try Task.checkCancellation()
             job.monitor.busy(worker)
-            let entries = try job.collection.changes(since: since, limit: Pusher.changesLimit)
+            let (collection, from) = (job.collection, since)
+            let entries = try await DatabaseWork.shared.read {
+                try collection.changes(since: from, limit: Pusher.changesLimit)
+            }
             if entries.isEmpty {
                 job.monitor.idle(worker)
                 if !job.continuous && job.wakeup?.isPullFinished ?? true { return }
@@ -45,6 +48,35 @@ struct Pusher: Sendable {
     }
 
     private func push(_ entries: [ChangeEntry]) async throws {
+        let job = job
+        let (offered, leavesByID) = try await DatabaseWork.shared.read { try Pusher.offers(entries, job: job) }
+        try Task.checkCancellation()
+        let missing = try await job.remote.revsDiff(offered)
+        let uploads = try await DatabaseWork.shared.read {
+            try Pusher.uploads(missing: missing, leavesByID: leavesByID, job: job)
+        }
+        var start = 0
+        while start < uploads.count {
+            try Task.checkCancellation()
+            var end = start
+            var bytes = 0
+            while end < uploads.count,
+                end == start || (end - start < Pusher.uploadLimit && bytes + uploads[end].size <= Pusher.uploadBytes)
+            {
+                bytes += uploads[end].size
+                end += 1
+            }
+            job.monitor.replicated(try await upload(uploads[start..<end]), isPush: true)
+            start = end
+        }
+    }
+
+    /// The leaf revisions of each of `entries` to offer to `_revs_diff` (IDs allowed, push
+    /// filter passed), read on a store thread; a document whose ID no peer takes is reported
+    /// as failed instead.
+    private static func offers(_ entries: [ChangeEntry], job: CollectionReplication) throws -> (
+        offered: [String: [String]], leavesByID: [String: [LeafRevision]]
+    ) {
         let collection = job.collection
         let allowed = job.documentIDs
         var offered: [String: [String]] = [:]
@@ -72,8 +104,13 @@ struct Pusher: Sendable {
             leavesByID[entry.documentID] = leaves
             offered[entry.documentID] = leaves.map(\.revisionID)
         }
-        try Task.checkCancellation()
-        let missing = try await job.remote.revsDiff(offered)
+        return (offered, leavesByID)
+    }
+
+    /// The uploads for the revisions the remote lacks, blobs read inline on a store thread.
+    private static func uploads(
+        missing: [String: [String]], leavesByID: [String: [LeafRevision]], job: CollectionReplication
+    ) throws -> [Upload] {
         var uploads: [Upload] = []
         for (id, revisions) in missing.sorted(by: { $0.key < $1.key }) {
             // Tombstones first: a branch a resolved conflict closed must be closed on the
@@ -82,7 +119,7 @@ struct Pusher: Sendable {
             for leaf in leaves.filter(\.isDeleted) + leaves.filter({ !$0.isDeleted })
             where revisions.contains(leaf.revisionID) {
                 do {
-                    let json = try wireDocument(id: id, leaf: leaf)
+                    let json = try wireDocument(id: id, leaf: leaf, job: job)
                     uploads.append(
                         Upload(id: id, deleted: leaf.isDeleted, json: json, size: try JSONWriter.bytes(json).count))
                 } catch let error as QuireError {
@@ -91,23 +128,10 @@ struct Pusher: Sendable {
                 }
             }
         }
-        var start = 0
-        while start < uploads.count {
-            try Task.checkCancellation()
-            var end = start
-            var bytes = 0
-            while end < uploads.count,
-                end == start || (end - start < Pusher.uploadLimit && bytes + uploads[end].size <= Pusher.uploadBytes)
-            {
-                bytes += uploads[end].size
-                end += 1
-            }
-            job.monitor.replicated(try await upload(uploads[start..<end]), isPush: true)
-            start = end
-        }
+        return uploads
     }
 
-    private struct Upload {
+    private struct Upload: Sendable {
         let id: String
         let deleted: Bool
         let json: JSONValue
@@ -131,7 +155,7 @@ struct Pusher: Sendable {
 
     /// The document as `_bulk_docs` wants it: body, `_id`, `_rev`, `_revisions`, `_deleted`
     /// and `_attachments` with blob content inline.
-    private func wireDocument(id: String, leaf: LeafRevision) throws -> JSONValue {
+    private static func wireDocument(id: String, leaf: LeafRevision, job: CollectionReplication) throws -> JSONValue {
         var document = try CouchDocument(id: id, leaf: leaf)
         try AttachmentCodec(database: job.collection.database).encode(&document, includeData: true)
         return document.json(includeRevisions: true)

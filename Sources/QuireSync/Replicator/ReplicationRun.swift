@@ -76,7 +76,7 @@ struct ReplicationRun: Sendable {
         for (name, value) in config.headers ?? [:] { headers[name] = value }
         for (name, value) in config.authenticator?.authorizationHeaders() ?? [:] { headers[name] = value }
         guard let database = entries.first?.collection.database else { return }
-        let uuid = try database.privateUUID()
+        let uuid = try await DatabaseWork.shared.read { try database.privateUUID() }
         var jobs: [CollectionReplication] = []
         // Also when setting up a later collection fails, the earlier ones stop listening.
         defer { jobs.forEach { $0.wakeup?.close() } }

@@ -1,5 +1,4 @@
 import Foundation
-import Quire
 
 /// A bounded set of threads of its own that runs blocking work for async callers, so the
 /// work never holds one of Swift concurrency's cooperative threads (there are only as many
@@ -9,7 +8,7 @@ import Quire
 /// waits in first-come order while its caller stays suspended, holding no thread. After
 /// ``shutdown()`` the work already queued still runs, new work is refused, and the threads
 /// end once idle.
-final class WorkerThreads: @unchecked Sendable {
+package final class WorkerThreads: @unchecked Sendable {
     // Safe because every `var` below is read and written only with `condition` locked (a
     // condition, not a `Locked`, since idle threads wait on it).
     private let condition = NSCondition()
@@ -19,17 +18,17 @@ final class WorkerThreads: @unchecked Sendable {
     private var stopping = false
 
     /// The name given to each thread, for debuggers and crash logs.
-    let name: String
+    package let name: String
     /// The most threads running at once.
-    let limit: Int
+    package let limit: Int
 
-    init(name: String, limit: Int) {
+    package init(name: String, limit: Int) {
         self.name = name
         self.limit = max(1, limit)
     }
 
     /// Threads started and not yet ended.
-    var threadCount: Int {
+    package var threadCount: Int {
         condition.lock()
         defer { condition.unlock() }
         return threads
@@ -37,18 +36,18 @@ final class WorkerThreads: @unchecked Sendable {
 
     /// Runs `work` on one of the threads and returns what it returns or throws; notOpen
     /// after ``shutdown()``.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let accepted = submit { continuation.resume(with: Result { try work() }) }
             if !accepted {
                 continuation.resume(
-                    throwing: QuireError(.notOpen, "the listener is stopping: no more database work is taken"))
+                    throwing: QuireError(.notOpen, "\(name) has shut down: it takes no more database work"))
             }
         }
     }
 
     /// Lets the queued work finish, refuses new work, and lets every thread end once idle.
-    func shutdown() {
+    package func shutdown() {
         condition.lock()
         stopping = true
         condition.broadcast()
