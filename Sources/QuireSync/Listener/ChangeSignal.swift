@@ -7,6 +7,11 @@ import Quire
 ///
 /// A commit that lands while nobody waits is remembered, so a feed that registers its signal
 /// before scanning never misses a change made between its scan and its wait.
+///
+/// Commits through this process's databases wake it at once. Commits by another process
+/// (`quire db put`) or another connection to the file are seen by the listener's poll of
+/// the collection's last sequence (``FeedRegistry`` calls ``noteLastSequence(_:)``), compared
+/// with the one when the signal was made.
 final class ChangeSignal: @unchecked Sendable {
     // Safe because all of its state is behind `state`'s lock; only the timer's
     // DispatchWorkItem, not marked Sendable though libdispatch lets any thread cancel it,
@@ -29,14 +34,36 @@ final class ChangeSignal: @unchecked Sendable {
         /// Counts waits, so a timer that fires late cannot end a later wait.
         var generation = 0
         var token: ListenerToken?
+        /// The collection's last sequence when last looked at.
+        var seen: UInt64 = 0
     }
 
     private let state = Locked(State())
 
+    /// The collection watched.
+    let collection: Collection
+
     /// A signal for changes to `collection`.
     init(collection: Collection) {
+        self.collection = collection
         let token = collection.addChangeListener { [weak self] _ in self?.resume(with: .changed) }
-        state.withLock { $0.token = token }
+        // One indexed read; a feed scans only after this, so nothing committed after it is missed.
+        let seen = (try? collection.lastSequence()) ?? 0
+        state.withLock {
+            $0.token = token
+            $0.seen = seen
+        }
+    }
+
+    /// Wakes the feed when `sequence`, the collection's last sequence now, is past the one
+    /// seen before (a commit made anywhere, by any process).
+    func noteLastSequence(_ sequence: UInt64) {
+        let advanced = state.withLock { state -> Bool in
+            guard sequence > state.seen else { return false }
+            state.seen = sequence
+            return true
+        }
+        if advanced { resume(with: .changed) }
     }
 
     deinit {

@@ -8,6 +8,10 @@ import Quire
 /// Signals are held weakly: a feed whose response is dropped before it runs (the client left
 /// first) leaves nothing behind. Each connection with a feed is watched once, however many
 /// feeds it serves one after the other.
+///
+/// While any feed is in progress, a thread of the registry reads the last sequence of each
+/// collection with a feed every ``pollInterval`` (one indexed read per collection) and hands
+/// it to the feeds' signals, so commits made by another process wake them too.
 final class FeedRegistry: Sendable {
     private struct Entry {
         weak var signal: ChangeSignal?
@@ -16,12 +20,21 @@ final class FeedRegistry: Sendable {
     private struct State {
         var entries: [ObjectIdentifier: Entry] = [:]
         var closed = false
+        /// Whether the polling thread runs.
+        var polling = false
         /// The watched connections, by identity: their feeds, and whether their client has
         /// closed its side. Removed when the connection closes.
         var connections: [ObjectIdentifier: Watched] = [:]
     }
 
     private let state = Locked(State())
+    /// How often the polling thread looks for commits made by other processes.
+    let pollInterval: Duration
+
+    /// A registry polling for other processes' commits every `pollInterval`.
+    init(pollInterval: Duration = .milliseconds(500)) {
+        self.pollInterval = pollInterval
+    }
 
     private struct Watched {
         var feeds: [ObjectIdentifier: Entry] = [:]
@@ -38,6 +51,7 @@ final class FeedRegistry: Sendable {
             return state.closed
         }
         if isClosed { signal.end() }
+        startPolling()
     }
 
     /// Tracks `signal` like ``add(_:)`` and ends it when `connection` closes or its client
@@ -97,6 +111,49 @@ final class FeedRegistry: Sendable {
             return state.entries.values.compactMap(\.signal)
         }
         all.forEach { $0.end() }
+    }
+
+    /// Starts the polling thread unless it runs; it ends once no feed is left or the
+    /// registry is closed.
+    private func startPolling() {
+        let start = state.withLock { state -> Bool in
+            guard !state.closed, !state.polling else { return false }
+            state.polling = true
+            return true
+        }
+        guard start else { return }
+        let (seconds, attoseconds) = pollInterval.components
+        let interval = max(0.01, Double(seconds) + Double(attoseconds) / 1e18)
+        let thread = Thread { [weak self] in
+            while true {
+                Thread.sleep(forTimeInterval: interval)
+                guard let self, let signals = self.signalsToPoll() else { return }
+                // One read per collection, however many feeds follow it.
+                var byCollection: [ObjectIdentifier: (Collection, [ChangeSignal])] = [:]
+                for signal in signals {
+                    byCollection[ObjectIdentifier(signal.collection), default: (signal.collection, [])].1.append(signal)
+                }
+                for (collection, signals) in byCollection.values {
+                    guard let last = try? collection.lastSequence() else { continue }
+                    signals.forEach { $0.noteLastSequence(last) }
+                }
+            }
+        }
+        thread.name = "quire.listener.feed-poll"
+        thread.start()
+    }
+
+    /// The live signals, or nil (and polling marked stopped) when there are none or the
+    /// registry is closed.
+    private func signalsToPoll() -> [ChangeSignal]? {
+        state.withLock { state -> [ChangeSignal]? in
+            let signals = state.entries.values.compactMap(\.signal)
+            guard !state.closed, !signals.isEmpty else {
+                state.polling = false
+                return nil
+            }
+            return signals
+        }
     }
 
     /// The number of feeds in progress.
