@@ -23,7 +23,10 @@ struct ServeCommand: ParsableCommand {
             --allow-delete. New names follow CouchDB's rule (^[a-z][a-z0-9_$()+-]*$).
             PUT /<name>.<scope>.<collection> creates a collection (and its database) with
             --create-databases: a replicator pushing a database with named collections to
-            /<name> sends each to /<name>.<scope>.<collection>.
+            /<name> sends each to /<name>.<scope>.<collection>. Nothing outside the folder is
+            reachable: a database folder that is a symbolic link, or holds one, is not served.
+            A name matches a database by its exact bytes (on Linux, café in NFC and in NFD are
+            two databases).
 
             Examples:
               quire serve travel.quire --port 4984
