@@ -20,7 +20,8 @@ struct Puller: Sendable {
         // delete: LiteCore then asks only for live documents until it has caught up
         // (Replicator.cc getLocalCheckpoint, setSkipDeleted; ReplicatorLoopbackTest "Push/Pull
         // Active Only"). The feed is filtered here, so any server works.
-        let isEmpty = try job.collection.lastSequence() == 0
+        let collection = job.collection
+        let isEmpty = try await DatabaseWork.shared.read { try collection.lastSequence() } == 0
         let skipsDeleted = isEmpty && job.checkpointer.report.outcome == .noLocalCheckpoint
         var caughtUp = false
         while true {
@@ -60,8 +61,45 @@ struct Puller: Sendable {
         }
     }
 
-    /// Fetches and stores the revisions of `changes` this collection lacks.
+    /// Fetches and stores the revisions of `changes` this collection lacks. The store is
+    /// read and written on store threads (``DatabaseWork/shared``), never on the task's own.
     private func apply(_ changes: [ChangesResponse.Entry]) async throws {
+        let job = job
+        let (wanted, refused) = try await DatabaseWork.shared.read { try Puller.wanted(changes, job: job) }
+        if !refused.isEmpty { job.monitor.replicated(refused, isPush: false) }
+        var start = 0
+        while start < wanted.count {
+            try Task.checkCancellation()
+            var end = start
+            var count = 0
+            while end < wanted.count, count == 0 || count + wanted[end].revisions.count <= Puller.fetchLimit {
+                count += wanted[end].revisions.count
+                end += 1
+            }
+            let fetched = try await job.fetcher.fetch(Array(wanted[start..<end]))
+            try Task.checkCancellation()
+            let documents = try await DatabaseWork.shared.write {
+                var documents: [ReplicatedDocument] = []
+                for item in fetched {
+                    switch item {
+                    case .revision(let revision):
+                        if let document = try RevisionApplier(job: job).apply(revision) { documents.append(document) }
+                    case .failure(let id, let error):
+                        documents.append(job.replicatedDocument(id, flags: [], error: error))
+                    }
+                }
+                return documents
+            }
+            job.monitor.replicated(documents, isPush: false)
+            start = end
+        }
+    }
+
+    /// The revisions of `changes` this collection lacks, by document, and the documents
+    /// refused for an ID no store takes.
+    private static func wanted(_ changes: [ChangesResponse.Entry], job: CollectionReplication) throws -> (
+        wanted: [(id: String, revisions: [String])], refused: [ReplicatedDocument]
+    ) {
         let collection = job.collection
         let allowed = job.documentIDs
         var wanted: [(id: String, revisions: [String])] = []
@@ -81,29 +119,6 @@ struct Puller: Sendable {
             let missing = try collection.missingRevisions(id: change.id, revisionIDs: change.revisionIDs).missing
             if !missing.isEmpty { wanted.append((change.id, missing)) }
         }
-        if !refused.isEmpty { job.monitor.replicated(refused, isPush: false) }
-        var start = 0
-        while start < wanted.count {
-            try Task.checkCancellation()
-            var end = start
-            var count = 0
-            while end < wanted.count, count == 0 || count + wanted[end].revisions.count <= Puller.fetchLimit {
-                count += wanted[end].revisions.count
-                end += 1
-            }
-            let fetched = try await job.fetcher.fetch(Array(wanted[start..<end]))
-            var documents: [ReplicatedDocument] = []
-            for item in fetched {
-                try Task.checkCancellation()
-                switch item {
-                case .revision(let revision):
-                    if let document = try RevisionApplier(job: job).apply(revision) { documents.append(document) }
-                case .failure(let id, let error):
-                    documents.append(job.replicatedDocument(id, flags: [], error: error))
-                }
-            }
-            job.monitor.replicated(documents, isPush: false)
-            start = end
-        }
+        return (wanted, refused)
     }
 }
