@@ -5,19 +5,22 @@ import QuireSync
 
 /// A replicator started through `/startReplicator`, with the documents its listener saw
 /// since the last `/getReplicatorStatus` (when the client asked for them).
-final class ReplicatorRecord: @unchecked Sendable {
+final class ReplicatorRecord: Sendable {
     let replicator: Replicator
     let collectsDocuments: Bool
     private let queue = DispatchQueue(label: "Quire.TestServer.replicator")
-    private let lock = NSLock()
-    private var documents: [JSONValue] = []
-    private var token: ReplicatorListenerToken?
+    private let documents = Locked([JSONValue]())
+    private let token: ReplicatorListenerToken?
 
     init(replicator: Replicator, collectsDocuments: Bool) {
         self.replicator = replicator
         self.collectsDocuments = collectsDocuments
-        guard collectsDocuments else { return }
-        token = replicator.addDocumentReplicationListener(withQueue: queue) { [weak self] change in
+        guard collectsDocuments else {
+            token = nil
+            return
+        }
+        let documents = documents
+        token = replicator.addDocumentReplicationListener(withQueue: queue) { change in
             let entries = change.documents.map { document -> JSONValue in
                 var entry: [String: JSONValue] = [
                     "collection": .string("\(document.scope).\(document.collection)"),
@@ -30,7 +33,7 @@ final class ReplicatorRecord: @unchecked Sendable {
                 if let error = document.error { entry["error"] = TestServerError.store(error).body }
                 return .object(entry)
             }
-            self?.lock.withLock { self?.documents.append(contentsOf: entries) }
+            documents.withLock { $0.append(contentsOf: entries) }
         }
     }
 
@@ -51,7 +54,7 @@ final class ReplicatorRecord: @unchecked Sendable {
         if collectsDocuments {
             // Batches the replicator reported before this status are queued ahead of this.
             queue.sync {}
-            let reported = lock.withLock { () -> [JSONValue] in
+            let reported = documents.withLock { documents -> [JSONValue] in
                 defer { documents.removeAll() }
                 return documents
             }

@@ -18,8 +18,8 @@ import ServiceLifecycle
 ///
 /// Every response carries `CBLTest-API-Version` and `CBLTest-Server-ID`; failures are the
 /// protocol's error object (`domain`, `code`, `message`) with status 400, 404 or 500.
-public final class TestServer: @unchecked Sendable {
-    private struct Running {
+public final class TestServer: Sendable {
+    private struct Running: Sendable {
         let task: Task<Void, Never>
         let services: ServiceGroup
         let port: UInt16
@@ -32,8 +32,7 @@ public final class TestServer: @unchecked Sendable {
     public let configuration: TestServerConfiguration
     /// The endpoints and their state.
     public let engine: TestServerEngine
-    private let lock = NSLock()
-    private var running: Running?
+    private let running = Locked<Running?>(nil)
 
     /// A server for `configuration`; nothing listens until ``start()``.
     public init(configuration: TestServerConfiguration) {
@@ -42,12 +41,12 @@ public final class TestServer: @unchecked Sendable {
     }
 
     /// The port being listened on; nil while stopped.
-    public var port: UInt16? { lock.withLock { running?.port } }
+    public var port: UInt16? { running.withLock { $0?.port } }
 
     /// Starts listening; returns once the port is bound. Throws a network error when the
     /// address cannot be bound, invalidParameter when already started.
     public func start() async throws {
-        guard lock.withLock({ running == nil }) else {
+        guard running.withLock({ $0 == nil }) else {
             throw QuireError(.invalidParameter, "the test server is already started")
         }
         try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
@@ -86,7 +85,7 @@ public final class TestServer: @unchecked Sendable {
         }
         switch outcome {
         case .success(let port):
-            lock.withLock { running = Running(task: task, services: services, port: port) }
+            running.withLock { $0 = Running(task: task, services: services, port: port) }
         case .failure(let error):
             task.cancel()
             await task.value
@@ -98,7 +97,7 @@ public final class TestServer: @unchecked Sendable {
     /// databases. Does nothing when not running.
     public func stop() async {
         guard
-            let current = lock.withLock({ () -> Running? in
+            let current = running.withLock({ running -> Running? in
                 defer { running = nil }
                 return running
             })
