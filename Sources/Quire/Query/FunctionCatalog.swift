@@ -50,6 +50,10 @@ enum FunctionCatalog {
 
     static func spec(_ name: String) -> Spec? { specs[name] }
 
+    /// The trim functions give back an argument that is not a string as it is (LiteCore's
+    /// trim() in SQLiteN1QLFunctions.cc: `sqlite3_result_value` of anything not text).
+    static let trims: Set<String> = ["TRIM", "LTRIM", "RTRIM"]
+
     private static func simple(_ sqlName: String, _ kind: Kind = .number, arity: ClosedRange<Int> = 1...1) -> Spec {
         Spec(arity: arity, kind: kind, isAggregate: false, isDeterministic: true) {
             "\(sqlName)(\($0.joined(separator: ", ")))"

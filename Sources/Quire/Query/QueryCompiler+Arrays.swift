@@ -92,6 +92,10 @@ extension QueryCompiler {
         if name == "COUNT", case .star? = arguments.first {
             return "count(*)"
         }
+        if FunctionCatalog.trims.contains(name), staticKind(arguments[0]) != .string {
+            let value = try value(arguments[0])
+            return "CASE WHEN \(try type(arguments[0])) = 'text' THEN \(spec.sql([value])) ELSE \(value) END"
+        }
         if spec.isAggregate {
             return spec.sql(try arguments.map { try blobNullOperand($0) })
         }

@@ -118,7 +118,7 @@ extension QueryCompiler {
             return op == .is ? test : "(NOT \(test))"
         default:
             if let test = try nullComparison(op, left, right) { return test }
-            if QueryCompiler.isArithmetic(op) {
+            if op.isArithmetic {
                 return "(\(try arithmeticOperand(left)) \(op.rawValue) \(try arithmeticOperand(right)))"
             }
             return "(\(try value(left)) \(op.rawValue) \(try value(right)))"
@@ -230,6 +230,9 @@ extension QueryCompiler {
             return try type(operand)
         case .unary(.not, _), .binary(.and, _, _), .binary(.or, _, _):
             return try logicalType(expression) ?? "NULL"
+        case .function(let name, let arguments) where FunctionCatalog.trims.contains(name) && arguments.count == 1:
+            // A string trims to a string; anything else is given back as it is.
+            return try type(arguments[0])
         case .meta(.isDeleted, _):
             let flag = try value(expression)
             return "CASE WHEN \(flag) IS NULL THEN NULL WHEN \(flag) THEN 'true' ELSE 'false' END"
@@ -307,6 +310,8 @@ extension QueryCompiler {
         case .test, .between, .inList, .inArray, .quantified, .match: return .bool
         case .rank: return .number
         case .collate(let operand, _): return staticKind(operand)
+        case .function(let name, let arguments) where FunctionCatalog.trims.contains(name) && arguments.count == 1:
+            return staticKind(arguments[0]) == .string ? .string : .json
         case .function(let name, _):
             switch FunctionCatalog.spec(name)?.kind {
             case .bool?: return .bool

@@ -27,12 +27,4 @@ extension QueryCompiler {
         guard canBeJSONNull(expression) else { return value }
         return "CASE WHEN \(value) IS NOT NULL THEN \(value) WHEN \(try type(expression)) IS NULL THEN NULL ELSE 0 END"
     }
-
-    /// Whether the operator is one of SQLite's arithmetic operators.
-    static func isArithmetic(_ op: PlanExpression.BinaryOperator) -> Bool {
-        switch op {
-        case .add, .subtract, .multiply, .divide, .modulo: return true
-        default: return false
-        }
-    }
 }
