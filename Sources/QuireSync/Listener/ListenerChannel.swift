@@ -46,13 +46,13 @@ struct ListenerChannel: ServerChildChannel {
 
     init(
         responder: @escaping HTTPChannelHandler.Responder, idleTimeout: Duration, headTimeout: Duration,
-        counter: Counter, feeds: FeedRegistry
+        bodyClock: ListenerConnectionHandler.BodyClock, counter: Counter, feeds: FeedRegistry
     ) {
         http = HTTP1Channel(
             responder: responder,
             configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [
-                    ParserRefusalHandler(), ListenerConnectionHandler { feeds.endFeeds(of: $0) },
+                    ParserRefusalHandler(), ListenerConnectionHandler(clock: bodyClock) { feeds.endFeeds(of: $0) },
                 ],
                 idleTimeout: TimeAmount(idleTimeout)))
         self.headTimeout = TimeAmount(headTimeout)

@@ -11,6 +11,8 @@ import NIOHTTPTypes
 /// - it reports the client closing its side (end of input) while a response is in progress,
 ///   so a changes feed waiting on that connection ends. (Hummingbird allows half-closed
 ///   connections, so the connection itself stays open until the server is done.)
+/// - it closes the connection when a request body arrives slower than its ``BodyClock``
+///   allows, so a slow sender cannot hold a connection (or the body budget) for long.
 final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -20,9 +22,27 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     private let onInputClosed: @Sendable (any Channel) -> Void
     private var headTimeout: RequestHeadTimeoutHandler?
     private var closeAfterResponse = false
+    private let clock: BodyClock
+    /// The body being received: when its head came, its bytes so far, and the check.
+    private var body: (start: NIODeadline, received: Int, check: Scheduled<Void>?)?
 
-    /// A handler calling `onInputClosed` with the connection when the client closes its side.
-    init(onInputClosed: @escaping @Sendable (any Channel) -> Void) {
+    /// How long a request body may take: `grace` plus one second per `rate` bytes received.
+    struct BodyClock: Sendable {
+        let grace: TimeAmount
+        let rate: Int
+
+        /// When a body that started at `start` and has `received` bytes so far is too slow.
+        func deadline(start: NIODeadline, received: Int) -> NIODeadline {
+            let perByte = 1_000_000_000 / Double(max(1, rate))
+            let allowed = Int64(min(Double(Int64.max / 4), Double(received) * perByte))
+            return start + grace + .nanoseconds(allowed)
+        }
+    }
+
+    /// A handler calling `onInputClosed` with the connection when the client closes its side
+    /// and closing it when a body is slower than `clock` allows.
+    init(clock: BodyClock, onInputClosed: @escaping @Sendable (any Channel) -> Void) {
+        self.clock = clock
         self.onInputClosed = onInputClosed
     }
 
@@ -31,8 +51,53 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) { headTimeout?.headReceived() }
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            headTimeout?.headReceived()
+            let fields = head.headerFields
+            let declared = fields[.contentLength].flatMap { Int($0) } ?? 0
+            if declared > 0 || fields[.transferEncoding] != nil {
+                body = (.now(), 0, nil)
+                scheduleBodyCheck(context)
+            }
+        case .body(let buffer):
+            body?.received += buffer.readableBytes
+        case .end:
+            stopBodyClock()
+        }
         context.fireChannelRead(data)
+    }
+
+    /// Checks the body's progress at its deadline: closes the connection when it is late,
+    /// else checks again at the later deadline its bytes since have earned.
+    private func scheduleBodyCheck(_ context: ChannelHandlerContext) {
+        guard let current = body else { return }
+        let deadline = clock.deadline(start: current.start, received: current.received)
+        let loop = context.eventLoop.assumeIsolated()
+        let check = loop.scheduleTask(deadline: deadline) { [weak self] in
+            guard let self, let body = self.body else { return }
+            if self.clock.deadline(start: body.start, received: body.received) <= .now() {
+                self.body = nil
+                context.close(promise: nil)
+            } else {
+                self.scheduleBodyCheck(context)
+            }
+        }
+        body?.check = check
+    }
+
+    private func stopBodyClock() {
+        body?.check?.cancel()
+        body = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        stopBodyClock()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        stopBodyClock()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

@@ -84,7 +84,7 @@ struct ListenerResponder: Sendable {
                 let credentials = try sessionCredentials(request.headers)
                 user = credentials.user
                 reserved = try await reserveBody(request.headers)
-                let body = try await readBody(&request)
+                let body = try await readBody(&request, reserved: &reserved)
                 bodyRead = true
                 let response = try sessionEndpoint.respond(
                     method: request.method, headers: request.headers, body: body, credentials: credentials)
@@ -110,7 +110,7 @@ struct ListenerResponder: Sendable {
             if configuration.readOnly, route.isDocumentWrite(method) { throw HTTPFailure.readOnly }
             try WebRequestPolicy.checkJSONContentType(request.headers, route: route, method: method)
             reserved = try await reserveBody(request.headers)
-            let body = try await readBody(&request)
+            let body = try await readBody(&request, reserved: &reserved)
             bodyRead = true
             let listenerRequest = ListenerRequest(
                 method: method, query: try QueryParameters(request.uri.query), headers: request.headers, body: body,
@@ -234,9 +234,9 @@ struct ListenerResponder: Sendable {
         return username
     }
 
-    /// Reserves room in the in-flight budget for a body larger than ``smallBodySize`` (its
-    /// `Content-Length`, or the size limit for a chunked body), waiting for it; 413 at once
-    /// for a declared size over the limit. Returns the bytes reserved.
+    /// Reserves room in the in-flight budget for a body whose `Content-Length` is larger than
+    /// ``smallBodySize``, waiting for it; 413 at once for a declared size over the limit.
+    /// Returns the bytes reserved. (A chunked body is charged as it arrives, by ``readBody(_:reserved:)``.)
     private func reserveBody(_ headers: HTTPFields) async throws -> Int {
         let limit = configuration.maxRequestBodySize
         let size: Int
@@ -244,8 +244,6 @@ struct ListenerResponder: Sendable {
             guard let length = Int(declared), length >= 0 else { return 0 }
             if length > limit { throw HTTPFailure.tooLarge(limit: limit) }
             size = length
-        } else if headers[.transferEncoding] != nil {
-            size = limit
         } else {
             return 0
         }
@@ -257,9 +255,13 @@ struct ListenerResponder: Sendable {
     /// `Content-Length` already says so), decoded when gzipped (the limit applies to both
     /// the bytes received and the decoded ones; 415 for a coding other than gzip).
     ///
+    /// A body without `Content-Length` (chunked) is charged to the in-flight budget by the
+    /// bytes received beyond ``smallBodySize``, at least that many at a time, added to
+    /// `reserved`: a trickling body holds what it sent, not the whole limit.
+    ///
     /// `request.body` is replaced by the bytes read (an empty body when there is none to
     /// read), as Hummingbird's `collectBody` does.
-    private func readBody(_ request: inout Request) async throws -> [UInt8] {
+    private func readBody(_ request: inout Request, reserved: inout Int) async throws -> [UInt8] {
         let limit = configuration.maxRequestBodySize
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
             throw HTTPFailure.tooLarge(limit: limit)
@@ -272,10 +274,15 @@ struct ListenerResponder: Sendable {
             request.body = RequestBody(buffer: ByteBuffer())
             return []
         }
+        let chargedByReceipt = request.headers[.contentLength] == nil
         var bytes: [UInt8] = []
         do {
             for try await buffer in request.body {
                 guard bytes.count + buffer.readableBytes <= limit else { throw HTTPFailure.tooLarge(limit: limit) }
+                let received = bytes.count + buffer.readableBytes
+                if chargedByReceipt, received > ListenerResponder.smallBodySize, received > reserved {
+                    reserved += try await bodyBudget.reserve(max(received - reserved, ListenerResponder.smallBodySize))
+                }
                 bytes.append(contentsOf: buffer.readableBytesView)
             }
         } catch let failure as HTTPFailure {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import NIOCore
 import Quire
 import ServiceLifecycle
 
@@ -202,6 +203,8 @@ public final class URLEndpointListener: Sendable {
         let startup = StartupSignal()
         let connections = ListenerChannel.Counter()
         let (idleTimeout, headTimeout) = (config.idleTimeout, config.requestHeadTimeout)
+        let bodyClock = ListenerConnectionHandler.BodyClock(
+            grace: TimeAmount(config.requestBodyTimeout), rate: config.minimumBodyRate)
         #if TLS
             let identity = try identityToServe()
             let tls: NIOSSLContext?
@@ -217,7 +220,8 @@ public final class URLEndpointListener: Sendable {
             },
             server: HTTPServerBuilder { respond in
                 var channel = ListenerChannel(
-                    responder: respond, idleTimeout: idleTimeout, headTimeout: headTimeout, counter: connections,
+                    responder: respond, idleTimeout: idleTimeout, headTimeout: headTimeout, bodyClock: bodyClock,
+                    counter: connections,
                     feeds: feeds)
                 #if TLS
                     channel.tls = tls

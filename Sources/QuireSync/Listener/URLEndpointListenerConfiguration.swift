@@ -39,8 +39,8 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// are not idle.
     public var idleTimeout: Duration
     /// The most request-body bytes held at once by the requests being read. A body announces
-    /// its size (`Content-Length`; a chunked body counts as ``maxRequestBodySize``) and waits
-    /// until it fits; bodies of 64 KiB or less do not count. Never less than
+    /// its size (`Content-Length`) and waits until it fits; a chunked body counts the bytes
+    /// received, waiting for room as it grows; bodies of 64 KiB or less do not count. Never less than
     /// ``maxRequestBodySize``. 128 MiB by default.
     public var maxInFlightBodyBytes: Int
     /// Browser origins (`https://app.example.com`) allowed to call the listener with CORS,
@@ -57,6 +57,14 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// here) or ``Conflicts-swift.enum/keep`` (stored as a conflict, as CouchDB; the default
     /// of ``init(databaseFolder:port:networkInterface:readOnly:authenticator:maxRequestBodySize:maxFeedTimeout:maxConnections:requestHeadTimeout:idleTimeout:maxInFlightBodyBytes:corsOrigins:accessLog:)``).
     public var conflicts: Conflicts = .refuse
+    /// How long a request body may take beyond what ``minimumBodyRate`` allows: a body must
+    /// have arrived in full by this long after its head, plus one second per
+    /// ``minimumBodyRate`` bytes received. A slower sender's connection is closed, whether
+    /// the request was answered already (a 401, say) or not. 30 seconds by default.
+    public var requestBodyTimeout: Duration = .seconds(30)
+    /// The bytes per second a request body must average, beyond ``requestBodyTimeout``, for
+    /// its connection to stay open. 1,024 by default.
+    public var minimumBodyRate: Int = 1024
     #if TLS
         /// Serves plain HTTP when true (the default); HTTPS when false, with ``tlsIdentity``
         /// or, when that is nil, a self-signed identity made at the first start (see
@@ -113,9 +121,12 @@ public struct URLEndpointListenerConfiguration: Sendable {
         }
         for (name, value) in [
             ("requestHeadTimeout", requestHeadTimeout), ("idleTimeout", idleTimeout),
-            ("maxFeedTimeout", maxFeedTimeout),
+            ("maxFeedTimeout", maxFeedTimeout), ("requestBodyTimeout", requestBodyTimeout),
         ] where value <= .zero {
             throw QuireError(.invalidParameter, "\(name) must be positive, not \(value)")
+        }
+        guard minimumBodyRate >= 1 else {
+            throw QuireError(.invalidParameter, "minimumBodyRate must be at least 1, not \(minimumBodyRate)")
         }
         for origin in corsOrigins where origin != "*" && !(origin.hasPrefix("http://") || origin.hasPrefix("https://"))
         {
