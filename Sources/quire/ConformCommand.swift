@@ -83,6 +83,13 @@ struct ConformCommand: ParsableCommand {
     )
     var coverage = false
 
+    @Option(
+        name: .customLong("reference-from"),
+        help: ArgumentHelp(
+            "Write REFERENCE.md in the specs directory (the first path) from the JUnit report of a run against a Couchbase Lite test server: each case agrees, differs or is not carried; then exit.",
+            valueName: "junit.xml"))
+    var referenceFrom: String?
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
         _ = try selection()
@@ -95,6 +102,10 @@ struct ConformCommand: ParsableCommand {
         }
         if coverage {
             try writeCoverage()
+            return
+        }
+        if let referenceFrom {
+            try writeReference(from: referenceFrom)
             return
         }
         let options = ConformanceOptions(
@@ -121,6 +132,25 @@ struct ConformCommand: ParsableCommand {
             )
         } catch let error as CoverageError {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    private func writeReference(from report: String) throws {
+        let directory = paths.first ?? "Specs"
+        do {
+            let suite = ConformanceSuite.load(paths: [directory], seed: seed)
+            let data = try Data(contentsOf: URL(fileURLWithPath: report))
+            let reference = try ReferencePage(junit: data, cases: suite.cases)
+            let page = URL(fileURLWithPath: directory).appendingPathComponent(ReferencePage.pageFile)
+            try Data(reference.markdown.utf8).write(to: page, options: .atomic)
+            let carried = reference.count("agrees") + reference.count("differs")
+            print(
+                "\(page.path): \(reference.entries.count) cases, \(carried) carried (\(reference.count("agrees")) agree, \(reference.count("differs")) differ), \(reference.count("not carried")) not carried"
+            )
+        } catch {
+            FileHandle.standardError.write(
+                Data("error: cannot write the reference page from \(report): \(error)\n".utf8))
             throw ExitCode(2)
         }
     }

@@ -22,11 +22,18 @@ public protocol ConformanceEngine: Sendable {
     /// What the engine can do; nil means everything. A case needing a capability outside the
     /// set is skipped, naming it (see ``EngineCapability``).
     var capabilities: Set<EngineCapability>? { get }
+
+    /// What the engine says of itself in reports, once the run is over (a test server's name,
+    /// version and platform).
+    var reportProperties: [String: String] { get }
 }
 
 extension ConformanceEngine {
     /// By default an engine can do everything.
     public var capabilities: Set<EngineCapability>? { nil }
+
+    /// By default an engine says nothing more of itself.
+    public var reportProperties: [String: String] { [:] }
 }
 
 /// One case's connection to an engine. Used from a single thread, then closed.

@@ -24,6 +24,7 @@ final class TestKitClient: @unchecked Sendable {
     let clientID = UUID().uuidString.lowercased()
     private let session: URLSession
     private let version = Locked(2)
+    private let information = Locked([String: String]())
 
     /// The protocol versions this client speaks.
     static let supportedVersions = [1, 2]
@@ -60,10 +61,38 @@ final class TestKitClient: @unchecked Sendable {
         guard Self.supportedVersions.contains(spoken) else {
             throw EngineError(
                 domain: "TestKit", code: "unsupportedVersion",
-                message: "the test server at \(base.absoluteString) speaks API version \(spoken); this engine speaks 1 and 2")
+                message:
+                    "the test server at \(base.absoluteString) speaks API version \(spoken); this engine speaks 1 and 2"
+            )
         }
         version.withLock { $0 = spoken }
+        information.withLock { $0 = Self.properties(of: answer, version: spoken) }
         try post("/newSession", versioned(["id": .string(clientID)]))
+    }
+
+    /// What `GET /` said of the server, for reports (empty before ``connect()``).
+    var serverProperties: [String: String] { information.withLock { $0 } }
+
+    /// `GET /`'s answer as report properties.
+    static func properties(of answer: JSONValue?, version: Int) -> [String: String] {
+        guard case .object(let members)? = answer else { return ["server.apiVersion": "\(version)"] }
+        func text(_ value: JSONValue?) -> String? {
+            switch value {
+            case .string(let text)?: return text
+            case .int(let number)?: return "\(number)"
+            case .double(let number)?: return "\(number)"
+            default: return nil
+            }
+        }
+        var properties = ["server.apiVersion": "\(version)"]
+        properties["server"] = text(members["cbl"])
+        properties["server.version"] = text(members["version"])
+        properties["server.additionalInfo"] = text(members["additionalInfo"])
+        if case .object(let device)? = members["device"] {
+            properties["server.platform"] = [device["systemName"], device["systemVersion"], device["model"]]
+                .compactMap(text).joined(separator: " ")
+        }
+        return properties
     }
 
     /// A `/newSession` or `/reset` body for the version in use: version 1 adds `dataset_version`.
@@ -75,7 +104,8 @@ final class TestKitClient: @unchecked Sendable {
 
     /// `GET path` (only `/` is read this way); returns the answer's JSON.
     func get(_ path: String) throws -> JSONValue? {
-        var request = URLRequest(url: base.appendingPathComponent(String(path.dropFirst())), timeoutInterval: Self.timeout)
+        var request = URLRequest(
+            url: base.appendingPathComponent(String(path.dropFirst())), timeoutInterval: Self.timeout)
         request.httpMethod = "GET"
         return try send(request, path: path)
     }

@@ -58,6 +58,10 @@ public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
         return supported
     }
 
+    /// The server's `GET /` answer: `server` (its `cbl` name), `server.version`,
+    /// `server.apiVersion`, `server.platform` and `server.additionalInfo`.
+    public var reportProperties: [String: String] { client.serverProperties }
+
     /// Waits for the server to be free, then resets it to the case's databases. A fixture or
     /// a manual clock cannot be expressed: the case is skipped.
     public func makeSession(directory: URL, given: Given, seed: UInt64) throws -> any EngineSession {

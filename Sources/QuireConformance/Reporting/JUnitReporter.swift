@@ -21,6 +21,9 @@ public struct JUnitReporter: ConformanceReporter {
             xml += "    <properties>\n"
             xml += "      <property name=\"engine\" value=\"\(escape(report.engine))\"/>\n"
             xml += "      <property name=\"seed\" value=\"\(report.seed)\"/>\n"
+            for (name, value) in report.properties.sorted(by: { $0.key < $1.key }) {
+                xml += "      <property name=\"\(escape(name))\" value=\"\(escape(value))\"/>\n"
+            }
             xml += "    </properties>\n"
             for result in results { xml += testcase(result) }
             xml += "  </testsuite>\n"

@@ -47,7 +47,8 @@ public enum ConformanceDriver {
         let runner = ConformanceRunner(engine: chosen, options: runnerOptions)
         let start = Date()
         let results = runner.run(selected)
-        let report = RunReport(engine: chosen.name, seed: options.seed, start: start, stop: Date(), results: results)
+        var report = RunReport(engine: chosen.name, seed: options.seed, start: start, stop: Date(), results: results)
+        report.properties = chosen.reportProperties
         var status = report.exitCode
         let files: [(String?, any ConformanceReporter)] = [
             (options.junitPath, JUnitReporter()), (options.tapPath, TAPReporter()), (options.jsonPath, CTRFReporter()),

@@ -12,6 +12,8 @@ public struct RunReport: Sendable {
     public var stop: Date
     /// The results, files in path order and cases in file order.
     public var results: [CaseResult]
+    /// What the engine says of itself for reports (a test server's name, version, platform).
+    public var properties: [String: String] = [:]
 
     /// Makes a report.
     public init(engine: String, seed: UInt64, start: Date, stop: Date, results: [CaseResult]) {
