@@ -48,7 +48,8 @@ def main():
     for status, _ in remote.values():
         counts[status] = counts.get(status, 0) + 1
     carried = sum(1 for key, (status, _) in remote.items() if status == "passed")
-    print(f"compare-junit: {len(remote)} cases; over the test kit {carried} passed, "
+    share = 100 * carried / len(remote) if remote else 0
+    print(f"compare-junit: {len(remote)} cases; over the test kit {carried} passed ({share:.1f}% carried), "
           f"{counts.get('skipped', 0)} skipped, {counts.get('failure', 0) + counts.get('error', 0)} failed")
     for problem in problems:
         print(f"compare-junit: DIFFERENT {problem}", file=sys.stderr)
