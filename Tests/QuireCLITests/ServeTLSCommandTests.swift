@@ -84,6 +84,11 @@
                 quire, [directory.path, "--tls-identity-dir", elsewhere.path])
             #expect(other != fingerprint)
             #expect(try restartedFingerprint(quire, [directory.path, "--tls-identity-dir", elsewhere.path]) == other)
+            let alone = try ServedProcess(
+                quire, ["serve", directory.path, "--port", "0", "--tls-identity-dir", elsewhere.path])
+            defer { alone.kill() }
+            #expect(alone.terminate(signal: nil) != 0)
+            #expect(alone.output.contains("--tls-identity-dir goes with --tls-self-signed"), "\(alone.output)")
         }
 
         /// Serves with `--tls-self-signed` and `arguments`, and returns the fingerprint printed.
