@@ -31,6 +31,7 @@ extension ServeCommand {
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             corsOrigins: corsOrigin, accessLog: accessLog)
         config.conflicts = try conflictRule(default: .keep)
+        applyBodyLimits(to: &config)
         defer { try? databases.close() }
         try applyTLS(to: &config, folder: folder)
         let listener = URLEndpointListener(config: config)

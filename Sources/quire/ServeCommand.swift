@@ -6,7 +6,7 @@ import QuireSync
 
 /// `quire serve DATABASE|DIR [--create-databases] [--allow-delete] [--port P] [--interface
 /// ADDRESS] [--read-only] [--user NAME --password-file F | --insecure-no-auth] [--max-body SIZE]
-/// [--max-connections N] [--idle-timeout SECONDS] [--cors-origin ORIGIN ...] [--log FILE|-]
+/// [--max-connections N] [--idle-timeout SECONDS] [--body-timeout SECONDS] [--min-body-rate BYTES] [--cors-origin ORIGIN ...] [--log FILE|-]
 /// [--conflicts keep|refuse] [--tls-cert F --tls-key F | --tls-self-signed]`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -89,6 +89,13 @@ struct ServeCommand: ParsableCommand {
     var idleTimeout: Double = 120
 
     @Option(
+        help: "Seconds a request body may take beyond what --min-body-rate allows; a slower sender is disconnected.")
+    var bodyTimeout: Double = 30
+
+    @Option(help: "The bytes per second a request body must average after --body-timeout.")
+    var minBodyRate: Int = 1024
+
+    @Option(
         help: "A browser origin allowed to call the server with CORS (repeatable; '*' for any, without credentials).")
     var corsOrigin: [String] = []
 
@@ -153,6 +160,10 @@ struct ServeCommand: ParsableCommand {
         guard idleTimeout > 0, idleTimeout <= 86_400 else {
             throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds.")
         }
+        guard bodyTimeout > 0, bodyTimeout <= 86_400 else {
+            throw ValidationError("--body-timeout must be more than 0 and at most 86400 seconds.")
+        }
+        guard minBodyRate >= 1 else { throw ValidationError("--min-body-rate must be at least 1 byte per second.") }
         _ = try ServeCommand.byteCount(maxBody)
         _ = try conflictRule(default: .keep)
         for origin in corsOrigin where origin != "*" && !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) {
@@ -259,6 +270,7 @@ struct ServeCommand: ParsableCommand {
             maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
             corsOrigins: corsOrigin, accessLog: accessLog)
         config.conflicts = try conflictRule(default: .refuse)
+        applyBodyLimits(to: &config)
         defer { try? opened.close() }
         try applyTLS(to: &config, folder: URL(fileURLWithPath: directory))
         let listener = URLEndpointListener(config: config)
@@ -266,6 +278,12 @@ struct ServeCommand: ParsableCommand {
             ($0.urls ?? []).map { "Serving \($0.absoluteString)\n" }.joined() + ServeCommand.tlsAnnouncement($0)
         }
         try opened.close()
+    }
+
+    /// Sets `--body-timeout` and `--min-body-rate` on `config`.
+    func applyBodyLimits(to config: inout URLEndpointListenerConfiguration) {
+        config.requestBodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
+        config.minimumBodyRate = minBodyRate
     }
 
     /// What `--conflicts` asks for, `fallback` when it is not given.
