@@ -152,6 +152,8 @@ let package = Package(
                 "QuireSync",
                 "QuireTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // SIGINT and SIGTERM as an async sequence, for the long-running commands.
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Quire
 import QuireFixtureBuilder
@@ -7,7 +6,7 @@ import QuireFixtures
 
 /// `quire fixture install ZIP|URL --name NAME --directory DIR [--if-absent] [--sha256 HEX]
 /// [--size BYTES] [--timeout SECONDS]`.
-struct FixtureInstallCommand: ParsableCommand {
+struct FixtureInstallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "install",
         abstract: "Install a fixture archive, local or at an http(s) URL, as a named database.",
@@ -70,17 +69,20 @@ struct FixtureInstallCommand: ParsableCommand {
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let config = DatabaseConfiguration(directory: directory)
         let outcome: FixtureInstaller.Outcome
         if isRemote {
             guard let url = URL(string: archive) else { throw ValidationError("'\(archive)' is not a valid URL.") }
             var download = try FixtureDownload(url: url, sha256: sha256, expectedSize: size, timeout: timeout)
             download.resumesAcrossRuns = true
-            outcome = try FixtureInstallCommand.installWaiting(download, name: name, config: config, ifAbsent: ifAbsent)
+            outcome = try await installWaiting(download, name: name, config: config, ifAbsent: ifAbsent)
         } else {
-            outcome = try FixtureInstaller.install(
-                archive: URL(fileURLWithPath: archive), name: name, config: config, ifAbsent: ifAbsent)
+            // Extracting and copying block: on a store thread, not one of the task pool's.
+            let (file, name, ifAbsent) = (URL(fileURLWithPath: archive), name, ifAbsent)
+            outcome = try await DatabaseWork.shared.write {
+                try FixtureInstaller.install(archive: file, name: name, config: config, ifAbsent: ifAbsent)
+            }
         }
         let target = URL(fileURLWithPath: directory).appendingPathComponent("\(name).quire").path
         switch outcome {
@@ -91,57 +93,29 @@ struct FixtureInstallCommand: ParsableCommand {
 
     /// Runs the download and install, drawing progress on a terminal; SIGINT or SIGTERM
     /// cancels it (nothing is installed; the bytes downloaded so far are kept for the next run).
-    private static func installWaiting(
+    private func installWaiting(
         _ download: FixtureDownload, name: String, config: DatabaseConfiguration, ifAbsent: Bool
-    ) throws -> FixtureInstaller.Outcome {
+    ) async throws -> FixtureInstaller.Outcome {
         var progress: (@Sendable (FixtureDownloadProgress) -> Void)?
         if TerminalProgressBar.isWanted() {
             let meter = DownloadMeter()
             progress = { meter.update($0) }
         }
-        let result = ResultBox()
-        let done = DispatchSemaphore(value: 0)
-        let task = Task {
-            do {
-                let outcome = try await FixtureInstaller.install(
-                    from: download, name: name, config: config, ifAbsent: ifAbsent, progress: progress)
-                result.set(.success(outcome))
-            } catch {
-                result.set(.failure(error))
+        let report = progress
+        defer { if report != nil { FileHandle.standardError.write(Data("\n".utf8)) } }
+        do {
+            return try await cancellingOnSignal {
+                try await FixtureInstaller.install(
+                    from: download, name: name, config: config, ifAbsent: ifAbsent, progress: report)
             }
-            done.signal()
-        }
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { task.cancel() }
-            source.resume()
-            return source
-        }
-        done.wait()
-        signals.forEach { $0.cancel() }
-        if progress != nil { FileHandle.standardError.write(Data("\n".utf8)) }
-        switch result.get() {
-        case .success(let outcome): return outcome
-        case .failure(is CancellationError):
+        } catch is CancellationError {
             FileHandle.standardError.write(
                 Data(
                     "Interrupted; nothing was installed. What was downloaded is kept: the same install continues from it.\n"
                         .utf8))
             throw ExitCode.failure
-        case .failure(let error): throw error
-        case nil: throw ValidationError("The install ended without a result.")
         }
     }
-}
-
-/// The install's result, handed from its task to the command.
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Result<FixtureInstaller.Outcome, any Error>?
-
-    func set(_ result: Result<FixtureInstaller.Outcome, any Error>) { lock.withLock { stored = result } }
-    func get() -> Result<FixtureInstaller.Outcome, any Error>? { lock.withLock { stored } }
 }
 
 /// Draws `downloading  42%  12.5 MiB` on one terminal line (standard error), redrawn when the

@@ -3,7 +3,7 @@ import Quire
 
 /// The `quire` command-line tool.
 @main
-struct QuireCommand: ParsableCommand {
+struct QuireCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quire",
         abstract: "Quire: an embedded document store, its conformance runner and fixture packager.",
@@ -13,12 +13,17 @@ struct QuireCommand: ParsableCommand {
         ]
     )
 
-    /// Parses and runs the command; a `QuireError` prints as the one sentence of its message
+    /// Parses and runs the command (the long-running ones, `serve`, `testserver` and `fixture
+    /// install`, are async); a `QuireError` prints as the one sentence of its message
     /// (`Error: cannot read archive 'x.zip'.`), without its domain and code, exit status 1.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var running = command as? any AsyncParsableCommand {
+                try await running.run()
+            } else {
+                try command.run()
+            }
         } catch let error as QuireError {
             exit(withError: DbFailure(error.message, capitalizing: false))
         } catch {

@@ -1,11 +1,10 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import QuireTestServer
 
 /// `quire testserver [--port P] [--interface ADDRESS] [--dataset-root DIR] [--directory DIR]
 /// [--report-as VARIANT] [--api-version 1|2]`.
-struct TestServerCommand: ParsableCommand {
+struct TestServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "testserver",
         abstract: "Serve Quire through the Couchbase Lite test kit's REST API (version 2, or 1 when asked).",
@@ -56,7 +55,8 @@ struct TestServerCommand: ParsableCommand {
     func validate() throws {
         guard reportAs == "quire" || TestServerConfiguration.knownVariants.contains(reportAs) else {
             throw ValidationError(
-                "--report-as \(reportAs) is not a variant Couchbase's client knows; use quire or one of \(TestServerConfiguration.knownVariants.joined(separator: ", ")).")
+                "--report-as \(reportAs) is not a variant Couchbase's client knows; use quire or one of \(TestServerConfiguration.knownVariants.joined(separator: ", "))."
+            )
         }
         guard TestServerConfiguration.supportedAPIVersions.contains(apiVersion) else {
             throw ValidationError("--api-version \(apiVersion) is not supported; use 1 or 2.")
@@ -69,48 +69,20 @@ struct TestServerCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         var configuration = TestServerConfiguration(
             port: port, interface: interface, datasetRoot: datasetRoot.map { URL(fileURLWithPath: $0) },
             directory: directory.map { URL(fileURLWithPath: $0) })
         configuration.reportedVariant = reportAs
         configuration.apiVersion = apiVersion
         let server = TestServer(configuration: configuration)
-        let failure = TestServerFailure()
-        let done = DispatchSemaphore(value: 0)
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler {
-                Task {
-                    await server.stop()
-                    done.signal()
-                }
-            }
-            source.resume()
-            return source
+        let announced = "Test server at http://\(interface):"
+        let port = port
+        try await cancellingOnSignal {
+            try await server.start()
+            FileHandle.standardOutput.write(Data("\(announced)\(server.port ?? port)\n".utf8))
+            await Self.waitUntilCancelled()
+            await server.stop()
         }
-        Task {
-            do {
-                try await server.start()
-                FileHandle.standardOutput.write(
-                    Data("Test server at http://\(interface):\(server.port ?? port)\n".utf8))
-            } catch {
-                failure.set(error)
-                done.signal()
-            }
-        }
-        done.wait()
-        signals.forEach { $0.cancel() }
-        if let error = failure.error { throw error }
     }
-}
-
-/// Why the test server could not start, handed from its task to the command.
-private final class TestServerFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: (any Error)?
-
-    func set(_ error: any Error) { lock.withLock { stored = error } }
-    var error: (any Error)? { lock.withLock { stored } }
 }
