@@ -107,6 +107,30 @@ import Testing
         #expect(!both.errors.contains("s3cret"))
     }
 
+    @Test func aPushCreatesTheMissingDatabaseAndKeyspacesOfAFolderWhenAsked() throws {
+        let scratch = try DbScratchFolder()
+        defer { scratch.cleanUp() }
+        let quire = try Self.runner(scratch)
+        try FileManager.default.createDirectory(
+            at: scratch.url.appendingPathComponent("served"), withIntermediateDirectories: true)
+        let server = try quire.start(["serve", "served", "--port", "0", "--create-databases"])
+        defer { server.stop() }
+        let root = String(try server.waitForLine(startingWith: "Serving ").dropFirst("Serving ".count))
+        let url = (root.hasSuffix("/") ? root : root + "/") + "shop"
+        _ = try quire.succeed(["db", "create", "shop", "-c", "store.products"])
+        _ = try quire.succeed(["db", "put", "shop", "p1", #"{"n":1}"#, "-c", "store.products"])
+        _ = try quire.succeed(["db", "put", "shop", "d1", #"{"n":2}"#])
+
+        let refused = try quire.run(["db", "push", "shop", url])
+        #expect(refused.status == 1 && refused.errors.contains("404"), "\(refused.errors)")
+        let pushed = try quire.run(["db", "push", "shop", url, "--create-target"])
+        #expect(pushed.status == 0 && pushed.output.hasPrefix("Pushed 2 documents"), "\(pushed.output)\(pushed.errors)")
+        // The folder now holds shop with both collections and their documents.
+        let listed = try quire.succeed(["db", "ls", "served/shop.quire", "-c", "store.products", "--json"])
+        #expect(try JSONReader.parse(String(listed.split(separator: "\n").first ?? ""))["id"] == "p1")
+        #expect(try quire.run(["db", "cat", "served/shop.quire", "d1"]).status == 0)
+    }
+
     @Test func insideAttachmentsArePutRefusedWithTheWayBlobsComeIn() throws {
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }

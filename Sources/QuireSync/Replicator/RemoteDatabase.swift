@@ -104,9 +104,15 @@ struct RemoteDatabase: Sendable {
 
     // MARK: Protocol steps
 
-    /// `GET /{db}`: the database exists and answers.
-    func info() async throws -> [String: JSONValue] {
-        try checkedObject(try await send("GET"), "GET database")
+    /// `GET /{db}`: the database exists and answers. With `creating`, a database that does not
+    /// exist (404) is created with `PUT /{db}` first (412 from a peer that created it
+    /// meanwhile is fine).
+    func info(creating: Bool = false) async throws -> [String: JSONValue] {
+        let response = try await send("GET")
+        guard creating, response.status == 404 else { return try checkedObject(response, "GET database") }
+        let created = try await send("PUT")
+        if created.status != 412 { _ = try checked(created, "PUT database") }
+        return try checkedObject(try await send("GET"), "GET database")
     }
 
     /// `GET /{db}/_local/{id}`; nil on 404.

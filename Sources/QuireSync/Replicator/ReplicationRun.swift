@@ -84,7 +84,7 @@ struct ReplicationRun: Sendable {
             let remote = RemoteDatabase(
                 url: url.keyspace(scope: collection.scope.name, collection: collection.name), transport: transport,
                 headers: headers, requestTimeout: config.requestTimeout)
-            _ = try await remote.info()
+            _ = try await remote.info(creating: config.createsMissingTarget && config.replicatorType != .pull)
             let inputs = CheckpointInputs(
                 uuid: uuid, remoteURL: url, collection: collection.fullName, channels: collectionConfig.channels ?? [],
                 filter: collectionConfig.filter, filterParameters: collectionConfig.filterParameters ?? [:],

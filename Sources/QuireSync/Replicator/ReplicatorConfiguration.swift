@@ -27,6 +27,11 @@ public struct ReplicatorConfiguration: Sendable {
     /// Whether a document the remote says the user lost access to (`_removed`) is purged
     /// locally. Default true.
     public var enableAutoPurge = true
+    /// Whether a push creates a remote database (or `db.scope.collection` keyspace) that does
+    /// not exist, with `PUT`, as CouchDB's `create_target` does; false by default, as in
+    /// Couchbase Lite, where a missing remote database stops the replicator with a 404. The
+    /// server must allow it (`quire serve FOLDER --create-databases`).
+    public var createsMissingTarget = false
     /// How long, in seconds, one request may go without an answer. Default 60.
     public var requestTimeout: TimeInterval = 60
     #if TLS

@@ -37,6 +37,12 @@ struct DbReplicationOptions: ParsableArguments {
     @Flag(help: "Push and pull in one replication (both directions).")
     var bidi = false
 
+    @Flag(
+        help:
+            "Pushing: create the remote database, and its scope.collection keyspaces, when missing (CouchDB's create_target; quire serve FOLDER needs --create-databases)."
+    )
+    var createTarget = false
+
     @Option(
         name: .customLong("pinned-cert"),
         help:
@@ -114,6 +120,7 @@ struct DbReplicationOptions: ParsableArguments {
         var config = ReplicatorConfiguration(target: URLEndpoint(url: components.url!))
         config.replicatorType = bidi ? .pushAndPull : direction
         config.continuous = continuous
+        config.createsMissingTarget = createTarget
         config.requestTimeout = timeout
         // A continuous replication keeps trying through outages, as Couchbase Lite's does.
         config.maxAttempts = continuous && attempts == 1 ? 0 : attempts
