@@ -5,30 +5,30 @@ import QuireSync
 
 /// The replicators a case holds by name (`startReplicator`), each with the document
 /// replication events it reported.
-final class QuireReplicators: @unchecked Sendable {
+final class QuireReplicators: Sendable {
     /// A held replicator and what its listeners recorded.
-    final class Held: @unchecked Sendable {
+    final class Held: Sendable {
         let replicator: Replicator
         /// Listeners run here, in order; draining it delivers every event reported so far.
         let queue: DispatchQueue
-        private let lock = NSLock()
-        private var recorded: [SpecValue] = []
-        private var tokens: [ReplicatorListenerToken] = []
+        private let recorded = Locked([SpecValue]())
+        private let tokens = Locked([ReplicatorListenerToken]())
 
         init(_ replicator: Replicator, name: String) {
             self.replicator = replicator
             queue = DispatchQueue(label: "Quire.Conformance.replicator.\(name)")
-            tokens.append(
-                replicator.addDocumentReplicationListener(withQueue: queue) { [weak self] replication in
-                    let events = replication.documents.map { Held.event($0, isPush: replication.isPush) }
-                    self?.lock.withLock { self?.recorded.append(contentsOf: events) }
-                })
+            let recorded = recorded
+            let token = replicator.addDocumentReplicationListener(withQueue: queue) { replication in
+                let events = replication.documents.map { Held.event($0, isPush: replication.isPush) }
+                recorded.withLock { $0.append(contentsOf: events) }
+            }
+            tokens.withLock { $0.append(token) }
         }
 
         /// The events so far, after every reported batch has reached the listener.
         var events: [SpecValue] {
             queue.sync {}
-            return lock.withLock { recorded }
+            return recorded.withLock { $0 }
         }
 
         /// Waits until the activity is `activity` (idle also accepts stopped, so a failed
@@ -47,8 +47,11 @@ final class QuireReplicators: @unchecked Sendable {
         }
 
         func removeListeners() {
-            for token in tokens { token.remove() }
-            tokens.removeAll()
+            let removed = tokens.withLock { tokens in
+                defer { tokens.removeAll() }
+                return tokens
+            }
+            for token in removed { token.remove() }
         }
 
         private static func event(_ document: ReplicatedDocument, isPush: Bool) -> SpecValue {
@@ -63,12 +66,11 @@ final class QuireReplicators: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var held: [String: Held] = [:]
+    private let held = Locked([String: Held]())
 
     /// Holds `replicator` under `name`; an existing one of that name is refused.
     func add(_ replicator: Replicator, name: String) throws -> Held {
-        try lock.withLock {
+        try held.withLock { held in
             guard held[name] == nil else {
                 throw EngineError.refusal(
                     "invalidSpec", "a replicator named '\(name)' was already started in this case")
@@ -81,7 +83,7 @@ final class QuireReplicators: @unchecked Sendable {
 
     /// The replicator held as `name`.
     func named(_ name: String) throws -> Held {
-        try lock.withLock {
+        try held.withLock { held in
             guard let entry = held[name] else {
                 let known = held.keys.sorted()
                 throw EngineError.refusal(
@@ -95,7 +97,7 @@ final class QuireReplicators: @unchecked Sendable {
 
     /// Stops every replicator and waits (boundedly) for each to stop.
     func stopAll() {
-        let all = lock.withLock { () -> [Held] in
+        let all = held.withLock { held -> [Held] in
             defer { held.removeAll() }
             return Array(held.values)
         }
