@@ -8,7 +8,7 @@ import Quire
 /// Tokens live in memory only, so a restart logs everyone out (clients log in again, as
 /// they do when CouchDB's cookie expires). At most ``capacity`` are kept; beyond, the one
 /// used longest ago goes.
-final class ListenerSessions: @unchecked Sendable {  // every stored property is guarded by `lock`
+final class ListenerSessions: Sendable {
     /// The cookie's name, CouchDB's.
     static let cookieName = "AuthSession"
     /// CouchDB's default session timeout: 10 minutes without a request.
@@ -16,20 +16,19 @@ final class ListenerSessions: @unchecked Sendable {  // every stored property is
     /// The most sessions kept at once.
     static let capacity = 10_000
 
-    private struct Session {
+    private struct Session: Sendable {
         let user: String
         var lastUse: ContinuousClock.Instant
     }
 
-    private let lock = NSLock()
-    private var sessions: [String: Session] = [:]
+    private let sessions = Locked([String: Session]())
     private let clock = ContinuousClock()
 
     /// A new session for `user`; returns its token.
     func open(user: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let token = (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
-        lock.withLock {
+        sessions.withLock { sessions in
             let now = clock.now
             sessions = sessions.filter { now - $0.value.lastUse < ListenerSessions.timeout }
             if sessions.count >= ListenerSessions.capacity,
@@ -45,7 +44,7 @@ final class ListenerSessions: @unchecked Sendable {  // every stored property is
     /// The user of session `token`, nil when there is no such session or it expired; a
     /// session used is kept for another ``timeout``.
     func user(token: String) -> String? {
-        lock.withLock {
+        sessions.withLock { sessions in
             guard var session = sessions[token] else { return nil }
             let now = clock.now
             guard now - session.lastUse < ListenerSessions.timeout else {
@@ -60,7 +59,7 @@ final class ListenerSessions: @unchecked Sendable {  // every stored property is
 
     /// Ends session `token`.
     func close(token: String) {
-        lock.withLock { _ = sessions.removeValue(forKey: token) }
+        sessions.withLock { _ = $0.removeValue(forKey: token) }
     }
 
     /// The `AuthSession` token among the request's cookies.
