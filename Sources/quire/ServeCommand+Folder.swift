@@ -19,7 +19,7 @@ extension ServeCommand {
     }
 
     /// Serves every database in `folder` until SIGINT or SIGTERM, then closes them.
-    func serveFolder(_ folder: URL) throws {
+    func serveFolder(_ folder: URL) async throws {
         let (authenticator, accessLog) = try serverSettings()
         let databases = try ListenerDatabaseFolder(
             directory: folder.path, createsDatabases: createDatabases, allowsDelete: allowDelete,
@@ -36,7 +36,7 @@ extension ServeCommand {
         try applyTLS(to: &config, folder: folder)
         let listener = URLEndpointListener(config: config)
         let path = folder.standardizedFileURL.path
-        try ServeCommand.serveUntilSignalled(listener) { listener in
+        try await serveUntilSignalled(listener) { listener in
             let urls = (listener.serverURLs ?? []).map { "Serving \($0.absoluteString)\n" }.joined()
             let listed =
                 names.isEmpty

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Quire
 import QuireSync
@@ -8,7 +7,7 @@ import QuireSync
 /// ADDRESS] [--read-only] [--user NAME --password-file F | --insecure-no-auth] [--max-body SIZE]
 /// [--max-connections N] [--idle-timeout SECONDS] [--body-timeout SECONDS] [--min-body-rate BYTES] [--cors-origin ORIGIN ...] [--log FILE|-]
 /// [--conflicts keep|refuse] [--tls-cert F --tls-key F | --tls-self-signed]`.
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve a database, or every database in a folder, over HTTP with the CouchDB replication protocol.",
@@ -237,9 +236,9 @@ struct ServeCommand: ParsableCommand {
         return ListenerAccessLog(fileHandle: handle)
     }
 
-    func run() throws {
+    func run() async throws {
         if let folder = try ServeCommand.databaseFolder(database) {
-            try serveFolder(folder)
+            try await serveFolder(folder)
             return
         }
         if createDatabases || allowDelete {
@@ -274,7 +273,7 @@ struct ServeCommand: ParsableCommand {
         defer { try? opened.close() }
         try applyTLS(to: &config, folder: URL(fileURLWithPath: directory))
         let listener = URLEndpointListener(config: config)
-        try ServeCommand.serveUntilSignalled(listener) {
+        try await serveUntilSignalled(listener) {
             ($0.urls ?? []).map { "Serving \($0.absoluteString)\n" }.joined() + ServeCommand.tlsAnnouncement($0)
         }
         try opened.close()
@@ -309,44 +308,14 @@ struct ServeCommand: ParsableCommand {
 
     /// Starts `listener`, prints what `announce` says once it listens, and stops it on SIGINT
     /// or SIGTERM; returns once it has stopped (throws when it could not start).
-    static func serveUntilSignalled(
+    func serveUntilSignalled(
         _ listener: URLEndpointListener, announce: @escaping @Sendable (URLEndpointListener) -> String
-    ) throws {
-        let outcome = ServeOutcome()
-        let done = DispatchSemaphore(value: 0)
-        let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler {
-                Task {
-                    await listener.stop()
-                    done.signal()
-                }
-            }
-            source.resume()
-            return source
+    ) async throws {
+        try await cancellingOnSignal {
+            try await listener.start()
+            FileHandle.standardOutput.write(Data(announce(listener).utf8))
+            await Self.waitUntilCancelled()
+            await listener.stop()
         }
-        Task {
-            do {
-                try await listener.start()
-                FileHandle.standardOutput.write(Data(announce(listener).utf8))
-            } catch {
-                outcome.error = error
-                done.signal()
-            }
-        }
-        done.wait()
-        signals.forEach { $0.cancel() }
-        if let error = outcome.error { throw error }
-    }
-}
-
-/// Why serving ended, handed from the listener's task to the command.
-private final class ServeOutcome: Sendable {
-    private let stored = Locked<(any Error)?>(nil)
-
-    var error: (any Error)? {
-        get { stored.withLock { $0 } }
-        set { stored.withLock { $0 = newValue } }
     }
 }
