@@ -18,7 +18,8 @@ import Testing
             #expect(ids(try await client.post("/db/_all_docs", ["limit": 2])) == ["a", "b"])
             #expect(ids(try await client.post("/db/_all_docs", ["skip": 3])) == ["d", "e"])
             #expect(ids(try await client.post("/db/_all_docs", ["descending": true, "limit": 2])) == ["e", "d"])
-            #expect(ids(try await client.post("/db/_all_docs", ["start_key": "b", "end_key": "d"])) == ["b", "c", "d"])
+            #expect(
+                ids(try await client.post("/db/_all_docs", ["start_key": "b", "end_key": "d"])) == ["b", "c", "d"])
             #expect(
                 ids(try await client.post("/db/_all_docs", ["startkey": "b", "endkey": "d", "inclusive_end": false]))
                     == ["b", "c"])

@@ -11,7 +11,8 @@ import Testing
 
     private func post(_ raw: RawHTTPClient, type: String, _ body: String) async throws -> RawHTTPClient.Reply {
         try await raw.send(
-            "POST /_session HTTP/1.1\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)", body: Data(body.utf8))
+            "POST /_session HTTP/1.1\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)",
+            body: Data(body.utf8))
     }
 
     @Test func aCookieLoginStandsInForBasicUntilLogout() async throws {

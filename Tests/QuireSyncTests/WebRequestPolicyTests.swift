@@ -45,10 +45,12 @@ import Testing
             #expect(foreign.status == 403)
             #expect(try await raw.send("GET /db HTTP/1.1\r\nOrigin: null").status == 403)
             #expect(harness.collection.count == 0)
-            let own = try await send(raw, "POST /db/_bulk_docs HTTP/1.1", headers: [json, "Origin: http://127.0.0.1:\(port)"])
+            let own = try await send(
+                raw, "POST /db/_bulk_docs HTTP/1.1", headers: [json, "Origin: http://127.0.0.1:\(port)"])
             #expect(own.status == 201)
         }
-        try await ListenerHarness.with(adjust: { $0.corsOrigins = ["https://app.example.com"] }) { harness async throws in
+        try await ListenerHarness.with(adjust: { $0.corsOrigins = ["https://app.example.com"] }) {
+            harness async throws in
             let raw = RawHTTPClient(port: try #require(harness.listener.port))
             #expect(try await raw.send("GET /db HTTP/1.1\r\nOrigin: https://app.example.com").status == 200)
             #expect(try await raw.send("GET /db HTTP/1.1\r\nOrigin: https://evil.example.com").status == 403)
@@ -59,7 +61,9 @@ import Testing
         try await ListenerHarness.with { harness async throws in
             let policy = WebRequestPolicy(
                 configuration: harness.listener.config, cors: CORSPolicy(origins: []), scheme: "http")
-            for host in ["127.0.0.1:4984", "localhost:4984", "LOCALHOST", "[::1]:4984", "10.1.2.3", "app.localhost", "nas:4984"] {
+            for host in [
+                "127.0.0.1:4984", "localhost:4984", "LOCALHOST", "[::1]:4984", "10.1.2.3", "app.localhost", "nas:4984",
+            ] {
                 #expect(policy.isServedHost(host), "\(host)")
             }
             for host in ["evil.example.com", "evil.example.com:4984", "127.0.0.1.evil.com", "[nonsense]", "a:b"] {

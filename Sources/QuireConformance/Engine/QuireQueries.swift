@@ -68,7 +68,9 @@ enum QuireQueries {
             // (stop words indexed) and refuses the other stemmed languages: the case says how
             // Couchbase Lite's Snowball stemmers behave, so it is skipped, not failed.
             let language = index.language ?? "en"
-            if !FullTextIndexConfiguration.hasSnowballStemmers, FullTextIndexConfiguration.needsSnowball(language: language) {
+            if !FullTextIndexConfiguration.hasSnowballStemmers,
+                FullTextIndexConfiguration.needsSnowball(language: language)
+            {
                 throw EngineError.missingCapability(
                     .snowball,
                     "a full-text index in '\(language)' stems with Snowball, and this build leaves out the package trait 'Snowball'"
