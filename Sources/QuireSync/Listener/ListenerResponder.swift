@@ -79,6 +79,10 @@ struct ListenerResponder: Sendable {
         var bodyRead = false
         do {
             try webPolicy.check(request)
+            if request.uri.path == "/_up", request.method == .get || request.method == .head {
+                let response = ServerEndpoints.up()
+                return request.method == .head ? response.createHeadResponse() : response
+            }
             if request.uri.path == "/_session" {
                 // Logging in needs no credentials; the answer says whether there were any.
                 let credentials = try sessionCredentials(request.headers)

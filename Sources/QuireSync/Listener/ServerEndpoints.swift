@@ -1,8 +1,15 @@
 import Hummingbird
 import Quire
 
-/// `GET /` and `GET /{db}`.
+/// `GET /`, `GET /_up` and `GET /{db}`.
 enum ServerEndpoints {
+    /// CouchDB's health check, `GET /_up`: `{"status":"ok"}` while the server serves. Like
+    /// CouchDB's, it needs no credentials (load balancers and clients such as couchdb3's
+    /// `up()` ask it before logging in), and says nothing about the databases.
+    static func up() -> Response {
+        JSONResponse.make(.ok, ["status": "ok"])
+    }
+
     /// CouchDB's welcome object; `uuid` is the first served database's public UUID.
     static func welcome(keyspaces: Keyspaces) throws -> Response {
         let database = keyspaces.canonical.first?.collection.database
