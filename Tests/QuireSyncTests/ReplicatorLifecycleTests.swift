@@ -12,17 +12,16 @@ extension EndToEnd {
             let remote = try await ListeningPeer()
             var config = ReplicatorConfiguration(target: URLEndpoint(url: remote.url))
             config.continuous = true
+            // Long polls of 5 s, newlines every 1.5 s, a request timeout of 3 s.
             config.heartbeat = 5
-            // Heartbeats come every requestTimeout / 2 = 4 s, which leaves a stall of up to
-            // 4 s on a loaded machine before the feed would time out.
-            config.requestTimeout = 8
+            config.requestTimeout = 3
             config.addCollection(local.collection)
             let replicator = Replicator(config: config)
             let recorder = ReplicationRecorder(replicator)
             replicator.start()
             _ = try await recorder.wait { $0.activity == .idle }
-            // A quiet feed outlasting the request timeout stays up, kept alive by heartbeats.
-            try await Task.sleep(nanoseconds: 8_500_000_000)
+            // A quiet long poll outlasting the request timeout stays up, kept alive by heartbeats.
+            try await Task.sleep(for: .seconds(3.5))
             #expect(!recorder.activities.contains(.offline))
 
             try local.save("from-local", #"{"n": 1}"#)
