@@ -34,6 +34,9 @@ import Testing
             let json = try await post(raw, type: "application/json", #"{"name":"ada","password":"s3cret"}"#)
             #expect(json.status == 200)
             #expect(json.header("Set-Cookie")?.hasPrefix("AuthSession=") == true)
+            // IBM's Cloudant SDK names the user `username`, which CouchDB also reads.
+            let cloudant = try await post(raw, type: "application/json", #"{"username":"ada","password":"s3cret"}"#)
+            #expect(cloudant.status == 200 && cloudant.json["name"] == "ada")
 
             #expect(try await raw.send("GET /db HTTP/1.1").status == 401)
             #expect(try await raw.send("GET /db HTTP/1.1\r\nCookie: other=1; \(cookie)").status == 200)

@@ -80,7 +80,8 @@ struct SessionEndpoint: Sendable {
         return parts.joined(separator: "; ")
     }
 
-    /// The name and password of a login body: a form or a JSON object; 400 when either is
+    /// The name and password of a login body: a form or a JSON object, the name as `name` or,
+    /// as CouchDB also reads it, `username` (IBM's Cloudant SDK sends that); 400 when either is
     /// missing or the body is neither.
     static func credentials(headers: HTTPFields, body: [UInt8]) throws -> (String, String) {
         let type = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -88,7 +89,7 @@ struct SessionEndpoint: Sendable {
         var password: String?
         if type == "application/x-www-form-urlencoded" {
             let form = try QueryParameters(String(decoding: body, as: UTF8.self))
-            (name, password) = (form["name"], form["password"])
+            (name, password) = (form["name"] ?? form["username"], form["password"])
         } else if type == "application/json" {
             let json: JSONValue
             do {
@@ -96,7 +97,9 @@ struct SessionEndpoint: Sendable {
             } catch let error as QuireError {
                 throw HTTPFailure.badRequest(error.message)
             }
-            (name, password) = (json["name"]?.stringValue, json["password"]?.stringValue)
+            (name, password) = (
+                json["name"]?.stringValue ?? json["username"]?.stringValue, json["password"]?.stringValue
+            )
         } else {
             throw HTTPFailure(
                 status: .unsupportedMediaType, error: "bad_content_type",
