@@ -120,9 +120,8 @@ struct FixtureInstallCommand: AsyncParsableCommand {
 
 /// Draws `downloading  42%  12.5 MiB` on one terminal line (standard error), redrawn when the
 /// percentage or the mebibyte count changes.
-private final class DownloadMeter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last = ""
+private final class DownloadMeter: Sendable {
+    private let last = Locked("")
 
     func update(_ progress: FixtureDownloadProgress) {
         let mebibytes = String(format: "%.1f MiB", Double(progress.receivedBytes) / 1_048_576)
@@ -130,7 +129,7 @@ private final class DownloadMeter: @unchecked Sendable {
         let line =
             "downloading  \(percent)\(mebibytes)" + (progress.resumes > 0 ? "  (resumed \(progress.resumes)×)" : "")
             + (progress.retries > 0 ? "  (tried again \(progress.retries)×)" : "")
-        lock.withLock {
+        last.withLock { last in
             guard line != last else { return }
             last = line
             FileHandle.standardError.write(Data("\r\(line)\u{1b}[K".utf8))
