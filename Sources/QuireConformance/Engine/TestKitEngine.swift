@@ -16,6 +16,9 @@ import Quire
 ///
 /// A test server holds one set of databases, so cases run one at a time against it, whatever
 /// `--jobs` says.
+// Safe because every member is a constant; `turn` and `started` synchronise themselves, and the
+// client is Sendable by its own reason.
+// `turn` stays a semaphore: a case holds it from makeSession until release, not in one scope.
 public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
     /// `testkit` or `testkit-plain`.
     public let name: String

@@ -38,6 +38,7 @@ import Quire
 /// await listener.stop()
 /// try folder.close()
 /// ```
+// Safe because every mutable member is read and written only while `lock` is held.
 public final class ListenerDatabaseFolder: @unchecked Sendable {
     /// The folder holding the databases.
     public let directory: String
