@@ -78,11 +78,9 @@ struct FixtureInstallCommand: AsyncParsableCommand {
             download.resumesAcrossRuns = true
             outcome = try await installWaiting(download, name: name, config: config, ifAbsent: ifAbsent)
         } else {
-            // Extracting and copying block: on a store thread, not one of the task pool's.
-            let (file, name, ifAbsent) = (URL(fileURLWithPath: archive), name, ifAbsent)
-            outcome = try await DatabaseWork.shared.write {
-                try FixtureInstaller.install(archive: file, name: name, config: config, ifAbsent: ifAbsent)
-            }
+            // A local archive installs on the command's own thread: the process does nothing else.
+            outcome = try FixtureInstaller.install(
+                archive: URL(fileURLWithPath: archive), name: name, config: config, ifAbsent: ifAbsent)
         }
         let target = URL(fileURLWithPath: directory).appendingPathComponent("\(name).quire").path
         switch outcome {
