@@ -1,0 +1,445 @@
+// quire_extract and quire_type: json_extract and json_type with one path, by scanning the
+// JSON text. SQLite's JSON functions (3.40) parse the whole text into an array of nodes before
+// they follow a path; a stored document is read for one or two properties, so here the path
+// is followed through the text and everything it does not enter is skipped at the level of
+// bytes (strings by their quotes, containers by their brackets), building nothing.
+//
+// Every answer must be SQLite's own, since index expressions and queries compare them with
+// values SQLite made. The scanner answers where the conversion is plain (text without
+// escapes, 64-bit integers, true, false, null, compact containers, MISSING); everything else
+// (reals, whose conversion is SQLite's own, escaped strings, long integers, containers with
+// white space, unusual or malformed paths and text) goes to json_extract or json_type itself,
+// on a private in-memory connection, over the value's text alone where that is known.
+
+#include "quire_path.h"
+
+#include <sqlite3.h>
+#include <string.h>
+
+/// The subtype SQLite's JSON functions give JSON text they return (so that another JSON
+/// function reads it as JSON, not as a string).
+#define QUIRE_JSON_SUBTYPE 74
+
+typedef const unsigned char *Cursor;
+
+/// Per function and connection: the private connection and statement for the answers the
+/// scanner leaves to SQLite. A connection is used by one thread at a time, so this is too.
+typedef struct PathState {
+    const char *sql;
+    sqlite3 *aside;
+    sqlite3_stmt *statement;
+} PathState;
+
+static void path_state_free(void *pointer) {
+    PathState *state = (PathState *)pointer;
+    if (state == NULL) return;
+    sqlite3_finalize(state->statement);
+    sqlite3_close(state->aside);
+    sqlite3_free(state);
+}
+
+/// Answers with SQLite's own function over `json` and `path`.
+static void answer_by_sqlite(sqlite3_context *context, PathState *state, sqlite3_value *json, const char *text,
+                             int length, const char *path, int pathLength) {
+    if (state->statement == NULL) {
+        int rc = state->aside ? SQLITE_OK : sqlite3_open_v2(":memory:", &state->aside,
+                                                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+        if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(state->aside, state->sql, -1, &state->statement, NULL);
+        if (rc != SQLITE_OK) {
+            sqlite3_result_error(context, "quire_extract: SQLite's JSON functions are unavailable", -1);
+            return;
+        }
+    }
+    sqlite3_stmt *statement = state->statement;
+    if (text != NULL)
+        sqlite3_bind_text(statement, 1, text, length, SQLITE_STATIC);
+    else
+        sqlite3_bind_value(statement, 1, json);
+    if (path != NULL)
+        sqlite3_bind_text(statement, 2, path, pathLength, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(statement, 2);
+    int rc = sqlite3_step(statement);
+    if (rc == SQLITE_ROW) {
+        sqlite3_value *value = sqlite3_column_value(statement, 0);
+        if (sqlite3_column_type(statement, 0) == SQLITE_TEXT && sqlite3_value_subtype(value) == QUIRE_JSON_SUBTYPE) {
+            sqlite3_result_text(context, (const char *)sqlite3_column_text(statement, 0),
+                                sqlite3_column_bytes(statement, 0), SQLITE_TRANSIENT);
+            sqlite3_result_subtype(context, QUIRE_JSON_SUBTYPE);
+        } else {
+            sqlite3_result_value(context, value);
+        }
+    } else {
+        sqlite3_result_error(context, sqlite3_errmsg(state->aside), -1);
+    }
+    sqlite3_reset(statement);
+    sqlite3_clear_bindings(statement);
+}
+
+static inline int is_space(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+static inline Cursor skip_space(Cursor p, Cursor end) {
+    while (p < end && is_space(*p)) p++;
+    return p;
+}
+
+/// `p` at a string's opening quote: the byte after its closing quote, or NULL. Sets
+/// `*escaped` when the string holds a backslash.
+static inline Cursor skip_string(Cursor p, Cursor end, int *escaped) {
+    for (p++; p < end; p++) {
+        unsigned char c = *p;
+        if (c == '"') return p + 1;
+        if (c == '\\') {
+            *escaped = 1;
+            if (++p >= end) return NULL;
+        }
+    }
+    return NULL;
+}
+
+/// `p` at a value: the byte after it, or NULL. Sets `*loose` when a container holds white
+/// space outside its strings.
+static Cursor skip_value(Cursor p, Cursor end, int *loose) {
+    if (p >= end) return NULL;
+    unsigned char c = *p;
+    if (c == '"') {
+        int escaped = 0;
+        return skip_string(p, end, &escaped);
+    }
+    if (c == '{' || c == '[') {
+        int depth = 0;
+        while (p < end) {
+            c = *p;
+            if (c == '"') {
+                int escaped = 0;
+                p = skip_string(p, end, &escaped);
+                if (p == NULL) return NULL;
+                continue;
+            }
+            if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                if (--depth == 0) return p + 1;
+            } else if (is_space(c)) {
+                *loose = 1;
+            }
+            p++;
+        }
+        return NULL;
+    }
+    while (p < end && (c = *p) != ',' && c != '}' && c != ']' && !is_space(c)) p++;
+    return p;
+}
+
+/// Reads decimal digits (at most 9) at `*q`; -1 when there are none or too many.
+static long read_index(const char **q, const char *end) {
+    long value = 0;
+    int digits = 0;
+    while (*q < end && **q >= '0' && **q <= '9') {
+        if (++digits > 9) return -1;
+        value = value * 10 + (**q - '0');
+        (*q)++;
+    }
+    return digits == 0 ? -1 : value;
+}
+
+/// Follows `path` from the value at `p`: 1 with the value's bounds in `*start` and `*stop`,
+/// 0 when the path leads nowhere (MISSING), -1 when SQLite must answer.
+static int lookup(Cursor p, Cursor end, const char *path, int pathLength, Cursor *start, Cursor *stop) {
+    const char *q = path, *qEnd = path + pathLength;
+    if (q == qEnd || *q != '$') return -1;
+    q++;
+    p = skip_space(p, end);
+    while (q < qEnd) {
+        if (*q == '.') {
+            const char *key;
+            size_t keyLength;
+            q++;
+            if (q < qEnd && *q == '"') {
+                key = ++q;
+                while (q < qEnd && *q != '"') q++;
+                if (q == qEnd) return -1;
+                keyLength = (size_t)(q - key);
+                q++;
+            } else {
+                key = q;
+                while (q < qEnd && *q != '.' && *q != '[') q++;
+                keyLength = (size_t)(q - key);
+                if (keyLength == 0) return -1;
+            }
+            if (q < qEnd && *q != '.' && *q != '[') return -1;
+            if (memchr(key, 0, keyLength) != NULL) return -1;
+            if (p >= end || *p != '{') return p < end ? 0 : -1;
+            p = skip_space(p + 1, end);
+            if (p < end && *p == '}') return 0;
+            for (;;) {
+                if (p >= end || *p != '"') return -1;
+                Cursor name = p + 1;
+                int escaped = 0;
+                Cursor afterName = skip_string(p, end, &escaped);
+                if (afterName == NULL) return -1;
+                p = skip_space(afterName, end);
+                if (p >= end || *p != ':') return -1;
+                p = skip_space(p + 1, end);
+                if ((size_t)(afterName - 1 - name) == keyLength && memcmp(name, key, keyLength) == 0) break;
+                int loose = 0;
+                p = skip_value(p, end, &loose);
+                if (p == NULL) return -1;
+                p = skip_space(p, end);
+                if (p < end && *p == ',') {
+                    p = skip_space(p + 1, end);
+                    continue;
+                }
+                return p < end && *p == '}' ? 0 : -1;
+            }
+        } else if (*q == '[') {
+            q++;
+            int fromEnd = 0;
+            if (q < qEnd && *q == '#') {
+                if (q + 1 >= qEnd || q[1] != '-') return -1;
+                fromEnd = 1;
+                q += 2;
+            }
+            long index = read_index(&q, qEnd);
+            if (index < 0 || q >= qEnd || *q != ']') return -1;
+            q++;
+            if (q < qEnd && *q != '.' && *q != '[') return -1;
+            if (p >= end || *p != '[') return p < end ? 0 : -1;
+            Cursor first = skip_space(p + 1, end);
+            if (fromEnd) {
+                long count = 0;
+                p = first;
+                if (p < end && *p != ']') {
+                    for (;;) {
+                        int loose = 0;
+                        p = skip_value(p, end, &loose);
+                        if (p == NULL) return -1;
+                        count++;
+                        p = skip_space(p, end);
+                        if (p < end && *p == ',') {
+                            p = skip_space(p + 1, end);
+                            continue;
+                        }
+                        if (p < end && *p == ']') break;
+                        return -1;
+                    }
+                }
+                // As SQLite counts: `#-N` is element count - N, the first when N is the count.
+                if (index > count) return 0;
+                index = count - index;
+            }
+            p = first;
+            if (p < end && *p == ']') return 0;
+            for (long i = 0; i < index; i++) {
+                int loose = 0;
+                p = skip_value(p, end, &loose);
+                if (p == NULL) return -1;
+                p = skip_space(p, end);
+                if (p < end && *p == ',') {
+                    p = skip_space(p + 1, end);
+                    continue;
+                }
+                return p < end && *p == ']' ? 0 : -1;
+            }
+        } else {
+            return -1;
+        }
+    }
+    int loose = 0;
+    Cursor after = skip_value(p, end, &loose);
+    if (after == NULL || after == p) return -1;
+    *start = p;
+    *stop = after;
+    return 1;
+}
+
+/// Whether `p` .. `end` is a JSON integer that fits in 64 bits (with at most 18 digits, so
+/// no overflow check is needed); its value in `*out`.
+static int read_integer(Cursor p, Cursor end, sqlite3_int64 *out) {
+    int negative = 0;
+    if (p < end && *p == '-') {
+        negative = 1;
+        p++;
+    }
+    if (p == end || end - p > 18) return 0;
+    sqlite3_int64 value = 0;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9') return 0;
+        value = value * 10 + (*p - '0');
+    }
+    *out = negative ? -value : value;
+    return 1;
+}
+
+/// Whether `p` .. `end` is a number SQLite types as real: digits with a `.` or an exponent.
+/// (Long integers without either are integers to `json_type` too; `read_integer` refuses
+/// them, and SQLite answers.)
+static int is_real(Cursor p, Cursor end) {
+    if (p < end && *p == '-') p++;
+    if (p == end || *p < '0' || *p > '9') return 0;
+    int fraction = 0;
+    for (; p < end; p++) {
+        unsigned char c = *p;
+        if (c == '.' || c == 'e' || c == 'E')
+            fraction = 1;
+        else if ((c < '0' || c > '9') && c != '+' && c != '-')
+            return 0;
+    }
+    return fraction;
+}
+
+static void quire_extract(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    PathState *state = (PathState *)sqlite3_user_data(context);
+    if (sqlite3_value_type(argv[0]) != SQLITE_TEXT || sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
+        if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+            sqlite3_result_null(context);
+            return;
+        }
+        answer_by_sqlite(context, state, argv[0], NULL, 0, (const char *)sqlite3_value_text(argv[1]),
+                         sqlite3_value_bytes(argv[1]));
+        return;
+    }
+    Cursor text = sqlite3_value_text(argv[0]);
+    int length = sqlite3_value_bytes(argv[0]);
+    const char *path = (const char *)sqlite3_value_text(argv[1]);
+    int pathLength = sqlite3_value_bytes(argv[1]);
+    if (text == NULL || path == NULL) {
+        sqlite3_result_error_nomem(context);
+        return;
+    }
+    Cursor start = NULL, stop = NULL;
+    int found = lookup(text, text + length, path, pathLength, &start, &stop);
+    if (found == 0) {
+        sqlite3_result_null(context);
+        return;
+    }
+    if (found > 0) {
+        size_t size = (size_t)(stop - start);
+        switch (*start) {
+        case '"': {
+            int escaped = 0;
+            skip_string(start, stop, &escaped);
+            if (!escaped) {
+                sqlite3_result_text(context, (const char *)start + 1, (int)size - 2, SQLITE_TRANSIENT);
+                return;
+            }
+            break;
+        }
+        case '{':
+        case '[': {
+            int loose = 0;
+            skip_value(start, stop, &loose);
+            if (!loose) {
+                sqlite3_result_text(context, (const char *)start, (int)size, SQLITE_TRANSIENT);
+                sqlite3_result_subtype(context, QUIRE_JSON_SUBTYPE);
+                return;
+            }
+            break;
+        }
+        case 't':
+            if (size == 4 && memcmp(start, "true", 4) == 0) {
+                sqlite3_result_int(context, 1);
+                return;
+            }
+            break;
+        case 'f':
+            if (size == 5 && memcmp(start, "false", 5) == 0) {
+                sqlite3_result_int(context, 0);
+                return;
+            }
+            break;
+        case 'n':
+            if (size == 4 && memcmp(start, "null", 4) == 0) {
+                sqlite3_result_null(context);
+                return;
+            }
+            break;
+        default: {
+            sqlite3_int64 value;
+            if (read_integer(start, stop, &value)) {
+                sqlite3_result_int64(context, value);
+                return;
+            }
+            break;
+        }
+        }
+        // The value alone, read by SQLite: a real, an escaped string, a loose container.
+        answer_by_sqlite(context, state, NULL, (const char *)start, (int)size, "$", 1);
+        return;
+    }
+    answer_by_sqlite(context, state, argv[0], NULL, 0, path, pathLength);
+}
+
+static void quire_type(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    PathState *state = (PathState *)sqlite3_user_data(context);
+    if (sqlite3_value_type(argv[0]) != SQLITE_TEXT || sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
+        if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+            sqlite3_result_null(context);
+            return;
+        }
+        answer_by_sqlite(context, state, argv[0], NULL, 0, (const char *)sqlite3_value_text(argv[1]),
+                         sqlite3_value_bytes(argv[1]));
+        return;
+    }
+    Cursor text = sqlite3_value_text(argv[0]);
+    int length = sqlite3_value_bytes(argv[0]);
+    const char *path = (const char *)sqlite3_value_text(argv[1]);
+    int pathLength = sqlite3_value_bytes(argv[1]);
+    if (text == NULL || path == NULL) {
+        sqlite3_result_error_nomem(context);
+        return;
+    }
+    Cursor start = NULL, stop = NULL;
+    int found = lookup(text, text + length, path, pathLength, &start, &stop);
+    if (found == 0) {
+        sqlite3_result_null(context);
+        return;
+    }
+    if (found > 0) {
+        const char *name = NULL;
+        size_t size = (size_t)(stop - start);
+        switch (*start) {
+        case '"': name = "text"; break;
+        case '{': name = "object"; break;
+        case '[': name = "array"; break;
+        case 't': name = size == 4 && memcmp(start, "true", 4) == 0 ? "true" : NULL; break;
+        case 'f': name = size == 5 && memcmp(start, "false", 5) == 0 ? "false" : NULL; break;
+        case 'n': name = size == 4 && memcmp(start, "null", 4) == 0 ? "null" : NULL; break;
+        default: {
+            sqlite3_int64 value;
+            if (read_integer(start, stop, &value))
+                name = "integer";
+            else if (is_real(start, stop))
+                name = "real";
+            break;
+        }
+        }
+        if (name != NULL) {
+            sqlite3_result_text(context, name, -1, SQLITE_STATIC);
+            return;
+        }
+        answer_by_sqlite(context, state, NULL, (const char *)start, (int)size, "$", 1);
+        return;
+    }
+    answer_by_sqlite(context, state, argv[0], NULL, 0, path, pathLength);
+}
+
+static int register_one(sqlite3 *db, const char *name, const char *sql,
+                        void (*function)(sqlite3_context *, int, sqlite3_value **)) {
+    PathState *state = (PathState *)sqlite3_malloc(sizeof(PathState));
+    if (state == NULL) return SQLITE_NOMEM;
+    state->sql = sql;
+    state->aside = NULL;
+    state->statement = NULL;
+    // On failure SQLite calls path_state_free itself.
+    return sqlite3_create_function_v2(db, name, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, state,
+                                      function, NULL, NULL, path_state_free);
+}
+
+int quire_path_register(sqlite3 *db) {
+    int rc = register_one(db, "quire_extract", "SELECT json_extract(?1, ?2)", quire_extract);
+    if (rc == SQLITE_OK) rc = register_one(db, "quire_type", "SELECT json_type(?1, ?2)", quire_type);
+    return rc;
+}
