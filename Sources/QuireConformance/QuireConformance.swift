@@ -1,5 +1,5 @@
 /// Runs declarative scenario files against a document-store engine.
-public enum QuireConformance {
+package enum QuireConformance {
     /// The scenario format version this runner reads.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 }

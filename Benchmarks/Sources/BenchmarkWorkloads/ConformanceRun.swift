@@ -22,8 +22,7 @@ final class ConformanceRun: WorkloadRun {
 
     func measured() throws -> Int {
         let suite = ConformanceSuite.load(paths: [Self.specs.path])
-        let runner = ConformanceRunner(
-            engine: try EngineRegistry.makeEngine(),
+        let runner = try ConformanceRunner(
             options: RunnerOptions(jobs: ProcessInfo.processInfo.activeProcessorCount, workDirectory: folder))
         let report = runner.run(suite)
         let ran = report.results.count - report.count(.skipped)

@@ -6,49 +6,49 @@ import Foundation
 ///
 /// ``markdown`` is `Specs/COVERAGE.md`, written by `quire conform --coverage`; a test keeps the
 /// checked-in page equal to it.
-public struct CoverageMap: Sendable {
+package struct CoverageMap: Sendable {
     /// One test of Couchbase Lite, and what the specs say of it.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// `Class.testName`.
-        public let test: String
+        package let test: String
         /// The cases that cover it and run, as `path :: name` (vector rows counted once).
-        public let cases: [String]
+        package let cases: [String]
         /// Cases that name it but are skipped (`skip:`): they do not count.
-        public let skippedCases: [String]
+        package let skippedCases: [String]
         /// Why the test does not apply to Quire, when it does not.
-        public let exclusion: String?
+        package let exclusion: String?
 
         /// Whether a running case covers the test.
-        public var isCovered: Bool { !cases.isEmpty }
+        package var isCovered: Bool { !cases.isEmpty }
     }
 
     /// The figures of one class.
-    public struct ClassSummary: Sendable, Equatable {
+    package struct ClassSummary: Sendable, Equatable {
         /// The class name.
-        public let name: String
+        package let name: String
         /// Its tests in the list.
-        public let tests: Int
+        package let tests: Int
         /// Tests marked not applicable.
-        public let notApplicable: Int
+        package let notApplicable: Int
         /// Applicable tests a running case covers.
-        public let covered: Int
+        package let covered: Int
         /// Tests that apply to Quire.
-        public var applicable: Int { tests - notApplicable }
+        package var applicable: Int { tests - notApplicable }
         /// Covered tests in percent of the applicable ones (100 when none applies).
-        public var percentage: Double { applicable == 0 ? 100 : Double(covered) * 100 / Double(applicable) }
+        package var percentage: Double { applicable == 0 ? 100 : Double(covered) * 100 / Double(applicable) }
     }
 
     /// The tests in list order.
-    public let entries: [Entry]
+    package let entries: [Entry]
     /// The source line of the list (`# couchbase/couchbase-lite-ios commit ...`), if it has one.
-    public let source: String?
+    package let source: String?
 
     /// The list's file name inside the specs directory.
-    public static let testListFile = "couchbase-lite-tests.txt"
+    package static let testListFile = "couchbase-lite-tests.txt"
     /// The exclusions' file name inside the specs directory.
-    public static let exclusionsFile = "coverage-exclusions.txt"
+    package static let exclusionsFile = "coverage-exclusions.txt"
     /// The page's file name inside the specs directory.
-    public static let pageFile = "COVERAGE.md"
+    package static let pageFile = "COVERAGE.md"
 
     /// Builds the map from the texts of the test list and the exclusions and the loaded cases.
     ///
@@ -60,7 +60,7 @@ public struct CoverageMap: Sendable {
     ///   - specsDirectory: the specs directory's path, for those names.
     /// - Throws: ``CoverageError`` listing every problem: a name that is no test of the list
     ///   (in `covers:` or the exclusions), a test both covered and excluded, a malformed line.
-    public init(testList: String, exclusions: String, cases: [ConformanceCase], specsDirectory: String) throws {
+    package init(testList: String, exclusions: String, cases: [ConformanceCase], specsDirectory: String) throws {
         var problems: [String] = []
         var tests: [String] = []
         var source: String?
@@ -138,7 +138,7 @@ public struct CoverageMap: Sendable {
 
     /// Reads `couchbase-lite-tests.txt`, `coverage-exclusions.txt` and the specs of a specs
     /// directory.
-    public static func load(specsDirectory: URL) throws -> CoverageMap {
+    package static func load(specsDirectory: URL) throws -> CoverageMap {
         let directory = specsDirectory.standardizedFileURL
         func text(_ name: String) throws -> String {
             do {
@@ -154,7 +154,7 @@ public struct CoverageMap: Sendable {
     }
 
     /// The classes in the order of the list, with their figures.
-    public var classes: [ClassSummary] {
+    package var classes: [ClassSummary] {
         var order: [String] = []
         var grouped: [String: [Entry]] = [:]
         for entry in entries {
@@ -171,7 +171,7 @@ public struct CoverageMap: Sendable {
     }
 
     /// The figures of all classes together.
-    public var total: ClassSummary {
+    package var total: ClassSummary {
         let all = classes
         return ClassSummary(
             name: "total", tests: all.reduce(0) { $0 + $1.tests },
@@ -179,7 +179,7 @@ public struct CoverageMap: Sendable {
     }
 
     /// The page, `Specs/COVERAGE.md`.
-    public var markdown: String {
+    package var markdown: String {
         var lines: [String] = [
             "# Coverage of Couchbase Lite's tests",
             "",
@@ -230,7 +230,7 @@ public struct CoverageMap: Sendable {
     }
 
     /// A percentage with one decimal: `91.7%`.
-    public static func percent(_ value: Double) -> String {
+    package static func percent(_ value: Double) -> String {
         String(format: "%.1f%%", value)
     }
 
@@ -240,10 +240,10 @@ public struct CoverageMap: Sendable {
 }
 
 /// The problems that keep the coverage map from being built.
-public struct CoverageError: Error, CustomStringConvertible, Equatable {
+package struct CoverageError: Error, CustomStringConvertible, Equatable {
     /// One line per problem.
-    public let problems: [String]
+    package let problems: [String]
 
     /// The problems, one a line.
-    public var description: String { problems.joined(separator: "\n") }
+    package var description: String { problems.joined(separator: "\n") }
 }

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The engine itself is shared by every case and every worker thread; each case gets its own
 /// ``EngineSession``, made in its own empty directory.
-public protocol ConformanceEngine: Sendable {
+package protocol ConformanceEngine: Sendable {
     /// A short name for reports (`quire`, `memory`).
     var name: String { get }
 
@@ -30,17 +30,17 @@ public protocol ConformanceEngine: Sendable {
 
 extension ConformanceEngine {
     /// By default an engine can do everything.
-    public var capabilities: Set<EngineCapability>? { nil }
+    package var capabilities: Set<EngineCapability>? { nil }
 
     /// By default an engine says nothing more of itself.
-    public var reportProperties: [String: String] { [:] }
+    package var reportProperties: [String: String] { [:] }
 }
 
 /// One case's connection to an engine. Used from a single thread, then closed.
 ///
 /// Errors the store reports are thrown as ``EngineError``; any other error type is shown
 /// as is and can only be matched by an `error:` expectation through its description.
-public protocol EngineSession: AnyObject {
+package protocol EngineSession: AnyObject {
     /// Performs a step.
     ///
     /// - Returns: the step's result as documented on each ``Step`` case, or nil for steps
@@ -75,45 +75,45 @@ public protocol EngineSession: AnyObject {
 
 extension EngineSession {
     /// By default an engine stores no blobs.
-    public func isBlobStored(digest: String) throws -> Bool {
+    package func isBlobStored(digest: String) throws -> Bool {
         throw EngineError.unsupported("blob checks")
     }
 
     /// By default a baseline needs no preparation.
-    public func prepareBaseline(named name: String, iterations: Int, prepareIterations: Int, in context: StepContext)
+    package func prepareBaseline(named name: String, iterations: Int, prepareIterations: Int, in context: StepContext)
         throws
     {}
 
     /// By default an engine provides no baselines.
-    public func runBaseline(named name: String, iterations: Int, in context: StepContext) throws {
+    package func runBaseline(named name: String, iterations: Int, in context: StepContext) throws {
         throw EngineError.unsupported("the baseline '\(name)'")
     }
 }
 
 /// Where a step runs: handed to the engine with each step.
-public struct StepContext: Sendable, Hashable {
+package struct StepContext: Sendable, Hashable {
     /// The step's position in its spec file, for messages.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The case's own directory.
-    public var directory: URL
+    package var directory: URL
     /// The directory of the spec file, against which relative paths in it resolve.
-    public var specDirectory: URL
+    package var specDirectory: URL
     /// The case's seed.
-    public var seed: UInt64
+    package var seed: UInt64
     /// True for the steps of a performance workload, whose results nobody reads: an engine
     /// may then skip building the value it would return (a save's re-read document, say), so
     /// that the timing is the operation alone.
-    public var discardsResult = false
+    package var discardsResult = false
     /// The name the step's `as:` gives its result. An engine that holds document objects keeps
     /// the object a `get`, `save` or `toMutable` step produced under it, for later `object:`
     /// arguments.
-    public var objectName: String?
+    package var objectName: String?
     /// The threads a performance workload runs on (`threads:`); its baseline does its work on
     /// as many.
-    public var threads = 1
+    package var threads = 1
 
     /// Makes a context.
-    public init(location: SourceLocation, directory: URL, specDirectory: URL, seed: UInt64) {
+    package init(location: SourceLocation, directory: URL, specDirectory: URL, seed: UInt64) {
         self.location = location
         self.directory = directory
         self.specDirectory = specDirectory

@@ -1,18 +1,18 @@
 /// A document as stored: what `get` and `save` return and what document-state checks read.
-public struct DocumentSnapshot: Sendable, Hashable {
+package struct DocumentSnapshot: Sendable, Hashable {
     /// The document's collection and ID.
-    public var reference: DocumentReference
+    package var reference: DocumentReference
     /// The current revision (`generation-digest`).
-    public var revisionID: String
+    package var revisionID: String
     /// The collection-wide sequence of the revision.
-    public var sequence: Int
+    package var sequence: Int
     /// The document's properties.
-    public var properties: [String: SpecValue]
+    package var properties: [String: SpecValue]
     /// When the document expires, in milliseconds since 1970, if it does.
-    public var expiration: Int?
+    package var expiration: Int?
 
     /// Makes a snapshot.
-    public init(
+    package init(
         _ reference: DocumentReference, revisionID: String, sequence: Int,
         properties: [String: SpecValue], expiration: Int? = nil
     ) {
@@ -24,11 +24,11 @@ public struct DocumentSnapshot: Sendable, Hashable {
     }
 
     /// The key that carries a document's metadata in step results.
-    public static let metaKey = "_meta"
+    package static let metaKey = "_meta"
 
     /// The properties plus `_meta: {id, collection, revisionID, sequence, expiration?}`: the
     /// shape every engine returns for a document, so specs read the same on all of them.
-    public var specValue: SpecValue {
+    package var specValue: SpecValue {
         var meta: [String: SpecValue] = [
             "id": .string(reference.id),
             "collection": .string(reference.collection.fullName),
@@ -43,7 +43,7 @@ public struct DocumentSnapshot: Sendable, Hashable {
 }
 
 /// What a store holds for a document ID.
-public enum DocumentState: Sendable, Hashable {
+package enum DocumentState: Sendable, Hashable {
     /// A live document.
     case live(DocumentSnapshot)
     /// A tombstone: the document was deleted and the deletion is kept for replication.

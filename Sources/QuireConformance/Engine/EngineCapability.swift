@@ -6,58 +6,58 @@
 /// The runner checks what a step needs before performing it (``Step/requiredCapabilities``);
 /// an engine that finds out only while performing a step (a collection created after documents
 /// were written, say) throws ``EngineError/missingCapability(_:_:)``.
-public struct EngineCapability: Sendable, Hashable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+package struct EngineCapability: Sendable, Hashable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The capability's name: a step keyword, or a feature's name.
-    public var name: String
+    package var name: String
 
     /// A capability by name.
-    public init(_ name: String) { self.name = name }
+    package init(_ name: String) { self.name = name }
 
     /// A capability by name, from a literal.
-    public init(stringLiteral name: String) { self.name = name }
+    package init(stringLiteral name: String) { self.name = name }
 
     /// The name.
-    public var description: String { name }
+    package var description: String { name }
 
     /// Orders by name, for reports.
-    public static func < (lhs: EngineCapability, rhs: EngineCapability) -> Bool { lhs.name < rhs.name }
+    package static func < (lhs: EngineCapability, rhs: EngineCapability) -> Bool { lhs.name < rhs.name }
 
     /// Running a batch of steps as one transaction (`batch`).
-    public static let transactions: EngineCapability = "transactions"
+    package static let transactions: EngineCapability = "transactions"
     /// Saving or deleting with failOnConflict or from a known revision.
-    public static let concurrencyControl: EngineCapability = "concurrencyControl"
+    package static let concurrencyControl: EngineCapability = "concurrencyControl"
     /// Saving a body given as JSON text, for the engine's own parser.
-    public static let rawJSON: EngineCapability = "rawJSON"
+    package static let rawJSON: EngineCapability = "rawJSON"
     /// Saving a document without an ID (the engine makes one up).
-    public static let generatedIDs: EngineCapability = "generatedIDs"
+    package static let generatedIDs: EngineCapability = "generatedIDs"
     /// Queries with named parameters.
-    public static let queryParameters: EngineCapability = "queryParameters"
+    package static let queryParameters: EngineCapability = "queryParameters"
     /// Reading a query's rows by index, as JSON text, its column names, or row by row
     /// (`query` with `result` or `reads`).
-    public static let queryResultSets: EngineCapability = "queryResultSets"
+    package static let queryResultSets: EngineCapability = "queryResultSets"
     /// Working with document objects held across steps (`object:`, `toMutable`).
-    public static let heldObjects: EngineCapability = "heldObjects"
+    package static let heldObjects: EngineCapability = "heldObjects"
     /// Telling a tombstone from an absent document, and reading a document's sequence.
-    public static let documentState: EngineCapability = "documentState"
+    package static let documentState: EngineCapability = "documentState"
     /// Documents' sequences (`_meta.sequence` in the documents steps return).
-    public static let sequences: EngineCapability = "sequences"
+    package static let sequences: EngineCapability = "sequences"
     /// Collection and scope names the test-kit protocol's `<scope>.<collection>` form cannot
     /// carry (empty, or with a dot), to check that the store refuses them.
-    public static let collectionNames: EngineCapability = "collectionNames"
+    package static let collectionNames: EngineCapability = "collectionNames"
     /// Creating a collection in a database that already holds documents.
-    public static let collectionsAfterWrites: EngineCapability = "collectionsAfterWrites"
+    package static let collectionsAfterWrites: EngineCapability = "collectionsAfterWrites"
     /// Opening another database once documents were written.
-    public static let databasesAfterWrites: EngineCapability = "databasesAfterWrites"
+    package static let databasesAfterWrites: EngineCapability = "databasesAfterWrites"
     /// Starting a case from a prebuilt fixture (`given: fixture:`).
-    public static let fixtures: EngineCapability = "fixtures"
+    package static let fixtures: EngineCapability = "fixtures"
     /// A manual clock (`given: clock:`, `advanceClock`).
-    public static let manualClock: EngineCapability = "manualClock"
+    package static let manualClock: EngineCapability = "manualClock"
     /// Performance cases: timing a workload against a baseline run in the runner's process.
-    public static let performance: EngineCapability = "performance"
+    package static let performance: EngineCapability = "performance"
     /// A replication's checkpoint report (`resumed`, `examined`, `since`, `checkpoints`).
-    public static let replicationCheckpoints: EngineCapability = "replicationCheckpoints"
+    package static let replicationCheckpoints: EngineCapability = "replicationCheckpoints"
     /// Couchbase Lite's Snowball stemmers for full-text indexes (the package trait `Snowball`).
-    public static let snowball: EngineCapability = "snowball"
+    package static let snowball: EngineCapability = "snowball"
     /// Checking that a blob's content is stored.
-    public static let blobChecks: EngineCapability = "blobChecks"
+    package static let blobChecks: EngineCapability = "blobChecks"
 }

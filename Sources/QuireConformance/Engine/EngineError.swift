@@ -5,45 +5,45 @@
 /// `Network`) and `code.name`. Errors in the ``conformanceDomain`` belong to the runner and
 /// the engine contract rather than to the store under test (an unsupported step, a deliberate
 /// abort of a batch); an unexpected one makes a case an error rather than a failure.
-public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The domain the runner and the engine contract use for their own errors.
-    public static let conformanceDomain = "Conformance"
+    package static let conformanceDomain = "Conformance"
 
     /// The domain of the runner's own refusals: a step the runner cannot do as written (a held
     /// object that was never named, a `from` document that is no longer stored, an immutable
     /// object given to save). The store under test never reports these; an unexpected one
     /// makes a case an error.
-    public static let runnerDomain = "Runner"
+    package static let runnerDomain = "Runner"
 
     /// The runner refuses a step: `code` names the refusal (`noSuchObject`, `staleFrom` ...).
-    public static func refusal(_ code: String, _ message: String) -> EngineError {
+    package static func refusal(_ code: String, _ message: String) -> EngineError {
         EngineError(domain: runnerDomain, code: code, message: message)
     }
 
     /// Where the error comes from (`Quire`, `SQLite`, `POSIX`, `Network`, `Conformance`).
-    public var domain: String
+    package var domain: String
     /// The code's name (`invalidParameter`, `notFound`, `conflict` ...).
-    public var code: String
+    package var code: String
     /// What was wrong.
-    public var message: String
+    package var message: String
 
     /// Makes an error.
-    public init(domain: String, code: String, message: String) {
+    package init(domain: String, code: String, message: String) {
         self.domain = domain
         self.code = code
         self.message = message
     }
 
     /// The engine does not implement `what` (a step, a baseline, a setting).
-    public static func unsupported(_ what: String) -> EngineError {
+    package static func unsupported(_ what: String) -> EngineError {
         EngineError(domain: conformanceDomain, code: "unsupported", message: "the engine does not support \(what)")
     }
 
     /// The error a batch with `throw: true` raises inside its transaction. Engines must let it
     /// propagate out of ``EngineSession/inBatch(_:)`` unchanged, after rolling back.
-    public static let batchAborted = EngineError(
+    package static let batchAborted = EngineError(
         domain: conformanceDomain, code: "batchAborted", message: "the batch was aborted on purpose by the spec")
 
     /// `Domain.code: message`.
-    public var description: String { "\(domain).\(code): \(message)" }
+    package var description: String { "\(domain).\(code): \(message)" }
 }

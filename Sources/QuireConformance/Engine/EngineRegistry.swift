@@ -5,9 +5,9 @@ import Quire
 ///
 /// The executable registers the in-process Quire engine as the default at start-up; tests
 /// and other tools may register their own. Registration is thread-safe.
-public enum EngineRegistry {
+package enum EngineRegistry {
     /// Makes an engine on demand, so unused engines cost nothing.
-    public typealias Factory = @Sendable () throws -> any ConformanceEngine
+    package typealias Factory = @Sendable () throws -> any ConformanceEngine
 
     private static let state = Locked(State())
 
@@ -23,17 +23,17 @@ public enum EngineRegistry {
     }
 
     /// Makes an engine from the argument after `scheme:` in its name.
-    public typealias SchemeFactory = @Sendable (String) throws -> any ConformanceEngine
+    package typealias SchemeFactory = @Sendable (String) throws -> any ConformanceEngine
 
     /// Registers (or replaces) engines named `scheme:argument`, such as `testkit:URL`.
-    public static func registerScheme(_ scheme: String, factory: @escaping SchemeFactory) {
+    package static func registerScheme(_ scheme: String, factory: @escaping SchemeFactory) {
         state.withLock { $0.schemes[scheme] = factory }
     }
 
     /// Registers (or replaces) an engine under `name`.
     ///
     /// - Parameter isDefault: make it the engine used when none is named.
-    public static func register(_ name: String, isDefault: Bool = false, factory: @escaping Factory) {
+    package static func register(_ name: String, isDefault: Bool = false, factory: @escaping Factory) {
         state.withLock { state in
             state.factories[name] = factory
             if isDefault { state.defaultName = name }
@@ -41,7 +41,7 @@ public enum EngineRegistry {
     }
 
     /// Removes an engine; if it was the default, there is no default any more.
-    public static func unregister(_ name: String) {
+    package static func unregister(_ name: String) {
         state.withLock { state in
             state.factories[name] = nil
             if state.defaultName == name { state.defaultName = nil }
@@ -49,19 +49,19 @@ public enum EngineRegistry {
     }
 
     /// The registered names, sorted.
-    public static var names: [String] {
+    package static var names: [String] {
         state.withLock { $0.factories.keys.sorted() }
     }
 
     /// The default engine's name, if one is registered.
-    public static var defaultName: String? {
+    package static var defaultName: String? {
         state.withLock { $0.defaultName }
     }
 
     /// Makes the engine called `name`, or the default one when `name` is nil.
     ///
     /// - Throws: ``RegistryError`` when there is no such engine or no default.
-    public static func makeEngine(named name: String? = nil) throws -> any ConformanceEngine {
+    package static func makeEngine(named name: String? = nil) throws -> any ConformanceEngine {
         let (factory, known, chosen): (Factory?, [String], String?) = state.withLock { state in
             let chosen = name ?? state.defaultName
             if let chosen, state.factories[chosen] == nil, let colon = chosen.firstIndex(of: ":"),
@@ -81,14 +81,14 @@ public enum EngineRegistry {
 }
 
 /// No engine by the requested name, or no default engine.
-public struct RegistryError: Error, Sendable, CustomStringConvertible {
+package struct RegistryError: Error, Sendable, CustomStringConvertible {
     /// The name asked for, or nil when the default was asked for.
-    public var requested: String?
+    package var requested: String?
     /// The names that are registered.
-    public var registered: [String]
+    package var registered: [String]
 
     /// A sentence saying what is missing and what there is.
-    public var description: String {
+    package var description: String {
         let available = registered.isEmpty ? "none is registered" : "registered: \(registered.joined(separator: ", "))"
         if let requested {
             return

@@ -5,24 +5,24 @@ import Foundation
 /// The runner creates `collections` and saves `documents` itself, with ordinary steps, right
 /// after the session is made; the engine handles the rest in
 /// ``ConformanceEngine/makeSession(directory:given:seed:)``.
-public struct Given: Sendable, Hashable {
+package struct Given: Sendable, Hashable {
     /// The name of the database the case opens first (`db` unless the spec says otherwise).
-    public var database: String
+    package var database: String
     /// Collections to create before the first step.
-    public var collections: [CollectionName]
+    package var collections: [CollectionName]
     /// Documents to save before the first step, in order.
-    public var documents: [SeedDocument]
+    package var documents: [SeedDocument]
     /// A prebuilt database or dataset to install before the first step (an absolute path): a
     /// `<name>.quire` database folder, a `.quire.zip` fixture archive, or a dataset folder
     /// (`index.json` beside its JSON Lines files), which is built into a fixture first.
-    public var fixture: URL?
+    package var fixture: URL?
     /// The clock the database uses.
-    public var clock: ClockSetting
+    package var clock: ClockSetting
     /// Engine-specific configuration, passed through untouched.
-    public var options: [String: SpecValue]
+    package var options: [String: SpecValue]
 
     /// Makes a starting point; the defaults are an empty database named `db` on the system clock.
-    public init(
+    package init(
         database: String = "db",
         collections: [CollectionName] = [],
         documents: [SeedDocument] = [],
@@ -40,26 +40,26 @@ public struct Given: Sendable, Hashable {
 }
 
 /// A document a case starts with.
-public struct SeedDocument: Sendable, Hashable {
+package struct SeedDocument: Sendable, Hashable {
     /// Where it goes.
-    public var reference: DocumentReference
+    package var reference: DocumentReference
     /// Its properties.
-    public var properties: [String: SpecValue]
+    package var properties: [String: SpecValue]
 
     /// Makes a seed document.
-    public init(_ reference: DocumentReference, properties: [String: SpecValue]) {
+    package init(_ reference: DocumentReference, properties: [String: SpecValue]) {
         self.reference = reference
         self.properties = properties
     }
 }
 
 /// The time source a database is configured with.
-public enum ClockSetting: Sendable, Hashable {
+package enum ClockSetting: Sendable, Hashable {
     /// The wall clock.
     case system
     /// A clock that stands still at `start` until an `advanceClock` step moves it.
     case manual(start: Date)
 
     /// Where a manual clock starts unless the spec says otherwise: 2025-01-01T00:00:00Z.
-    public static let defaultManualStart = Date(timeIntervalSince1970: 1_735_689_600)
+    package static let defaultManualStart = Date(timeIntervalSince1970: 1_735_689_600)
 }

@@ -19,11 +19,11 @@ import Quire
 // Safe because every member is a constant; `turn` and `started` synchronise themselves, and the
 // client is Sendable by its own reason.
 // `turn` stays a semaphore: a case holds it from makeSession until release, not in one scope.
-public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
+package final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
     /// `testkit` or `testkit-plain`.
-    public let name: String
+    package let name: String
     /// Whether the Quire extension routes are used.
-    public let usesExtension: Bool
+    package let usesExtension: Bool
     let client: TestKitClient
     /// One case at a time holds the server.
     private let turn = DispatchSemaphore(value: 1)
@@ -32,7 +32,7 @@ public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
     /// An engine for the test server at `url` (`http://host:port`).
     ///
     /// - Throws: ``EngineError`` when `url` is not an http or https URL with a host.
-    public init(url text: String, usesExtension: Bool = true) throws {
+    package init(url text: String, usesExtension: Bool = true) throws {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             url.host?.isEmpty == false
         else {
@@ -46,7 +46,7 @@ public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
     }
 
     /// The steps the protocol (and, when on, the extension) can express.
-    public var capabilities: Set<EngineCapability>? {
+    package var capabilities: Set<EngineCapability>? {
         var supported: Set<EngineCapability> = [
             "save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open", "serve",
             "request",
@@ -63,11 +63,11 @@ public final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
 
     /// The server's `GET /` answer: `server` (its `cbl` name), `server.version`,
     /// `server.apiVersion`, `server.platform` and `server.additionalInfo`.
-    public var reportProperties: [String: String] { client.serverProperties }
+    package var reportProperties: [String: String] { client.serverProperties }
 
     /// Waits for the server to be free, then resets it to the case's databases. A fixture or
     /// a manual clock cannot be expressed: the case is skipped.
-    public func makeSession(directory: URL, given: Given, seed: UInt64) throws -> any EngineSession {
+    package func makeSession(directory: URL, given: Given, seed: UInt64) throws -> any EngineSession {
         if given.fixture != nil {
             throw EngineError.missingCapability(.fixtures, "the test-kit protocol loads only its own datasets")
         }

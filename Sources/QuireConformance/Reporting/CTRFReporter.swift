@@ -4,15 +4,15 @@ import Foundation
 ///
 /// Failed expectations are `failed`; spec and harness errors are `failed` too (a CI that
 /// only counts failures must not pass a broken suite), told apart by `rawStatus: "error"`.
-public struct CTRFReporter: ConformanceReporter {
+package struct CTRFReporter: ConformanceReporter {
     /// The CTRF specification version written.
-    public static let specVersion = "0.1.0"
+    package static let specVersion = "0.1.0"
 
     /// Makes a CTRF reporter.
-    public init() {}
+    package init() {}
 
     /// The JSON document.
-    public func render(_ report: RunReport) -> String {
+    package func render(_ report: RunReport) -> String {
         var offset = report.start.timeIntervalSince1970
         let tests: [SpecValue] = report.results.map { result in
             let start = offset

@@ -1,5 +1,5 @@
 /// Turns a run into a report in one format.
-public protocol ConformanceReporter: Sendable {
+package protocol ConformanceReporter: Sendable {
     /// The report's text.
     func render(_ report: RunReport) -> String
 }

@@ -4,12 +4,12 @@ import Foundation
 /// a broken expectation, `error` for a spec or harness problem, `skipped`, and `system-out`
 /// for notes such as performance measurements. A performance case's figures are also the
 /// test case's `<properties>` (workload and baseline in milliseconds, ratio, limit, rounds...).
-public struct JUnitReporter: ConformanceReporter {
+package struct JUnitReporter: ConformanceReporter {
     /// Makes a JUnit reporter.
-    public init() {}
+    package init() {}
 
     /// The XML document.
-    public func render(_ report: RunReport) -> String {
+    package func render(_ report: RunReport) -> String {
         let timestamp = ISO8601.string(from: report.start)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml +=

@@ -11,35 +11,35 @@ import Foundation
 ///
 /// Only cases that exist in the specs are named: a case of the report that is no longer in
 /// `Specs/` is left out and counted, so the page never speaks of a case nobody can run.
-public struct ReferencePage: Sendable {
+package struct ReferencePage: Sendable {
     /// The page's file name in the specs directory.
-    public static let pageFile = "REFERENCE.md"
+    package static let pageFile = "REFERENCE.md"
 
     /// One case of the report.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// The spec file, as the report names it.
-        public var file: String
+        package var file: String
         /// The case's name.
-        public var name: String
+        package var name: String
         /// `agrees`, `differs` or `not carried`.
-        public var outcome: String
+        package var outcome: String
         /// Why it differs, or the capability it needs; empty when it agrees.
-        public var detail: String
+        package var detail: String
     }
 
     /// The report's cases that exist in the specs, in report order.
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// The report's run-wide properties (`engine`, `server`, `server.version`, `server.platform` ...).
-    public var properties: [String: String]
+    package var properties: [String: String]
     /// The run's start (the report's `timestamp`).
-    public var timestamp: String
+    package var timestamp: String
     /// How many cases of the report are not in the specs any more.
-    public var dropped: Int
+    package var dropped: Int
 
     /// Reads a JUnit report of `quire conform` and keeps the cases that exist in `cases`.
     ///
     /// - Throws: ``SpecError``-free: a ``ReferencePageError`` when the report is not JUnit XML.
-    public init(junit: Data, cases: [ConformanceCase]) throws {
+    package init(junit: Data, cases: [ConformanceCase]) throws {
         let reader = JUnitReader()
         let parser = XMLParser(data: junit)
         parser.delegate = reader
@@ -69,10 +69,10 @@ public struct ReferencePage: Sendable {
     }
 
     /// How many entries have `outcome`.
-    public func count(_ outcome: String) -> Int { entries.filter { $0.outcome == outcome }.count }
+    package func count(_ outcome: String) -> Int { entries.filter { $0.outcome == outcome }.count }
 
     /// The Markdown page.
-    public var markdown: String {
+    package var markdown: String {
         let server = properties["server"] ?? "unknown"
         var page = "# Specs against a Couchbase Lite test server\n\n"
         page += "Written by `quire conform --reference-from REPORT.xml` from the JUnit report of\n"
@@ -137,7 +137,7 @@ public struct ReferencePage: Sendable {
     }
 
     /// The case names a page lists, by file (for checking a page against the specs).
-    public static func namedCases(in markdown: String) -> [(file: String, name: String)] {
+    package static func namedCases(in markdown: String) -> [(file: String, name: String)] {
         var file = ""
         var named: [(file: String, name: String)] = []
         for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -167,11 +167,11 @@ public struct ReferencePage: Sendable {
 }
 
 /// A report `--reference-from` cannot read.
-public struct ReferencePageError: Error, CustomStringConvertible {
+package struct ReferencePageError: Error, CustomStringConvertible {
     /// What was wrong.
-    public let message: String
+    package let message: String
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Collects a JUnit report's test cases and run-wide properties.

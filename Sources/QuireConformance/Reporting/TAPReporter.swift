@@ -1,11 +1,11 @@
 /// TAP version 14: one plan, one test point per case, YAML diagnostics for failures and
 /// errors, `# SKIP` for skipped cases.
-public struct TAPReporter: ConformanceReporter {
+package struct TAPReporter: ConformanceReporter {
     /// Makes a TAP reporter.
-    public init() {}
+    package init() {}
 
     /// The TAP stream.
-    public func render(_ report: RunReport) -> String {
+    package func render(_ report: RunReport) -> String {
         var lines = ["TAP version 14", "1..\(report.results.count)"]
         for (offset, result) in report.results.enumerated() {
             let number = offset + 1

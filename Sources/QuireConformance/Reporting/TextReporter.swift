@@ -2,17 +2,17 @@ import Foundation
 
 /// The readable report printed by default: each failure and error with `path:line:column`,
 /// the step, expected and actual; then a closing line `N passed, N failed, N skipped`.
-public struct TextReporter: ConformanceReporter {
+package struct TextReporter: ConformanceReporter {
     /// List passing and skipped cases too, and performance measurements.
-    public var verbose: Bool
+    package var verbose: Bool
 
     /// Makes a text reporter.
-    public init(verbose: Bool = false) {
+    package init(verbose: Bool = false) {
         self.verbose = verbose
     }
 
     /// The report.
-    public func render(_ report: RunReport) -> String {
+    package func render(_ report: RunReport) -> String {
         var lines: [String] = []
         for result in report.results {
             switch result.status {

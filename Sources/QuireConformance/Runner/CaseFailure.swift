@@ -3,16 +3,16 @@ public struct CaseFailure: Sendable, Hashable {
     /// One sentence.
     public var message: String
     /// The step (or case, or file position) at fault.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The step as run, with its variables substituted (`createCollection {"name":"_a"}`).
-    public var step: String?
+    package var step: String?
     /// What was expected, when there is an expectation to show.
-    public var expected: String?
+    package var expected: String?
     /// What happened instead.
-    public var actual: String?
+    package var actual: String?
 
     /// Makes a failure.
-    public init(
+    package init(
         message: String, location: SourceLocation, step: String? = nil, expected: String? = nil, actual: String? = nil
     ) {
         self.message = message
@@ -23,7 +23,7 @@ public struct CaseFailure: Sendable, Hashable {
     }
 
     /// The message, then `step:`, `expected:` and `actual:` lines when present.
-    public var details: String {
+    package var details: String {
         var lines = [message]
         if let step { lines.append("step:     \(step)") }
         if let expected { lines.append("expected: \(expected)") }

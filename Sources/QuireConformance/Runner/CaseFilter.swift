@@ -49,14 +49,14 @@ public enum CaseFilter: Sendable, Hashable, CustomStringConvertible {
 /// A part of a suite: `--shard 2/4` is the second of four.
 public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// Which part, from 1.
-    public let index: Int
+    package let index: Int
     /// How many parts.
-    public let count: Int
+    package let count: Int
 
     /// Makes a shard.
     ///
     /// - Throws: ``SelectionError`` unless `1 <= index <= count`.
-    public init(index: Int, count: Int) throws {
+    package init(index: Int, count: Int) throws {
         guard count >= 1, (1...count).contains(index) else {
             throw SelectionError(description: "a shard is I/N with 1 <= I <= N, not \(index)/\(count)")
         }
@@ -85,9 +85,9 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
 /// balanced and disjoint and their union is the whole selection.
 public struct CaseSelection: Sendable, Hashable {
     /// The filters.
-    public var filters: [CaseFilter]
+    package var filters: [CaseFilter]
     /// The shard, if the suite is split.
-    public var shard: Shard?
+    package var shard: Shard?
 
     /// Makes a selection; the default keeps everything.
     public init(filters: [CaseFilter] = [], shard: Shard? = nil) {
@@ -96,7 +96,7 @@ public struct CaseSelection: Sendable, Hashable {
     }
 
     /// The selected cases, in the order given.
-    public func apply(to cases: [ConformanceCase]) -> [ConformanceCase] {
+    package func apply(to cases: [ConformanceCase]) -> [ConformanceCase] {
         let expressions = filters.compactMap { filter -> NSRegularExpression? in
             guard case .regex(let pattern) = filter else { return nil }
             return try? NSRegularExpression(pattern: pattern)

@@ -1,22 +1,22 @@
 /// The outcome of one case.
 public struct CaseResult: Sendable {
     /// The case.
-    public let testCase: ConformanceCase
+    package let testCase: ConformanceCase
     /// How it ended.
     public var status: CaseStatus
     /// Wall-clock time, in seconds.
-    public var duration: Double
+    package var duration: Double
     /// Why it failed or could not run.
     public var failure: CaseFailure?
     /// Why it was skipped.
-    public var skipReason: String?
+    package var skipReason: String?
     /// Other output worth keeping (performance measurements, the kept directory).
-    public var notes: [String]
+    package var notes: [String]
     /// A performance case's figures, for reports that chart them.
-    public var performance: PerformanceMeasurement?
+    package var performance: PerformanceMeasurement?
 
     /// Makes a result.
-    public init(
+    package init(
         testCase: ConformanceCase, status: CaseStatus, duration: Double = 0, failure: CaseFailure? = nil,
         skipReason: String? = nil, notes: [String] = []
     ) {
@@ -29,7 +29,7 @@ public struct CaseResult: Sendable {
     }
 
     /// `passed`, `skipped: reason`, or the failure's location and details.
-    public var summary: String {
+    package var summary: String {
         switch status {
         case .passed: return "passed"
         case .skipped: return "skipped: \(skipReason ?? "")"

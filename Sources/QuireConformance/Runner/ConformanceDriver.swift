@@ -3,21 +3,28 @@ import Foundation
 /// What `quire conform` does once its arguments are parsed: load, select, run, report.
 public enum ConformanceDriver {
     /// Exit status when every selected case passed (or was skipped).
-    public static let exitSuccess: Int32 = 0
+    package static let exitSuccess: Int32 = 0
     /// Exit status when an expectation failed.
-    public static let exitFailures: Int32 = 1
+    package static let exitFailures: Int32 = 1
     /// Exit status when a spec file, the harness or the setup (engine, report path) broke.
-    public static let exitErrors: Int32 = 2
+    package static let exitErrors: Int32 = 2
 
     /// Runs the command.
     ///
     /// - Parameters:
-    ///   - engine: the engine to use; nil looks `options.engine` up in ``EngineRegistry``.
     ///   - output: receives standard output text.
     ///   - errorOutput: receives standard error text.
     /// - Returns: the exit status: 0 all passed, 1 failures, 2 spec or harness errors.
     public static func run(
-        _ options: ConformanceOptions, engine: (any ConformanceEngine)? = nil,
+        _ options: ConformanceOptions, output: (String) -> Void, errorOutput: (String) -> Void
+    ) -> Int32 {
+        run(options, engine: nil, output: output, errorOutput: errorOutput)
+    }
+
+    /// ``run(_:output:errorOutput:)`` with an engine of the caller's instead of the one
+    /// `options.engine` names (nil: that one).
+    package static func run(
+        _ options: ConformanceOptions, engine: (any ConformanceEngine)?,
         output: (String) -> Void, errorOutput: (String) -> Void
     ) -> Int32 {
         let suite = ConformanceSuite.load(paths: options.paths, seed: options.seed)

@@ -3,33 +3,33 @@ import Foundation
 /// Everything `quire conform` can be told, independent of how the arguments were parsed.
 public struct ConformanceOptions: Sendable, Hashable {
     /// Spec files and directories.
-    public var paths: [String]
+    package var paths: [String]
     /// The engine's registered name; nil means the default engine.
-    public var engine: String?
+    package var engine: String?
     /// How many cases run at once.
-    public var jobs: Int
+    package var jobs: Int
     /// Which cases run.
-    public var selection: CaseSelection
+    package var selection: CaseSelection
     /// Feeds generators and engines.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Run performance cases (otherwise they are reported as skipped).
-    public var includePerformance: Bool
+    package var includePerformance: Bool
     /// Keep each case's directory.
-    public var keepDirectories: Bool
+    package var keepDirectories: Bool
     /// Where to write JUnit XML.
-    public var junitPath: String?
+    package var junitPath: String?
     /// Print TAP on standard output instead of the text report.
-    public var tapToStandardOutput: Bool
+    package var tapToStandardOutput: Bool
     /// Where to write TAP.
-    public var tapPath: String?
+    package var tapPath: String?
     /// Where to write the CTRF JSON summary.
-    public var jsonPath: String?
+    package var jsonPath: String?
     /// List passing and skipped cases in the text report.
-    public var verbose: Bool
+    package var verbose: Bool
     /// List the selected cases instead of running them.
-    public var listOnly: Bool
+    package var listOnly: Bool
     /// Run performance cases in a debug build too (see ``RunnerOptions/measuresUnoptimisedBuilds``).
-    public var measuresUnoptimisedBuilds = false
+    package var measuresUnoptimisedBuilds = false
 
     /// Makes options with the command line's defaults.
     public init(

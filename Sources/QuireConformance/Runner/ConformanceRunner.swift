@@ -4,14 +4,29 @@ import Quire
 /// Runs cases against an engine, each isolated in its own directory.
 public struct ConformanceRunner: Sendable {
     /// The engine under test.
-    public let engine: any ConformanceEngine
+    package let engine: any ConformanceEngine
     /// How to run.
-    public var options: RunnerOptions
+    package var options: RunnerOptions
 
     /// Makes a runner.
-    public init(engine: any ConformanceEngine, options: RunnerOptions = RunnerOptions()) {
+    package init(engine: any ConformanceEngine, options: RunnerOptions = RunnerOptions()) {
         self.engine = engine
         self.options = options
+    }
+
+    /// Makes a runner for the engine registered as `name` (``EngineRegistry``), or for the default
+    /// engine, the in-process Quire store, when `name` is nil.
+    ///
+    /// - Throws: a registry error naming the engines there are when there is no engine `name`.
+    public init(engineNamed name: String? = nil, options: RunnerOptions = RunnerOptions()) throws {
+        self.init(engine: try EngineRegistry.makeEngine(named: name), options: options)
+    }
+
+    /// Makes a runner whose engine accepts every step and answers none: the runner's own work
+    /// (variable substitution, step decoding, expectation matching) without a store. Fuzzing
+    /// the spec parser runs what it accepts this way.
+    public init(dryRunWith options: RunnerOptions) {
+        self.init(engine: DryRunEngine(), options: options)
     }
 
     /// Runs a suite's selected cases (in parallel when `jobs > 1`) and reports them in order.
@@ -67,7 +82,7 @@ public struct ConformanceRunner: Sendable {
 
     /// Runs one case in a fresh directory and returns how it went. Never throws: every
     /// problem becomes a failed or error result.
-    public func run(_ testCase: ConformanceCase) -> CaseResult {
+    package func run(_ testCase: ConformanceCase) -> CaseResult {
         let clock = ContinuousClock()
         let start = clock.now
         var result = runUntimed(testCase)
@@ -160,7 +175,7 @@ public struct ConformanceRunner: Sendable {
     }
 
     /// Why a debug build skips performance cases.
-    public static let debugBuildSkipReason =
+    package static let debugBuildSkipReason =
         "performance cases need an optimised build: this is a debug build, whose Swift is not optimised while the C baselines are; run `swift run -c release quire conform --perf`"
 
     // MARK: Performance

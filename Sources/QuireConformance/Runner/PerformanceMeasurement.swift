@@ -1,48 +1,48 @@
 /// What a performance case measured: medians over its rounds, the ratio that decided it, and
 /// for a scaling case the growth from the first size to the second.
-public struct PerformanceMeasurement: Sendable, Hashable {
+package struct PerformanceMeasurement: Sendable, Hashable {
     /// One size's figures.
-    public struct Size: Sendable, Hashable {
+    package struct Size: Sendable, Hashable {
         /// Workload iterations.
-        public var iterations: Int
+        package var iterations: Int
         /// The threads they were shared among.
-        public var threads: Int = 1
+        package var threads: Int = 1
         /// Median workload time, in seconds.
-        public var workload: Double
+        package var workload: Double
         /// Median baseline time, in seconds.
-        public var baseline: Double
+        package var baseline: Double
         /// Median of the rounds' workload ÷ baseline ratios.
-        public var ratio: Double
+        package var ratio: Double
     }
 
     /// The baseline's name.
-    public var baselineName: String
+    package var baselineName: String
     /// The figures at each size (one, or two for a scaling case).
-    public var sizes: [Size]
+    package var sizes: [Size]
     /// The ratio limit.
-    public var maxRatio: Double
+    package var maxRatio: Double
     /// Measured rounds per size.
-    public var rounds: Int
+    package var rounds: Int
     /// Uncounted rounds run first.
-    public var warmup: Int
+    package var warmup: Int
     /// Cost per iteration at the second size (or thread count) ÷ at the first (workload time),
     /// for a scaling case.
-    public var growth: Double?
+    package var growth: Double?
     /// The growth limit.
-    public var maxGrowth: Double?
+    package var maxGrowth: Double?
     /// For a case that times the runner on a suite: the cases the suite runs at each iteration.
-    public var suiteCases: Int?
+    package var suiteCases: Int?
 
     /// The ratio that decides the case: the largest over the sizes.
-    public var ratio: Double { sizes.map(\.ratio).max() ?? 0 }
+    package var ratio: Double { sizes.map(\.ratio).max() ?? 0 }
 
     /// Whether it stays within its limits.
-    public var withinLimits: Bool {
+    package var withinLimits: Bool {
         ratio <= maxRatio && (growth ?? 0) <= (maxGrowth ?? .infinity)
     }
 
     /// One line for notes and failure messages.
-    public var summary: String {
+    package var summary: String {
         var parts = sizes.map { size in
             String(
                 format: "workload %.3f ms, baseline %@ %.3f ms, ratio %.2f (limit %.2f), %d iterations%@",
@@ -60,7 +60,7 @@ public struct PerformanceMeasurement: Sendable, Hashable {
     }
 
     /// Name-value pairs for reports (JUnit `<property>`, CTRF `extra`), times in milliseconds.
-    public var properties: [(name: String, value: String)] {
+    package var properties: [(name: String, value: String)] {
         let first = sizes.first
         var result: [(String, String)] = [
             ("workload", String(format: "%.3f", (first?.workload ?? 0) * 1000)),
@@ -94,7 +94,7 @@ public struct PerformanceMeasurement: Sendable, Hashable {
     }
 
     /// For a suite case: cases per second through the runner and replayed, from the medians.
-    public var casesPerSecond: (runner: Double, replayed: Double)? {
+    package var casesPerSecond: (runner: Double, replayed: Double)? {
         guard let suiteCases, let size = sizes.first, size.workload > 0, size.baseline > 0 else { return nil }
         let cases = Double(suiteCases * size.iterations)
         return (cases / size.workload, cases / size.baseline)

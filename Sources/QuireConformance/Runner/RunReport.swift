@@ -3,20 +3,20 @@ import Foundation
 /// Everything a run found, in the run's deterministic order, for the reporters.
 public struct RunReport: Sendable {
     /// The engine's name.
-    public var engine: String
+    package var engine: String
     /// The seed the run used.
-    public var seed: UInt64
+    package var seed: UInt64
     /// When the run started.
-    public var start: Date
+    package var start: Date
     /// When the run ended.
-    public var stop: Date
+    package var stop: Date
     /// The results, files in path order and cases in file order.
     public var results: [CaseResult]
     /// What the engine says of itself for reports (a test server's name, version, platform).
-    public var properties: [String: String] = [:]
+    package var properties: [String: String] = [:]
 
     /// Makes a report.
-    public init(engine: String, seed: UInt64, start: Date, stop: Date, results: [CaseResult]) {
+    package init(engine: String, seed: UInt64, start: Date, stop: Date, results: [CaseResult]) {
         self.engine = engine
         self.seed = seed
         self.start = start
@@ -25,7 +25,7 @@ public struct RunReport: Sendable {
     }
 
     /// The results grouped by file, in order.
-    public var files: [(path: String, results: [CaseResult])] {
+    package var files: [(path: String, results: [CaseResult])] {
         var groups: [(path: String, results: [CaseResult])] = []
         for result in results {
             if groups.last?.path == result.testCase.file {
@@ -43,17 +43,17 @@ public struct RunReport: Sendable {
     }
 
     /// 2 when a spec or the harness broke, 1 when an expectation failed, 0 otherwise.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         if count(.error) > 0 { return 2 }
         if count(.failed) > 0 { return 1 }
         return 0
     }
 
     /// `N passed, N failed, N skipped`, errors counted as failed: the closing line CI reads.
-    public var summaryLine: String {
+    package var summaryLine: String {
         "\(count(.passed)) passed, \(count(.failed) + count(.error)) failed, \(count(.skipped)) skipped"
     }
 
     /// The run's wall-clock time in seconds.
-    public var duration: Double { stop.timeIntervalSince(start) }
+    package var duration: Double { stop.timeIntervalSince(start) }
 }

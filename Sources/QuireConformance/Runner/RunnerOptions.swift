@@ -3,17 +3,17 @@ import Foundation
 /// How a ``ConformanceRunner`` runs cases.
 public struct RunnerOptions: Sendable, Hashable {
     /// How many cases run at once.
-    public var jobs: Int
+    package var jobs: Int
     /// Whether performance cases run (otherwise they are reported as skipped).
-    public var includePerformance: Bool
+    package var includePerformance: Bool
     /// Keep each case's directory instead of removing it.
-    public var keepDirectories: Bool
+    package var keepDirectories: Bool
     /// Where case directories go; the system's temporary directory by default.
-    public var workDirectory: URL?
+    package var workDirectory: URL?
     /// Run performance cases in a debug build too. A debug build's Swift against the always
     /// optimised C of the baselines says little about Quire, so they are skipped there unless
     /// this is set (tests of the runner itself set it).
-    public var measuresUnoptimisedBuilds = false
+    package var measuresUnoptimisedBuilds = false
 
     /// Makes options; the defaults run one case at a time, skip performance cases and clean up.
     public init(

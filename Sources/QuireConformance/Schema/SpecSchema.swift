@@ -2,9 +2,9 @@
 ///
 /// The runner validates every file against it, and `quire conform --print-schema` writes it
 /// out; `Specs/schema.json` is that output, checked in for editors (a test keeps them equal).
-public enum SpecSchema {
+package enum SpecSchema {
     /// The schema as JSON text (draft 2020-12).
-    public static let json = #"""
+    package static let json = #"""
         {
           "$schema": "https://json-schema.org/draft/2020-12/schema",
           "title": "top-level key",

@@ -13,15 +13,15 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
     /// The case name, with vector values for an expanded row (`... [name=_a]`).
     public let name: String
     /// The name as written in the file, before expansion.
-    public let baseName: String
+    package let baseName: String
     /// The file's tags followed by the case's own.
-    public let tags: [String]
+    package let tags: [String]
     /// Where the case starts.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The vector variables of this row, in the order they were declared.
-    public let bindings: [(name: String, value: SpecValue)]
+    package let bindings: [(name: String, value: SpecValue)]
     /// The Couchbase Lite tests the case checks (`covers:`), as `Class.testName`.
-    public let covers: [String]
+    package let covers: [String]
     let content: Content
 
     enum Content: Sendable {
@@ -51,13 +51,13 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
     }
 
     /// Whether the case is reported as skipped without running (`skip:`).
-    public var isSkipped: Bool {
+    package var isSkipped: Bool {
         if case .scenario(let scenario) = content { return scenario.skipReason != nil }
         return false
     }
 
     /// Whether the case is a performance case (run only with `--perf`).
-    public var isPerformance: Bool {
+    package var isPerformance: Bool {
         if case .scenario(let scenario) = content { return scenario.performance != nil }
         return false
     }

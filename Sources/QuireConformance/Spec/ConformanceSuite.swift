@@ -14,14 +14,14 @@ import Foundation
 /// ```
 public struct ConformanceSuite: Sendable {
     /// The files, sorted by path (including files that could not be read).
-    public let files: [SpecFile]
+    package let files: [SpecFile]
 
     /// Every expanded case of every file, in order; unreadable files and cases appear as
     /// stand-ins whose run reports the spec error.
     public var cases: [ConformanceCase] { files.flatMap(\.cases) }
 
     /// Makes a suite from files already loaded.
-    public init(files: [SpecFile]) {
+    package init(files: [SpecFile]) {
         self.files = files
     }
 

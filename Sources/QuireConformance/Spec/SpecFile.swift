@@ -3,9 +3,9 @@ public struct SpecFile: Sendable {
     /// The path as discovered.
     public let path: String
     /// The file's `about`, when it could be read.
-    public let about: String?
+    package let about: String?
     /// The file's tags.
-    public let tags: [String]
+    package let tags: [String]
     /// The expanded cases in file order. A file that cannot be read has one stand-in case
     /// that reports the errors.
     public let cases: [ConformanceCase]
@@ -13,5 +13,5 @@ public struct SpecFile: Sendable {
     public let errors: [SpecError]
 
     /// The name of the stand-in case of a file that cannot be read.
-    public static let invalidFileCaseName = "(spec file)"
+    package static let invalidFileCaseName = "(spec file)"
 }

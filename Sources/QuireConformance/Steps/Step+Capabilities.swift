@@ -2,7 +2,7 @@ extension Step {
     /// What an engine must be able to do to perform this step: the step itself (its keyword,
     /// or ``EngineCapability/heldObjects`` for steps on held objects) and any feature its
     /// arguments ask for.
-    public var requiredCapabilities: [EngineCapability] {
+    package var requiredCapabilities: [EngineCapability] {
         switch self {
         case .save(let save):
             var needed = [EngineCapability(keyword)]
@@ -44,7 +44,7 @@ extension Step {
 
     /// Members of a step's result that only engines with a capability report, by step
     /// keyword: an expectation reading one needs the capability too.
-    public static let resultCapabilities: [String: (members: Set<String>, capability: EngineCapability)] = [
+    package static let resultCapabilities: [String: (members: Set<String>, capability: EngineCapability)] = [
         "replicate": (["resumed", "examined", "since", "checkpoints"], .replicationCheckpoints)
     ]
 }

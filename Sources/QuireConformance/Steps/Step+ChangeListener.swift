@@ -2,28 +2,28 @@ import Quire
 
 extension Step {
     /// The arguments of `addChangeListener`.
-    public struct ChangeListener: Sendable, Hashable {
+    package struct ChangeListener: Sendable, Hashable {
         /// The name `changes` reads the recorded IDs by.
-        public var name: String
+        package var name: String
         /// The collection listened to.
-        public var collection: CollectionName
+        package var collection: CollectionName
         /// One document to listen to (a document change listener); nil for the whole
         /// collection.
-        public var documentID: String?
+        package var documentID: String?
         /// A query (SQL++) to listen to as a live query instead; each update records its row
         /// count, and `waitForChange` waits for the next one.
-        public var query: String?
+        package var query: String?
         /// The live query's named parameters (`$name` in the text).
-        public var parameters: [String: SpecValue]
+        package var parameters: [String: SpecValue]
         /// Another live query listener whose query object this listener is added to, instead
         /// of a query of its own.
-        public var sameQueryAs: String?
+        package var sameQueryAs: String?
         /// Whether the runner keeps the listener's token; false drops it at once, as an app
         /// that ignores the token does, and the listener must go on hearing changes.
-        public var keepsToken: Bool
+        package var keepsToken: Bool
 
         /// Makes listener arguments.
-        public init(
+        package init(
             name: String, collection: CollectionName = .default, documentID: String? = nil, query: String? = nil,
             parameters: [String: SpecValue] = [:], sameQueryAs: String? = nil, keepsToken: Bool = true
         ) {

@@ -2,7 +2,7 @@ extension Step {
     /// What a conflict handler does when `save: {object: d1, conflictHandler: ...}` meets a
     /// newer revision (Couchbase Lite's `save(document:conflictHandler:)`, whose handler gets
     /// the document being saved and the stored one, nil when it was deleted).
-    public enum ConflictChoice: Sendable, Hashable {
+    package enum ConflictChoice: Sendable, Hashable {
         /// Saves the held document as it is (the handler returns true).
         case keepMine
         /// Takes the stored document's properties and saves them (returns true); when the
@@ -22,18 +22,18 @@ extension Step {
     /// (DatabaseTest.testConflictHandlerCalledTwice), so the store must call it again; copies
     /// the `merge` keys from the stored document; adds every key the stored document has and
     /// the held one lacks when `addTheirs`; sets `set`; returns true.
-    public struct ConflictScript: Sendable, Hashable {
+    package struct ConflictScript: Sendable, Hashable {
         /// Keys whose values are taken from the stored document (removed where it lacks them).
-        public var merge: [String]
+        package var merge: [String]
         /// Adds the stored document's keys that the held document lacks.
-        public var addTheirs: Bool
+        package var addTheirs: Bool
         /// Properties set on the held document last.
-        public var set: [String: SpecValue]
+        package var set: [String: SpecValue]
         /// Properties saved into the stored document on the first call, before deciding.
-        public var firstCallSaves: [String: SpecValue]
+        package var firstCallSaves: [String: SpecValue]
 
         /// Makes a script.
-        public init(
+        package init(
             merge: [String] = [], addTheirs: Bool = false, set: [String: SpecValue] = [:],
             firstCallSaves: [String: SpecValue] = [:]
         ) {

@@ -2,7 +2,7 @@ extension Step {
     /// A step on the containers of a held document object (`as:` on `get`, `save` or
     /// `toMutable`): nested dictionaries and arrays reached by a key path whose segments are
     /// keys, or indexes into arrays (`address.lines.0`).
-    public enum ContainerOperation: Sendable, Hashable {
+    package enum ContainerOperation: Sendable, Hashable {
         /// `setValue`: sets the value at the path (a key of a dictionary, or an existing index
         /// of an array) with a setter; returns nothing.
         case set(object: String, path: [String], value: ContainerValue, setter: Setter)
@@ -41,7 +41,7 @@ extension Step {
         case readBlobBytes(properties: [String: SpecValue], count: Int)
 
         /// The step's name in spec files.
-        public var keyword: String {
+        package var keyword: String {
             switch self {
             case .set: return "setValue"
             case .remove: return "removeValue"
@@ -60,14 +60,14 @@ extension Step {
         }
 
         /// Every keyword of these steps (`saveBlob` only with `object`).
-        public static let keywords: Set<String> = [
+        package static let keywords: Set<String> = [
             "setValue", "removeValue", "insertValue", "addValue", "valueAt", "isBlob", "readBlobBytes",
             "newDocument", "newDictionary", "newArray", "newBlob", "sameObject", "equals",
         ]
     }
 
     /// What `setValue`, `insertValue` and `addValue` store.
-    public enum ContainerValue: Sendable, Hashable {
+    package enum ContainerValue: Sendable, Hashable {
         /// A plain value (a mapping or list makes a nested container).
         case plain(SpecValue)
         /// The object held under that name itself (a dictionary, an array or a blob), as an app
@@ -77,12 +77,12 @@ extension Step {
 
     /// The setter a change calls, named after its type (`setInt`, `insertFloat`, `addDate` ...);
     /// `value` is `setValue(_:forKey:)` itself.
-    public enum Setter: String, Sendable, Hashable, CaseIterable {
+    package enum Setter: String, Sendable, Hashable, CaseIterable {
         case value, string, int, int64, double, float, boolean, date, number, array, dictionary, blob
     }
 
     /// What `valueAt` reads.
-    public enum ContainerRead: String, Sendable, Hashable, CaseIterable {
+    package enum ContainerRead: String, Sendable, Hashable, CaseIterable {
         /// The typed getters, as `getValue` names them.
         case int, int64, double, float, boolean, string, date, array, dictionary, blob, number
         /// The value as a plain value (containers as mappings and lists), or null.

@@ -1,7 +1,7 @@
 extension Step {
     /// A step on a named replicator that outlives the step (continuous or one-shot), as an app
     /// holds a `Replicator`: started, waited on, asked about pending documents, stopped.
-    public enum ReplicatorOperation: Sendable, Hashable {
+    package enum ReplicatorOperation: Sendable, Hashable {
         /// `startReplicator`: makes and starts a replicator; returns nothing.
         case start(ReplicatorSettings)
         /// `waitForReplicator`: waits until the replicator's activity is `idle` or `stopped`;
@@ -21,7 +21,7 @@ extension Step {
         case waitForDocument(WaitForDocument)
 
         /// The step's name in spec files.
-        public var keyword: String {
+        package var keyword: String {
             switch self {
             case .start: return "startReplicator"
             case .wait: return "waitForReplicator"
@@ -34,33 +34,33 @@ extension Step {
         }
 
         /// Every keyword of these steps.
-        public static let keywords: Set<String> = [
+        package static let keywords: Set<String> = [
             "startReplicator", "waitForReplicator", "stopReplicator", "pendingDocumentIDs", "isDocumentPending",
             "replicationEvents", "waitForDocument",
         ]
     }
 
     /// The arguments of `startReplicator`.
-    public struct ReplicatorSettings: Sendable, Hashable {
+    package struct ReplicatorSettings: Sendable, Hashable {
         /// The name later steps use.
-        public var name: String
+        package var name: String
         /// The remote database's URL.
-        public var url: String
+        package var url: String
         /// The local database; nil for the current one.
-        public var database: String?
+        package var database: String?
         /// Push, pull or both.
-        public var type: ReplicationType
+        package var type: ReplicationType
         /// Keeps running and replicating changes until stopped (default true).
-        public var continuous: Bool
+        package var continuous: Bool
         /// Purges a pulled document whose access was removed (default true).
-        public var enableAutoPurge: Bool
+        package var enableAutoPurge: Bool
         /// Starts from the beginning instead of the checkpoints.
-        public var reset: Bool
+        package var reset: Bool
         /// Each replicated collection with its own options, in order.
-        public var collections: [CollectionSettings]
+        package var collections: [CollectionSettings]
 
         /// Makes the arguments.
-        public init(
+        package init(
             name: String, url: String, database: String? = nil, type: ReplicationType, continuous: Bool = true,
             enableAutoPurge: Bool = true, reset: Bool = false, collections: [CollectionSettings]
         ) {
@@ -76,22 +76,22 @@ extension Step {
     }
 
     /// One collection of a `startReplicator` step and its options.
-    public struct CollectionSettings: Sendable, Hashable {
+    package struct CollectionSettings: Sendable, Hashable {
         /// The collection.
-        public var collection: CollectionName
+        package var collection: CollectionName
         /// The only documents replicated; nil for all.
-        public var documentIDs: [String]?
+        package var documentIDs: [String]?
         /// Channels to pull; nil for all.
-        public var channels: [String]?
+        package var channels: [String]?
         /// Which documents are pushed; nil for all.
-        public var pushFilter: DocumentFilter?
+        package var pushFilter: DocumentFilter?
         /// Which documents are pulled; nil for all.
-        public var pullFilter: DocumentFilter?
+        package var pullFilter: DocumentFilter?
         /// How conflicts end; nil for the default rule.
-        public var conflictResolver: ResolverRule?
+        package var conflictResolver: ResolverRule?
 
         /// Makes the settings.
-        public init(
+        package init(
             collection: CollectionName, documentIDs: [String]? = nil, channels: [String]? = nil,
             pushFilter: DocumentFilter? = nil, pullFilter: DocumentFilter? = nil, conflictResolver: ResolverRule? = nil
         ) {
@@ -106,20 +106,20 @@ extension Step {
 
     /// A push or pull filter written in the spec: a document passes when every condition
     /// given holds.
-    public struct DocumentFilter: Sendable, Hashable {
+    package struct DocumentFilter: Sendable, Hashable {
         /// The document's ID is one of these.
-        public var documentIDs: [String]?
+        package var documentIDs: [String]?
         /// The property at this key equals ``equals`` (with ``key``).
-        public var key: String?
+        package var key: String?
         /// The value the property must have.
-        public var equals: SpecValue?
+        package var equals: SpecValue?
         /// The revision is (true) or is not (false) a deletion.
-        public var deleted: Bool?
+        package var deleted: Bool?
         /// The revision does (true) or does not (false) remove access.
-        public var accessRemoved: Bool?
+        package var accessRemoved: Bool?
 
         /// Makes a filter.
-        public init(
+        package init(
             documentIDs: [String]? = nil, key: String? = nil, equals: SpecValue? = nil, deleted: Bool? = nil,
             accessRemoved: Bool? = nil
         ) {
@@ -132,7 +132,7 @@ extension Step {
     }
 
     /// A conflict resolver written in the spec.
-    public enum ResolverRule: Sendable, Hashable {
+    package enum ResolverRule: Sendable, Hashable {
         /// The local revision wins.
         case localWins
         /// The remote revision wins.
@@ -145,20 +145,20 @@ extension Step {
     }
 
     /// The arguments of `waitForDocument`.
-    public struct WaitForDocument: Sendable, Hashable {
+    package struct WaitForDocument: Sendable, Hashable {
         /// The database; nil for the current one.
-        public var database: String?
+        package var database: String?
         /// The document.
-        public var document: DocumentReference
+        package var document: DocumentReference
         /// Waits for a tombstone instead of a live document.
-        public var deleted: Bool
+        package var deleted: Bool
         /// Waits for a live document with this property value (with ``key``).
-        public var key: String?
+        package var key: String?
         /// The value ``key`` must have.
-        public var equals: SpecValue?
+        package var equals: SpecValue?
 
         /// Makes the arguments.
-        public init(
+        package init(
             database: String? = nil, document: DocumentReference, deleted: Bool = false, key: String? = nil,
             equals: SpecValue? = nil
         ) {

@@ -1,6 +1,6 @@
 extension Step {
     /// The typed getters a `getValue` step can call, named as in spec files.
-    public enum ValueType: String, Sendable, Hashable, CaseIterable {
+    package enum ValueType: String, Sendable, Hashable, CaseIterable {
         /// `int(forKey:)`: an integer, 0 when missing.
         case int
         /// `int64(forKey:)`: a 64-bit integer, 0 when missing.
@@ -27,16 +27,16 @@ extension Step {
     }
 
     /// The arguments of `getValue`.
-    public struct TypedRead: Sendable, Hashable {
+    package struct TypedRead: Sendable, Hashable {
         /// The document read.
-        public var document: DocumentReference
+        package var document: DocumentReference
         /// The top-level key.
-        public var key: String
+        package var key: String
         /// The getter.
-        public var type: ValueType
+        package var type: ValueType
 
         /// Makes typed-read arguments.
-        public init(document: DocumentReference, key: String, type: ValueType) {
+        package init(document: DocumentReference, key: String, type: ValueType) {
             self.document = document
             self.key = key
             self.type = type

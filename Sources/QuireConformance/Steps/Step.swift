@@ -7,7 +7,7 @@ import Quire
 /// The runner handles `set`, `inspect` and `batch` itself (a batch calls
 /// ``EngineSession/inBatch(_:)`` and performs its steps inside); every other step reaches the
 /// engine as one of these cases. The YAML keyword of each case is ``keyword``.
-public enum Step: Sendable, Hashable {
+package enum Step: Sendable, Hashable {
     /// Creates a collection (and its scope); returns `{name, scope, fullName}`. Returns the
     /// existing collection when it is already there.
     case createCollection(CollectionName)
@@ -169,7 +169,7 @@ public enum Step: Sendable, Hashable {
     case index(name: String, collection: CollectionName)
 
     /// The step's name in spec files.
-    public var keyword: String {
+    package var keyword: String {
         switch self {
         case .createCollection: return "createCollection"
         case .deleteCollection: return "deleteCollection"
@@ -235,7 +235,7 @@ public enum Step: Sendable, Hashable {
     }
 
     /// The document the step is about, if it is about one; document-state checks use it.
-    public var document: DocumentReference? {
+    package var document: DocumentReference? {
         switch self {
         case .save(let save): return save.id.map { DocumentReference($0, in: save.collection) }
         case .get(let reference), .purge(let reference), .getExpiration(let reference),
@@ -250,7 +250,7 @@ public enum Step: Sendable, Hashable {
 
 extension Step {
     /// A held object whose database `databaseOf` names.
-    public enum ObjectOwner: Sendable, Hashable {
+    package enum ObjectOwner: Sendable, Hashable {
         /// The collection object last created or looked up under that name.
         case collection(CollectionName)
         /// The scope object last looked up (or reached through a collection) under that name.
@@ -258,7 +258,7 @@ extension Step {
     }
 
     /// How a save or delete treats a newer revision than the one it started from.
-    public enum ConcurrencyControl: String, Sendable, Hashable, CaseIterable {
+    package enum ConcurrencyControl: String, Sendable, Hashable, CaseIterable {
         /// Overwrite whatever is there.
         case lastWriteWins
         /// Fail with `conflict` when the document changed since ``Save/baseRevisionID``.
@@ -266,7 +266,7 @@ extension Step {
     }
 
     /// A document body: properties, or raw JSON text for the engine's own parser.
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// Properties, as a mapping.
         case properties([String: SpecValue])
         /// JSON text, passed to the engine unparsed (to test its JSON handling).
@@ -274,21 +274,21 @@ extension Step {
     }
 
     /// The arguments of `save`.
-    public struct Save: Sendable, Hashable {
+    package struct Save: Sendable, Hashable {
         /// The collection.
-        public var collection: CollectionName
+        package var collection: CollectionName
         /// The document ID; nil lets the engine generate one.
-        public var id: String?
+        package var id: String?
         /// The new body.
-        public var content: Content
+        package var content: Content
         /// The concurrency control.
-        public var concurrency: ConcurrencyControl
+        package var concurrency: ConcurrencyControl
         /// The revision the new body was derived from (the document was read at it); nil for a
         /// document made from scratch.
-        public var baseRevisionID: String?
+        package var baseRevisionID: String?
 
         /// Makes save arguments.
-        public init(
+        package init(
             collection: CollectionName = .default, id: String?, content: Content,
             concurrency: ConcurrencyControl = .lastWriteWins, baseRevisionID: String? = nil
         ) {
@@ -301,7 +301,7 @@ extension Step {
     }
 
     /// An operation on the current database's handles.
-    public enum HandleOperation: Sendable, Hashable {
+    package enum HandleOperation: Sendable, Hashable {
         /// `canOpen`: tries to open the database now; returns a boolean.
         case canOpen
         /// `isOpened`: whether the database holds an open SQLite handle; returns a boolean.
@@ -320,7 +320,7 @@ extension Step {
         case tag(set: Int?)
 
         /// The step's name in spec files.
-        public var keyword: String {
+        package var keyword: String {
             switch self {
             case .canOpen: return "canOpen"
             case .isOpened: return "isOpened"
@@ -334,25 +334,25 @@ extension Step {
     }
 
     /// The arguments of `save` given a held object (`save: {object: d1}`).
-    public struct ObjectSave: Sendable, Hashable {
+    package struct ObjectSave: Sendable, Hashable {
         /// The name the object is held under.
-        public var name: String
+        package var name: String
         /// Where to save it; nil for the object's own collection.
-        public var collection: CollectionName?
+        package var collection: CollectionName?
         /// The database to save it in (by name, opened if needed); nil for the current one.
-        public var database: String?
+        package var database: String?
         /// Properties set on the object before saving.
-        public var merge: [String: SpecValue]
+        package var merge: [String: SpecValue]
         /// Keys removed from the object before saving.
-        public var unset: [String]
+        package var unset: [String]
         /// The concurrency control.
-        public var concurrency: ConcurrencyControl
+        package var concurrency: ConcurrencyControl
         /// A conflict handler's choice; with one, the save goes through
         /// `save(document:conflictHandler:)` and returns `{saved, calls, theirs, document}`.
-        public var conflictHandler: ConflictChoice?
+        package var conflictHandler: ConflictChoice?
 
         /// Makes the arguments.
-        public init(
+        package init(
             name: String, collection: CollectionName? = nil, database: String? = nil, merge: [String: SpecValue] = [:],
             unset: [String] = [], concurrency: ConcurrencyControl = .lastWriteWins,
             conflictHandler: ConflictChoice? = nil
@@ -368,16 +368,16 @@ extension Step {
     }
 
     /// The arguments of `delete`.
-    public struct Delete: Sendable, Hashable {
+    package struct Delete: Sendable, Hashable {
         /// The document.
-        public var document: DocumentReference
+        package var document: DocumentReference
         /// The concurrency control.
-        public var concurrency: ConcurrencyControl
+        package var concurrency: ConcurrencyControl
         /// The revision the caller last read, when it came from a read document.
-        public var baseRevisionID: String?
+        package var baseRevisionID: String?
 
         /// Makes delete arguments.
-        public init(
+        package init(
             document: DocumentReference, concurrency: ConcurrencyControl = .lastWriteWins, baseRevisionID: String? = nil
         ) {
             self.document = document
@@ -387,7 +387,7 @@ extension Step {
     }
 
     /// When a document expires.
-    public enum Expiration: Sendable, Hashable {
+    package enum Expiration: Sendable, Hashable {
         /// At a point in time.
         case at(Date)
         /// This many seconds after the database clock's current time.
@@ -395,18 +395,18 @@ extension Step {
     }
 
     /// The arguments of `query`.
-    public struct Query: Sendable, Hashable {
+    package struct Query: Sendable, Hashable {
         /// The SQL++ text.
-        public var sql: String
+        package var sql: String
         /// Named parameters (`$name` in the text).
-        public var parameters: [String: SpecValue]
+        package var parameters: [String: SpecValue]
         /// How each row is given back.
-        public var result: QueryResultForm
+        package var result: QueryResultForm
         /// Reads of the result set in turn (`next`, `all`); nil reads every row at once.
-        public var reads: [QueryRead]?
+        package var reads: [QueryRead]?
 
         /// Makes query arguments.
-        public init(
+        package init(
             sql: String, parameters: [String: SpecValue] = [:], result: QueryResultForm = .rows,
             reads: [QueryRead]? = nil
         ) {
@@ -418,7 +418,7 @@ extension Step {
     }
 
     /// How a `query` step gives its rows back.
-    public enum QueryResultForm: String, Sendable, Hashable, CaseIterable {
+    package enum QueryResultForm: String, Sendable, Hashable, CaseIterable {
         /// Each row as a mapping by column name (`Result.toDictionary`): MISSING columns left out.
         case rows
         /// Each row as a list by column index (`Result.toArray`): MISSING columns as null.
@@ -430,7 +430,7 @@ extension Step {
     }
 
     /// One read of a query's result set.
-    public enum QueryRead: String, Sendable, Hashable, CaseIterable {
+    package enum QueryRead: String, Sendable, Hashable, CaseIterable {
         /// `ResultSet.next()`: one row, or null when none is left.
         case next
         /// `ResultSet.allResults()`: every row not read yet.
@@ -438,7 +438,7 @@ extension Step {
     }
 
     /// The kind of an index.
-    public enum IndexKind: String, Sendable, Hashable, CaseIterable {
+    package enum IndexKind: String, Sendable, Hashable, CaseIterable {
         /// A value index on expressions.
         case value
         /// A full-text index.
@@ -448,26 +448,26 @@ extension Step {
     }
 
     /// The arguments of `createIndex`.
-    public struct Index: Sendable, Hashable {
+    package struct Index: Sendable, Hashable {
         /// The collection.
-        public var collection: CollectionName
+        package var collection: CollectionName
         /// The index name.
-        public var name: String
+        package var name: String
         /// Value or full-text.
-        public var kind: IndexKind
+        package var kind: IndexKind
         /// The indexed expressions (SQL++).
-        public var expressions: [String]
+        package var expressions: [String]
         /// A partial index's condition (SQL++), if any.
-        public var whereClause: String?
+        package var whereClause: String?
         /// A full-text index's language (`en`), if any.
-        public var language: String?
+        package var language: String?
         /// Whether a full-text index ignores accents.
-        public var ignoreAccents: Bool
+        package var ignoreAccents: Bool
         /// An array index's path to the array.
-        public var path: String?
+        package var path: String?
 
         /// Makes index arguments.
-        public init(
+        package init(
             collection: CollectionName = .default, name: String, kind: IndexKind = .value, expressions: [String],
             whereClause: String? = nil, language: String? = nil, ignoreAccents: Bool = false, path: String? = nil
         ) {
@@ -483,9 +483,9 @@ extension Step {
     }
 
     /// The arguments of `copyDatabase`.
-    public struct Copy: Sendable, Hashable {
+    package struct Copy: Sendable, Hashable {
         /// Where a copy comes from.
-        public enum Source: Sendable, Hashable {
+        package enum Source: Sendable, Hashable {
             /// A database of that name in the case directory.
             case database(String)
             /// A database directory at that path (for example a fixture next to the spec file).
@@ -493,15 +493,15 @@ extension Step {
         }
 
         /// The source.
-        public var source: Source
+        package var source: Source
         /// The name of the new database in the case directory.
-        public var destination: String
+        package var destination: String
         /// Copies the files as they are instead of calling `Database.copy`, so the copy keeps
         /// the source's UUIDs (a backup restored elsewhere, a folder copied by hand).
-        public var asFiles: Bool
+        package var asFiles: Bool
 
         /// Makes copy arguments.
-        public init(source: Source, destination: String, asFiles: Bool = false) {
+        package init(source: Source, destination: String, asFiles: Bool = false) {
             self.source = source
             self.destination = destination
             self.asFiles = asFiles
@@ -509,9 +509,9 @@ extension Step {
     }
 
     /// The arguments of `buildFixture`.
-    public struct BuildFixture: Sendable, Hashable {
+    package struct BuildFixture: Sendable, Hashable {
         /// Where the recipe comes from.
-        public enum Recipe: Sendable, Hashable {
+        package enum Recipe: Sendable, Hashable {
             /// A recipe file.
             case file(URL)
             /// Recipe text written in the spec; relative paths in it are taken from
@@ -520,20 +520,20 @@ extension Step {
         }
 
         /// The recipe.
-        public var recipe: Recipe
+        package var recipe: Recipe
         /// Replaces the URL of a `remote` source (a served database's URL is known only at
         /// run time).
-        public var remoteURL: String?
+        package var remoteURL: String?
 
         /// Makes build arguments.
-        public init(recipe: Recipe, remoteURL: String? = nil) {
+        package init(recipe: Recipe, remoteURL: String? = nil) {
             self.recipe = recipe
             self.remoteURL = remoteURL
         }
     }
 
     /// Which way a `replicate` step copies changes.
-    public enum ReplicationType: String, Sendable, Hashable, CaseIterable {
+    package enum ReplicationType: String, Sendable, Hashable, CaseIterable {
         /// Local changes to the remote.
         case push
         /// Remote changes to the local database.
@@ -543,24 +543,24 @@ extension Step {
     }
 
     /// The arguments of `replicate`.
-    public struct Replication: Sendable, Hashable {
+    package struct Replication: Sendable, Hashable {
         /// The remote database's URL.
-        public var url: String
+        package var url: String
         /// The local database; nil for the current one.
-        public var database: String?
+        package var database: String?
         /// Push, pull or both.
-        public var type: ReplicationType
+        package var type: ReplicationType
         /// The collections replicated, all with the same options.
-        public var collections: [CollectionName]
+        package var collections: [CollectionName]
         /// Channels to pull; nil pulls all.
-        public var channels: [String]?
+        package var channels: [String]?
         /// The only documents replicated; nil replicates all.
-        public var documentIDs: [String]?
+        package var documentIDs: [String]?
         /// Starts from the beginning instead of the checkpoints.
-        public var reset: Bool
+        package var reset: Bool
 
         /// Makes replicate arguments.
-        public init(
+        package init(
             url: String, database: String? = nil, type: ReplicationType, collections: [CollectionName] = [.default],
             channels: [String]? = nil, documentIDs: [String]? = nil, reset: Bool = false
         ) {
@@ -575,20 +575,20 @@ extension Step {
     }
 
     /// The arguments of `checkpointDoctor`.
-    public struct DoctorQuery: Sendable, Hashable {
+    package struct DoctorQuery: Sendable, Hashable {
         /// The local database; nil for the current one.
-        public var database: String?
+        package var database: String?
         /// The collection examined.
-        public var collection: CollectionName
+        package var collection: CollectionName
         /// The remote database's URL the replication would use.
-        public var url: String
+        package var url: String
         /// Channels the replication would pull.
-        public var channels: [String]
+        package var channels: [String]
         /// Document IDs the replication would use.
-        public var documentIDs: [String]
+        package var documentIDs: [String]
 
         /// Makes doctor arguments.
-        public init(
+        package init(
             database: String? = nil, collection: CollectionName = .default, url: String, channels: [String] = [],
             documentIDs: [String] = []
         ) {

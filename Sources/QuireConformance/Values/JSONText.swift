@@ -3,13 +3,13 @@ import Foundation
 /// Reads and writes JSON text for ``SpecValue``.
 ///
 /// Output is deterministic (object keys sorted) so reports and failure messages are stable.
-public enum JSONText {
+package enum JSONText {
     /// Renders a value as JSON.
     ///
     /// - Parameters:
     ///   - value: the value to render.
     ///   - pretty: indent nested values by two spaces, one member per line.
-    public static func render(_ value: SpecValue, pretty: Bool = false) -> String {
+    package static func render(_ value: SpecValue, pretty: Bool = false) -> String {
         var output = ""
         write(value, into: &output, pretty: pretty, indent: 0)
         return output
@@ -18,7 +18,7 @@ public enum JSONText {
     /// Parses JSON text.
     ///
     /// - Throws: ``EngineError`` (domain `Conformance`, code `invalidJSON`) when the text is not JSON.
-    public static func parse(_ text: String) throws -> SpecValue {
+    package static func parse(_ text: String) throws -> SpecValue {
         do {
             return try JSONDecoder().decode(SpecValue.self, from: Data(text.utf8))
         } catch {
@@ -28,7 +28,7 @@ public enum JSONText {
     }
 
     /// Quotes and escapes a string as a JSON string literal.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var output = ""
         writeString(text, into: &output)
         return output
@@ -96,7 +96,7 @@ public enum JSONText {
 
 extension SpecValue: Codable {
     /// Decodes any JSON value, keeping integers and doubles apart.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -116,7 +116,7 @@ extension SpecValue: Codable {
     }
 
     /// Encodes the value as the matching JSON value.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

@@ -8,7 +8,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
     public var column: Int
 
     /// Makes a location.
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column

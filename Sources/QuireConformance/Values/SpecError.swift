@@ -7,7 +7,7 @@ public struct SpecError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
 
     /// Makes an error.
-    public init(_ message: String, at location: SourceLocation) {
+    package init(_ message: String, at location: SourceLocation) {
         self.message = message
         self.location = location
     }

@@ -2,7 +2,7 @@
 ///
 /// Integers and doubles are kept apart (`1` and `1.0` decode differently), but comparisons in
 /// expectations treat them as numbers, so `1` matches `1.0`. Object keys are unordered.
-public enum SpecValue: Sendable, Hashable {
+package enum SpecValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -21,13 +21,13 @@ public enum SpecValue: Sendable, Hashable {
 
 extension SpecValue {
     /// The text, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
     }
 
     /// The number, if this is an integer (or a double with no fractional part).
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .int(let number): return number
         case .double(let number) where number.rounded() == number && abs(number) < 9.0e18: return Int(number)
@@ -36,7 +36,7 @@ extension SpecValue {
     }
 
     /// The number, if this is an integer or a double.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .int(let number): return Double(number)
         case .double(let number): return number
@@ -45,35 +45,35 @@ extension SpecValue {
     }
 
     /// The flag, if this is a boolean.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let flag) = self { return flag }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var arrayValue: [SpecValue]? {
+    package var arrayValue: [SpecValue]? {
         if case .array(let elements) = self { return elements }
         return nil
     }
 
     /// The members, if this is an object.
-    public var objectValue: [String: SpecValue]? {
+    package var objectValue: [String: SpecValue]? {
         if case .object(let members) = self { return members }
         return nil
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool { self == .null }
+    package var isNull: Bool { self == .null }
 
     /// The member at `key`, if this is an object that has it.
-    public subscript(key: String) -> SpecValue? {
+    package subscript(key: String) -> SpecValue? {
         objectValue?[key]
     }
 
     /// Follows a path of object keys and array indexes (`["_meta", "revisionID"]`, `["rows", "0"]`).
     ///
     /// - Returns: the value found, or nil when a step of the path does not exist.
-    public func value(at path: some Sequence<String>) -> SpecValue? {
+    package func value(at path: some Sequence<String>) -> SpecValue? {
         var current = self
         for component in path {
             switch current {
@@ -91,7 +91,7 @@ extension SpecValue {
     }
 
     /// The JSON type name of this value (`"string"`, `"integer"`, `"object"` ...).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -109,24 +109,24 @@ extension SpecValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByDictionaryLiteral
 {
     /// `null`.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
     /// A boolean.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An integer.
-    public init(integerLiteral value: Int) { self = .int(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
     /// A double.
-    public init(floatLiteral value: Double) { self = .double(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
     /// A string.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// An array.
-    public init(arrayLiteral elements: SpecValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: SpecValue...) { self = .array(elements) }
     /// An object; a repeated key keeps its last value.
-    public init(dictionaryLiteral elements: (String, SpecValue)...) {
+    package init(dictionaryLiteral elements: (String, SpecValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
 
 extension SpecValue: CustomStringConvertible {
     /// Compact JSON with sorted keys.
-    public var description: String { JSONText.render(self) }
+    package var description: String { JSONText.render(self) }
 }

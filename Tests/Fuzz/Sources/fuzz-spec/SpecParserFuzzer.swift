@@ -6,8 +6,8 @@ import QuireConformance
 /// arguments) and the runner's handling of what it accepts.
 ///
 /// Any text must give a `SpecFile`: either errors that point into the file, or cases. The
-/// first cases are then run against an engine that does nothing, which exercises variable
-/// substitution, step decoding and expectation matching without touching a database.
+/// first cases are then run by a dry-run runner, whose engine accepts every step: that exercises
+/// variable substitution, step decoding and expectation matching without touching a database.
 @main
 enum SpecParserFuzzer {
     static let path = "fuzz.yaml"
@@ -18,7 +18,7 @@ enum SpecParserFuzzer {
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }()
-    static let runner = ConformanceRunner(engine: NullEngine(), options: RunnerOptions(workDirectory: workDirectory))
+    static let runner = ConformanceRunner(dryRunWith: RunnerOptions(workDirectory: workDirectory))
 
     static func main() {
         FuzzDriver.run { data, size in
@@ -40,23 +40,4 @@ enum SpecParserFuzzer {
             }
         }
     }
-}
-
-/// An engine whose sessions accept every step and return nothing.
-struct NullEngine: ConformanceEngine {
-    var name: String { "null" }
-
-    func makeSession(directory: URL, given: Given, seed: UInt64) throws -> any EngineSession {
-        NullSession()
-    }
-}
-
-/// Accepts every step; answers every question with "unsupported".
-final class NullSession: EngineSession {
-    func perform(_ step: Step, in context: StepContext) throws -> SpecValue? { nil }
-    func inBatch(_ body: () throws -> Void) throws { try body() }
-    func documentState(of document: DocumentReference) throws -> DocumentState {
-        throw EngineError.unsupported("document state")
-    }
-    func close() throws {}
 }
