@@ -1,6 +1,6 @@
 import BenchmarkCatalog
 import Foundation
-import Quire
+@_spi(Codec) import Quire
 
 /// Parsing or writing the same documents with Quire's `JSONReader`/`JSONWriter` or with
 /// Foundation's `JSONSerialization`. Inputs are prepared in each codec's own form beforehand
@@ -23,7 +23,7 @@ final class CodecRun: WorkloadRun {
         case (.foundation, true):
             input = .foundationData(documents.map { Data($0.json.utf8) })
         case (.quire, false):
-            input = .quireValues(try documents.map { try JSONReader.parse($0.json) })
+            input = .quireValues(try documents.map { try JSONCodec.parse($0.json) })
         case (.foundation, false):
             input = .foundationObjects(try documents.map { try JSONSerialization.jsonObject(with: Data($0.json.utf8)) })
         default:
@@ -36,7 +36,7 @@ final class CodecRun: WorkloadRun {
         switch input {
         case .quireBytes(let documents):
             for bytes in documents {
-                if case .object(let members) = try JSONReader.parse(bytes) { total &+= members.count }
+                if case .object(let members) = try JSONCodec.parse(bytes) { total &+= members.count }
             }
         case .foundationData(let documents):
             for data in documents {
@@ -45,7 +45,7 @@ final class CodecRun: WorkloadRun {
                 }
             }
         case .quireValues(let documents):
-            for value in documents { total &+= try JSONWriter.bytes(value).count }
+            for value in documents { total &+= try JSONCodec.bytes(value).count }
         case .foundationObjects(let documents):
             for object in documents {
                 total &+= try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).count

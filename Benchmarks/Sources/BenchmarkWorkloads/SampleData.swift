@@ -1,6 +1,6 @@
 import BenchmarkCatalog
 import Foundation
-import Quire
+@_spi(Codec) import Quire
 import QuireFixtureBuilder
 import QuireFixtures
 
@@ -37,12 +37,12 @@ public enum SampleData {
         var documents: [SampleDocument] = []
         documents.reserveCapacity(count)
         for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
-            guard case .object(var members) = try JSONReader.parse(line),
+            guard case .object(var members) = try JSONCodec.parse(line),
                 case .string(let id)? = members.removeValue(forKey: "_id")
             else {
                 throw QuireError(.corruptData, "a line of \(collectionFile) is not a document with an _id")
             }
-            documents.append(SampleDocument(id: id, json: try JSONWriter.string(.object(members))))
+            documents.append(SampleDocument(id: id, json: try JSONCodec.string(.object(members))))
         }
         return documents
     }

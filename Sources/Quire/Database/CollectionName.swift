@@ -4,28 +4,28 @@
 /// default scope).
 ///
 /// Written `scope.collection`, or as a bare `collection` in the `_default` scope.
-public struct CollectionName: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct CollectionName: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The default scope's and the default collection's name.
-    public static let defaultName = "_default"
+    package static let defaultName = "_default"
     /// `_default._default`.
-    public static let `default` = CollectionName(defaultName, scope: defaultName)
+    package static let `default` = CollectionName(defaultName, scope: defaultName)
     /// The default collection's full name.
     package static let defaultFullName = "_default._default"
     package static let maximumLength = 251
 
     /// The collection's name.
-    public var name: String
+    package var name: String
     /// The scope's name.
-    public var scope: String
+    package var scope: String
 
     /// Makes a collection name; nothing is checked (``validate(_:kind:)`` does).
-    public init(_ name: String, scope: String = CollectionName.defaultName) {
+    package init(_ name: String, scope: String = CollectionName.defaultName) {
         self.name = name
         self.scope = scope
     }
 
     /// Reads `scope.collection` (split at the first dot) or a bare collection name.
-    public init(fullName: String) {
+    package init(fullName: String) {
         if let dot = fullName.firstIndex(of: ".") {
             self.init(String(fullName[fullName.index(after: dot)...]), scope: String(fullName[..<dot]))
         } else {
@@ -34,13 +34,13 @@ public struct CollectionName: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     /// `scope.collection`, as Couchbase Lite prints it.
-    public var fullName: String { "\(scope).\(name)" }
+    package var fullName: String { "\(scope).\(name)" }
 
     /// The full name.
-    public var description: String { fullName }
+    package var description: String { fullName }
 
     /// Orders by scope, then name.
-    public static func < (lhs: CollectionName, rhs: CollectionName) -> Bool {
+    package static func < (lhs: CollectionName, rhs: CollectionName) -> Bool {
         (lhs.scope, lhs.name) < (rhs.scope, rhs.name)
     }
 

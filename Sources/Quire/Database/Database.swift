@@ -184,7 +184,7 @@ public final class Database: Sendable {
     ///
     /// - Throws: ``QuireError/Code/notOpen`` when this object was closed; SQLite failures in the
     ///   `.sqlite` domain; and whatever `body` throws.
-    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+    package func read<T>(_ body: (Connection) throws -> T) throws -> T {
         try checkOpen()
         return try core.read(body)
     }
@@ -204,7 +204,7 @@ public final class Database: Sendable {
     ///   `.sqlite` domain (``QuireError/Code/busy`` when another process holds the file's write
     ///   lock past the timeout, ``QuireError/Code/notWriteable`` for a read-only file); and
     ///   whatever `body` throws, after the rollback.
-    public func write<T>(_ body: (Connection) throws -> T) throws -> T {
+    package func write<T>(_ body: (Connection) throws -> T) throws -> T {
         try checkOpen()
         return try core.write(body)
     }

@@ -20,13 +20,13 @@ import Foundation
 /// form `invalid JSON at byte 17: expected ',' or '}' after object member`, where the offset
 /// is zero-based and points at the offending byte (for a bad UTF-8 sequence or escape, at
 /// its first byte; for truncated input, at the end).
-public enum JSONReader {
+package enum JSONReader {
     /// The deepest nesting of arrays and objects accepted; one level more is an error.
     /// The parser itself uses no recursion, so this bounds memory, not stack.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     /// Parses one JSON value from UTF-8 bytes.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
         try parse(bytes, maximumDepth: maximumDepth)
     }
 
@@ -35,7 +35,7 @@ public enum JSONReader {
     /// holds documents a few levels down), whose documents are then checked on their own.
     /// With `exactIntegers`, an integer outside `Int64` (which would become an inexact
     /// double) is an error instead.
-    public static func parse(
+    package static func parse(
         _ bytes: UnsafeRawBufferPointer, maximumDepth: Int, exactIntegers: Bool = false
     ) throws -> JSONValue {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
@@ -53,20 +53,20 @@ public enum JSONReader {
 
     /// Parses one JSON value from UTF-8 bytes held in contiguous storage
     /// (`[UInt8]`, `Data`, `ArraySlice<UInt8>` ...).
-    public static func parse(_ bytes: some ContiguousBytes) throws -> JSONValue {
+    package static func parse(_ bytes: some ContiguousBytes) throws -> JSONValue {
         try bytes.withUnsafeBytes { try parse($0) }
     }
 
     /// Parses one JSON value from UTF-8 bytes held in contiguous storage, with a nesting
     /// limit other than ``maximumDepth`` (see `parse(_:maximumDepth:)`).
-    public static func parse(
+    package static func parse(
         _ bytes: some ContiguousBytes, maximumDepth: Int, exactIntegers: Bool = false
     ) throws -> JSONValue {
         try bytes.withUnsafeBytes { try parse($0, maximumDepth: maximumDepth, exactIntegers: exactIntegers) }
     }
 
     /// Parses one JSON value from text.
-    public static func parse(_ text: String) throws -> JSONValue {
+    package static func parse(_ text: String) throws -> JSONValue {
         var text = text
         return try text.withUTF8 { try parse(UnsafeRawBufferPointer($0)) }
     }

@@ -16,16 +16,16 @@ import Foundation
 /// a double and never turns into an integer. Non-finite doubles have no JSON form and are an
 /// ``QuireError/Code/invalidParameter`` error naming the value and where it was; so is
 /// nesting deeper than ``JSONReader/maximumDepth``, which could not be read back.
-public enum JSONWriter {
+package enum JSONWriter {
     /// Returns the JSON text of `value` as UTF-8 bytes.
-    public static func bytes(_ value: JSONValue, sortedKeys: Bool = true) throws -> [UInt8] {
+    package static func bytes(_ value: JSONValue, sortedKeys: Bool = true) throws -> [UInt8] {
         try bytes(value, sortedKeys: sortedKeys, maximumDepth: JSONReader.maximumDepth)
     }
 
     /// Returns the JSON text of `value` as UTF-8 bytes, with a nesting limit other than
     /// ``JSONReader/maximumDepth``: for messages that wrap documents, read back with
     /// `JSONReader.parse(_:maximumDepth:)` and the same limit.
-    public static func bytes(_ value: JSONValue, sortedKeys: Bool = true, maximumDepth: Int) throws -> [UInt8] {
+    package static func bytes(_ value: JSONValue, sortedKeys: Bool = true, maximumDepth: Int) throws -> [UInt8] {
         var emitter = JSONEmitter(sortedKeys: sortedKeys)
         emitter.maximumDepth = maximumDepth
         defer { emitter.output.free() }
@@ -38,12 +38,12 @@ public enum JSONWriter {
     }
 
     /// Returns the JSON text of `value`.
-    public static func string(_ value: JSONValue, sortedKeys: Bool = true) throws -> String {
+    package static func string(_ value: JSONValue, sortedKeys: Bool = true) throws -> String {
         String(decoding: try bytes(value, sortedKeys: sortedKeys), as: UTF8.self)
     }
 
     /// Appends the JSON text of `value` to `output`, which is left as it was on error.
-    public static func write(_ value: JSONValue, into output: inout [UInt8], sortedKeys: Bool = true) throws {
+    package static func write(_ value: JSONValue, into output: inout [UInt8], sortedKeys: Bool = true) throws {
         var emitter = JSONEmitter(sortedKeys: sortedKeys)
         defer { emitter.output.free() }
         do {
@@ -56,14 +56,14 @@ public enum JSONWriter {
 }
 
 extension JSONValue {
-    /// The JSON text of this value as UTF-8 bytes; canonical unless `sortedKeys` is false.
-    /// See ``JSONWriter``.
+    /// The JSON text of this value as UTF-8 bytes; canonical (keys sorted, the shortest
+    /// numbers that read back the same) unless `sortedKeys` is false.
     public func jsonBytes(sortedKeys: Bool = true) throws -> [UInt8] {
         try JSONWriter.bytes(self, sortedKeys: sortedKeys)
     }
 
-    /// The JSON text of this value; canonical unless `sortedKeys` is false.
-    /// See ``JSONWriter``.
+    /// The JSON text of this value; canonical (keys sorted, the shortest numbers that read back
+    /// the same) unless `sortedKeys` is false.
     public func jsonString(sortedKeys: Bool = true) throws -> String {
         try JSONWriter.string(self, sortedKeys: sortedKeys)
     }

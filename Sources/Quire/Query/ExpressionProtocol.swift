@@ -4,10 +4,10 @@
 /// ```swift
 /// Expression.property("age").greaterThan(Expression.int(18)).and(Expression.property("active").equalTo(Expression.boolean(true)))
 /// ```
-public protocol ExpressionProtocol: Sendable, CustomStringConvertible {
-    /// The plan node this expression stands for.
-    var node: ExpressionNode { get }
-}
+///
+/// Only Quire's own expressions (from ``Expression``, ``Meta``, ``Function`` and the other
+/// builders) carry a query plan; a type of an app's that conforms stands for `MISSING`.
+public protocol ExpressionProtocol: Sendable, CustomStringConvertible {}
 
 /// A property expression, which can name the data source it belongs to.
 public protocol PropertyExpressionProtocol: ExpressionProtocol {
@@ -25,10 +25,10 @@ public protocol MetaExpressionProtocol: ExpressionProtocol {
 public protocol VariableExpressionProtocol: ExpressionProtocol {}
 
 extension ExpressionProtocol {
-    var plan: PlanExpression { node.plan }
+    var plan: PlanExpression { (self as? QueryExpression)?.node.plan ?? .missing }
 
     /// The expression in SQL++ syntax.
-    public var description: String { SQLPPPrinter.text(node.plan) }
+    public var description: String { SQLPPPrinter.text(plan) }
 
     private func binary(_ op: PlanExpression.BinaryOperator, _ other: any ExpressionProtocol) -> any ExpressionProtocol
     {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A connection is handed to one thread at a time by the database core, inside `read` and
 /// `write` closures; it must not escape them.
-public final class Connection {
+package final class Connection {
     /// How a connection is used: writers create the file and take write locks, readers only read.
     package enum Role: Sendable {
         /// The single writer of a core.
@@ -34,7 +34,7 @@ public final class Connection {
 
     let handle: OpaquePointer
     /// The file this connection has open.
-    public let path: String
+    package let path: String
     /// Whether this is the writer or a reader.
     package let role: Role
     private var statements: [String: Statement] = [:]
@@ -143,7 +143,7 @@ public final class Connection {
     // MARK: Statements
 
     /// Runs one or more SQL statements that take no arguments and return no rows.
-    public func execute(_ sql: String) throws {
+    package func execute(_ sql: String) throws {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if result != SQLITE_OK {
@@ -195,7 +195,7 @@ public final class Connection {
     package var cachedStatementCount: Int { statements.count + keyedStatements.count }
 
     /// Runs a cached statement with arguments, ignoring rows.
-    public func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
+    package func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
         let statement = try cachedStatement(sql)
         try statement.bind(arguments)
         try statement.run()
@@ -214,7 +214,7 @@ public final class Connection {
     }
 
     /// The first column of the first row, or nil when there is no row.
-    public func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
+    package func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(arguments)
@@ -222,26 +222,26 @@ public final class Connection {
     }
 
     /// The first column of the first row as an integer, or nil.
-    public func scalarInt(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int64? {
+    package func scalarInt(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int64? {
         if case .integer(let value)? = try scalar(sql, arguments) { return value }
         return nil
     }
 
     /// The first column of the first row as text, or nil.
-    public func scalarText(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> String? {
+    package func scalarText(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> String? {
         let statement = try prepare(sql)
         try statement.bind(arguments)
         return try statement.step() ? statement.text(at: 0) : nil
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// The rowid of the last inserted row.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Whether a transaction is open on this connection.
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Whether this connection's open transaction may have changed the database (holds the
     /// write lock): what it reads may include changes not yet committed.

@@ -1,5 +1,5 @@
 /// A value SQLite stores in a column or takes as a statement argument.
-public enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     /// SQL NULL.
     case null
     /// A 64-bit signed integer.
@@ -16,23 +16,23 @@ extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, 
     ExpressibleByFloatLiteral
 {
     /// An integer literal becomes ``integer(_:)-enum.case``.
-    public init(integerLiteral value: Int64) { self = .integer(value) }
+    package init(integerLiteral value: Int64) { self = .integer(value) }
     /// A string literal becomes ``text(_:)-enum.case``.
-    public init(stringLiteral value: String) { self = .text(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
     /// `nil` becomes ``null``.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
     /// A float literal becomes ``real(_:)``.
-    public init(floatLiteral value: Double) { self = .real(value) }
+    package init(floatLiteral value: Double) { self = .real(value) }
 }
 
 extension SQLiteValue {
     /// Wraps an optional integer, NULL when nil.
-    public static func integer(_ value: Int64?) -> SQLiteValue {
+    package static func integer(_ value: Int64?) -> SQLiteValue {
         value.map { .integer($0) } ?? .null
     }
 
     /// Wraps an optional string, NULL when nil.
-    public static func text(_ value: String?) -> SQLiteValue {
+    package static func text(_ value: String?) -> SQLiteValue {
         value.map { .text($0) } ?? .null
     }
 }

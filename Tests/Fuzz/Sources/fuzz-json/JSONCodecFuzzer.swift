@@ -1,5 +1,5 @@
 import FuzzDriver
-import Quire
+@_spi(Codec) import Quire
 
 /// Fuzzes the JSON codec (`JSONReader`, `JSONWriter`).
 ///
@@ -32,7 +32,7 @@ enum JSONCodecFuzzer {
     private static func readText(_ text: UnsafeRawBufferPointer) {
         let value: JSONValue
         do {
-            value = try JSONReader.parse(text)
+            value = try JSONCodec.parse(text)
         } catch let error as QuireError {
             guard error.code == .corruptData, error.message.hasPrefix("invalid JSON at byte ") else {
                 FuzzDriver.fail("unexpected reader error \(error)")
@@ -43,24 +43,24 @@ enum JSONCodecFuzzer {
         }
         let written: [UInt8]
         do {
-            written = try JSONWriter.bytes(value)
+            written = try JSONCodec.bytes(value)
         } catch {
             FuzzDriver.fail("a value read from JSON cannot be written back: \(error)")
         }
         let reread: JSONValue
         do {
-            reread = try JSONReader.parse(written)
+            reread = try JSONCodec.parse(written)
         } catch {
             FuzzDriver.fail("written JSON does not read back: \(error)")
         }
         guard reread == value else { FuzzDriver.fail("round trip changed the value") }
-        guard (try? JSONWriter.bytes(reread)) == written else { FuzzDriver.fail("writing is not canonical") }
+        guard (try? JSONCodec.bytes(reread)) == written else { FuzzDriver.fail("writing is not canonical") }
     }
 
     private static func writeValue(_ value: JSONValue) {
         let written: [UInt8]
         do {
-            written = try JSONWriter.bytes(value)
+            written = try JSONCodec.bytes(value)
         } catch let error as QuireError {
             guard error.code == .invalidParameter else { FuzzDriver.fail("unexpected writer error \(error)") }
             return
@@ -69,13 +69,13 @@ enum JSONCodecFuzzer {
         }
         let reread: JSONValue
         do {
-            reread = try JSONReader.parse(written)
+            reread = try JSONCodec.parse(written)
         } catch {
             FuzzDriver.fail("written JSON does not read back: \(error)")
         }
         guard reread == value else { FuzzDriver.fail("written value reads back different") }
         // Unsorted output must read back the same too.
-        guard let unsorted = try? JSONWriter.bytes(value, sortedKeys: false), (try? JSONReader.parse(unsorted)) == value
+        guard let unsorted = try? JSONCodec.bytes(value, sortedKeys: false), (try? JSONCodec.parse(unsorted)) == value
         else {
             FuzzDriver.fail("unsorted output differs")
         }
