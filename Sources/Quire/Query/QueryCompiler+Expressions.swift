@@ -236,6 +236,8 @@ extension QueryCompiler {
         case .meta(.isDeleted, _):
             let flag = try value(expression)
             return "CASE WHEN \(flag) IS NULL THEN NULL WHEN \(flag) THEN 'true' ELSE 'false' END"
+        case .function(let name, let arguments) where (name == "MIN" || name == "MAX") && arguments.count == 1:
+            return try extremumType(name == "MAX" ? "max" : "min", arguments[0])
         case .meta:
             let column = try value(expression)
             return "CASE WHEN \(column) IS NULL THEN NULL ELSE 'value' END"

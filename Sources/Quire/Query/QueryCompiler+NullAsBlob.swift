@@ -28,3 +28,28 @@ extension QueryCompiler {
         return "CASE WHEN \(value) IS NOT NULL THEN \(value) WHEN \(try type(expression)) IS NULL THEN NULL ELSE 0 END"
     }
 }
+
+extension QueryCompiler {
+    /// The type of `MIN(x)` or `MAX(x)` (`sqlName` `min` or `max`): a boolean when a boolean
+    /// wins, as in Couchbase Lite.
+    ///
+    /// LiteCore hands SQLite a boolean as the integer 0 or 1 tagged with a subtype
+    /// (`kFleeceIntBoolean`, SQLiteFleeceUtil.cc), SQLite's min/max keep the winning argument
+    /// with its subtype, and `fl_result` (SQLiteFleeceFunctions.cc) turns a tagged winner back
+    /// into `true` or `false`. So booleans rank as 0 and 1 among the numbers, and the answer
+    /// is a boolean exactly when a boolean wins. Where a boolean and a number tie (`true` and
+    /// `1`), SQLite keeps the one it met first, an order Quire's table does not share with
+    /// LiteCore's; Quire answers the number then.
+    func extremumType(_ sqlName: String, _ argument: PlanExpression) throws -> String {
+        let operand = try blobNullOperand(argument)
+        let isBoolean = "\(try type(argument)) IN ('true', 'false')"
+        let winner = "\(sqlName)(\(operand))"
+        let bestBoolean = "\(sqlName)(CASE WHEN \(isBoolean) THEN \(operand) END)"
+        let bestOther = "\(sqlName)(CASE WHEN \(isBoolean) THEN NULL ELSE \(operand) END)"
+        return """
+            CASE WHEN \(winner) IS NULL THEN NULL \
+            WHEN \(bestBoolean) = \(winner) AND \(bestOther) IS NOT \(winner) \
+            THEN (CASE WHEN \(winner) THEN 'true' ELSE 'false' END) ELSE 'value' END
+            """
+    }
+}
