@@ -11,7 +11,7 @@ public enum QuireFixtures {
     /// The format versions this Quire reads.
     public static let readableFormatVersions: ClosedRange<Int> = 1...2
     /// The Quire version recorded in manifests this build writes: the library's own,
-    /// ``QuireVersion/current``.
+    /// `QuireVersion.current`.
     public static let quireVersion = QuireVersion.current
 
     /// The Quire schema versions (`PRAGMA user_version`) a fixture of `formatVersion` holds,

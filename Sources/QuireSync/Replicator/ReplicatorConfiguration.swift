@@ -40,7 +40,7 @@ public struct ReplicatorConfiguration: Sendable {
         /// its chain nor its host name is checked, so a self-signed certificate (a
         /// ``URLEndpointListener``'s ``URLEndpointListener/tlsIdentity``) can be trusted. A
         /// different certificate stops the replicator with
-        /// ``QuireError/Code/tlsCertUnknownRoot``, as in Couchbase Lite. Nil (the default)
+        /// `QuireError.Code.tlsCertUnknownRoot`, as in Couchbase Lite. Nil (the default)
         /// checks the chain to a trusted root and the host name. Present with the package's
         /// `TLS` trait (on by default).
         public var pinnedServerCertificate: Data?
@@ -51,8 +51,8 @@ public struct ReplicatorConfiguration: Sendable {
         /// A PEM file of root certificates trusted for an `https` remote instead of the
         /// system's; the host name is still checked. Ignored when a certificate is pinned.
         /// A certificate without a chain to a trusted root stops the replicator with
-        /// ``QuireError/Code/tlsCertUnknownRoot``, one for another host name with
-        /// ``QuireError/Code/tlsCertUntrusted``.
+        /// `QuireError.Code.tlsCertUnknownRoot`, one for another host name with
+        /// `QuireError.Code.tlsCertUntrusted`.
         public var trustedRootCertificatesFile: URL?
         /// Accepts any certificate from an `https` remote, checking neither its chain, its
         /// host name nor a pin: `quire db push --insecure`, for trying things out. Not API
