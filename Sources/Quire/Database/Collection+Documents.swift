@@ -24,15 +24,17 @@ extension Collection {
             defer { statement.reset() }
             try statement.bind(id, at: 1)
             guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
-            // Validated in full now, built lazily: a reader of one property builds only its path.
-            let body = try statement.withUnsafeBytes(at: 3) { try JSONTape(copying: $0, blobStore: database.blobStore) }
-            guard body.kind(at: 0) == .object else {
+            // Copied out, read by path: a reader of one property parses only what it reads.
+            let body = statement.withUnsafeBytes(at: 3) { StoredJSON(copying: $0, blobStore: database.blobStore) }
+            var start = 0
+            while [0x20, 0x0A, 0x0D, 0x09].contains(body.byte(at: start)) { start += 1 }
+            guard body.byte(at: start) == UInt8(ascii: "{") else {
                 throw QuireError(
                     .corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
             }
             return Document(
                 id: id, revisionID: statement.text(at: 2), sequence: UInt64(statement.int64(at: 0)), isDeleted: false,
-                collection: self, content: DictionaryObject(tape: body, at: 0))
+                collection: self, content: DictionaryObject(stored: body, at: start))
         }
     }
 
@@ -261,7 +263,7 @@ extension Collection {
         // Pins the blobs this save installs until it has committed, so compaction keeps them.
         let lease = BlobLease(store: database.blobStore)
         defer { lease.release() }
-        var bodyBytes = deleting ? Array("{}".utf8) : try prepareBody(of: document, lease: lease)
+        var bodyBytes = deleting ? CanonicalBody.empty : try prepareBody(of: document, lease: lease)
         let depth = database.config.maxRevTreeDepth
 
         // Without a conflict handler (app code that may write too), the only change is one
@@ -273,8 +275,9 @@ extension Collection {
             var reservedSequence: UInt64?
             if !deleting, document.revisionID == nil {
                 let sequence = try nextSequence(connection)
-                let revisionID = try RevisionID.make(
-                    parent: nil, deleted: false, canonicalBody: bodyBytes, documentID: document.id)
+                let revisionID = try bodyBytes.withUnsafeBytes {
+                    try RevisionID.make(parent: nil, deleted: false, canonicalBody: $0, documentID: document.id)
+                }
                 let insert = try connection.cachedStatement(sql.insertNew)
                 var key = document.id
                 var revision = revisionID
@@ -335,8 +338,9 @@ extension Collection {
                 }
             }
             let parent = stored?.revisionID
-            let revisionID = try RevisionID.make(
-                parent: parent, deleted: deleting, canonicalBody: bodyBytes, documentID: document.id)
+            let revisionID = try bodyBytes.withUnsafeBytes {
+                try RevisionID.make(parent: parent, deleted: deleting, canonicalBody: $0, documentID: document.id)
+            }
             var history: [Substring] = []
             if let stored {
                 history.append(Substring(stored.revisionID))
@@ -349,7 +353,7 @@ extension Collection {
             let keptFlags = (stored?.flags ?? 0) & DocumentFlags.conflicted
             try statement.bind((deleting ? DocumentFlags.deleted : 0) | keptFlags, at: 3)
             try statement.bind(revisionID, at: 4)
-            try statement.bind(utf8: bodyBytes, at: 5)
+            try bodyBytes.withUnsafeBytes { try statement.bind(utf8Buffer: $0, at: 5) }
             try statement.bind(history.prefix(max(0, depth - 1)).joined(separator: ","), at: 6)
             try statement.run()
             connection.noteSequenceWritten(collectionID: self.id, sequence: sequence)
@@ -381,7 +385,7 @@ extension Collection {
             collection: self, content: DictionaryObject(members, blobStore: database.blobStore))
     }
 
-    private func prepareBody(of document: MutableDocument, lease: BlobLease) throws -> [UInt8] {
+    private func prepareBody(of document: MutableDocument, lease: BlobLease) throws -> CanonicalBody {
         if let bytes = try document.bodyFromUntouchedJSON() { return bytes }
         var body = try document.body()
         try DocumentRules.checkReservedKeys(body, id: document.id)
@@ -394,7 +398,7 @@ extension Collection {
             for blob in blobs { try blob.install(into: store, lease: lease) }
             if staged { body = try document.body() }
         }
-        return try JSONWriter.bytes(.object(body))
+        return .bytes(try JSONWriter.bytes(.object(body)))
     }
 
     func nextSequence(_ connection: Connection) throws -> UInt64 {

@@ -12,6 +12,9 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         /// store is shared by every reader, and reference counts on an object that several
         /// threads touch at every read cost those threads their scaling.
         case tape(JSONTape, index: Int)
+        /// An object inside a stored body, at a byte offset: looked into by path (see
+        /// ``StoredJSON``), put on a tape only for what needs all of it.
+        case stored(StoredJSON, offset: Int)
     }
 
     private let storage: Storage
@@ -21,6 +24,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         switch storage {
         case .members(_, let store): store
         case .tape(let tape, _): tape.blobStore
+        case .stored(let body, _): body.blobStore
         }
     }
 
@@ -33,11 +37,25 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         self.storage = .tape(tape, index: index)
     }
 
+    /// The object at byte `offset` of a stored body, which must be an object's start.
+    init(stored body: StoredJSON, at offset: Int) {
+        self.storage = .stored(body, offset: offset)
+    }
+
+    /// The tape of a stored object, for the calls that need all of it (an empty object when
+    /// the stored text is not JSON, which the store never writes).
+    private static func tape(of body: StoredJSON, at offset: Int) -> (JSONTape, Int)? {
+        guard let tape = body.tape(ofValueAt: offset), tape.kind(at: 0) == .object else { return nil }
+        return (tape, 0)
+    }
+
     /// The object as JSON values; mutable subclasses build it from their live contents.
     var jsonObject: [String: JSONValue] {
         switch storage {
         case .members(let members, _): members
         case .tape(let tape, let index): tape.read { $0.object(at: index) }
+        case .stored(let body, let offset):
+            Self.tape(of: body, at: offset).map { tape, index in tape.read { $0.object(at: index) } } ?? [:]
         }
     }
 
@@ -46,6 +64,8 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         switch storage {
         case .members(let members, _): members.count
         case .tape(let tape, let index): tape.read { $0.memberCount(ofObjectAt: index) }
+        case .stored(let body, let offset):
+            Self.tape(of: body, at: offset).map { tape, index in tape.read { $0.memberCount(ofObjectAt: index) } } ?? 0
         }
     }
 
@@ -54,6 +74,9 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         switch storage {
         case .members(let members, _): members.keys.sorted()
         case .tape(let tape, let index): tape.read { $0.keys(ofObjectAt: index) }.sorted()
+        case .stored(let body, let offset):
+            (Self.tape(of: body, at: offset).map { tape, index in tape.read { $0.keys(ofObjectAt: index) } } ?? [])
+                .sorted()
         }
     }
 
@@ -67,6 +90,36 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
             return tape.read { reader in
                 reader.member(key, inObjectAt: index).map { Self.present(tape, reader, at: $0) }
             }
+        case .stored(let body, let offset):
+            switch body.member(key, inObjectAt: offset) {
+            case .found(let value): return Self.present(body, at: value)
+            case .missing: return nil
+            case .needsTape:
+                guard let (tape, index) = Self.tape(of: body, at: offset) else { return nil }
+                return tape.read { reader in
+                    reader.member(key, inObjectAt: index).map { Self.present(tape, reader, at: $0) }
+                }
+            }
+        }
+    }
+
+    /// ``present(_:blobStore:)`` for a value in a stored body: objects stay in the body,
+    /// scalars are parsed where they are.
+    private static func present(_ body: StoredJSON, at offset: Int) -> Any? {
+        switch body.byte(at: offset) {
+        case UInt8(ascii: "{"):
+            if body.isBlob(at: offset) {
+                guard let tape = body.tape(ofValueAt: offset) else { return nil }
+                return Blob(json: tape.read { $0.object(at: 0) }, store: body.blobStore)
+            }
+            return DictionaryObject(stored: body, at: offset)
+        case UInt8(ascii: "\""):
+            return body.string(at: offset)
+        case UInt8(ascii: "["):
+            guard let tape = body.tape(ofValueAt: offset) else { return nil }
+            return present(tape.read { $0.value(at: 0) }, blobStore: body.blobStore)
+        default:
+            return body.scalar(at: offset).map { present($0, blobStore: body.blobStore) }
         }
     }
 
@@ -113,6 +166,11 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
     /// The JSON text, keys sorted.
     public func toJSON() -> String {
         if case .tape(let tape, let index) = storage, let text = tape.canonicalText(at: index) {
+            return text
+        }
+        if case .stored(let body, let offset) = storage, let (tape, index) = Self.tape(of: body, at: offset),
+            let text = tape.canonicalText(at: index)
+        {
             return text
         }
         return (try? JSONWriter.string(.object(jsonObject))) ?? "{}"

@@ -15,6 +15,9 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         /// JSON text given to ``setJSON(_:)``, validated but not yet turned into nodes: a
         /// document made from JSON and saved unchanged is written straight from it.
         var untouchedJSON: JSONTape?
+        /// JSON text given to ``setJSON(_:)`` that is canonical already (see
+        /// ``CanonicalJSON``), kept as it came: saved unchanged, it is the body as it is.
+        var canonicalJSON: String?
 
         /// The content as nodes, built from ``untouchedJSON`` at the first use.
         mutating func builtNodes() -> [String: DocumentNode] {
@@ -23,16 +26,38 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         }
 
         mutating func buildNodes() {
+            if let text = canonicalJSON {
+                canonicalJSON = nil
+                untouchedJSON = Self.tape(of: text)
+            }
             guard let tape = untouchedJSON else { return }
             untouchedJSON = nil
             nodes = tape.read { $0.object(at: 0) }.mapValues { .value($0) }
         }
+
+        /// The tape of text ``CanonicalJSON`` accepted, so valid: nil cannot happen.
+        static func tape(of text: String) -> JSONTape? {
+            var text = text
+            return try? text.withUTF8 { try JSONTape(copying: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// What a save writes for a body nothing has touched since ``setJSON(_:)``: the text
+    /// itself when it is canonical, else its tape; nil when the body was touched.
+    enum UntouchedBody {
+        case canonical(String)
+        case tape(JSONTape)
     }
 
     private let state: Locked<State>
 
     /// JSON text given to ``setJSON(_:)`` and not touched since (see ``State``).
-    var untouchedJSON: JSONTape? { state.withLock { $0.untouchedJSON } }
+    var untouchedBody: UntouchedBody? {
+        state.withLock { state in
+            if let text = state.canonicalJSON { return .canonical(text) }
+            return state.untouchedJSON.map { .tape($0) }
+        }
+    }
 
     /// The nodes now; the nested containers among them are live and locked on their own.
     private var nodes: [String: DocumentNode] { state.withLock { $0.builtNodes() } }
@@ -137,6 +162,12 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     @discardableResult
     public func setJSON(_ json: String) throws -> Self {
         var text = json
+        // Canonical text (the common case: JSON written with sorted keys) is kept as it is,
+        // with no tape: a document saved unchanged stores and digests these very bytes.
+        if text.withUTF8({ CanonicalJSON.isCanonicalObject($0) }) {
+            state.withLock { $0 = State(nodes: [:], canonicalJSON: text) }
+            return self
+        }
         let tape = try JSONReader.applicationJSON {
             try text.withUTF8 { try JSONTape(copying: UnsafeRawBufferPointer($0)) }
         }

@@ -83,15 +83,24 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         try mutableContent.jsonObject(path: "")
     }
 
-    /// The canonical body written straight from the JSON text the document was made from,
-    /// when nothing has touched it since and its keys are plain (see ``JSONTape``); nil
-    /// otherwise, and ``body()`` applies. Checks reserved keys as a save does.
-    func bodyFromUntouchedJSON() throws -> [UInt8]? {
-        guard let tape = mutableContent.untouchedJSON, let bytes = tape.canonicalBytes(at: 0) else { return nil }
-        try tape.read { reader in
-            try DocumentRules.checkReservedKeys(id: id) { reader.member($0, inObjectAt: 0) != nil }
+    /// The canonical body taken straight from the JSON text the document was made from, when
+    /// nothing has touched it since: the text itself when it was canonical (its top-level
+    /// keys then have no `_`, so no reserved key), else written from its tape when its keys
+    /// are plain (see ``JSONTape``); nil otherwise, and ``body()`` applies. Checks reserved
+    /// keys as a save does.
+    func bodyFromUntouchedJSON() throws -> CanonicalBody? {
+        switch mutableContent.untouchedBody {
+        case .canonical(let text):
+            return .text(text)
+        case .tape(let tape):
+            guard let bytes = tape.canonicalBytes(at: 0) else { return nil }
+            try tape.read { reader in
+                try DocumentRules.checkReservedKeys(id: id) { reader.member($0, inObjectAt: 0) != nil }
+            }
+            return .bytes(bytes)
+        case nil:
+            return nil
         }
-        return bytes
     }
 
     func blobs() -> [Blob] {

@@ -75,6 +75,16 @@ package enum RevisionID {
     /// a Quire that checked less, such as `9223372036854775807-abc`): its next generation is
     /// unknown.
     static func make(parent: String?, deleted: Bool, canonicalBody: [UInt8], documentID: String) throws -> String {
+        try canonicalBody.withUnsafeBytes {
+            try make(parent: parent, deleted: deleted, canonicalBody: $0, documentID: documentID)
+        }
+    }
+
+    /// ``make(parent:deleted:canonicalBody:documentID:)`` over bytes held elsewhere (the text
+    /// a document was made from, when it is canonical already).
+    static func make(
+        parent: String?, deleted: Bool, canonicalBody: UnsafeRawBufferPointer, documentID: String
+    ) throws -> String {
         var parentGeneration = 0
         if let parent {
             guard let parsed = parse(parent) else {
@@ -96,7 +106,7 @@ package enum RevisionID {
             parent.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
         }
         withUnsafeBytes(of: (UInt8(0), UInt8(deleted ? 1 : 0), UInt8(0))) { hasher.update($0) }
-        canonicalBody.withUnsafeBytes { hasher.update($0) }
+        hasher.update(canonicalBody)
         let words = hasher.finalizeWords()
         // `<generation>-<40 hex digits>`, written once into the string's own storage.
         let generation = String(parentGeneration + 1)

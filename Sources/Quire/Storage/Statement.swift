@@ -65,6 +65,11 @@ package final class Statement {
         }
     }
 
+    /// Binds UTF-8 bytes as text, copied by SQLite (the memory may go once this returns).
+    func bind(utf8Buffer buffer: UnsafeRawBufferPointer, at index: Int32) throws {
+        try bindText(buffer, at: index)
+    }
+
     private func bindText(_ buffer: UnsafeRawBufferPointer, at index: Int32) throws {
         guard let base = buffer.baseAddress, buffer.count > 0 else {
             // An empty text value, not NULL.

@@ -1,0 +1,241 @@
+import Foundation
+
+/// A document body as the store holds it (JSON text), copied out of its row and read by
+/// path: looking up one property skips over the text to it, without a tape and without
+/// building or validating the values it passes. Only what the reader asks for is parsed
+/// (and validated): a string when it is read, a nested object's members when it is looked
+/// into, the whole of an object for ``tape(ofValueAt:)`` (counts, keys, whole values).
+///
+/// Lookups follow ``JSONTapeReader/member(_:inObjectAt:)``: plain (ASCII, unescaped) keys
+/// compare as bytes and the last of repeated keys wins; when an object has another kind of
+/// key, or the name asked for is not ASCII, the lookup goes through the tape, which compares
+/// as Swift strings do. Text that is not JSON reads as missing values, never as a crash.
+///
+/// Immutable after it is made, so it may be shared between threads.
+final class StoredJSON: @unchecked Sendable {
+    // Safe because `base` is never written after init, and readers only read.
+    private let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+    /// The blob store of the database the text was read from, for the objects read off it.
+    let blobStore: BlobStore?
+
+    /// Copies `text` (not empty).
+    init(copying text: UnsafeRawBufferPointer, blobStore: BlobStore?) {
+        self.blobStore = blobStore
+        count = text.count
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
+        if let source = text.baseAddress, count > 0 {
+            base.initialize(from: source.assumingMemoryBound(to: UInt8.self), count: count)
+        }
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The byte at `offset`, or 0 past the end.
+    @inline(__always)
+    func byte(at offset: Int) -> UInt8 {
+        offset >= 0 && offset < count ? base[offset] : 0
+    }
+
+    /// The bytes of the value at `offset`, valid while this object lives.
+    func bytes(ofValueAt offset: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard let end = end(ofValueAt: offset) else { return nil }
+        return UnsafeBufferPointer(start: base + offset, count: end - offset)
+    }
+
+    /// The value at `offset` put on a tape of its own (validated in full); nil when it is not
+    /// JSON.
+    func tape(ofValueAt offset: Int) -> JSONTape? {
+        guard let bytes = bytes(ofValueAt: offset) else { return nil }
+        return try? JSONTape(copying: UnsafeRawBufferPointer(bytes), blobStore: blobStore)
+    }
+
+    // MARK: Scalars
+
+    /// The string at `offset`, escapes decoded; nil when it is not a valid JSON string.
+    func string(at offset: Int) -> String? {
+        guard byte(at: offset) == UInt8(ascii: "\"") else { return nil }
+        var parser = JSONParser(base: base, count: count)
+        parser.position = offset
+        return try? parser.parseString()
+    }
+
+    /// The scalar (not a container) at `offset`, or nil.
+    func scalar(at offset: Int) -> JSONValue? {
+        var parser = JSONParser(base: base, count: count)
+        parser.position = offset
+        switch byte(at: offset) {
+        case UInt8(ascii: "\""): return (try? parser.parseString()).map { .string($0) }
+        case UInt8(ascii: "t"): return (try? parser.expectLiteral("true")).map { .bool(true) }
+        case UInt8(ascii: "f"): return (try? parser.expectLiteral("false")).map { .bool(false) }
+        case UInt8(ascii: "n"): return (try? parser.expectLiteral("null")).map { .null }
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try? parser.parseNumber()
+        default: return nil
+        }
+    }
+
+    // MARK: Objects
+
+    /// Where a lookup ended: the offset of the member's value, no such member, or an object
+    /// whose keys (or the name asked for) need the tape's comparison.
+    enum Lookup {
+        case found(Int)
+        case missing
+        case needsTape
+    }
+
+    /// The value of member `name` of the object at `offset`.
+    func member(_ name: String, inObjectAt offset: Int) -> Lookup {
+        var name = name
+        return name.withUTF8 { wanted in
+            guard wanted.allSatisfy({ $0 < 0x80 }) else { return .needsTape }
+            var found: Int?
+            let complete = forEachMember(ofObjectAt: offset) { key, value in
+                if key.count == wanted.count, key.elementsEqual(wanted) { found = value }
+            }
+            guard complete else { return .needsTape }
+            return found.map { .found($0) } ?? .missing
+        }
+    }
+
+    /// Whether the object at `offset` reads as a blob, as ``JSONTapeReader/isBlob(at:)``
+    /// decides: `"@type": "blob"`, or without `@type`, all of a legacy attachment's keys.
+    func isBlob(at offset: Int) -> Bool {
+        var type: Int?
+        var legacy = 0
+        let complete = forEachMember(ofObjectAt: offset) { key, value in
+            switch String(decoding: key, as: UTF8.self) {
+            case "@type": type = value
+            case "digest": legacy |= 1
+            case "revpos": legacy |= 2
+            case "stub": legacy |= 4
+            case "length": legacy |= 8
+            default: break
+            }
+        }
+        if !complete {
+            return tape(ofValueAt: offset)?.read { $0.isBlob(at: 0) } ?? false
+        }
+        if let type { return string(at: type) == "blob" }
+        return legacy == 15
+    }
+
+    /// Calls `body` with the raw bytes of each key of the object at `offset` and the offset of
+    /// its value, in text order; false (and maybe some calls made) when a key is not plain or
+    /// the text is not an object.
+    private func forEachMember(
+        ofObjectAt offset: Int, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void
+    ) -> Bool {
+        guard byte(at: offset) == UInt8(ascii: "{") else { return false }
+        var position = skipWhitespace(from: offset + 1)
+        if byte(at: position) == UInt8(ascii: "}") { return true }
+        while true {
+            guard byte(at: position) == UInt8(ascii: "\"") else { return false }
+            let keyStart = position + 1
+            var keyEnd = keyStart
+            while true {
+                let byte = self.byte(at: keyEnd)
+                if byte == UInt8(ascii: "\"") { break }
+                // Escapes, non-ASCII, control bytes and the end of the text: not a plain key.
+                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return false }
+                keyEnd += 1
+            }
+            position = skipWhitespace(from: keyEnd + 1)
+            guard byte(at: position) == UInt8(ascii: ":") else { return false }
+            let value = skipWhitespace(from: position + 1)
+            body(UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), value)
+            guard let end = end(ofValueAt: value) else { return false }
+            position = skipWhitespace(from: end)
+            switch byte(at: position) {
+            case UInt8(ascii: ","): position = skipWhitespace(from: position + 1)
+            case UInt8(ascii: "}"): return true
+            default: return false
+            }
+        }
+    }
+
+    // MARK: Skipping
+
+    @inline(__always)
+    private func skipWhitespace(from offset: Int) -> Int {
+        var position = offset
+        while position < count {
+            switch base[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return position
+            }
+        }
+        return position
+    }
+
+    /// The offset just past the value at `offset`, found by matching brackets outside
+    /// strings; nil when the text ends first.
+    func end(ofValueAt offset: Int) -> Int? {
+        guard offset < count else { return nil }
+        switch base[offset] {
+        case UInt8(ascii: "\""):
+            return end(ofStringAt: offset)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var position = offset
+            while position < count {
+                switch base[position] {
+                case UInt8(ascii: "\""):
+                    guard let end = end(ofStringAt: position) else { return nil }
+                    position = end
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    position += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    position += 1
+                    if depth == 0 { return position }
+                default:
+                    position += 1
+                }
+            }
+            return nil
+        default:
+            // A number or a literal: up to the next delimiter.
+            var position = offset
+            while position < count {
+                switch base[position] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09:
+                    return position > offset ? position : nil
+                default: position += 1
+                }
+            }
+            return position > offset ? position : nil
+        }
+    }
+
+    /// The offset just past the closing quote of the string whose opening quote is at
+    /// `offset`, eight bytes at a time through runs without a quote or a backslash.
+    private func end(ofStringAt offset: Int) -> Int? {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var position = offset + 1
+        while position < count {
+            if count - position >= 8 {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                let quotes = word ^ (ones &* 0x22)
+                let backslashes = word ^ (ones &* 0x5C)
+                // The lowest flagged byte is exact (borrows only add flags above a real one).
+                let flags = ((quotes &- ones) & ~quotes | (backslashes &- ones) & ~backslashes) & highs
+                if flags == 0 {
+                    position += 8
+                    continue
+                }
+                position += flags.trailingZeroBitCount / 8
+            }
+            switch base[position] {
+            case UInt8(ascii: "\""): return position + 1
+            case UInt8(ascii: "\\"): position += 2
+            default: position += 1
+            }
+        }
+        return nil
+    }
+}
