@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "Quire", targets: ["Quire"]),
         .library(name: "QuireSync", targets: ["QuireSync"]),
+        .library(name: "QuireListener", targets: ["QuireListener"]),
         .library(name: "QuireConformance", targets: ["QuireConformance"]),
         .library(name: "QuireFixtures", targets: ["QuireFixtures"]),
         .library(name: "QuireFixtureBuilder", targets: ["QuireFixtureBuilder"]),
@@ -83,10 +84,26 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The replicator: URLSession, plus NIOSSL for the loopback forwarder that checks an
+        // HTTPS peer's certificate Quire's way (the `TLS` trait). No HTTP server.
         .target(
             name: "QuireSync",
             dependencies: [
-                "Quire", "CZlib",
+                "Quire",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["TLS"])),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["TLS"])),
+                .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["TLS"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
+            ]
+        ),
+        // The HTTP listener (Hummingbird): its own product, so an app that only replicates, and
+        // the fixture builder, link no HTTP server. QuireSync for the wire formats it shares
+        // with the replicator.
+        .target(
+            name: "QuireListener",
+            dependencies: [
+                "Quire", "QuireSync", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -126,6 +143,7 @@ let package = Package(
                 "QuireFixtures",
                 "QuireFixtureBuilder",
                 "QuireSync",
+                "QuireListener",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -136,6 +154,7 @@ let package = Package(
                 "Quire",
                 "QuireFixtureBuilder",
                 "QuireSync",
+                "QuireListener",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -150,6 +169,7 @@ let package = Package(
                 "QuireFixtures",
                 "QuireFixtureBuilder",
                 "QuireSync",
+                "QuireListener",
                 "QuireTestServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // SIGINT and SIGTERM as an async sequence, for the long-running commands.
@@ -158,14 +178,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "quire-test-helper",
-            dependencies: ["Quire", "QuireSync"],
+            dependencies: ["Quire", "QuireSync", "QuireListener"],
             path: "Sources/quire-test-helper"
         ),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-test-helper"]),
         .testTarget(
             name: "QuireSyncTests",
             dependencies: [
-                "QuireSync", "Quire", "quire-test-helper",
+                "QuireSync", "QuireListener", "Quire", "quire-test-helper",
                 // The TLS tests make certificates of their own.
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["TLS"])),
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
@@ -182,14 +202,16 @@ let package = Package(
         .testTarget(
             name: "QuireFixturesTests",
             dependencies: [
-                "QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync", "CArchive",
+                "QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync",
+                "QuireListener", "CArchive",
             ]
         ),
         // The `quire` executable run as a child process.
         .testTarget(
             name: "QuireCLITests",
             dependencies: [
-                "QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync", "quire",
+                "QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync",
+                "QuireListener", "quire",
                 // Certificates for the TLS options of `quire db push` and `pull`.
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TLS"])),
@@ -211,7 +233,8 @@ let package = Package(
         .testTarget(
             name: "QuireTestServerTests",
             dependencies: [
-                "QuireTestServer", "Quire", "QuireSync", "QuireFixtures", "QuireFixtureBuilder", "QuireConformance",
+                "QuireTestServer", "Quire", "QuireSync", "QuireListener", "QuireFixtures", "QuireFixtureBuilder",
+                "QuireConformance",
             ],
             resources: [.copy("Resources")]
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireListener
 import QuireSync
 
 /// The test-kit endpoints over Quire: the state one test server keeps (the session, its

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireListener
 import QuireSync
 
 /// Serves a database in DIRECTORY on a loopback port for load tests, so the server's memory

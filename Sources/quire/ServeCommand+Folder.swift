@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireListener
 import QuireSync
 
 extension ServeCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireListener
 import QuireSync
 
 extension ServeCommand {

@@ -31,6 +31,7 @@ let package = Package(
                 "FuzzDriver",
                 .product(name: "Quire", package: "Quire"),
                 .product(name: "QuireSync", package: "Quire"),
+                .product(name: "QuireListener", package: "Quire"),
             ]
         ),
         .executableTarget(

@@ -3,6 +3,7 @@ import Quire
 import QuireFixtureBuilder
 import QuireFixtures
 import QuireFixturesTestSupport
+import QuireListener
 import QuireSync
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// What a listener does with a pushed revision that conflicts: CouchDB keeps it (the default

@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// What a folder of databases costs the server: long dotted paths are refused before they

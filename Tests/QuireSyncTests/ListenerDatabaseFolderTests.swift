@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// A listener serving a folder of databases the way CouchDB serves its own: `_all_dbs`,

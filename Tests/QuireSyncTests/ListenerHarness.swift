@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// A database in a temporary folder, served by a listener on 127.0.0.1 and an ephemeral port.

@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// Every answer of the listener leaves its connection usable for the next request (HTTP/1.1

@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// Slow senders: a request body must keep up with the listener's minimum rate (after a grace

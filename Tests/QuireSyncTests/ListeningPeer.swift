@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// A database served by a ``URLEndpointListener`` on 127.0.0.1.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// The in-flight body budget on its own: first come, first served, and a cancelled wait

@@ -3,6 +3,7 @@ import Foundation
 import Quire
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// Gzipped request bodies are decoded, as CouchDB decodes them (the IBM Cloudant SDK gzips

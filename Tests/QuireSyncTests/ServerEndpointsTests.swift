@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// The server-wide endpoints a CouchDB client asks before anything else.

@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// CouchDB's `_session`: cookie logins beside Basic credentials (couchdb3 logs in with a

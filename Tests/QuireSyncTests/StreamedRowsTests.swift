@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// `_all_docs` and `_bulk_get` are written a batch of rows at a time within the server's

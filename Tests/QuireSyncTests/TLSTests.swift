@@ -6,6 +6,7 @@
     import Testing
     import X509
 
+    @testable import QuireListener
     @testable import QuireSync
 
     extension EndToEnd {

@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import Testing
 
+@testable import QuireListener
 @testable import QuireSync
 
 /// A web page of another site cannot write through a visitor's browser: non-JSON bodies on

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireListener
 import QuireSync
 import QuireTestServer
 import Testing

@@ -1,6 +1,7 @@
 // The targets and products a target of this package depends on, directly or not, read from
-// `swift package describe --type json`; exits 1 when any of them is outside what an app that
-// installs prebuilt databases may link. Run by `install-only-dependencies`.
+// `swift package describe --type json`; exits 1 when any of them is outside what that target
+// may link. Run by `install-only-dependencies` (an app that installs prebuilt databases) and
+// `listener-free-dependencies` (an app that replicates, and the fixture builder).
 import Foundation
 
 let arguments = CommandLine.arguments
@@ -9,15 +10,43 @@ guard arguments.count == 3, let data = FileManager.default.contents(atPath: argu
     exit(2)
 }
 let root = arguments[2]
-// Everything the install side may reach: the library, the install module, the C libraries
-// they wrap, and swift-crypto (the store's SHA-1 and SHA-256; it brings no networking).
-let allowed: Set<String> = ["Quire", "QuireFixtures", "CSQLite", "CArchive", "CQuireFTS", "CQuireSnowball"]
-let allowedProducts: Set<String> = ["Crypto"]
+
+/// What a checked target may reach, and what the check rules out, in words.
+struct Allowance {
+    var targets: Set<String>
+    var products: Set<String>
+    var rulesOut: String
+}
+
+// The C libraries the store wraps, and swift-crypto (the store's SHA-1 and SHA-256; it brings
+// no networking), are allowed everywhere.
+let store: Set<String> = ["Quire", "CSQLite", "CQuireFTS", "CQuireSnowball"]
+// NIO's TLS, for the replicator's loopback forwarder that checks an HTTPS peer's certificate
+// Quire's way (the `TLS` trait): a client, no HTTP server.
+let replicatorTLS: Set<String> = ["NIOCore", "NIOPosix", "NIOTLS", "NIOSSL"]
+let allowances: [String: Allowance] = [
+    "QuireInstallOnlyTests": Allowance(
+        targets: store.union(["QuireFixtures", "CArchive"]), products: ["Crypto"],
+        rulesOut: "no replicator, listener, Hummingbird, NIO or YAML"),
+    "QuireSync": Allowance(
+        targets: store, products: replicatorTLS.union(["Crypto"]),
+        rulesOut: "no listener, Hummingbird, HTTP server or service lifecycle"),
+    "QuireFixtureBuilder": Allowance(
+        targets: store.union(["QuireSync", "QuireFixtures", "CArchive"]),
+        products: replicatorTLS.union(["Crypto", "Yams"]),
+        rulesOut: "no listener, Hummingbird, HTTP server or service lifecycle"),
+]
+guard let allowance = allowances[root] else {
+    FileHandle.standardError.write(Data("dependencies: no allowance for '\(root)'\n".utf8))
+    exit(2)
+}
+let allowed = allowance.targets
+let allowedProducts = allowance.products
 
 guard let package = try JSONSerialization.jsonObject(with: data) as? [String: Any],
     let targets = package["targets"] as? [[String: Any]]
 else {
-    FileHandle.standardError.write(Data("install-only: cannot read the package description\n".utf8))
+    FileHandle.standardError.write(Data("dependencies: cannot read the package description\n".utf8))
     exit(2)
 }
 var byName: [String: [String: Any]] = [:]
@@ -25,7 +54,7 @@ for target in targets {
     if let name = target["name"] as? String { byName[name] = target }
 }
 guard byName[root] != nil else {
-    FileHandle.standardError.write(Data("install-only: no target '\(root)' in the package\n".utf8))
+    FileHandle.standardError.write(Data("dependencies: no target '\(root)' in the package\n".utf8))
     exit(2)
 }
 
@@ -43,10 +72,10 @@ while let name = pending.popLast() {
 let refused =
     reached.subtracting(allowed).sorted() + products.subtracting(allowedProducts).sorted().map { "product \($0)" }
 print(
-    "install-only: \(root) reaches \((reached.sorted() + products.sorted().map { "product \($0)" }).joined(separator: ", "))"
+    "dependencies: \(root) reaches \((reached.sorted() + products.sorted().map { "product \($0)" }).joined(separator: ", "))"
 )
 if !refused.isEmpty {
-    print("install-only: \(root) must not depend on \(refused.joined(separator: ", "))")
+    print("dependencies: \(root) must not depend on \(refused.joined(separator: ", "))")
     exit(1)
 }
-print("install-only: no replicator, listener, Hummingbird, NIO or YAML")
+print("dependencies: \(root): \(allowance.rulesOut)")

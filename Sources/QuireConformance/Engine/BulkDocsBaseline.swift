@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireListener
 import QuireSync
 
 #if canImport(FoundationNetworking)

@@ -2,6 +2,7 @@ import Foundation
 import Quire
 import QuireFixtureBuilder
 import QuireFixtures
+import QuireListener
 import QuireSync
 
 /// One case's databases on the Quire engine.

@@ -38,14 +38,14 @@ public struct ReplicatorConfiguration: Sendable {
         /// The certificate an `https` (or `wss`) remote must present, as DER bytes or PEM
         /// text; the remote's leaf certificate must be exactly this one, and then neither
         /// its chain nor its host name is checked, so a self-signed certificate (a
-        /// ``URLEndpointListener``'s ``URLEndpointListener/tlsIdentity``) can be trusted. A
+        /// QuireListener's `URLEndpointListener.tlsIdentity`) can be trusted. A
         /// different certificate stops the replicator with
         /// `QuireError.Code.tlsCertUnknownRoot`, as in Couchbase Lite. Nil (the default)
         /// checks the chain to a trusted root and the host name. Present with the package's
         /// `TLS` trait (on by default).
         public var pinnedServerCertificate: Data?
         /// Like ``pinnedServerCertificate``, the pinned certificate given by the SHA-256 of
-        /// its DER bytes in hex (``TLSIdentity/sha256Fingerprint``'s form; colons and case do
+        /// its DER bytes in hex (`TLSIdentity.sha256Fingerprint`'s form; colons and case do
         /// not matter). Set one of the two.
         public var pinnedServerCertificateSHA256: String?
         /// A PEM file of root certificates trusted for an `https` remote instead of the

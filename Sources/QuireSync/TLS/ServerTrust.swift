@@ -50,7 +50,7 @@
                 throw QuireError(
                     .invalidParameter, "pinnedServerCertificate is not a DER or PEM certificate: \(error)")
             }
-            return TLSIdentity.digest(ofDER: der)
+            return CertificateFingerprint.digest(ofDER: der)
         }
 
         /// The 32 bytes of a SHA-256 fingerprint written in hex, with or without colons or

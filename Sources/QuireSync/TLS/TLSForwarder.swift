@@ -40,7 +40,7 @@
             let host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
             // SNI and the name check take a host name; an IP address is checked against the
             // certificate's IP addresses instead.
-            let serverHostname = TLSIdentity.ipAddressBytes(host) == nil ? host : nil
+            let serverHostname = CertificateFingerprint.ipAddressBytes(host) == nil ? host : nil
             let target = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
             let box = Locked(TLSForwarder?.none)
             let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -168,12 +168,12 @@
                 record(QuireError(.tlsCertUnknownRoot, "\(target) presented no certificate", domain: .network))
                 return .failed
             }
-            let digest = TLSIdentity.digest(ofDER: der)
+            let digest = CertificateFingerprint.digest(ofDER: der)
             guard digest == pin else {
                 record(
                     QuireError(
                         .tlsCertUnknownRoot,
-                        "the certificate of \(target) (SHA-256 \(TLSIdentity.fingerprint(digest))) does not match the pinned certificate (SHA-256 \(TLSIdentity.fingerprint(pin)))",
+                        "the certificate of \(target) (SHA-256 \(CertificateFingerprint.fingerprint(digest))) does not match the pinned certificate (SHA-256 \(CertificateFingerprint.fingerprint(pin)))",
                         domain: .network))
                 return .failed
             }

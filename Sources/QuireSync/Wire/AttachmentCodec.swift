@@ -17,15 +17,15 @@ import Quire
 /// As CouchDB does (`couch_att:inline_from_json`), the digest of inline data is computed, not
 /// taken from the sender: a `digest` in a form that can be checked (`sha1-` or `md5-` over
 /// Base64) must match, and one in any other form is ignored (PouchDB 2.2.3 sends `md5-<hex>`).
-struct AttachmentCodec: Sendable {
+package struct AttachmentCodec: Sendable {
     /// The prefix of attachment names that mirror blob references.
-    static let blobPrefix = "blob_"
+    package static let blobPrefix = "blob_"
 
     /// The database whose blob store holds the bytes.
-    let database: Database
+    package let database: Database
 
     /// A codec for `database`'s blobs.
-    init(database: Database) {
+    package init(database: Database) {
         self.database = database
     }
 
@@ -33,7 +33,7 @@ struct AttachmentCodec: Sendable {
 
     /// Fills `document.attachments` from its body's blob references and legacy attachments;
     /// with `includeData`, each entry carries its bytes (Base64) instead of being a stub.
-    func encode(_ document: inout CouchDocument, includeData: Bool) throws {
+    package func encode(_ document: inout CouchDocument, includeData: Bool) throws {
         guard !document.isDeleted else {
             document.attachments = nil
             return
@@ -59,7 +59,7 @@ struct AttachmentCodec: Sendable {
     }
 
     /// The bytes of the attachment `name` of a stored revision, with its content type.
-    func content(of document: CouchDocument, named name: String) throws -> (data: Data, contentType: String) {
+    package func content(of document: CouchDocument, named name: String) throws -> (data: Data, contentType: String) {
         var copy = document
         try encode(&copy, includeData: false)
         guard let entry = copy.attachments?[name], let digest = entry["digest"]?.stringValue else {
@@ -95,7 +95,7 @@ struct AttachmentCodec: Sendable {
     /// Throws invalidParameter, naming the attachment, for bad Base64, a wrong length or
     /// digest, or a blob reference whose bytes are not here; notFound for a stub whose bytes
     /// are not here.
-    func decode(_ document: CouchDocument, known: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
+    package func decode(_ document: CouchDocument, known: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
         guard !document.isDeleted else { return [:] }
         var body = document.body
         let references = AttachmentCodec.blobReferences(in: body)
@@ -184,7 +184,7 @@ struct AttachmentCodec: Sendable {
 
     /// Whether `digest` is in a form whose match can be checked: `sha1-` followed by the
     /// Base64 of 20 bytes, or CouchDB's `md5-` followed by the Base64 of 16.
-    static func isCheckable(digest: String) -> Bool {
+    package static func isCheckable(digest: String) -> Bool {
         for (prefix, size) in [("sha1-", 20), ("md5-", 16)] where digest.hasPrefix(prefix) {
             return Data(base64Encoded: String(digest.dropFirst(prefix.count)))?.count == size
         }
@@ -192,14 +192,14 @@ struct AttachmentCodec: Sendable {
     }
 
     /// Whether `data` has `digest`: `sha1-` or CouchDB's `md5-`, both Base64.
-    static func matches(digest: String, data: Data) -> Bool {
+    package static func matches(digest: String, data: Data) -> Bool {
         if digest.hasPrefix("sha1-") { return sha1Digest(of: data) == digest }
         if digest.hasPrefix("md5-") { return "md5-" + Digest.base64(MD5.hash(data)) == digest }
         return false
     }
 
     /// `sha1-<base64>` of `data`, the digest the blob store names content by.
-    static func sha1Digest(of data: Data) -> String {
+    package static func sha1Digest(of data: Data) -> String {
         Blob(contentType: "application/octet-stream", data: data).digest ?? ""
     }
 
@@ -208,7 +208,7 @@ struct AttachmentCodec: Sendable {
     /// The stored bytes of the blob `digest`, checked against it (and `length` when given).
     /// Throws notFound when they are not stored, invalidParameter for a digest that is not
     /// `sha1-`, corruptData when the stored bytes differ.
-    func storedData(digest: String, length: Int?) throws -> Data {
+    package func storedData(digest: String, length: Int?) throws -> Data {
         var properties: [String: Any] = ["@type": "blob", "digest": digest]
         if let length { properties["length"] = length }
         guard let blob = try database.getBlob(properties: properties) else {
@@ -218,13 +218,13 @@ struct AttachmentCodec: Sendable {
     }
 
     /// Whether the bytes of the blob `digest` are stored.
-    func isStored(digest: String) -> Bool {
+    package func isStored(digest: String) -> Bool {
         guard let blob = try? database.getBlob(properties: ["@type": "blob", "digest": digest]) else { return false }
         return blob.digest == digest
     }
 
     /// Stores `data` (already checked against the digest it came with); returns its digest.
-    func save(_ data: Data, contentType: String?) throws -> String {
+    package func save(_ data: Data, contentType: String?) throws -> String {
         let blob = Blob(contentType: contentType ?? "application/octet-stream", data: data)
         try database.saveBlob(blob: blob)
         return blob.digest ?? AttachmentCodec.sha1Digest(of: data)
@@ -234,7 +234,7 @@ struct AttachmentCodec: Sendable {
 
     /// Every blob reference in `body`, by JSON pointer (RFC 6901); blob objects are not
     /// searched inside.
-    static func blobReferences(in body: [String: JSONValue]) -> [String: [String: JSONValue]] {
+    package static func blobReferences(in body: [String: JSONValue]) -> [String: [String: JSONValue]] {
         var found: [String: [String: JSONValue]] = [:]
         var pending: [(pointer: String, value: JSONValue)] = body.map { ("/" + escape($0.key), $0.value) }
         while let (pointer, value) = pending.popLast() {

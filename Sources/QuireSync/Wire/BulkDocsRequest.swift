@@ -2,16 +2,16 @@ import Quire
 
 /// The body of `POST /{db}/_bulk_docs`: `{"docs": [...], "new_edits": false}`, and its
 /// per-document results.
-struct BulkDocsRequest: Sendable {
+package struct BulkDocsRequest: Sendable {
     /// One document's outcome: `{"id", "rev"}` or `{"id", "error", "reason"}`.
-    enum Result: Equatable, Sendable {
+    package enum Result: Equatable, Sendable {
         /// Saved (or already present) as `revisionID`.
         case ok(id: String, revisionID: String)
         /// Not saved, with CouchDB's error name and a reason.
         case error(id: String, revisionID: String?, error: String, reason: String)
 
         /// The JSON form.
-        var json: JSONValue {
+        package var json: JSONValue {
             switch self {
             case .ok(let id, let rev):
                 return .object(["ok": .bool(true), "id": .string(id), "rev": .string(rev)])
@@ -25,7 +25,7 @@ struct BulkDocsRequest: Sendable {
         }
 
         /// Reads one result.
-        init(json: JSONValue) throws {
+        package init(json: JSONValue) throws {
             let id = json["id"]?.stringValue ?? ""
             if let error = json["error"]?.stringValue {
                 self = .error(
@@ -41,23 +41,23 @@ struct BulkDocsRequest: Sendable {
 
     /// The documents, each a JSON object (decoded one by one, so one bad document fails
     /// alone).
-    var docs: [JSONValue]
+    package var docs: [JSONValue]
     /// False to insert revisions as they are, with their ancestry (replication).
-    var newEdits: Bool
+    package var newEdits: Bool
 
     /// A request from its parts.
-    init(docs: [JSONValue], newEdits: Bool) {
+    package init(docs: [JSONValue], newEdits: Bool) {
         self.docs = docs
         self.newEdits = newEdits
     }
 
     /// A request carrying `documents`.
-    init(documents: [CouchDocument], newEdits: Bool) {
+    package init(documents: [CouchDocument], newEdits: Bool) {
         self.init(docs: documents.map { $0.json(includeRevisions: true) }, newEdits: newEdits)
     }
 
     /// Reads the request object.
-    init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         guard let docs = json["docs"]?.arrayValue else {
             throw WireError.invalid("_bulk_docs", "expected {\"docs\": [...]}")
         }
@@ -72,12 +72,12 @@ struct BulkDocsRequest: Sendable {
     }
 
     /// The JSON form.
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["docs": .array(docs), "new_edits": .bool(newEdits)])
     }
 
     /// Reads the response array.
-    static func results(json: JSONValue) throws -> [Result] {
+    package static func results(json: JSONValue) throws -> [Result] {
         guard let items = json.arrayValue else { throw WireError.invalid("_bulk_docs response", "expected an array") }
         return try items.map(Result.init(json:))
     }

@@ -1,18 +1,18 @@
 import Quire
 
 /// The body of `POST /{db}/_bulk_get`: `{"docs": [{"id": ..., "rev": ...?, "atts_since": [...]?}]}`.
-struct BulkGetRequest: Equatable, Sendable {
+package struct BulkGetRequest: Equatable, Sendable {
     /// One requested document revision.
-    struct Item: Equatable, Sendable {
+    package struct Item: Equatable, Sendable {
         /// The document ID.
-        var id: String
+        package var id: String
         /// The revision; nil asks for the current one.
-        var revisionID: String?
+        package var revisionID: String?
         /// Revisions the requester has: attachments not newer than these may come as stubs.
-        var attachmentsSince: [String]
+        package var attachmentsSince: [String]
 
         /// An item from its parts.
-        init(id: String, revisionID: String? = nil, attachmentsSince: [String] = []) {
+        package init(id: String, revisionID: String? = nil, attachmentsSince: [String] = []) {
             self.id = id
             self.revisionID = revisionID
             self.attachmentsSince = attachmentsSince
@@ -20,15 +20,15 @@ struct BulkGetRequest: Equatable, Sendable {
     }
 
     /// The requested revisions, in order.
-    var items: [Item]
+    package var items: [Item]
 
     /// A request from its parts.
-    init(items: [Item]) {
+    package init(items: [Item]) {
         self.items = items
     }
 
     /// Reads the request object.
-    init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         guard let docs = json["docs"]?.arrayValue else {
             throw WireError.invalid("_bulk_get", "expected {\"docs\": [...]}")
         }
@@ -50,7 +50,7 @@ struct BulkGetRequest: Equatable, Sendable {
     }
 
     /// The JSON form.
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "docs": .array(
                 items.map { item in

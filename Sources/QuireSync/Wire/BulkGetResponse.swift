@@ -2,16 +2,16 @@ import Quire
 
 /// The body a `POST /{db}/_bulk_get` answers with:
 /// `{"results": [{"id": ..., "docs": [{"ok": {...}} | {"error": {"id", "rev", "error", "reason"}}]}]}`.
-struct BulkGetResponse: Equatable, Sendable {
+package struct BulkGetResponse: Equatable, Sendable {
     /// One revision, or why it could not be had.
-    enum Item: Equatable, Sendable {
+    package enum Item: Equatable, Sendable {
         /// The revision as a document object (with `_revisions` when asked).
         case ok(JSONValue)
         /// CouchDB's per-revision error, such as `not_found` / `missing`.
         case error(id: String, revisionID: String?, error: String, reason: String)
 
         /// The JSON form.
-        var json: JSONValue {
+        package var json: JSONValue {
             switch self {
             case .ok(let document):
                 return .object(["ok": document])
@@ -25,7 +25,7 @@ struct BulkGetResponse: Equatable, Sendable {
         }
 
         /// Reads `{"ok": ...}` or `{"error": {...}}`.
-        init(json: JSONValue) throws {
+        package init(json: JSONValue) throws {
             if let document = json["ok"] {
                 self = .ok(document)
             } else if let error = json["error"] {
@@ -39,29 +39,29 @@ struct BulkGetResponse: Equatable, Sendable {
     }
 
     /// The revisions found for one requested ID.
-    struct Result: Equatable, Sendable {
+    package struct Result: Equatable, Sendable {
         /// The document ID.
-        var id: String
+        package var id: String
         /// One item per requested revision (or per leaf).
-        var docs: [Item]
+        package var docs: [Item]
 
         /// A result from its parts.
-        init(id: String, docs: [Item]) {
+        package init(id: String, docs: [Item]) {
             self.id = id
             self.docs = docs
         }
     }
 
     /// One result per requested item, in request order.
-    var results: [Result]
+    package var results: [Result]
 
     /// A response from its parts.
-    init(results: [Result]) {
+    package init(results: [Result]) {
         self.results = results
     }
 
     /// Reads the response object.
-    init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         guard let results = json["results"]?.arrayValue else {
             throw WireError.invalid("_bulk_get response", "has no 'results' array")
         }
@@ -74,7 +74,7 @@ struct BulkGetResponse: Equatable, Sendable {
     }
 
     /// The JSON form.
-    var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "results": .array(
                 results.map { .object(["id": .string($0.id), "docs": .array($0.docs.map(\.json))]) })

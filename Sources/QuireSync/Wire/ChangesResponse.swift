@@ -3,25 +3,25 @@ import Quire
 
 /// The body of a `_changes` response: `{"results": [...], "last_seq": ...}`, and the lines of
 /// a continuous feed (one entry per line, then `{"last_seq": ...}`).
-struct ChangesResponse: Equatable, Sendable {
+package struct ChangesResponse: Equatable, Sendable {
     /// One changed document.
-    struct Entry: Equatable, Sendable {
+    package struct Entry: Equatable, Sendable {
         /// The sequence of the change.
-        var sequence: ChangesSequence
+        package var sequence: ChangesSequence
         /// The document ID.
-        var id: String
+        package var id: String
         /// The revisions listed under `changes`: the current one, or every leaf with
         /// `style=all_docs`.
-        var revisionIDs: [String]
+        package var revisionIDs: [String]
         /// Whether the current revision is a tombstone.
-        var isDeleted: Bool
+        package var isDeleted: Bool
         /// The document, with `include_docs=true`.
-        var document: JSONValue?
+        package var document: JSONValue?
         /// Sync Gateway's `removed` list: channels the document left.
-        var removedFrom: [String]?
+        package var removedFrom: [String]?
 
         /// An entry from its parts.
-        init(
+        package init(
             sequence: ChangesSequence, id: String, revisionIDs: [String], isDeleted: Bool,
             document: JSONValue? = nil, removedFrom: [String]? = nil
         ) {
@@ -34,7 +34,7 @@ struct ChangesResponse: Equatable, Sendable {
         }
 
         /// Reads `{"seq", "id", "changes": [{"rev"}], "deleted"?, "doc"?, "removed"?}`.
-        init(json: JSONValue) throws {
+        package init(json: JSONValue) throws {
             guard let id = json["id"]?.stringValue else {
                 throw WireError.invalid("changes entry", "has no string 'id'")
             }
@@ -56,7 +56,7 @@ struct ChangesResponse: Equatable, Sendable {
         }
 
         /// The JSON form.
-        var json: JSONValue {
+        package var json: JSONValue {
             var members: [String: JSONValue] = [
                 "seq": sequence.value,
                 "id": .string(id),
@@ -70,18 +70,18 @@ struct ChangesResponse: Equatable, Sendable {
     }
 
     /// The changes, in sequence order.
-    var results: [Entry]
+    package var results: [Entry]
     /// Where the next request should start.
-    var lastSequence: ChangesSequence
+    package var lastSequence: ChangesSequence
 
     /// A response from its parts.
-    init(results: [Entry], lastSequence: ChangesSequence) {
+    package init(results: [Entry], lastSequence: ChangesSequence) {
         self.results = results
         self.lastSequence = lastSequence
     }
 
     /// Reads a normal or longpoll response.
-    init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         guard let results = json["results"]?.arrayValue else {
             throw WireError.invalid("changes response", "has no 'results' array")
         }
@@ -90,18 +90,18 @@ struct ChangesResponse: Equatable, Sendable {
     }
 
     /// The JSON form of a normal or longpoll response.
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["results": .array(results.map(\.json)), "last_seq": lastSequence.value])
     }
 
     /// The last line of a continuous feed.
-    static func lastSequenceLine(_ sequence: ChangesSequence) -> JSONValue {
+    package static func lastSequenceLine(_ sequence: ChangesSequence) -> JSONValue {
         .object(["last_seq": sequence.value])
     }
 
     /// One line of a continuous feed: an entry, the closing `last_seq`, or nil for a heartbeat
     /// (an empty line).
-    enum ContinuousLine: Equatable, Sendable {
+    package enum ContinuousLine: Equatable, Sendable {
         /// A change.
         case change(Entry)
         /// The feed ended here.
@@ -109,7 +109,7 @@ struct ChangesResponse: Equatable, Sendable {
     }
 
     /// Reads one line of a continuous feed; nil for a blank (heartbeat) line.
-    static func parseContinuousLine(_ line: some StringProtocol) throws -> ContinuousLine? {
+    package static func parseContinuousLine(_ line: some StringProtocol) throws -> ContinuousLine? {
         let text = line.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { return nil }
         let json = try WireJSON.parse(String(text))

@@ -5,20 +5,20 @@ import Quire
 /// Quire writes its integer sequences as strings (`"42"`), the way CouchDB 2 and later treat
 /// sequences as opaque strings. What a peer sends is kept as is, number or string, so it can
 /// be handed back unchanged in `since`.
-struct ChangesSequence: Hashable, Sendable, CustomStringConvertible {
+package struct ChangesSequence: Hashable, Sendable, CustomStringConvertible {
     /// The sequence as it appears in JSON: a string or an integer.
-    let value: JSONValue
+    package let value: JSONValue
 
     /// The sequence `0`, the start of every feed.
-    static let zero = ChangesSequence(0)
+    package static let zero = ChangesSequence(0)
 
     /// The wire form of a local sequence.
-    init(_ sequence: UInt64) {
+    package init(_ sequence: UInt64) {
         value = .string(String(sequence))
     }
 
     /// A sequence read from a peer's JSON (`seq`, `last_seq`, `source_last_seq`).
-    init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         switch json {
         case .string, .int:
             value = json
@@ -31,7 +31,7 @@ struct ChangesSequence: Hashable, Sendable, CustomStringConvertible {
 
     /// A sequence from a `since` query parameter: `42`, `"42"`, or CouchDB's `42-g1AAA…`
     /// (kept opaque). Empty text is nil.
-    init?(parameter text: String) {
+    package init?(parameter text: String) {
         var text = Substring(text)
         if text.count >= 2, text.first == "\"", text.last == "\"" { text = text.dropFirst().dropLast() }
         guard !text.isEmpty else { return nil }
@@ -41,7 +41,7 @@ struct ChangesSequence: Hashable, Sendable, CustomStringConvertible {
     /// The local integer sequence this stands for: the whole text for `"42"`, the part before
     /// the first `-` for CouchDB's `42-…`; nil for anything else, and for numbers above
     /// `Int64.max`, which no local sequence reaches (SQLite integers are 64-bit signed).
-    var localSequence: UInt64? {
+    package var localSequence: UInt64? {
         switch value {
         case .int(let number): return number >= 0 ? UInt64(number) : nil
         case .string(let text):
@@ -53,7 +53,7 @@ struct ChangesSequence: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The text to send back as `since`.
-    var parameter: String {
+    package var parameter: String {
         switch value {
         case .string(let text): return text
         case .int(let number): return String(number)
@@ -62,5 +62,5 @@ struct ChangesSequence: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The text form.
-    var description: String { parameter }
+    package var description: String { parameter }
 }

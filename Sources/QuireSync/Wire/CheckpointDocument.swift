@@ -2,24 +2,24 @@ import Quire
 
 /// A replication checkpoint, kept as the local document `_local/<replication ID>` on both
 /// sides: `{"session_id", "source_last_seq", "history": [...], "replication_id_version"}`.
-struct CheckpointDocument: Equatable, Sendable {
+package struct CheckpointDocument: Equatable, Sendable {
     /// One past session in `history`, newest first.
-    struct Session: Equatable, Sendable {
+    package struct Session: Equatable, Sendable {
         /// The session's ID.
-        var sessionID: String
+        package var sessionID: String
         /// The source sequence the session got to.
-        var recordedSequence: ChangesSequence
+        package var recordedSequence: ChangesSequence
         /// Other members a peer wrote (`start_time`, `docs_written` ...), kept as they are.
-        var extra: [String: JSONValue]
+        package var extra: [String: JSONValue]
 
         /// A session from its parts.
-        init(sessionID: String, recordedSequence: ChangesSequence, extra: [String: JSONValue] = [:]) {
+        package init(sessionID: String, recordedSequence: ChangesSequence, extra: [String: JSONValue] = [:]) {
             self.sessionID = sessionID
             self.recordedSequence = recordedSequence
             self.extra = extra
         }
 
-        var json: JSONValue {
+        package var json: JSONValue {
             var members = extra
             members["session_id"] = .string(sessionID)
             members["recorded_seq"] = recordedSequence.value
@@ -28,18 +28,18 @@ struct CheckpointDocument: Equatable, Sendable {
     }
 
     /// The session that wrote the checkpoint.
-    var sessionID: String
+    package var sessionID: String
     /// The source sequence everything before which has been replicated.
-    var sourceLastSequence: ChangesSequence
+    package var sourceLastSequence: ChangesSequence
     /// Past sessions, newest first.
-    var history: [Session]
+    package var history: [Session]
     /// The scheme of the replication ID.
-    var replicationIDVersion: Int
+    package var replicationIDVersion: Int
     /// The local document's revision (`0-N`) when it was read from a server.
-    var revisionID: String?
+    package var revisionID: String?
 
     /// A checkpoint from its parts.
-    init(
+    package init(
         sessionID: String, sourceLastSequence: ChangesSequence, history: [Session] = [],
         replicationIDVersion: Int = QuireSync.replicationIDVersion, revisionID: String? = nil
     ) {
@@ -51,7 +51,7 @@ struct CheckpointDocument: Equatable, Sendable {
     }
 
     /// Reads a checkpoint object (as stored, or as `GET _local/...` returns it).
-    init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         guard let sessionID = json["session_id"]?.stringValue else {
             throw WireError.invalid("checkpoint", "has no string 'session_id'")
         }
@@ -72,7 +72,7 @@ struct CheckpointDocument: Equatable, Sendable {
     }
 
     /// The JSON object to `PUT` (with `_rev` when known, so the server accepts the update).
-    var json: JSONValue {
+    package var json: JSONValue {
         var members: [String: JSONValue] = [
             "session_id": .string(sessionID),
             "source_last_seq": sourceLastSequence.value,

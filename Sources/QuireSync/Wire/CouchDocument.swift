@@ -6,29 +6,29 @@ import Quire
 /// Decoding separates metadata from the body; encoding puts it back. The body never holds
 /// `_id`, `_rev`, `_revisions` or `_deleted`; `_removed` (Sync Gateway's access-removal flag)
 /// stays in it, as Couchbase Lite keeps it.
-struct CouchDocument: Equatable, Sendable {
+package struct CouchDocument: Equatable, Sendable {
     /// Top-level members that are metadata rather than content; CouchDB sends the read-only
     /// ones (`_conflicts` ...) only when asked, and they are dropped on the way in.
-    static let metadataKeys: Set<String> = [
+    package static let metadataKeys: Set<String> = [
         "_id", "_rev", "_revisions", "_deleted", "_attachments",
         "_conflicts", "_deleted_conflicts", "_local_seq", "_revs_info",
     ]
 
     /// The document ID.
-    var id: String
+    package var id: String
     /// The revision ID, when known.
-    var revisionID: String?
+    package var revisionID: String?
     /// The ancestry, `_revisions`, when sent.
-    var revisions: RevisionsField?
+    package var revisions: RevisionsField?
     /// Whether the revision is a tombstone.
-    var isDeleted: Bool
+    package var isDeleted: Bool
     /// The content, without metadata members.
-    var body: [String: JSONValue]
+    package var body: [String: JSONValue]
     /// `_attachments`, when present: attachment name to its metadata (and maybe `data`).
-    var attachments: [String: JSONValue]?
+    package var attachments: [String: JSONValue]?
 
     /// A document from its parts.
-    init(
+    package init(
         id: String, revisionID: String?, revisions: RevisionsField? = nil, isDeleted: Bool = false,
         body: [String: JSONValue], attachments: [String: JSONValue]? = nil
     ) {
@@ -42,7 +42,7 @@ struct CouchDocument: Equatable, Sendable {
 
     /// Decodes a document; `id` is the ID a URL gives, which `_id` must match when both are
     /// present. `_rev` and `_revisions` must agree.
-    init(json: JSONValue, id urlID: String? = nil) throws {
+    package init(json: JSONValue, id urlID: String? = nil) throws {
         guard case .object(let members) = json else {
             throw WireError.invalid("document", "expected a JSON object")
         }
@@ -96,7 +96,7 @@ struct CouchDocument: Equatable, Sendable {
 
     /// A stored leaf in wire form (its ancestry included); legacy attachments kept in the
     /// stored body become ``attachments``.
-    init(id: String, leaf: LeafRevision) throws {
+    package init(id: String, leaf: LeafRevision) throws {
         self.init(
             id: id, revisionID: leaf.revisionID,
             revisions: try RevisionsField(revisionID: leaf.revisionID, ancestors: leaf.ancestors),
@@ -105,10 +105,10 @@ struct CouchDocument: Equatable, Sendable {
     }
 
     /// The ancestors' revision IDs, newest first (empty without `_revisions`).
-    var ancestors: [String] { revisions?.ancestors ?? [] }
+    package var ancestors: [String] { revisions?.ancestors ?? [] }
 
     /// The JSON object; `_revisions` only with `includeRevisions`.
-    func json(includeRevisions: Bool = true) -> JSONValue {
+    package func json(includeRevisions: Bool = true) -> JSONValue {
         var members = body
         members["_id"] = .string(id)
         if let revisionID { members["_rev"] = .string(revisionID) }
@@ -119,7 +119,7 @@ struct CouchDocument: Equatable, Sendable {
     }
 
     /// The revision to insert as is (`new_edits=false`), with `body` as the stored body.
-    func foreignRevision(body storedBody: [String: JSONValue]) throws -> ForeignRevision {
+    package func foreignRevision(body storedBody: [String: JSONValue]) throws -> ForeignRevision {
         guard let revisionID else {
             throw QuireError(.badRevisionID, "document '\(id)' has no _rev, which new_edits=false requires")
         }

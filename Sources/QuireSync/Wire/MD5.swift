@@ -5,9 +5,9 @@ import Foundation
 ///
 /// CouchDB names attachment contents by `md5-<base64>`; Quire checks those digests when a
 /// peer sends attachment data. Not for security.
-enum MD5 {
+package enum MD5 {
     /// The 16-byte digest of `bytes`.
-    static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var hasher = Insecure.MD5()
         let hashedInPlace = bytes.withContiguousStorageIfAvailable { buffer in
             hasher.update(bufferPointer: UnsafeRawBufferPointer(buffer))

@@ -4,21 +4,21 @@ import Quire
 /// revision and the digests of it and its ancestors, newest first.
 ///
 /// `{"start": 3, "ids": ["c3", "b2", "a1"]}` stands for `3-c3`, `2-b2`, `1-a1`.
-struct RevisionsField: Equatable, Sendable {
+package struct RevisionsField: Equatable, Sendable {
     /// The generation of the first (newest) ID.
-    var start: Int
+    package var start: Int
     /// Digests, newest first, one per generation going down from ``start``.
-    var ids: [String]
+    package var ids: [String]
 
     /// A field from its parts.
-    init(start: Int, ids: [String]) {
+    package init(start: Int, ids: [String]) {
         self.start = start
         self.ids = ids
     }
 
     /// The field for `revisionID` and its ancestors (newest first). Ancestors stop at the
     /// first one whose generation does not follow on, since `_revisions` cannot express a gap.
-    init(revisionID: String, ancestors: [String]) throws {
+    package init(revisionID: String, ancestors: [String]) throws {
         guard let (generation, digest) = RevisionsField.split(revisionID) else {
             throw QuireError(.badRevisionID, "invalid revision ID '\(revisionID)': expected '<generation>-<digest>'")
         }
@@ -33,7 +33,7 @@ struct RevisionsField: Equatable, Sendable {
     }
 
     /// Reads `{"start": N, "ids": [...]}`.
-    init(json: JSONValue) throws {
+    package init(json: JSONValue) throws {
         guard let start = json["start"]?.intValue, start > 0, start <= RevisionID.maximumGeneration else {
             throw WireError.invalid(
                 "_revisions", "'start' must be an integer from 1 to \(RevisionID.maximumGeneration)")
@@ -58,24 +58,24 @@ struct RevisionsField: Equatable, Sendable {
     }
 
     /// The JSON form.
-    var json: JSONValue {
+    package var json: JSONValue {
         .object(["start": .int(Int64(start)), "ids": .array(ids.map { .string($0) })])
     }
 
     /// Full revision IDs, newest first: the revision itself, then its ancestors.
-    var revisionIDs: [String] {
+    package var revisionIDs: [String] {
         ids.enumerated().map { offset, digest in "\(start - offset)-\(digest)" }
     }
 
     /// The newest revision ID.
-    var revisionID: String { "\(start)-\(ids.first ?? "")" }
+    package var revisionID: String { "\(start)-\(ids.first ?? "")" }
 
     /// The ancestors' revision IDs, newest first.
-    var ancestors: [String] { Array(revisionIDs.dropFirst()) }
+    package var ancestors: [String] { Array(revisionIDs.dropFirst()) }
 
     /// A revision ID's generation and digest, or nil when ``RevisionID/parse(_:)`` refuses it
     /// (a generation out of 1 ... ``RevisionID/maximumGeneration``, a malformed suffix).
-    static func split(_ revisionID: String) -> (generation: Int, digest: String)? {
+    package static func split(_ revisionID: String) -> (generation: Int, digest: String)? {
         guard let (generation, suffix) = RevisionID.parse(revisionID) else { return nil }
         return (generation, String(suffix))
     }

@@ -5,19 +5,19 @@ import Quire
 /// Request `{"docid": ["2-b", "3-c"]}`; response
 /// `{"docid": {"missing": ["3-c"], "possible_ancestors": ["2-b"]}}`, listing only documents
 /// with something missing.
-enum RevsDiff {
+package enum RevsDiff {
     /// The request: document ID to revision IDs.
-    struct Request: Equatable, Sendable {
+    package struct Request: Equatable, Sendable {
         /// Revision IDs the source has, per document.
-        var revisions: [String: [String]]
+        package var revisions: [String: [String]]
 
         /// A request from its parts.
-        init(revisions: [String: [String]]) {
+        package init(revisions: [String: [String]]) {
             self.revisions = revisions
         }
 
         /// Reads the request object.
-        init(json: JSONValue) throws {
+        package init(json: JSONValue) throws {
             guard case .object(let members) = json else {
                 throw WireError.invalid("_revs_diff", "expected a JSON object")
             }
@@ -37,37 +37,37 @@ enum RevsDiff {
         }
 
         /// The JSON form.
-        var json: JSONValue {
+        package var json: JSONValue {
             .object(revisions.mapValues { .array($0.map { .string($0) }) })
         }
     }
 
     /// What the target lacks of one document.
-    struct Entry: Equatable, Sendable {
+    package struct Entry: Equatable, Sendable {
         /// The revisions the target does not have.
-        var missing: [String]
+        package var missing: [String]
         /// Leaves the target has that could be ancestors of the missing ones.
-        var possibleAncestors: [String]
+        package var possibleAncestors: [String]
 
         /// An entry from its parts.
-        init(missing: [String], possibleAncestors: [String] = []) {
+        package init(missing: [String], possibleAncestors: [String] = []) {
             self.missing = missing
             self.possibleAncestors = possibleAncestors
         }
     }
 
     /// The response: document ID to what is missing.
-    struct Response: Equatable, Sendable {
+    package struct Response: Equatable, Sendable {
         /// Only documents with missing revisions.
-        var entries: [String: Entry]
+        package var entries: [String: Entry]
 
         /// A response from its parts.
-        init(entries: [String: Entry]) {
+        package init(entries: [String: Entry]) {
             self.entries = entries
         }
 
         /// Reads the response object.
-        init(json: JSONValue) throws {
+        package init(json: JSONValue) throws {
             guard case .object(let members) = json else {
                 throw WireError.invalid("_revs_diff response", "expected a JSON object")
             }
@@ -99,7 +99,7 @@ enum RevsDiff {
         }
 
         /// The JSON form; `possible_ancestors` only when there are some.
-        var json: JSONValue {
+        package var json: JSONValue {
             .object(
                 entries.mapValues { entry in
                     var members: [String: JSONValue] = ["missing": .array(entry.missing.map { .string($0) })]

@@ -4,9 +4,9 @@ import Quire
 ///
 /// Everything a peer sends is untrusted: a wrong shape becomes a ``QuireError`` with code
 /// `invalidParameter` naming the field, never a crash.
-enum WireError {
+package enum WireError {
     /// "`<what>`: `<problem>`" as an invalidParameter error.
-    static func invalid(_ what: String, _ problem: String) -> QuireError {
+    package static func invalid(_ what: String, _ problem: String) -> QuireError {
         QuireError(.invalidParameter, "\(what): \(problem)")
     }
 }

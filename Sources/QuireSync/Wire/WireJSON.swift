@@ -9,27 +9,27 @@ import Quire
 /// wrapped in a message it is up to ``envelopeDepth`` levels deeper, so messages are read
 /// and written with that much more room. Each document in them is then held to the store's
 /// own limit when it is saved.
-enum WireJSON {
+package enum WireJSON {
     /// The most levels a message puts around a document: `_bulk_get`'s
     /// `{"results": [{"docs": [{"ok": doc}]}]}` has 5; 8 leaves room.
-    static let envelopeDepth = 8
+    package static let envelopeDepth = 8
 
     /// The nesting limit of a message.
-    static let maximumDepth = JSONReader.maximumDepth + envelopeDepth
+    package static let maximumDepth = JSONReader.maximumDepth + envelopeDepth
 
     /// Parses a message; with `exactIntegers`, an integer outside `Int64` is an error
     /// instead of an inexact double.
-    static func parse(_ bytes: some ContiguousBytes, exactIntegers: Bool = false) throws -> JSONValue {
+    package static func parse(_ bytes: some ContiguousBytes, exactIntegers: Bool = false) throws -> JSONValue {
         try JSONReader.parse(bytes, maximumDepth: maximumDepth, exactIntegers: exactIntegers)
     }
 
     /// Parses a message given as text.
-    static func parse(_ text: String) throws -> JSONValue {
+    package static func parse(_ text: String) throws -> JSONValue {
         try JSONReader.parse(Array(text.utf8), maximumDepth: maximumDepth)
     }
 
     /// A message's bytes, keys in the order of the dictionaries unless `sortedKeys`.
-    static func bytes(_ value: JSONValue, sortedKeys: Bool = false) throws -> [UInt8] {
+    package static func bytes(_ value: JSONValue, sortedKeys: Bool = false) throws -> [UInt8] {
         try JSONWriter.bytes(value, sortedKeys: sortedKeys, maximumDepth: maximumDepth)
     }
 }

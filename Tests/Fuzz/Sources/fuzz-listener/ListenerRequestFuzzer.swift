@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
 import Quire
+import QuireListener
 import QuireSync
 
 #if canImport(Glibc)

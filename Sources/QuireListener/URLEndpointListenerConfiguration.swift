@@ -1,0 +1,137 @@
+import Quire
+import QuireSync
+
+/// What a ``URLEndpointListener`` serves, and how.
+///
+/// The connection limits have defaults safe for a listener in the open: at most
+/// ``maxConnections`` connections (more wait in the kernel's accept queue until one closes), a
+/// request head must arrive within ``requestHeadTimeout`` of its first byte, a connection
+/// with nothing to do closes after ``idleTimeout``, and request bodies being read hold at
+/// most ``maxInFlightBodyBytes`` between them (more wait their turn).
+public struct URLEndpointListenerConfiguration: Sendable {
+    /// The collections served. Each is at `/<database name>` (the default collection) or
+    /// `/<database name>.<scope>.<collection>`, like Sync Gateway's keyspaces; a collection
+    /// of the default scope is also at `/<database name>.<collection>`.
+    public var collections: [Collection]
+    /// The TCP port; nil or 0 picks a free one (read it from ``URLEndpointListener/port``).
+    public var port: UInt16?
+    /// The address to listen on (an IP address or host name, such as `127.0.0.1`); nil
+    /// listens on every interface.
+    public var networkInterface: String?
+    /// Refuses every document write with 403, `_local` documents included, so peers can
+    /// only pull (a pulling replicator keeps its checkpoint on its own side).
+    public var readOnly: Bool
+    /// Checks HTTP Basic credentials; nil lets every request in.
+    public var authenticator: ListenerPasswordAuthenticator?
+    /// The largest request body accepted; larger ones get 413. 32 MiB by default.
+    public var maxRequestBodySize: Int
+    /// The longest a longpoll or continuous `_changes` request may wait without a heartbeat,
+    /// whatever `timeout` it asks for. 5 minutes by default.
+    public var maxFeedTimeout: Duration
+    /// The most connections open at once; further clients wait in the accept queue until one
+    /// closes. 1,000 by default.
+    public var maxConnections: Int
+    /// How long a request head (request line and headers) may take to arrive, counted from
+    /// the connection opening, or on a kept connection from the head's first byte; a
+    /// connection that takes longer is closed. 30 seconds by default.
+    public var requestHeadTimeout: Duration
+    /// How long a connection may do nothing (no request in progress, or a request body that
+    /// stopped coming) before it is closed. 2 minutes by default. Feeds waiting for changes
+    /// are not idle.
+    public var idleTimeout: Duration
+    /// The most request-body bytes held at once by the requests being read. A body announces
+    /// its size (`Content-Length`) and waits until it fits; a chunked body counts the bytes
+    /// received, waiting for room as it grows; bodies of 64 KiB or less do not count. Never less than
+    /// ``maxRequestBodySize``. 128 MiB by default.
+    public var maxInFlightBodyBytes: Int
+    /// Browser origins (`https://app.example.com`) allowed to call the listener with CORS,
+    /// or `["*"]` for any origin (then without credentials). Empty (the default) sends no
+    /// CORS headers, so browsers keep pages of other origins out.
+    public var corsOrigins: [String]
+    /// Receives one line per request in Common Log Format; nil (the default) logs nothing.
+    public var accessLog: ListenerAccessLog?
+    /// A folder whose every database is served besides ``collections`` (which may then be
+    /// empty), with `GET /_all_dbs` and, when the folder allows, `PUT` and `DELETE /{db}`.
+    public var databaseFolder: ListenerDatabaseFolder? = nil
+    /// What becomes of a replicated revision that conflicts with the document's current
+    /// one: ``Conflicts-swift.enum/refuse`` (409, as Couchbase Lite's listener; the default
+    /// here) or ``Conflicts-swift.enum/keep`` (stored as a conflict, as CouchDB; the default
+    /// of ``init(databaseFolder:port:networkInterface:readOnly:authenticator:maxRequestBodySize:maxFeedTimeout:maxConnections:requestHeadTimeout:idleTimeout:maxInFlightBodyBytes:corsOrigins:accessLog:)``).
+    public var conflicts: Conflicts = .refuse
+    /// How long a request body may take beyond what ``minimumBodyRate`` allows: a body must
+    /// have arrived in full by this long after its head, plus one second per
+    /// ``minimumBodyRate`` bytes received. A slower sender's connection is closed, whether
+    /// the request was answered already (a 401, say) or not. 30 seconds by default.
+    public var requestBodyTimeout: Duration = .seconds(30)
+    /// The bytes per second a request body must average, beyond ``requestBodyTimeout``, for
+    /// its connection to stay open. 1,024 by default.
+    public var minimumBodyRate: Int = 1024
+    #if TLS
+        /// Serves plain HTTP when true (the default); HTTPS when false, with ``tlsIdentity``
+        /// or, when that is nil, a self-signed identity made at the first start (see
+        /// ``URLEndpointListener/tlsIdentity``).
+        ///
+        /// Couchbase Lite's listener defaults to TLS; Quire's defaults to plain HTTP, so
+        /// set this to false to match Couchbase Lite. Present with the package's `TLS` trait
+        /// (on by default).
+        public var disableTLS = true
+        /// The certificate and key to serve HTTPS with; nil makes a self-signed one. Ignored
+        /// while ``disableTLS`` is true.
+        public var tlsIdentity: TLSIdentity? = nil
+    #endif
+
+    /// A configuration serving `collections`.
+    public init(
+        collections: [Collection],
+        port: UInt16? = nil,
+        networkInterface: String? = nil,
+        readOnly: Bool = false,
+        authenticator: ListenerPasswordAuthenticator? = nil,
+        maxRequestBodySize: Int = 32 * 1024 * 1024,
+        maxFeedTimeout: Duration = .seconds(300),
+        maxConnections: Int = 1000,
+        requestHeadTimeout: Duration = .seconds(30),
+        idleTimeout: Duration = .seconds(120),
+        maxInFlightBodyBytes: Int = 128 * 1024 * 1024,
+        corsOrigins: [String] = [],
+        accessLog: ListenerAccessLog? = nil
+    ) {
+        self.collections = collections
+        self.port = port
+        self.networkInterface = networkInterface
+        self.readOnly = readOnly
+        self.authenticator = authenticator
+        self.maxRequestBodySize = maxRequestBodySize
+        self.maxFeedTimeout = maxFeedTimeout
+        self.maxConnections = maxConnections
+        self.requestHeadTimeout = requestHeadTimeout
+        self.idleTimeout = idleTimeout
+        self.maxInFlightBodyBytes = maxInFlightBodyBytes
+        self.corsOrigins = corsOrigins
+        self.accessLog = accessLog
+    }
+
+    /// Throws invalidParameter for limits that cannot work (a cap below 1, a timeout that
+    /// is not positive, a body size below 0).
+    func validate() throws {
+        guard maxConnections >= 1 else {
+            throw QuireError(.invalidParameter, "maxConnections must be at least 1, not \(maxConnections)")
+        }
+        guard maxRequestBodySize >= 0 else {
+            throw QuireError(.invalidParameter, "maxRequestBodySize must not be negative")
+        }
+        for (name, value) in [
+            ("requestHeadTimeout", requestHeadTimeout), ("idleTimeout", idleTimeout),
+            ("maxFeedTimeout", maxFeedTimeout), ("requestBodyTimeout", requestBodyTimeout),
+        ] where value <= .zero {
+            throw QuireError(.invalidParameter, "\(name) must be positive, not \(value)")
+        }
+        guard minimumBodyRate >= 1 else {
+            throw QuireError(.invalidParameter, "minimumBodyRate must be at least 1, not \(minimumBodyRate)")
+        }
+        for origin in corsOrigins where origin != "*" && !(origin.hasPrefix("http://") || origin.hasPrefix("https://"))
+        {
+            throw QuireError(.invalidParameter, "CORS origin '\(origin)' must be '*' or start with http:// or https://")
+        }
+    }
+}
