@@ -2,14 +2,17 @@ import Quire
 
 /// Builds, packs, verifies and installs prebuilt Quire databases.
 public enum QuireFixtures {
-    /// The fixture format version written into manifests. Version 2: the database's document
+    /// The fixture format version written into manifests. Version 3: Quire schema version 5,
+    /// whose value and array indexes read bodies with `quire_extract` (a Quire before it cannot
+    /// write to them); fixtures of versions 1 and 2 install and are upgraded as they open.
+    /// Version 2: the database's document
     /// tables are keyed by sequence (Quire schema versions 3 and 4; 4 only adds an index, which
     /// opening a version-3 file creates). Version 1: `WITHOUT ROWID`
     /// document tables (schema versions 1 and 2); such fixtures still verify and install, and
     /// the database is upgraded as it is installed.
-    public static let formatVersion = 2
+    public static let formatVersion = 3
     /// The format versions this Quire reads.
-    public static let readableFormatVersions: ClosedRange<Int> = 1...2
+    public static let readableFormatVersions: ClosedRange<Int> = 1...3
     /// The Quire version recorded in manifests this build writes: the library's own,
     /// `QuireVersion.current`.
     public static let quireVersion = QuireVersion.current
@@ -20,6 +23,7 @@ public enum QuireFixtures {
         switch formatVersion {
         case 1: 1...2
         case 2: 3...4
+        case 3: 5...5
         default: nil
         }
     }

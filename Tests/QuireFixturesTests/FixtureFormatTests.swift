@@ -53,7 +53,8 @@ import Testing
         #expect(oldReport.isValid, "\(oldReport.text)")
         #expect(oldReport.text.contains("schema: version 2 (fixture format 1)"), "\(oldReport.text)")
         #expect(oldManifest.formatVersion == 1)
-        #expect(newManifest.formatVersion == QuireFixtures.formatVersion)
+        // The archive of the previous format (2, schema 4): both install and are upgraded.
+        #expect(newManifest.formatVersion == 2)
 
         let config = DatabaseConfiguration(directory: scratch.file("apps").path)
         let upgraded = try withArchiveLock {
@@ -64,8 +65,8 @@ import Testing
             try FixtureInstaller.installIfAbsent(archive: new, name: "new", config: config)
         }
         defer { try? current.close() }
-        #expect(try schemaVersion(upgraded) == 4)
-        #expect(try schemaVersion(current) == 4)
+        #expect(try schemaVersion(upgraded) == 5)
+        #expect(try schemaVersion(current) == 5)
         let before = try contents(of: upgraded, blobs: oldManifest.blobs)
         let after = try contents(of: current, blobs: newManifest.blobs)
         #expect(before.documents.count == 92)
@@ -88,7 +89,7 @@ import Testing
             return FixtureVerifier(archiveURL: mislabelled).verify()
         }
         #expect(!report.isValid)
-        #expect(report.text.contains("version 4 does not match format 1, which holds schema 1 to 2"), "\(report.text)")
+        #expect(report.text.contains("version 5 does not match format 1, which holds schema 1 to 2"), "\(report.text)")
     }
 
     /// Issue 14's target: a built fixture of 1,000 hotels (a few KB each) is at most 1.15×

@@ -39,7 +39,7 @@ import Testing
         let explanation = try query.explain()
         #expect(explanation.contains("SEARCH s0 USING INDEX \(f.collection.table)_vi_byState_"))
         let sql = try #require(try indexSQL(f, "byState"))
-        let indexed = "json_extract(body, '$.contact.address.state')"
+        let indexed = "quire_extract(body, '$.contact.address.state')"
         #expect(sql.contains("(\(indexed)) WHERE flags & 1 = 0"))
         #expect(explanation.contains("WHERE flags & 1 = 0 AND"))
         #expect(explanation.contains("(\(indexed) = 'CA')"))
@@ -58,7 +58,7 @@ import Testing
         try f.collection.createIndex(
             withName: "hotelsByRank", config: ValueIndexConfiguration(["rank"], where: "type = 'hotel'"))
         let sql = try #require(try indexSQL(f, "hotelsByRank"))
-        #expect(sql.hasSuffix("WHERE flags & 1 = 0 AND (json_extract(body, '$.type') = 'hotel')"))
+        #expect(sql.hasSuffix("WHERE flags & 1 = 0 AND (quire_extract(body, '$.type') = 'hotel')"))
         let withCondition = try f.database.createQuery(
             "SELECT meta().id FROM store.items WHERE type = 'hotel' AND rank < 10 ORDER BY rank")
         #expect(try withCondition.explain().contains("USING INDEX \(f.collection.table)_vi_hotelsByRank_"))
@@ -99,6 +99,34 @@ import Testing
         #expect(try query.rows().count == 50)
     }
 
+    @Test func indexesMadeOnJSONExtractAreMadeAgainWhenTheFileIsUpgraded() throws {
+        let f = try QueryFixture(name: "old")
+        try f.save(["d1": #"{"state":"CA"}"#, "d2": #"{"state":"NY"}"#])
+        try f.collection.createIndex(withName: "byState", config: ValueIndexConfiguration(["state"]))
+        let index = IndexCatalog.valueIndexName(table: f.collection.table, name: "byState")
+        let path = f.database.filePath
+        try f.database.close()
+        // As schema version 4 made it: on SQLite's json_extract.
+        let connection = try Connection(path: path, role: .writer, options: Connection.Options())
+        try connection.execute(
+            """
+            DROP INDEX \(index);
+            CREATE INDEX \(index) ON \(f.collection.table) (json_extract(body, '$.state')) WHERE flags & 1 = 0;
+            PRAGMA user_version = 4;
+            """)
+        connection.close()
+
+        let reopened = try Database(
+            name: "old", config: DatabaseConfiguration(directory: f.directory.path, clock: f.clock))
+        let sql = try reopened.read {
+            try $0.scalarText("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(index)])
+        }
+        #expect(sql?.contains("quire_extract(body, '$.state')") == true)
+        let query = try reopened.createQuery("SELECT meta().id FROM store.items WHERE state = 'CA'")
+        #expect(try query.explain().contains("USING INDEX \(index)"))
+        #expect(try query.rows() == [#"{"id":"d1"}"#])
+    }
+
     @Test func indexedJoinsUseTheIndexOfTheJoinedSide() throws {
         let f = try fixture()
         let states = try f.database.createCollection(name: "states", scope: "store")
@@ -107,7 +135,7 @@ import Testing
         let query = try f.database.createQuery(
             "SELECT meta(d).id FROM store.states s JOIN store.items d ON d.contact.address.state = meta(s).id")
         let explanation = try query.explain()
-        #expect(explanation.contains("json_extract(s1.body, '$.contact.address.state')"))
+        #expect(explanation.contains("quire_extract(s1.body, '$.contact.address.state')"))
         #expect(explanation.contains("s1 USING INDEX \(f.collection.table)_vi_byState_"))
         #expect(try query.rows().count == 50)
     }

@@ -157,6 +157,30 @@ enum IndexCatalog {
         }
     }
 
+    /// Creates again the value and array indexes whose expressions read bodies with SQLite's
+    /// `json_extract` or `json_type`, as files before schema version 5 have them: queries now
+    /// read bodies with `quire_extract` and `quire_type`, and SQLite's planner uses an index
+    /// only for the very expression it was made on. Full-text tables need nothing (their
+    /// triggers give the same values either way).
+    static func recompileBodyReads(_ connection: Connection) throws {
+        let indexes = try connection.query(
+            "SELECT collection_id, name, kind, definition FROM quire_indexes WHERE kind IN (?, ?) ORDER BY collection_id, name",
+            [.text(Kind.value.rawValue), .text(Kind.array.rawValue)]
+        ) { row in (row.int64(at: 0), row.text(at: 1) ?? "", row.text(at: 2) ?? "", row.text(at: 3) ?? "{}") }
+        for (collectionID, name, kindText, json) in indexes {
+            guard let kind = Kind(rawValue: kindText) else { continue }
+            let table = StoreSchema.tableName(collectionID)
+            let object =
+                kind == .value ? valueIndexName(table: table, name: name) : arrayIndexName(table: table, name: name)
+            let sql = try connection.scalarText(
+                "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(object)])
+            guard let sql, sql.contains("json_extract(") || sql.contains("json_type(") else { continue }
+            try connection.execute("DROP INDEX \(object)")
+            let definition = Definition(kind: kind, json: (try? JSONReader.parse(json)) ?? .object([:]))
+            try createObjects(connection, table: table, name: name, definition: definition)
+        }
+    }
+
     /// The SQLite objects of one index on `table`, filled from its documents.
     private static func createObjects(_ connection: Connection, table: String, name: String, definition: Definition)
         throws
@@ -250,7 +274,9 @@ enum IndexCatalog {
     private static func fullTextFilter(_ condition: PlanExpression?, prefix: String) throws -> String {
         let terms =
             try ["\(prefix)flags & 1 = 0"]
-            + (condition?.conjuncts.map { try QueryCompiler.indexExpression($0, prefix: prefix) } ?? [])
+            + (condition?.conjuncts.map {
+                try QueryCompiler.indexExpression($0, prefix: prefix, readsBodiesWithSQLite: true)
+            } ?? [])
         return terms.joined(separator: " AND ")
     }
 

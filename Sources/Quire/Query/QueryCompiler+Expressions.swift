@@ -2,10 +2,20 @@
 /// null and MISSING both SQL NULL, booleans 0 and 1, containers JSON text) and, on demand,
 /// a type (SQL giving `json_type`'s names, NULL for MISSING).
 extension QueryCompiler {
-    /// A place in JSON: `json_extract(root, path)` reads it.
+    /// A place in JSON: `json_extract(root, path)` reads it, or `quire_extract(root, path)`
+    /// when the root is a stored body (a document's or an array index element's).
     struct Location {
         let root: String
         let path: String
+        /// Whether `root` is a `body` column: its paths are read with `quire_extract` and
+        /// `quire_type` (the same answers as SQLite's functions, found by scanning the text
+        /// instead of parsing all of it; see `quire_path.c`), in queries and value index
+        /// expressions alike, so the planner still matches them. (Full-text triggers keep
+        /// SQLite's functions: see ``QueryCompiler/readsBodiesWithSQLite``.)
+        var readsBody = false
+
+        var valueFunction: String { readsBody ? "quire_extract" : "json_extract" }
+        var typeFunction: String { readsBody ? "quire_type" : "json_type" }
     }
 
     /// What kind of value an expression has, when it is known without looking at the data.
@@ -201,7 +211,7 @@ extension QueryCompiler {
             return "\(variable.sqlAlias).value"
         }
         guard let location = try location(expression) else { return "NULL" }
-        return "json_extract(\(location.root), \(location.path))"
+        return "\(location.valueFunction)(\(location.root), \(location.path))"
     }
 
     // MARK: Types
@@ -217,7 +227,7 @@ extension QueryCompiler {
                 return "\(variable.sqlAlias).type"
             }
             guard let location = try location(expression) else { return "NULL" }
-            return "json_type(\(location.root), \(location.path))"
+            return "\(location.typeFunction)(\(location.root), \(location.path))"
         case .literal(let constant):
             return QueryCompiler.quoted(CompiledQuery.typeName(constant))
         case .missing:

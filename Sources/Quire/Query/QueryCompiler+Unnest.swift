@@ -5,7 +5,7 @@
 /// nested array and a property of an element all read through one JSON path). With an array
 /// index whose path leads to the same array, it reads the index's element table instead,
 /// where each row's `body` is the element: its properties compile to
-/// `json_extract(<alias>.body, '$.path')`, the very expressions the index is made on, so
+/// `quire_extract(<alias>.body, '$.path')`, the very expressions the index is made on, so
 /// SQLite searches the index for a condition on them.
 extension QueryCompiler {
     /// How an UNNEST source reads its elements.
@@ -23,10 +23,14 @@ extension QueryCompiler {
     /// Where `path` of a source's row is: its document body, or the element of an UNNEST.
     func sourceLocation(_ source: SourceRef, _ path: PropertyPath) -> Location {
         guard let unnest = source.unnest else {
-            return Location(root: column(source, "body"), path: QueryCompiler.quoted(path.jsonPath))
+            return Location(
+                root: column(source, "body"), path: QueryCompiler.quoted(path.jsonPath),
+                readsBody: !readsBodiesWithSQLite)
         }
         guard let root = unnest.root else {
-            return Location(root: "\(source.sqlAlias).body", path: QueryCompiler.quoted(path.jsonPath))
+            return Location(
+                root: "\(source.sqlAlias).body", path: QueryCompiler.quoted(path.jsonPath),
+                readsBody: !readsBodiesWithSQLite)
         }
         let base = "\(source.sqlAlias).fullkey"
         return Location(root: root, path: path.isEmpty ? base : "\(base) || \(QueryCompiler.quoted(path.suffix))")

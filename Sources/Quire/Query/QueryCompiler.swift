@@ -39,6 +39,10 @@ final class QueryCompiler {
     }
 
     let mode: Mode
+    /// Whether bodies are read with SQLite's `json_extract` and `json_type` rather than
+    /// `quire_extract` and `quire_type`: for full-text tables' triggers, which a process
+    /// writing with SQLite alone (the `sqlite3` shell) must be able to run.
+    var readsBodiesWithSQLite = false
     var sources: [SourceRef] = []
     /// Whether the query reads one collection and nothing else, so columns go unqualified.
     private var isSingleSource = true
@@ -422,8 +426,11 @@ final class QueryCompiler {
     // MARK: Index expressions
 
     /// Compiles an index expression or condition over one collection's `<prefix>body`.
-    static func indexExpression(_ expression: PlanExpression, prefix: String = "") throws -> String {
+    static func indexExpression(
+        _ expression: PlanExpression, prefix: String = "", readsBodiesWithSQLite: Bool = false
+    ) throws -> String {
         let compiler = QueryCompiler(mode: .index(prefix: prefix))
+        compiler.readsBodiesWithSQLite = readsBodiesWithSQLite
         compiler.sources = [SourceRef(alias: "", sqlAlias: "", collection: nil, table: "", isLeftJoined: false)]
         return try compiler.value(expression)
     }

@@ -1,3 +1,4 @@
+import CQuireFTS
 import CSQLite
 import Foundation
 
@@ -17,6 +18,9 @@ import Foundation
 ///   arguments given as JSON text (NULL for MISSING), answering JSON text (NULL for MISSING);
 ///   `quire_call_local` the same for functions that read the device's time zone.
 /// - `quire_json(value, type)`: the JSON text of a compiled expression's value and type.
+/// - `quire_extract(json, path)`, `quire_type(json, path)`: `json_extract` and `json_type` with
+///   one path, answered by scanning the text (C, `quire_path.c`); queries and index
+///   expressions read stored bodies with them.
 /// - `quire_str_to_millis`, `quire_str_to_utc`, `quire_millis_to_utc`, `quire_millis_to_str`:
 ///   the date functions as earlier versions compiled them (index expressions may name them).
 /// - collations `QUIRE_UNICODE`, `QUIRE_UNICODE_NOCASE`, `QUIRE_UNICODE_NODIAC`,
@@ -49,6 +53,8 @@ enum SQLFunctions {
         let handle = connection.handle
         let pure = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
         let cache = RegexCache()
+        let registered = quire_path_register(handle)
+        guard registered == SQLITE_OK else { throw QuireError.sqlite(registered, connection: handle, statement: nil) }
         try function(handle, "regexp", 2, pure) { context, arguments in
             guard let pattern = text(arguments[0]), let subject = text(arguments[1]) else {
                 return sqlite3_result_null(context)

@@ -119,6 +119,8 @@ package final class Connection {
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
         if options.readOnly {
             try execute("PRAGMA query_only=1")
+            // Reading an index (`PRAGMA integrity_check`, a query) evaluates its expressions.
+            try SQLFunctions.register(on: self)
             return
         }
         if role == .writer {

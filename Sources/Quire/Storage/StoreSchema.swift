@@ -83,6 +83,11 @@ enum StoreSchema {
             let ids = try connection.query("SELECT id FROM quire_collections ORDER BY id") { $0.int64(at: 0) }
             for id in ids { try createDeletedIndex(connection, table: tableName(id)) }
         },
+        // Value and array indexes made on `json_extract` are made again on `quire_extract`,
+        // which queries read bodies with now, so the planner keeps using them.
+        SchemaMigrator.Migration(version: 5, name: "indexes read bodies with quire_extract") { connection in
+            try IndexCatalog.recompileBodyReads(connection)
+        },
     ])
 
     static func tableName(_ id: Int64) -> String { "docs_\(id)" }
