@@ -52,32 +52,10 @@ struct DatasetCatalog: Sendable {
         } catch let error as QuireError {
             throw TestServerError.request("dataset '\(Self.datasetName(reference))': \(error.message)")
         }
-        var savedBlobs: Set<String> = []
-        for full in reader.index.fullCollectionNames {
-            let name = try CollectionPath(full)
-            let collection = try database.createCollection(name: name.collection, scope: name.scope)
-            var batch: [MutableDocument] = []
-            func flush() throws {
-                guard !batch.isEmpty else { return }
-                try database.inBatch { for document in batch { try collection.save(document: document) } }
-                batch.removeAll(keepingCapacity: true)
-            }
-            try reader.forEachDocument(in: full) { document in
-                for reference in document.blobReferences where !savedBlobs.contains(reference.digest) {
-                    let url = try reader.blobURL(forDigest: reference.digest)
-                    let blob = try Blob(contentType: reference.contentType ?? "application/octet-stream", fileURL: url)
-                    try database.saveBlob(blob: blob)
-                    guard blob.digest == reference.digest else {
-                        throw TestServerError.request(
-                            "dataset blob file '\(url.lastPathComponent)' hashes to '\(blob.digest ?? "?")', not '\(reference.digest)'"
-                        )
-                    }
-                    savedBlobs.insert(reference.digest)
-                }
-                batch.append(MutableDocument(id: document.id, data: document.properties))
-                if batch.count >= 500 { try flush() }
-            }
-            try flush()
+        do {
+            try DatasetImporter(database: database, batchSize: 500).importDataset(reader)
+        } catch let error as QuireError where error.code == .corruptData {
+            throw TestServerError.request("dataset '\(Self.datasetName(reference))': \(error.message)")
         }
     }
 

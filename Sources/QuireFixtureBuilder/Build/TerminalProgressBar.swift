@@ -11,7 +11,7 @@ public final class TerminalProgressBar: Sendable {
     private let width: Int
     private let write: @Sendable (String) -> Void
     /// What the line shows; held while drawing, so lines from several threads do not mix.
-    private let lastDrawn = Locked<(percent: Int, label: String)?>(nil)
+    private let lastDrawn = Locked<(percent: Int, label: String, ended: Bool)?>(nil)
 
     /// Makes a bar `width` characters wide that writes through `write` (standard error by
     /// default).
@@ -39,15 +39,36 @@ public final class TerminalProgressBar: Sendable {
         case .packing: label = "packing"
         case .finished: label = "done"
         }
+        draw(
+            percent: percent, count: progress.documentsLoaded, total: progress.documentsTotal, label: label,
+            ends: progress.stage == .finished)
+    }
+
+    /// Redraws for `count` of `total` items done, the current one under `label`
+    /// (`quire db export` and `import` count documents).
+    package func update(count: Int, total: Int, label: String) {
+        draw(percent: total > 0 ? min(100, count * 100 / total) : 100, count: count, total: total, label: label)
+    }
+
+    /// Ends the line, if one was drawn and not ended yet.
+    package func finish() {
+        lastDrawn.withLock { lastDrawn in
+            guard let drawn = lastDrawn, !drawn.ended else { return }
+            lastDrawn?.ended = true
+            write("\n")
+        }
+    }
+
+    private func draw(percent: Int, count: Int, total: Int, label: String, ends: Bool = false) {
         lastDrawn.withLock { lastDrawn in
             if let lastDrawn, lastDrawn.percent == percent, lastDrawn.label == label { return }
-            lastDrawn = (percent, label)
+            lastDrawn = (percent, label, ends)
             let filled = width * percent / 100
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             let percentText = String(repeating: " ", count: 3 - String(percent).count) + String(percent)
-            let line = "[\(bar)] \(percentText)%  \(progress.documentsLoaded)/\(progress.documentsTotal)  \(label)"
+            let line = "[\(bar)] \(percentText)%  \(count)/\(total)  \(label)"
             // "\r" returns to the line start, ESC[K clears what a longer previous line left.
-            write("\r\(line)\u{1b}[K" + (progress.stage == .finished ? "\n" : ""))
+            write("\r\(line)\u{1b}[K" + (ends ? "\n" : ""))
         }
     }
 

@@ -37,94 +37,53 @@ public struct DatasetGenerator: Sendable {
         guard (1...Self.maximumCount).contains(count) else {
             throw QuireError(.invalidParameter, "count \(count) is not in 1...\(Self.maximumCount)")
         }
-        try prepare(folder)
-        let index: DatasetIndex
+        let writer = try DatasetWriter(folder: folder)
         switch kind {
         case .names:
-            index = DatasetIndex(name: "names-\(count)", collections: [CollectionName.defaultName])
             var random = SeededGenerator(seed: seed)
             let width = String(count).count
-            try writeCollection(CollectionName.defaultName, in: folder, count: count) { number in
+            try writeCollection(CollectionName.defaultName, into: writer, count: count) { number in
                 PeopleGenerator.person(number, width: width, random: &random)
             }
+            return try writer.finish(name: "names-\(count)")
         case .travel:
-            index = DatasetIndex(name: "travel-\(count)", collections: TravelGenerator.collections)
-            try writeTravel(into: folder)
+            try writeTravel(into: writer)
+            return try writer.finish(name: "travel-\(count)")
         }
-        let indexJSON = JSONValue.object([
-            "name": .string(index.name), "collections": .array(index.collections.map(JSONValue.string)),
-        ])
-        let writer = try BufferedFileWriter(path: folder.appendingPathComponent(DatasetIndex.fileName).path)
-        try writer.append(try JSONWriter.bytes(indexJSON) + [0x0a])
-        try writer.close()
-        return index
     }
 
-    private func writeTravel(into folder: URL) throws {
+    private func writeTravel(into writer: DatasetWriter) throws {
         let travel = TravelGenerator(count: count, seed: seed)
         var random = travel.random(for: "inventory.airline")
-        try writeCollection("inventory.airline", in: folder, count: travel.airlineCount) {
+        try writeCollection("inventory.airline", into: writer, count: travel.airlineCount) {
             travel.airline($0, random: &random)
         }
         random = travel.random(for: "inventory.airport")
-        try writeCollection("inventory.airport", in: folder, count: travel.airportCount) {
+        try writeCollection("inventory.airport", into: writer, count: travel.airportCount) {
             travel.airport($0, random: &random)
         }
         random = travel.random(for: "inventory.hotel")
-        try writeCollection("inventory.hotel", in: folder, count: travel.hotelCount) {
+        try writeCollection("inventory.hotel", into: writer, count: travel.hotelCount) {
             travel.hotel($0, random: &random)
         }
         random = travel.random(for: "inventory.landmark")
-        try writeCollection("inventory.landmark", in: folder, count: travel.landmarkCount) {
+        try writeCollection("inventory.landmark", into: writer, count: travel.landmarkCount) {
             travel.landmark($0, random: &random)
         }
         random = travel.random(for: "inventory.route")
-        try writeCollection("inventory.route", in: folder, count: travel.routeCount) {
+        try writeCollection("inventory.route", into: writer, count: travel.routeCount) {
             travel.route($0, random: &random)
         }
-
-        let attachments = folder.appendingPathComponent(DatasetBlobName.folderName)
-        guard mkdir(attachments.path, 0o755) == 0, chmod(attachments.path, 0o755) == 0 else {
-            throw QuireError.posix(errno, "cannot create '\(attachments.path)'")
-        }
         for blob in travel.blobs {
-            let name = try DatasetBlobName.fileName(forDigest: blob.digest)
-            let writer = try BufferedFileWriter(path: attachments.appendingPathComponent(name).path)
-            try writer.append(blob.bytes)
-            try writer.close()
+            try writer.addBlob(digest: blob.digest) { write in try write(blob.bytes) }
         }
     }
 
-    /// Writes the file of the collection listed as `listed`, named as Couchbase names it.
+    /// Writes the collection listed as `listed`.
     private func writeCollection(
-        _ listed: String, in folder: URL, count: Int, document: (Int) throws -> JSONValue
+        _ listed: String, into writer: DatasetWriter, count: Int, document: (Int) throws -> JSONValue
     ) throws {
-        let writer = try BufferedFileWriter(path: DatasetReader.documentsURL(in: folder, listed: listed).path)
-        for number in 0..<count {
-            var line = try JSONWriter.bytes(try document(number))
-            line.append(0x0a)
-            try writer.append(line)
-        }
-        try writer.close()
-    }
-
-    private func prepare(_ folder: URL) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw QuireError(.invalidParameter, "output '\(folder.path)' exists and is not a folder")
-            }
-            let existing = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            guard existing.isEmpty else {
-                throw QuireError(.invalidParameter, "output folder '\(folder.path)' is not empty")
-            }
-        } else {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw QuireError(
-                    .cantOpenFile, "cannot create output folder '\(folder.path)': \(error.localizedDescription)")
-            }
-        }
+        try writer.beginCollection(listed)
+        for number in 0..<count { try writer.addDocument(try document(number)) }
     }
 }

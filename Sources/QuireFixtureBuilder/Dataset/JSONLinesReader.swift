@@ -4,7 +4,7 @@ import QuireFixtures
 
 /// Reads a file one line at a time through a fixed-size buffer, so a large `.jsonl` never has
 /// to fit in memory; only the current line does.
-final class JSONLinesReader {
+package final class JSONLinesReader {
     /// Longest accepted line; a longer one is reported rather than buffered without end.
     static let maximumLineBytes = 64 << 20
 
@@ -15,9 +15,9 @@ final class JSONLinesReader {
     private var searchedUpTo = 0
     private var atEnd = false
     /// The 1-based number of the line last returned.
-    private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
 
-    init(path: String) throws {
+    package init(path: String) throws {
         file = try PosixFile.openForReading(path)
         chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
     }
@@ -26,10 +26,10 @@ final class JSONLinesReader {
         chunk.deallocate()
     }
 
-    var path: String { file.path }
+    package var path: String { file.path }
 
     /// The next line without its `\n` (or `\r\n`), or nil at the end of the file.
-    func nextLine() throws -> ArraySlice<UInt8>? {
+    package func nextLine() throws -> ArraySlice<UInt8>? {
         while true {
             if let newline = pending[max(pendingStart, searchedUpTo)...].firstIndex(of: 0x0a) {
                 var line = pending[pendingStart..<newline]

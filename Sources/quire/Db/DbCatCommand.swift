@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db cat DATABASE ID... [-c COLLECTION] [--rev REV] [--revs] [--json]`.
 struct DbCatCommand: ParsableCommand {
@@ -43,7 +44,7 @@ struct DbCatCommand: ParsableCommand {
 
     func run() throws {
         try target.with { database in
-            let source = try DbCollectionName(collection).resolve(in: database)
+            let source = try database.collection(.named(collection))
             for id in ids {
                 let value = revs ? try Self.tree(of: id, in: source) : try document(id, in: source)
                 DbOutput.write((json ? try DbJSONText.compact(value) : try DbJSONText.pretty(value)) + "\n")

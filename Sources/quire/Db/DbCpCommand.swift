@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db cp SOURCE TARGET [--json]`.
 struct DbCpCommand: ParsableCommand {
@@ -39,7 +40,7 @@ struct DbCpCommand: ParsableCommand {
             try Database.copy(
                 fromPath: from, toDatabase: name, withConfig: DatabaseConfiguration(directory: directory))
         }
-        let collections = try destination.with { database in try DbCollectionName.all(in: database).map(\.fullName) }
+        let collections = try destination.with { database in try database.allCollections().map(\.fullName) }
         if json {
             try DbOutput.json(
                 .object([

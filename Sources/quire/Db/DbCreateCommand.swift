@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db create DATABASE [--collection scope.name ...]`.
 struct DbCreateCommand: ParsableCommand {
@@ -37,8 +38,8 @@ struct DbCreateCommand: ParsableCommand {
         defer { try? database.close() }
         let created = try DbFailure.reporting {
             _ = try database.defaultCollection()
-            for text in collections { _ = try DbCollectionName(text).resolveOrCreate(in: database) }
-            return try DbCollectionName.all(in: database).map(\.fullName)
+            for text in collections { _ = try database.collection(creatingIfMissing: .named(text)) }
+            return try database.allCollections().map(\.fullName)
         }
         if json {
             try DbOutput.json(

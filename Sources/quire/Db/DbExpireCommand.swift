@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db expire DATABASE ID (DATE | --in DURATION | --clear) [-c COLLECTION] [--json]`.
 struct DbExpireCommand: ParsableCommand {
@@ -50,7 +51,7 @@ struct DbExpireCommand: ParsableCommand {
     func run() throws {
         let when = try expiration(from: Date())
         let name = try target.with { database in
-            let source = try DbCollectionName(collection).resolve(in: database)
+            let source = try database.collection(.named(collection))
             guard try source.document(id: id) != nil else {
                 throw DbFailure("\(source.fullName) has no document '\(id)'")
             }

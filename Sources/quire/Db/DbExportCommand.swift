@@ -62,25 +62,26 @@ struct DbExportCommand: ParsableCommand {
         try target.with { database in
             let sources =
                 collections.isEmpty && format == .dataset
-                ? try DbCollectionName.all(in: database)
+                ? try database.allCollections()
                 : try (collections.isEmpty ? [nil] : collections.map(Optional.some)).map {
-                    try DbCollectionName($0).resolve(in: database)
+                    try database.collection(.named($0))
                 }
-            let progress = DbProgressLine(
-                total: sources.reduce(0) { $0 + Int(clamping: $1.count) },
-                shown: output != "-" && DbOutput.isInteractive)
-            defer { progress.finish() }
+            let total = sources.reduce(0) { $0 + Int(clamping: $1.count) }
+            let progress = output != "-" && DbOutput.isInteractive ? TerminalProgressBar() : nil
+            defer { progress?.finish() }
             switch format {
             case .jsonl:
-                let writer = try DbFileWriter(path: output)
+                let writer = try BufferedFileWriter.replacing(output)
+                var documents = 0
                 var blobCount = 0
-                try Self.forEachDocument(in: sources[0]) { line, body in
-                    try writer.append(line)
-                    blobCount += DbJSONText.blobs(in: .object(body)).count
-                    progress.advance(sources[0].fullName)
+                try DatasetWriter.forEachDocument(in: sources[0]) { document in
+                    try writer.append(try JSONWriter.bytes(document) + [0x0a])
+                    blobCount += DbJSONText.blobs(in: document).count
+                    documents += 1
+                    progress?.update(count: documents, total: total, label: sources[0].fullName)
                 }
                 try writer.close()
-                progress.finish()
+                progress?.finish()
                 if blobCount > 0 {
                     FileHandle.standardError.write(
                         Data(
@@ -88,44 +89,27 @@ struct DbExportCommand: ParsableCommand {
                                 .utf8))
                 }
                 if json {
-                    try Self.summary(output, documents: progress.count, collections: [sources[0].fullName], blobs: 0)
+                    try Self.summary(output, documents: documents, collections: [sources[0].fullName], blobs: 0)
                 } else if output != "-" {
-                    DbOutput.write("Exported \(progress.count) documents of \(sources[0].fullName) to \(output)\n")
+                    DbOutput.write("Exported \(documents) documents of \(sources[0].fullName) to \(output)\n")
                 }
             case .dataset:
-                let folder = URL(fileURLWithPath: output)
-                try Self.prepare(folder)
-                let attachments = folder.appendingPathComponent(DatasetBlobName.folderName)
-                var written: Set<String> = []
-                var listed: [String] = []
+                let writer = try DatasetWriter(folder: URL(fileURLWithPath: output))
                 for source in sources {
-                    let entry = source.scope.name == Database.defaultScopeName ? source.name : source.fullName
-                    listed.append(entry)
-                    let writer = try DbFileWriter(path: DatasetReader.documentsURL(in: folder, listed: entry).path)
-                    try Self.forEachDocument(in: source) { line, body in
-                        try writer.append(line)
-                        for blob in DbJSONText.blobs(in: .object(body)) {
-                            let digest = blob["digest"]?.stringValue ?? ""
-                            guard written.insert(digest).inserted else { continue }
-                            try Self.copyBlob(blob, from: database, into: attachments)
-                        }
-                        progress.advance(source.fullName)
+                    let listed = source.scope.name == Database.defaultScopeName ? source.name : source.fullName
+                    try writer.addCollection(source, listedAs: listed) {
+                        progress?.update(count: writer.documents, total: total, label: source.fullName)
                     }
-                    try writer.close()
                 }
-                let index = JSONValue.object([
-                    "name": .string(name ?? database.name), "collections": .array(listed.map(JSONValue.string)),
-                ])
-                let indexWriter = try DbFileWriter(path: folder.appendingPathComponent(DatasetIndex.fileName).path)
-                try indexWriter.append(try JSONWriter.bytes(index) + [0x0a])
-                try indexWriter.close()
-                progress.finish()
+                let index = try writer.finish(name: name ?? database.name)
+                progress?.finish()
                 if json {
                     try Self.summary(
-                        output, documents: progress.count, collections: sources.map(\.fullName), blobs: written.count)
+                        output, documents: writer.documents, collections: sources.map(\.fullName),
+                        blobs: writer.blobs.count)
                 } else {
                     DbOutput.write(
-                        "Exported \(progress.count) documents in \(listed.count) collections and \(written.count) blobs to \(output)\n"
+                        "Exported \(writer.documents) documents in \(index.collections.count) collections and \(writer.blobs.count) blobs to \(output)\n"
                     )
                 }
             }
@@ -139,64 +123,5 @@ struct DbExportCommand: ParsableCommand {
                 "output": .string(output), "documents": .int(Int64(documents)),
                 "collections": .array(collections.map(JSONValue.string)), "blobs": .int(Int64(blobs)),
             ]))
-    }
-
-    /// Calls `body` with each live document of `source` in ID order, as its JSON line (with
-    /// `_id`, canonical, newline-terminated) and its body; reads a page of IDs at a time.
-    static func forEachDocument(in source: Collection, _ body: ([UInt8], [String: JSONValue]) throws -> Void) throws {
-        var after: String?
-        while true {
-            let page = try source.liveDocuments(from: after, skip: after == nil ? 0 : 1, limit: 500)
-            for listing in page {
-                // A document deleted since the page was read is passed over.
-                guard let document = try source.document(id: listing.id) else { continue }
-                var members = try DbJSONText.body(of: document)
-                let properties = members
-                members["_id"] = .string(listing.id)
-                try body(try JSONWriter.bytes(.object(members)) + [0x0a], properties)
-            }
-            guard page.count == 500 else { return }
-            after = page.last?.id
-        }
-    }
-
-    /// Writes the content of the blob `properties` describe into `attachments`, streaming.
-    static func copyBlob(_ properties: [String: JSONValue], from database: Database, into attachments: URL) throws {
-        let digest = properties["digest"]?.stringValue ?? ""
-        guard let blob = try database.getBlob(properties: properties.mapValues(\.anyValue)),
-            let stream = blob.contentStream
-        else {
-            throw DbFailure(
-                "A document refers to blob \(digest), which the database does not hold (run quire db check)")
-        }
-        try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
-        let writer = try DbFileWriter(
-            path: attachments.appendingPathComponent(try DatasetBlobName.fileName(forDigest: digest)).path)
-        stream.open()
-        defer { stream.close() }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = stream.read(&chunk, maxLength: chunk.count)
-            if count < 0 {
-                throw DbFailure(
-                    "Cannot read blob \(digest): \(stream.streamError?.localizedDescription ?? "read failed")")
-            }
-            if count == 0 { break }
-            try writer.append(Array(chunk[..<count]))
-        }
-        try writer.close()
-    }
-
-    /// Creates `folder`, or checks that it is an empty folder.
-    static func prepare(_ folder: URL) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw DbFailure("\(folder.path) exists and is not a folder") }
-            guard try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty else {
-                throw DbFailure("The output folder \(folder.path) is not empty")
-            }
-        } else {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
     }
 }

@@ -58,72 +58,74 @@ struct DbImportCommand: ParsableCommand {
         if !isDirectory.boolValue, collections.count > 1 {
             throw DbFailure("A JSON Lines file goes into one collection; give at most one --collection")
         }
-        var tally = Tally()
-        try target.with { database in
+        let (importer, names) = try target.with { database in
+            let importer = DatasetImporter(database: database, batchSize: batchSize, updatesExisting: true)
+            var created: [Collection] = []
             do {
                 try isDirectory.boolValue
-                    ? importDataset(into: database, tally: &tally) : importLines(into: database, tally: &tally)
+                    ? importDataset(with: importer, created: &created)
+                    : importLines(with: importer, created: &created)
             } catch {
-                throw tally.failure(error, database: database)
+                throw Self.failure(error, importer: importer, created: created)
             }
+            return (importer, importer.finished.map(\.collection.fullName))
         }
-        let names = tally.finished.map(\.collection.fullName)
         if json {
             try DbOutput.json(
                 .object([
-                    "source": .string(source), "documents": .int(Int64(tally.documents)),
-                    "blobs": .int(Int64(tally.blobs.count)), "collections": .array(names.map(JSONValue.string)),
+                    "source": .string(source), "documents": .int(Int64(importer.loaded)),
+                    "blobs": .int(Int64(importer.storedBlobs.count)), "collections": .array(names.map(JSONValue.string)),
                 ]))
         } else {
-            DbOutput.write("Imported \(tally.documents) documents and \(tally.blobs.count) blobs from \(source)\n")
+            DbOutput.write(
+                "Imported \(importer.loaded) documents and \(importer.storedBlobs.count) blobs from \(source)\n")
         }
     }
 
-    /// What an import has done so far: the batches of the collections finished and of the one
-    /// under way, the collections it created, and the blobs it stored.
-    private struct Tally {
-        var finished: [DbImportBatch] = []
-        var current: DbImportBatch?
-        var created: [Collection] = []
-        var blobs: Set<String> = []
-
-        var documents: Int { finished.reduce(0) { $0 + $1.saved } }
-
-        /// `error` with what the import kept; collections it created and saved nothing into are deleted.
-        func failure(_ error: any Error, database: Database) -> DbFailure {
-            let all = finished + (current.map { [$0] } ?? [])
-            for collection in created where !all.contains(where: { $0.collection == collection && $0.saved > 0 }) {
-                try? database.deleteCollection(name: collection.name, scope: collection.scope.name)
-            }
-            let reason: String
-            switch error {
-            case let failure as DbFailure: reason = failure.description
-            case let error as QuireError: reason = DbFailure(error.message).description
-            default: reason = DbFailure(String(describing: error)).description
-            }
-            var kept = finished.map { "all \($0.saved) documents of \($0.collection.fullName) are kept" }
-            if let current { kept.append(current.kept) }
-            let summary = kept.isEmpty ? "nothing was saved" : kept.joined(separator: "; ")
-            return DbFailure(String(reason.dropLast()) + " (" + summary + ")")
+    /// `error` with what the import kept; collections it created and saved nothing into are deleted.
+    private static func failure(_ error: any Error, importer: DatasetImporter, created: [Collection]) -> DbFailure {
+        let all = importer.finished + (importer.current.map { [$0] } ?? [])
+        for collection in created where !all.contains(where: { $0.collection == collection && $0.saved > 0 }) {
+            try? importer.database.deleteCollection(name: collection.name, scope: collection.scope.name)
         }
+        let reason: String
+        switch error {
+        case let failure as DbFailure: reason = failure.description
+        case let error as QuireError: reason = DbFailure(error.message).description
+        default: reason = DbFailure(String(describing: error)).description
+        }
+        var kept = importer.finished.map { "all \($0.saved) documents of \($0.collection.fullName) are kept" }
+        if let current = importer.current { kept.append(Self.kept(current, batchSize: importer.batchSize)) }
+        let summary = kept.isEmpty ? "nothing was saved" : kept.joined(separator: "; ")
+        return DbFailure(String(reason.dropLast()) + " (" + summary + ")")
+    }
+
+    /// What was kept of a collection, in words: "the 2000 documents up to line 2000 (2 batches of
+    /// at most 1000) are kept in inventory.hotel" or "nothing was saved in inventory.hotel".
+    private static func kept(_ tally: DatasetImporter.CollectionTally, batchSize: Int) -> String {
+        let (saved, batches, collection) = (tally.saved, tally.batches, tally.collection.fullName)
+        guard let lastSavedLine = tally.lastSavedLine, saved > 0 else { return "nothing was saved in \(collection)" }
+        return
+            "the \(saved) \(saved == 1 ? "document" : "documents") up to line \(lastSavedLine) "
+            + "(\(batches) \(batches == 1 ? "batch" : "batches") of at most \(batchSize)) are kept in \(collection)"
     }
 
     /// The collection a JSON Lines file goes into: --collection; else the one its name gives
     /// (`inventory.hotel.jsonl`), created when missing; else the default collection.
-    private func destination(forLinesIn database: Database, tally: inout Tally) throws -> Collection {
-        if let named = collections.first { return try DbCollectionName(named).resolve(in: database) }
+    private func destination(forLinesIn database: Database, created: inout [Collection]) throws -> Collection {
+        if let named = collections.first { return try database.collection(.named(named)) }
         let stem = URL(fileURLWithPath: source).deletingPathExtension().lastPathComponent
         guard URL(fileURLWithPath: source).pathExtension == "jsonl", stem.contains(".") else {
-            return try DbCollectionName(nil).resolve(in: database)
+            return try database.collection(.named(nil))
         }
-        let name = DbCollectionName(stem)
+        let name = CollectionName.named(stem)
         if let existing = try database.collection(name: name.name, scope: name.scope) { return existing }
-        let created = try DbFailure.reporting { try name.resolveOrCreate(in: database) }
-        tally.created.append(created)
-        return created
+        let made = try DbFailure.reporting { try database.collection(creatingIfMissing: name) }
+        created.append(made)
+        return made
     }
 
-    private func importDataset(into database: Database, tally: inout Tally) throws {
+    private func importDataset(with importer: DatasetImporter, created: inout [Collection]) throws {
         let reader = try DatasetReader(folder: URL(fileURLWithPath: source))
         let names = collections.isEmpty ? reader.index.collections : collections
         for name in names where reader.index.listedEntry(for: name) == nil {
@@ -131,44 +133,25 @@ struct DbImportCommand: ParsableCommand {
                 "Dataset '\(reader.index.name)' has no collection '\(name)' (it has: \(reader.index.collections.joined(separator: ", ")))"
             )
         }
-        let progress = DbProgressLine(total: DbOutput.isInteractive ? try lineCount(reader, names) : 0)
-        defer { progress.finish() }
-        for name in names {
-            let collectionName = DbCollectionName(DatasetIndex.fullName(of: name))
-            let destination: Collection
-            if let existing = try database.collection(name: collectionName.name, scope: collectionName.scope) {
-                destination = existing
-            } else {
-                destination = try collectionName.resolveOrCreate(in: database)
-                tally.created.append(destination)
-            }
-            tally.current = DbImportBatch(collection: destination, size: batchSize)
-            try reader.forEachDocument(in: name) { document in
-                for reference in document.blobReferences where !tally.blobs.contains(reference.digest) {
-                    try reader.verifyBlob(digest: reference.digest)
-                    let blob = try Blob(
-                        contentType: reference.contentType ?? "application/octet-stream",
-                        fileURL: try reader.blobURL(forDigest: reference.digest))
-                    try database.saveBlob(blob: blob)
-                    tally.blobs.insert(reference.digest)
-                }
-                try tally.current?.add(id: document.id, body: document.body, line: document.line)
-                progress.advance(destination.fullName)
-            }
-            try tally.current?.flush()
-            if let done = tally.current { tally.finished.append(done) }
-            tally.current = nil
+        let total = DbOutput.isInteractive ? try lineCount(reader, names) : 0
+        let progress = DbOutput.isInteractive ? TerminalProgressBar() : nil
+        defer { progress?.finish() }
+        var count = 0
+        try importer.importDataset(reader, collections: names, created: { created.append($0) }) { collection in
+            count += 1
+            progress?.update(count: count, total: total, label: collection.fullName)
         }
     }
 
-    private func importLines(into database: Database, tally: inout Tally) throws {
-        let destination = try destination(forLinesIn: database, tally: &tally)
-        tally.current = DbImportBatch(collection: destination, size: batchSize)
-        try DbLineReader(path: source).forEachLine { line, number in
-            let place = "\(source) line \(number)"
+    private func importLines(with importer: DatasetImporter, created: inout [Collection]) throws {
+        try importer.begin(try destination(forLinesIn: importer.database, created: &created))
+        let reader = try JSONLinesReader(path: source)
+        while let line = try reader.nextLine() {
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            let place = "\(source) line \(reader.lineNumber)"
             let value: JSONValue
             do {
-                value = try JSONReader.parse(line)
+                value = try line.withUnsafeBytes { try JSONReader.parse($0) }
             } catch let error as QuireError {
                 throw DbFailure("\(place) is not valid JSON: \(error.message)")
             }
@@ -176,11 +159,11 @@ struct DbImportCommand: ParsableCommand {
             guard case .string(let id)? = body.removeValue(forKey: "_id"), !id.isEmpty else {
                 throw DbFailure("\(place) has no \"_id\" string")
             }
-            try tally.current?.add(id: id, body: body, line: number)
+            // Blob references stay as they are: a JSON Lines file carries no blobs.
+            try importer.add(
+                DatasetDocument(id: id, line: reader.lineNumber, body: body, blobReferences: []), blobsFrom: nil)
         }
-        try tally.current?.flush()
-        if let done = tally.current { tally.finished.append(done) }
-        tally.current = nil
+        try importer.finish()
     }
 
     private func lineCount(_ reader: DatasetReader, _ names: [String]) throws -> Int {

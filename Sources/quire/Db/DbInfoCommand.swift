@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db info DATABASE [index NAME [-c COLLECTION]] [--json]`.
 struct DbInfoCommand: ParsableCommand {
@@ -71,7 +72,7 @@ struct DbInfoCommand: ParsableCommand {
     /// Prints one index's definition.
     private func showIndex(named name: String) throws {
         let entry = try target.with { database in
-            let source = try DbCollectionName(collection).resolve(in: database)
+            let source = try database.collection(.named(collection))
             guard let index = try source.index(withName: name) else {
                 let names = try source.indexes().sorted()
                 throw DbFailure(
@@ -108,7 +109,7 @@ struct DbInfoCommand: ParsableCommand {
     /// Everything `info` shows, as JSON.
     static func describe(_ database: Database) throws -> JSONValue {
         var collections: [JSONValue] = []
-        for collection in try DbCollectionName.all(in: database) {
+        for collection in try database.allCollections() {
             var indexes: [JSONValue] = []
             for name in try collection.indexes().sorted() {
                 guard let index = try collection.index(withName: name) else { continue }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db ls DATABASE [-c COLLECTION] [--limit N] [--offset N] [--deleted] [--sort id|seq] [--body] [--json]`.
 struct DbLsCommand: ParsableCommand {
@@ -62,8 +63,8 @@ struct DbLsCommand: ParsableCommand {
 
     func run() throws {
         try target.with { database in
-            let source = try DbCollectionName(collection ?? positionalCollection).resolve(in: database)
-            let writer = try DbFileWriter(path: "-")
+            let source = try database.collection(.named(collection ?? positionalCollection))
+            let writer = try BufferedFileWriter.replacing("-")
             var headers = body ? ["ID", "REVISION", "SEQ", "BODY"] : ["ID", "REVISION", "SEQ"]
             if deleted { headers.insert("DELETED", at: 3) }
             let table = json ? nil : DbTableStream(headers: headers, writer: writer)

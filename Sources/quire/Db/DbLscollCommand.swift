@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db lscoll DATABASE [--json]`.
 struct DbLscollCommand: ParsableCommand {
@@ -23,7 +24,7 @@ struct DbLscollCommand: ParsableCommand {
 
     func run() throws {
         let entries: [JSONValue] = try target.with { database in
-            try DbCollectionName.all(in: database).map { collection in
+            try database.allCollections().map { collection in
                 .object([
                     "name": .string(collection.fullName), "documents": .int(Int64(clamping: collection.count)),
                     "deleted": .int(Int64(clamping: collection.deletedCount)),

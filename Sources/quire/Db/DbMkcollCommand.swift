@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db mkcoll DATABASE COLLECTION... [--json]`.
 struct DbMkcollCommand: ParsableCommand {
@@ -30,15 +31,15 @@ struct DbMkcollCommand: ParsableCommand {
 
     func run() throws {
         let created = try target.with { database in
-            let names = collections.map(DbCollectionName.init)
+            let names = collections.map { CollectionName.named($0) }
             for name in names where try database.collection(name: name.name, scope: name.scope) != nil {
                 throw DbFailure("Database '\(database.name)' already has a collection '\(name.fullName)'")
             }
             var created: [String] = []
             do {
-                for name in names { created.append(try name.resolveOrCreate(in: database).fullName) }
+                for name in names { created.append(try database.collection(creatingIfMissing: name).fullName) }
             } catch {
-                for name in created.map(DbCollectionName.init) {
+                for name in created.map({ CollectionName.named($0) }) {
                     try? database.deleteCollection(name: name.name, scope: name.scope)
                 }
                 throw error

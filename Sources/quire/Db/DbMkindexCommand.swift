@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db mkindex DATABASE NAME (--value EXPR ... | --fts EXPR ...) [-c COLLECTION]
 /// [--where CONDITION] [--language LANG] [--ignore-accents] [--json]`.
@@ -72,7 +73,7 @@ struct DbMkindexCommand: ParsableCommand {
                 language: language == "none" ? nil : language ?? "en")
             : ValueIndexConfiguration(values, where: condition)
         let created = try target.with { database in
-            let destination = try DbCollectionName(collection).resolve(in: database)
+            let destination = try database.collection(.named(collection))
             do {
                 try destination.createIndex(withName: name, config: config)
             } catch let error as QuireError where error.code == .invalidQuery {

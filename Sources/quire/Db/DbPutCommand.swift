@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db put DATABASE ID JSON|@FILE [-c COLLECTION] [--create-only | --update-only] [--json]`.
 struct DbPutCommand: ParsableCommand {
@@ -61,7 +62,7 @@ struct DbPutCommand: ParsableCommand {
             throw DbFailure("The body for '\(id)' is not valid JSON: \(error.message)")
         }
         let saved = try target.with { database -> Document in
-            let destination = try DbCollectionName(collection).resolve(in: database)
+            let destination = try database.collection(.named(collection))
             let existing = try destination.document(id: id)
             if createOnly, existing != nil {
                 throw DbFailure("Document '\(id)' already exists in \(destination.fullName)")

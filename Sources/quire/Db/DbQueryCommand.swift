@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db query DATABASE "SQL++" [--param NAME=VALUE ...] [--limit N] [--offset N]
 /// [--format table|json|jsonl|csv] [--explain] [--json]`.
@@ -107,7 +108,7 @@ struct DbQueryCommand: ParsableCommand {
 
     /// Streams the rows of `compiled` to standard output in `format`.
     private func print(_ compiled: Query, as format: Format) throws {
-        let writer = try DbFileWriter(path: "-")
+        let writer = try BufferedFileWriter.replacing("-")
         var table: DbTableStream?
         var names: [String] = []
         var skip = offset

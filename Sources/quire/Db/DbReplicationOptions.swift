@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireSync
 
 /// The options `push` and `pull` share: the remote, the collections, and the replicator's
@@ -152,15 +153,15 @@ struct DbReplicationOptions: ParsableArguments {
         if !documentIDs.isEmpty { collectionConfig.documentIDs = documentIDs }
         collectionConfig.filter = filter
         var chosen: [Collection] = []
-        if collections.isEmpty { chosen = try DbCollectionName.all(in: database) }
+        if collections.isEmpty { chosen = try database.allCollections() }
         for text in collections {
-            let name = DbCollectionName(text)
+            let name = CollectionName.named(text)
             if createMissing, try database.collection(name: name.name, scope: name.scope) == nil {
-                let made = try name.resolveOrCreate(in: database)
+                let made = try database.collection(creatingIfMissing: name)
                 created.append(made)
                 chosen.append(made)
             } else {
-                chosen.append(try name.resolve(in: database))
+                chosen.append(try database.collection(name))
             }
         }
         config.addCollections(chosen, config: collectionConfig)

@@ -21,7 +21,7 @@ enum DbReplicationRunner {
     ) throws {
         let url = options.displayURL
         let effective: ReplicatorType = options.bidi ? .pushAndPull : direction
-        let (tally, seconds, bytes) = try target.with { database in
+        let (counts, seconds, bytes) = try target.with { database in
             var created: [Collection] = []
             // A pull that fails leaves no collection it created and put nothing into.
             var succeeded = false
@@ -36,42 +36,13 @@ enum DbReplicationRunner {
                 for: database, direction: direction, filter: filter, createMissing: effective != .push,
                 created: &created)
             let replicator = Replicator(config: config)
-            let tally = Tally()
-            let stopped = DispatchSemaphore(value: 0)
-            let queue = DispatchQueue(label: "quire.db.replication")
             let progress = ProgressLine(shown: DbOutput.isInteractive)
-            let documentToken = replicator.addDocumentReplicationListener(withQueue: queue) { change in
-                for document in change.documents {
-                    tally.count(push: change.isPush, failed: document.error != nil)
-                    if let error = document.error {
-                        progress.clear()
-                        FileHandle.standardError.write(
-                            Data("\(document.collection) \(document.id): \(error.message)\n".utf8))
-                    }
-                }
-                progress.draw(tally, bytes: replicator.bytesTransferred)
-            }
             let announced = Announcement()
-            let statusToken = replicator.addChangeListener(withQueue: queue) { change in
-                let activity = change.status.activity
-                if options.continuous, activity == .idle, announced.first() {
-                    progress.clear()
-                    DbOutput.write("Replicating continuously with \(url); Ctrl-C stops.\n")
-                }
-                if activity == .stopped {
-                    stopped.signal()
-                } else {
-                    progress.draw(tally, bytes: replicator.bytesTransferred, activity: activity)
-                }
-            }
-            defer {
-                documentToken.remove()
-                statusToken.remove()
-            }
             // Ctrl-C or SIGTERM stops the replicator, which saves its checkpoint first.
+            let signalQueue = DispatchQueue(label: "quire.db.replication.signals")
             let signals = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
                 signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
                 source.setEventHandler { replicator.stop() }
                 source.resume()
                 return source
@@ -82,11 +53,28 @@ enum DbReplicationRunner {
                 signal(SIGTERM, SIG_DFL)
             }
             let started = Date()
-            replicator.start(reset: options.reset)
-            if replicator.status.activity != .stopped { stopped.wait() }
-            queue.sync {}
+            let outcome = try BlockingReplication.run(
+                replicator, reset: options.reset, timeout: nil,
+                documents: { change, counts in
+                    for document in change.documents {
+                        if let error = document.error {
+                            progress.clear()
+                            FileHandle.standardError.write(
+                                Data("\(document.collection) \(document.id): \(error.message)\n".utf8))
+                        }
+                    }
+                    progress.draw(counts, bytes: replicator.bytesTransferred)
+                },
+                status: { change in
+                    let activity = change.status.activity
+                    if options.continuous, activity == .idle, announced.first() {
+                        progress.clear()
+                        DbOutput.write("Replicating continuously with \(url); Ctrl-C stops.\n")
+                    }
+                    if activity != .stopped { progress.draw(nil, bytes: replicator.bytesTransferred, activity: activity) }
+                })
             progress.finish()
-            if let error = replicator.status.error {
+            if let error = outcome.error {
                 let what: String
                 switch effective {
                 case .push: what = "push to"
@@ -101,9 +89,8 @@ enum DbReplicationRunner {
                 throw DbFailure("The \(what) \(url) stopped: \(error.message)\(hint)")
             }
             succeeded = true
-            return (tally, Date().timeIntervalSince(started), replicator.bytesTransferred)
+            return (outcome, Date().timeIntervalSince(started), replicator.bytesTransferred)
         }
-        let counts = tally.counts
         let failed = counts.pushFailed + counts.pullFailed
         if options.json {
             var summary: [String: JSONValue] = [
@@ -135,27 +122,6 @@ enum DbReplicationRunner {
         if failed > 0 { throw DbFailure("\(failed) documents failed to replicate") }
     }
 
-    /// Document counts per direction, added on the listener queue and read at the end.
-    private final class Tally: Sendable {
-        struct Counts {
-            var pushed = 0, pulled = 0, pushFailed = 0, pullFailed = 0
-        }
-        private let values = Locked(Counts())
-
-        func count(push: Bool, failed: Bool) {
-            values.withLock {
-                switch (push, failed) {
-                case (true, false): $0.pushed += 1
-                case (true, true): $0.pushFailed += 1
-                case (false, false): $0.pulled += 1
-                case (false, true): $0.pullFailed += 1
-                }
-            }
-        }
-
-        var counts: Counts { values.withLock { $0 } }
-    }
-
     /// True the first time only: the continuous run's "Replicating" line is printed once.
     private final class Announcement: Sendable {
         private let done = Locked(false)
@@ -177,17 +143,22 @@ enum DbReplicationRunner {
         private let started = Date()
         private var lastDrawn = Date.distantPast
         private var activity: Replicator.ActivityLevel = .connecting
+        private var counts = BlockingReplication.Outcome()
         private var drawn = false
 
         init(shown: Bool) { self.shown = shown }
 
-        func draw(_ tally: Tally, bytes: Int64, activity: Replicator.ActivityLevel? = nil) {
+        /// Redraws with `counts` (the last ones given when nil) and `activity`.
+        func draw(
+            _ counts: BlockingReplication.Outcome?, bytes: Int64, activity: Replicator.ActivityLevel? = nil
+        ) {
             guard shown else { return }
             if let activity { self.activity = activity }
+            if let counts { self.counts = counts }
             let now = Date()
             guard now.timeIntervalSince(lastDrawn) >= 0.1 else { return }
             lastDrawn = now
-            let counts = tally.counts
+            let counts = self.counts
             let moved = counts.pushed + counts.pulled
             let rate = Double(moved) / max(now.timeIntervalSince(started), 0.001)
             let failed = counts.pushFailed + counts.pullFailed

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db revs DATABASE ID [-c COLLECTION] [--json]`.
 struct DbRevsCommand: ParsableCommand {
@@ -32,7 +33,7 @@ struct DbRevsCommand: ParsableCommand {
 
     func run() throws {
         let tree = try target.with { database in
-            try DbCatCommand.tree(of: id, in: try DbCollectionName(collection).resolve(in: database))
+            try DbCatCommand.tree(of: id, in: try database.collection(.named(collection)))
         }
         if json {
             try DbOutput.json(tree)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db rm DATABASE ID... [-c COLLECTION] [--purge] [--json]`.
 struct DbRmCommand: ParsableCommand {
@@ -39,7 +40,7 @@ struct DbRmCommand: ParsableCommand {
 
     func run() throws {
         try target.with { database in
-            let source = try DbCollectionName(collection).resolve(in: database)
+            let source = try database.collection(.named(collection))
             for id in ids {
                 if purge {
                     guard try source.revisionInfo(id: id) != nil else {

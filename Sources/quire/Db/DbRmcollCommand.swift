@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db rmcoll DATABASE COLLECTION... [--json]`.
 struct DbRmcollCommand: ParsableCommand {
@@ -31,7 +32,7 @@ struct DbRmcollCommand: ParsableCommand {
     func run() throws {
         let deleted = try target.with { database in
             // Every name is checked before anything is deleted.
-            let found = try collections.map { try DbCollectionName($0).resolve(in: database) }
+            let found = try collections.map { try database.collection(.named($0)) }
             for collection in found {
                 try database.deleteCollection(name: collection.name, scope: collection.scope.name)
             }

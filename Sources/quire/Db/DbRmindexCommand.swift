@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db rmindex DATABASE NAME [-c COLLECTION] [--json]`.
 struct DbRmindexCommand: ParsableCommand {
@@ -28,7 +29,7 @@ struct DbRmindexCommand: ParsableCommand {
 
     func run() throws {
         try target.with { database in
-            let source = try DbCollectionName(collection).resolve(in: database)
+            let source = try database.collection(.named(collection))
             guard try source.indexes().contains(name) else {
                 throw DbFailure("\(source.fullName) has no index '\(name)'")
             }

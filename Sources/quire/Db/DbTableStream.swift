@@ -1,9 +1,11 @@
+import QuireFixtureBuilder
+
 /// A plain-text table written as its rows come: the column widths are those of the header and
 /// the first page of rows, so a listing of any length starts at once and holds only one page;
 /// a later cell wider than its column pushes the rest of its line right instead of re-laying
 /// out what was printed.
 final class DbTableStream {
-    private let writer: DbFileWriter
+    private let writer: BufferedFileWriter
     private let pageSize: Int
     private var table: DbTable
     private var widths: [Int]?
@@ -11,7 +13,7 @@ final class DbTableStream {
     private(set) var count = 0
 
     /// A table with `headers` written to `writer`, its widths set by the first `pageSize` rows.
-    init(headers: [String], writer: DbFileWriter, pageSize: Int = 200) {
+    init(headers: [String], writer: BufferedFileWriter, pageSize: Int = 200) {
         self.writer = writer
         self.pageSize = pageSize
         table = DbTable(headers: headers)
