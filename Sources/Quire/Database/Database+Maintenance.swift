@@ -4,7 +4,7 @@ extension Database {
     /// Does one kind of upkeep on the database (see ``MaintenanceType``).
     ///
     /// `.compact`, `.optimize` and `.fullOptimize` need the writer outside a transaction, so
-    /// they throw transactionNotClosed inside ``inBatch(using:)`` or ``write(_:)``.
+    /// they throw transactionNotClosed inside ``inBatch(using:)`` or another write.
     /// `.integrityCheck` throws corruptData naming every problem it finds.
     ///
     /// - Throws: ``QuireError/Code/transactionNotClosed`` for `.compact`, `.optimize` and

@@ -12,6 +12,7 @@ public enum ConformanceDriver {
     /// Runs the command.
     ///
     /// - Parameters:
+    ///   - options: what to run and where to report, as `quire conform`'s options say.
     ///   - output: receives standard output text.
     ///   - errorOutput: receives standard error text.
     /// - Returns: the exit status: 0 all passed, 1 failures, 2 spec or harness errors.

@@ -14,7 +14,7 @@ public struct ConformanceRunner: Sendable {
         self.options = options
     }
 
-    /// Makes a runner for the engine registered as `name` (``EngineRegistry``), or for the default
+    /// Makes a runner for the engine registered as `name`, or for the default
     /// engine, the in-process Quire store, when `name` is nil.
     ///
     /// - Throws: a registry error naming the engines there are when there is no engine `name`.

@@ -55,6 +55,7 @@ public struct ConformanceSuite: Sendable {
     ///   - text: the YAML.
     ///   - path: the name used in locations and case ids.
     ///   - directory: where relative paths in the spec (fixtures) resolve.
+    ///   - seed: the seed of generated data (vectors, generated documents).
     public static func parse(_ text: String, path: String, directory: URL? = nil, seed: UInt64 = 0) -> SpecFile {
         let base = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         return SpecLoader.parse(text: text, path: path, specDirectory: base, seed: seed)

@@ -26,7 +26,15 @@ extension FixtureInstaller {
     /// }
     /// ```
     ///
-    /// - Parameter progress: called as bytes arrive, on a background queue.
+    /// - Parameters:
+    ///   - download: the archive's URL and what it must hash to.
+    ///   - name: the database's name.
+    ///   - config: where the database goes (`config.directory`).
+    ///   - ifAbsent: when a database `name` exists, leave it untouched, download nothing and
+    ///     return ``Outcome/alreadyPresent``.
+    ///   - limits: the bounds an archive's entries must keep to.
+    ///   - temporaryDirectory: where the archive is downloaded and extracted before it is checked.
+    ///   - progress: called as bytes arrive, on a background queue.
     /// - Throws: a POSIX `EEXIST` error when the database exists (without `ifAbsent`), before
     ///   any download; a network-domain error for a failed request (`httpNotFound` for a 404,
     ///   `timeout` for a server that stops answering); `corruptData` for a size or SHA-256 that

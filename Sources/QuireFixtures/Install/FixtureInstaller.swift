@@ -37,6 +37,10 @@ public enum FixtureInstaller {
     /// Installs `archive` as database `name` in `config.directory`.
     ///
     /// - Parameters:
+    ///   - archive: the fixture archive (`.quire.zip`).
+    ///   - name: the database's name.
+    ///   - config: where the database goes (`config.directory`).
+    ///   - limits: the bounds an archive's entries must keep to (sizes, counts, compression ratio).
     ///   - ifAbsent: when a database `name` exists, leave it untouched and return
     ///     ``Outcome/alreadyPresent`` instead of failing.
     ///   - temporaryDirectory: where the archive is extracted before it is checked, when it is

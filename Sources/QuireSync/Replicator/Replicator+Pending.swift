@@ -6,9 +6,9 @@ extension Replicator {
     /// configuration would push (document IDs and push filter applied). A document pulled
     /// since then is listed too until the next push confirms the remote has it.
     ///
-    /// - Throws: ``QuireError/Code/unsupported`` for a pull-only replicator;
-    ///   ``QuireError/Code/invalidParameter`` when the collection is not replicated;
-    ///   ``QuireError/Code/notOpen`` when the database is closed.
+    /// - Throws: `QuireError.Code.unsupported` for a pull-only replicator;
+    ///   `QuireError.Code.invalidParameter` when the collection is not replicated;
+    ///   `QuireError.Code.notOpen` when the database is closed.
     public func pendingDocumentIds(collection: Collection) throws -> Set<String> {
         guard config.replicatorType.pushes else {
             throw QuireError(.unsupported, "a pull-only replicator has no pending documents to push")
