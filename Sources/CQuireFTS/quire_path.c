@@ -433,9 +433,13 @@ static int register_one(sqlite3 *db, const char *name, const char *sql,
     state->sql = sql;
     state->aside = NULL;
     state->statement = NULL;
+    int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+#ifdef SQLITE_RESULT_SUBTYPE
+    // SQLite 3.45 and later keep a result's subtype only for functions that declare it.
+    flags |= SQLITE_RESULT_SUBTYPE;
+#endif
     // On failure SQLite calls path_state_free itself.
-    return sqlite3_create_function_v2(db, name, 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, state,
-                                      function, NULL, NULL, path_state_free);
+    return sqlite3_create_function_v2(db, name, 2, flags, state, function, NULL, NULL, path_state_free);
 }
 
 int quire_path_register(sqlite3 *db) {
