@@ -10,6 +10,7 @@ enum FunctionGroup: String, CaseIterable {
     case digests = "Digests (SHA-1, SHA-256)"
     case jsonParsing = "JSON parsing (JSONParser, JSONTape)"
     case jsonWriting = "Canonical JSON writing (JSONEmitter, JSONWriter)"
+    case pathLookup = "Path lookups in stored JSON (quire_extract, quire_type)"
     case resultBuilding = "Query result building (CompiledQuery, QueryResult, ResultSet)"
     case strings = "Swift strings (UTF-8 validation, comparison, bridging)"
     case collections = "Swift arrays, dictionaries and hashing"
@@ -51,6 +52,12 @@ enum FunctionGroup: String, CaseIterable {
         }
         if matches(name, ["JSONReader", "JSONParser", "JSONTape", "JSONLinesReader"]) { return .jsonParsing }
         if matches(name, ["JSONWriter", "JSONEmitter"]) { return .jsonWriting }
+        // quire_path.c; its static helpers have names of their own.
+        if matches(name, ["quire_extract", "quire_type", "skip_value", "skip_string", "answer_by_sqlite", "is_real"])
+            || name == "lookup" || name == "read_integer" || name == "read_index"
+        {
+            return .pathLookup
+        }
         if matches(
             name,
             [
