@@ -181,11 +181,13 @@ let package = Package(
             dependencies: ["Quire", "QuireSync", "QuireListener"],
             path: "Sources/quire-test-helper"
         ),
+        // Loopback listeners on raw sockets for the tests that play an HTTP peer.
+        .target(name: "QuireTestSupport", dependencies: ["Quire"], path: "Tests/QuireTestSupport"),
         .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-test-helper"]),
         .testTarget(
             name: "QuireSyncTests",
             dependencies: [
-                "QuireSync", "QuireListener", "Quire", "quire-test-helper",
+                "QuireSync", "QuireListener", "Quire", "quire-test-helper", "QuireTestSupport",
                 // The TLS tests make certificates of their own.
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["TLS"])),
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
@@ -211,7 +213,7 @@ let package = Package(
             name: "QuireCLITests",
             dependencies: [
                 "QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync",
-                "QuireListener", "quire",
+                "QuireListener", "QuireTestSupport", "quire",
                 // Certificates for the TLS options of `quire db push` and `pull`.
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TLS"])),
@@ -227,7 +229,7 @@ let package = Package(
         ),
         .testTarget(
             name: "QuireConformanceTests",
-            dependencies: ["QuireConformance", "Quire"],
+            dependencies: ["QuireConformance", "Quire", "QuireTestSupport"],
             resources: [.copy("Resources")]
         ),
         .testTarget(

@@ -1,4 +1,6 @@
 import Foundation
+import Quire
+import QuireTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +13,7 @@ import Foundation
 /// connection mid-transfer, serves the wrong file, answers 404 or never answers. Ranges
 /// (`Range: bytes=N-`) are honoured for ``Reply/file(_:etag:cutAfter:)``. One request per
 /// connection (`Connection: close`).
-final class ArchiveServer: @unchecked Sendable {
+final class ArchiveServer: Sendable {
     /// A request as received.
     struct Request: Sendable {
         let method: String
@@ -36,41 +38,24 @@ final class ArchiveServer: @unchecked Sendable {
         case silent
     }
 
-    private let listener: Int32
-    let port: UInt16
+    private let listener: LoopbackListener
     private let handler: @Sendable (Request) -> Reply
-    private let lock = NSLock()
-    private var log: [Request] = []
-    private var stopped = false
+    private let log = Locked<[Request]>([])
 
     init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        listener = try LoopbackListener()
+        listener.start { [weak self] connection in
+            guard let self else {
+                close(connection)
+                return
             }
+            serve(connection)
         }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        listener = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
     }
+
+    /// The port it listens on.
+    var port: UInt16 { listener.port }
 
     /// `http://127.0.0.1:<port>/<path>`.
     func url(_ path: String = "travel.quire.zip") -> URL {
@@ -78,35 +63,9 @@ final class ArchiveServer: @unchecked Sendable {
     }
 
     /// The requests received so far.
-    var requests: [Request] { lock.withLock { log } }
+    var requests: [Request] { log.withLock { $0 } }
 
-    func stop() {
-        let first = lock.withLock {
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        // Only shut down: the accept loop closes the descriptor once it has seen the stop, so
-        // its number cannot be handed to another socket while the loop may still accept on it.
-        shutdown(listener, Int32(SHUT_RDWR))
-    }
-
-    deinit { stop() }
-
-    private func acceptLoop() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if lock.withLock({ stopped }) {
-                    close(listener)
-                    return
-                }
-                continue
-            }
-            let thread = Thread { [self] in serve(connection) }
-            thread.start()
-        }
-    }
+    func stop() { listener.stop() }
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
@@ -130,7 +89,7 @@ final class ArchiveServer: @unchecked Sendable {
             if pair.count == 2 { headers[pair[0].lowercased()] = pair[1].trimmingCharacters(in: .whitespaces) }
         }
         let request = Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
-        lock.withLock { log.append(request) }
+        log.withLock { $0.append(request) }
         switch handler(request) {
         case .silent:
             waitForClientClose(connection)

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 @testable import QuireListener
@@ -100,70 +101,32 @@ extension URL {
 /// A loopback HTTP/1.1 server that keeps connections alive and answers each request with
 /// `{"request": n}`, except the second request it reads: that one closes its connection unanswered, as a server closing an idle kept connection just
 /// as a request arrives does.
-private final class KeptConnectionPeer: @unchecked Sendable {
-    let port: UInt16
-    private let listener: Int32
-    private let lock = NSLock()
-    private var requestCount = 0
-    private var connectionCount = 0
+private final class KeptConnectionPeer: Sendable {
+    private let listener: LoopbackListener
+    private let counts = Locked((requests: 0, connections: 0))
     private let drop: Set<Int> = [2]
-    private var stopped = false
 
     init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        listener = try LoopbackListener()
+        listener.start { [weak self] connection in
+            guard let self else {
+                close(connection)
+                return
             }
+            counts.withLock { $0.connections += 1 }
+            serve(connection)
         }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        listener = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-        Thread { [self] in acceptLoop() }.start()
     }
+
+    var port: UInt16 { listener.port }
 
     /// Requests read in full so far.
-    var requestsRead: Int { lock.withLock { requestCount } }
+    var requestsRead: Int { counts.withLock { $0.requests } }
 
     /// Connections accepted so far.
-    var connections: Int { lock.withLock { connectionCount } }
+    var connections: Int { counts.withLock { $0.connections } }
 
-    func stop() {
-        let first = lock.withLock {
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        // Only shut down: the accept loop closes the descriptor once it has seen the stop, so
-        // its number cannot be handed to another socket while the loop may still accept on it.
-        shutdown(listener, Int32(SHUT_RDWR))
-    }
-
-    private func acceptLoop() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if lock.withLock({ stopped }) {
-                    close(listener)
-                    return
-                }
-                continue
-            }
-            lock.withLock { connectionCount += 1 }
-            Thread { [self] in serve(connection) }.start()
-        }
-    }
+    func stop() { listener.stop() }
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
@@ -188,9 +151,9 @@ private final class KeptConnectionPeer: @unchecked Sendable {
                 buffer.append(contentsOf: chunk[0..<count])
             }
             buffer = Data(buffer[(end.upperBound + length)...])
-            let (number, dropping) = lock.withLock { () -> (Int, Bool) in
-                requestCount += 1
-                return (requestCount, drop.contains(requestCount))
+            let (number, dropping) = counts.withLock { counts -> (Int, Bool) in
+                counts.requests += 1
+                return (counts.requests, drop.contains(counts.requests))
             }
             if dropping { return }
             let body = #"{"request":\#(number)}"#

@@ -1,4 +1,6 @@
 import Foundation
+import Quire
+import QuireTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +11,7 @@ import Foundation
 /// A tiny HTTP/1.1 server on 127.0.0.1 for unit tests: each request goes to a handler that
 /// scripts the answer, which lets a test play a broken or hostile peer. One request per
 /// connection (`Connection: close`).
-final class ScriptedPeer: @unchecked Sendable {
+final class ScriptedPeer: Sendable {
     struct Request: Sendable {
         let method: String
         /// Path without the query, percent-encoded as sent.
@@ -35,41 +37,24 @@ final class ScriptedPeer: @unchecked Sendable {
         }
     }
 
-    private let listener: Int32
-    let port: UInt16
+    private let listener: LoopbackListener
     private let handler: @Sendable (Request) -> Reply
-    private let lock = NSLock()
-    private var log: [Request] = []
-    private var stopped = false
+    private let log = Locked<[Request]>([])
 
     init(_ handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        var yes: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        listener = try LoopbackListener()
+        listener.start { [weak self] connection in
+            guard let self else {
+                close(connection)
+                return
             }
+            serve(connection)
         }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            close(descriptor)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        listener = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
     }
+
+    /// The port it listens on.
+    var port: UInt16 { listener.port }
 
     /// `http://127.0.0.1:<port>/<name>`.
     func url(_ name: String = "db") -> URL {
@@ -77,35 +62,9 @@ final class ScriptedPeer: @unchecked Sendable {
     }
 
     /// The requests received so far.
-    var requests: [Request] { lock.withLock { log } }
+    var requests: [Request] { log.withLock { $0 } }
 
-    func stop() {
-        let first = lock.withLock {
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        // Only shut down: the accept loop closes the descriptor once it has seen the stop, so
-        // its number cannot be handed to another socket while the loop may still accept on it.
-        shutdown(listener, Int32(SHUT_RDWR))
-    }
-
-    deinit { stop() }
-
-    private func acceptLoop() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if lock.withLock({ stopped }) {
-                    close(listener)
-                    return
-                }
-                continue
-            }
-            let thread = Thread { [self] in serve(connection) }
-            thread.start()
-        }
-    }
+    func stop() { listener.stop() }
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
@@ -142,7 +101,7 @@ final class ScriptedPeer: @unchecked Sendable {
             method: String(parts[0]), path: String(pieces.first ?? ""),
             query: pieces.count > 1 ? String(pieces[1]) : "",
             body: body)
-        lock.withLock { log.append(request) }
+        log.withLock { $0.append(request) }
         let status: Int
         let payload: Data
         var sent: Int?

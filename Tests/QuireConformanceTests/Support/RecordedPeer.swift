@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -23,7 +24,7 @@ private enum Socket {
 /// answers a request it cannot take, `500 TESTSERVER`, and noted in ``mismatches``.
 ///
 /// Plain POSIX sockets on threads of its own: the engine under test blocks on its answers, so
-/// nothing here may wait on Swift concurrency's pool. Every wait is bounded (`poll` and socket
+/// nothing here may wait on Swift concurrency's pool. Every wait is bounded (socket
 /// timeouts), so a peer the engine stops talking to never hangs a test.
 final class RecordedPeer: Sendable {
     /// One recorded request and the answer the server gave it.
@@ -53,35 +54,24 @@ final class RecordedPeer: Sendable {
 
     let port: Int
     private let script: [Exchange]
-    private let listener: Int32
+    private let listener: LoopbackListener
     private let state = Locked(State())
     private let stopped = Locked(false)
 
     /// Starts listening on a free loopback port.
     init(script: [Exchange]) throws {
         self.script = script
-        let fd = socket(AF_INET, Socket.stream, 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        listener = try LoopbackListener(backlog: 8)
+        port = Int(listener.port)
+        listener.start { [weak self] connection in
+            guard let self else {
+                close(connection)
+                return
             }
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            serve(connection)
         }
-        guard bound == 0, listen(fd, 8) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-        Thread { [self] in acceptLoop() }.start()
     }
 
     /// What differed from the recording, and requests that came after it ended.
@@ -92,19 +82,7 @@ final class RecordedPeer: Sendable {
     /// Stops accepting; connections end within their read timeout.
     func stop() {
         stopped.withLock { $0 = true }
-    }
-
-    private func acceptLoop() {
-        defer { close(listener) }
-        while !stopped.withLock({ $0 }) {
-            var ready = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 100) > 0 else { continue }
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { continue }
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            Thread { [self] in serve(connection) }.start()
-        }
+        listener.stop()
     }
 
     private func serve(_ connection: Int32) {
