@@ -14,10 +14,10 @@ struct DocumentDelta: Sendable {
     let collection: CollectionPath
     let documentID: String
     /// Each object's key paths and values, objects in order, paths within one in sorted order.
-    let updatedProperties: [[(path: KeyPath, value: JSONValue)]]
-    let removedProperties: [KeyPath]
+    let updatedProperties: [[(path: PropertyPath, value: JSONValue)]]
+    let removedProperties: [PropertyPath]
     /// Key paths and the blob files to put there.
-    let updatedBlobs: [(path: KeyPath, reference: String)]
+    let updatedBlobs: [(path: PropertyPath, reference: String)]
 
     init(_ item: RequestObject) throws {
         let type = try item.string("type")
@@ -28,7 +28,7 @@ struct DocumentDelta: Sendable {
         collection = try CollectionPath(try item.string("collection"))
         documentID = try item.string("documentID")
         guard !documentID.isEmpty else { throw TestServerError.request("'\(item.name("documentID"))' is empty") }
-        var updated: [[(path: KeyPath, value: JSONValue)]] = []
+        var updated: [[(path: PropertyPath, value: JSONValue)]] = []
         if let value = item.value("updatedProperties") {
             guard case .array(let objects) = value else {
                 throw TestServerError.request("'\(item.name("updatedProperties"))' must be an array of objects")
@@ -37,15 +37,15 @@ struct DocumentDelta: Sendable {
                 guard case .object(let members) = object else {
                     throw TestServerError.request("'\(item.name("updatedProperties"))[\(index)]' must be an object")
                 }
-                updated.append(try members.keys.sorted().map { (try KeyPath($0), members[$0] ?? .null) })
+                updated.append(try members.keys.sorted().map { (try PropertyPath($0), members[$0] ?? .null) })
             }
         }
         updatedProperties = updated
-        removedProperties = try (item.optionalStrings("removedProperties") ?? []).map(KeyPath.init)
-        var blobs: [(path: KeyPath, reference: String)] = []
+        removedProperties = try (item.optionalStrings("removedProperties") ?? []).map(PropertyPath.init)
+        var blobs: [(path: PropertyPath, reference: String)] = []
         if let object = try item.optionalObject("updatedBlobs") {
             for key in object.members.keys.sorted() {
-                blobs.append((try KeyPath(key), try object.string(key)))
+                blobs.append((try PropertyPath(key), try object.string(key)))
             }
         }
         updatedBlobs = blobs

@@ -123,7 +123,7 @@ extension TestServerEngine {
                 let difference = DocumentComparison.firstDifference(
                     actual: actual, expected: expected, blobExists: blobExists)
             else { return nil }
-            let keyPath = try? KeyPath(difference.path)
+            let keyPath = try? PropertyPath(difference.path)
             var result: [String: JSONValue] = [
                 "result": false,
                 "description": .string(

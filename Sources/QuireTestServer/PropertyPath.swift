@@ -1,13 +1,13 @@
 import Quire
 
-/// A key path of the test-kit protocol into a document's properties: `name.last`,
+/// A key path of the test-kit protocol (named apart from `Swift.KeyPath`) into a document's properties: `name.last`,
 /// `addresses[0].city`, `$.phones[1]`, with `\` escaping `.`, `[`, `]` or `\` in a property
 /// name.
 ///
 /// Setting a value creates the dictionaries and arrays the path goes through, padding arrays
 /// with nulls up to the index; a path through a value of the other kind is an error.
 /// Removing a value that is not there does nothing.
-struct KeyPath: Sendable, Equatable, CustomStringConvertible {
+struct PropertyPath: Sendable, Equatable, CustomStringConvertible {
     /// One step of a path.
     enum Component: Sendable, Equatable {
         /// A dictionary key.
@@ -113,7 +113,7 @@ struct KeyPath: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func set(
-        _ value: JSONValue, at components: ArraySlice<Component>, in container: inout JSONValue, path: KeyPath
+        _ value: JSONValue, at components: ArraySlice<Component>, in container: inout JSONValue, path: PropertyPath
     ) throws {
         guard let component = components.first else {
             container = value
