@@ -53,8 +53,7 @@ import Testing
         #expect(oldReport.isValid, "\(oldReport.text)")
         #expect(oldReport.text.contains("schema: version 2 (fixture format 1)"), "\(oldReport.text)")
         #expect(oldManifest.formatVersion == 1)
-        // The archive of the previous format (2, schema 4): both install and are upgraded.
-        #expect(newManifest.formatVersion == 2)
+        #expect(newManifest.formatVersion == QuireFixtures.formatVersion)
 
         let config = DatabaseConfiguration(directory: scratch.file("apps").path)
         let upgraded = try withArchiveLock {
