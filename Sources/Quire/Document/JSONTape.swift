@@ -295,26 +295,54 @@ struct JSONTapeReader {
                 }
                 return nil
             }
-            // Otherwise compare as Swift strings do (canonical equivalence); the last wins.
-            let text = String(decoding: wanted, as: UTF8.self)
+            // Otherwise compare the decoded keys' UTF-8 bytes, as fleece compares keys: keys
+            // that differ only in Unicode normalisation are two keys. The last one wins.
             var found: Int?
             var key = index + 1
             for _ in 0..<entry.count {
-                if string(at: key) == text { found = key + 1 }
+                if tape[key].flags.contains(.escaped) {
+                    if string(at: key).utf8.elementsEqual(wanted) { found = key + 1 }
+                } else if rawBytes(at: key).elementsEqual(wanted) {
+                    found = key + 1
+                }
                 key = next(after: key + 1)
             }
             return found
         }
     }
 
-    /// The number of distinct keys of the object at `index`.
-    func memberCount(ofObjectAt index: Int) -> Int {
-        tape[index].flags.contains(.plainKeys) ? Int(tape[index].count) : object(at: index).count
+    /// The members of the object at `index` in canonical order: keys decoded and ordered by
+    /// their UTF-8 bytes, a key repeated byte for byte kept once with its last value. Keys are
+    /// never normalised: `"caf\u00e9"` and `"cafe\u0301"` are two members, as in fleece,
+    /// which compares keys as bytes (and as Couchbase Lite keeps them).
+    func canonicalMembers(ofObjectAt index: Int) -> [(key: String, value: Int)] {
+        var members: [(key: String, value: Int)] = []
+        members.reserveCapacity(Int(tape[index].count))
+        var seen: [[UInt8]: Int] = [:]
+        var key = index + 1
+        for _ in 0..<tape[index].count {
+            let name = string(at: key)
+            let bytes = Array(name.utf8)
+            if let earlier = seen[bytes] {
+                members[earlier].value = key + 1
+            } else {
+                seen[bytes] = members.count
+                members.append((name, key + 1))
+            }
+            key = next(after: key + 1)
+        }
+        members.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        return members
     }
 
-    /// The distinct keys of the object at `index`, in no particular order.
+    /// The number of distinct keys of the object at `index` (keys compared as bytes).
+    func memberCount(ofObjectAt index: Int) -> Int {
+        tape[index].flags.contains(.plainKeys) ? Int(tape[index].count) : canonicalMembers(ofObjectAt: index).count
+    }
+
+    /// The distinct keys of the object at `index` (compared as bytes), in no particular order.
     func keys(ofObjectAt index: Int) -> [String] {
-        guard tape[index].flags.contains(.plainKeys) else { return Array(object(at: index).keys) }
+        guard tape[index].flags.contains(.plainKeys) else { return canonicalMembers(ofObjectAt: index).map(\.key) }
         var keys: [String] = []
         keys.reserveCapacity(Int(tape[index].count))
         var key = index + 1
@@ -399,11 +427,13 @@ extension JSONTapeReader {
 
 extension JSONTape {
     /// The canonical JSON (``JSONWriter``'s sorted form) of the value at `index`, written
-    /// straight from the tape; nil when some object's keys are not plain, which takes
-    /// building the values (see ``JSONTapeEntry/Flags/plainKeys``).
+    /// straight from the tape. Keys are ordered and compared by their UTF-8 bytes, never
+    /// normalised, so keys that differ only in Unicode normalisation both stay (see
+    /// ``JSONTapeReader/canonicalMembers(ofObjectAt:)``); built ``JSONValue`` objects, whose
+    /// `String` keys compare by canonical equivalence, would merge them. Nil never happens
+    /// now; the optional stays for callers written when non-plain keys were built instead.
     func canonicalBytes(at index: Int) -> [UInt8]? {
-        guard hasPlainKeys else { return nil }
-        return read { reader in
+        read { reader in
             var emitter = JSONEmitter(sortedKeys: true, capacity: text.count + 16)
             defer { emitter.output.free() }
             emitter.emit(reader, at: index)

@@ -226,7 +226,15 @@ struct JSONEmitter {
             output.put(UInt8(ascii: "]"))
         case .object:
             output.put(UInt8(ascii: "{"))
-            if sortedKeys && !entry.flags.contains(.sortedKeys) {
+            if !entry.flags.contains(.plainKeys) {
+                // Escaped or non-ASCII keys: decoded, ordered and told apart by their bytes.
+                for (position, member) in reader.canonicalMembers(ofObjectAt: index).enumerated() {
+                    if position > 0 { output.put(UInt8(ascii: ",")) }
+                    emitString(member.key)
+                    output.put(UInt8(ascii: ":"))
+                    emit(reader, at: member.value)
+                }
+            } else if sortedKeys && !entry.flags.contains(.sortedKeys) {
                 for (position, key) in reader.sortedKeys(ofObjectAt: index).enumerated() {
                     emitRawMember(reader, key: key, first: position == 0)
                 }

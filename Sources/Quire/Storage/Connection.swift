@@ -37,7 +37,8 @@ package final class Connection {
     package let path: String
     /// Whether this is the writer or a reader.
     package let role: Role
-    private var statements: [String: Statement] = [:]
+    /// Keyed by the SQL's bytes (see ``ByteExactString``).
+    private var statements: [ByteExactString: Statement] = [:]
     /// Statements of the hot paths, found by the identity of their key, not by hashing SQL
     /// text (a few hundred bytes for an upsert). The entry keeps its key alive, so an
     /// identity is never reused while cached.
@@ -165,12 +166,13 @@ package final class Connection {
 
     /// A prepared statement from this connection's cache, reset and ready to bind.
     package func cachedStatement(_ sql: String) throws -> Statement {
-        if let statement = statements[sql] {
+        let key = ByteExactString(sql)
+        if let statement = statements[key] {
             statement.reset()
             return statement
         }
         let statement = try Statement(connection: self, sql: sql)
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 

@@ -523,6 +523,10 @@ final class QuireSession: EngineSession {
             // The runner found `from` stale and never asked the store (`object:` asks it).
             throw EngineError.refusal(
                 "conflict", "document '\(id)' in \(collection.fullName) changed since revision \(base) of 'from'")
+        } else if case .json(let text) = save.content {
+            // Made from the text itself, as an app does: a dictionary of it would merge keys
+            // that differ only in Unicode normalisation, which the document keeps apart.
+            document = try MutableDocument(id: save.id, json: text)
         } else {
             document = MutableDocument(id: save.id, data: body)
         }
