@@ -29,7 +29,9 @@ package enum DocumentRules {
         if length == 0 { return "an ID needs at least one character" }
         if length > maximumIDLength { return "\(length) bytes of UTF-8, at most \(maximumIDLength) are allowed" }
         if id.utf8.first == UInt8(ascii: "_") { return "an ID cannot start with '_'" }
-        if let control = id.utf8.first(where: { $0 < 0x20 }) {
+        // Through the contiguous bytes: the UTF-8 view's iterator cost more than the read it guards.
+        let control = id.utf8.withContiguousStorageIfAvailable { $0.first { $0 < 0x20 } } ?? id.utf8.first { $0 < 0x20 }
+        if let control {
             return "it holds the control character U+\(String(format: "%04X", control)); no byte below 0x20 is allowed"
         }
         return nil

@@ -86,47 +86,78 @@ final class StoredJSON: @unchecked Sendable {
         case needsTape
     }
 
-    /// The value of member `name` of the object at `offset`.
+    /// The value of member `name` of the object at `offset`; of repeated keys, the last.
+    /// Every member is passed over (not parsed): a stored object's keys are in order, but a
+    /// body changed outside Quire need not be, and the answer must not depend on it.
     func member(_ name: String, inObjectAt offset: Int) -> Lookup {
         var name = name
         return name.withUTF8 { wanted in
             guard wanted.allSatisfy({ $0 < 0x80 }) else { return .needsTape }
             var found: Int?
-            let complete = forEachMember(ofObjectAt: offset) { key, value in
-                if key.count == wanted.count, key.elementsEqual(wanted) { found = value }
+            let plain = forEachMember(ofObjectAt: offset) { key, value in
+                if key.count == wanted.count, Self.compare(key, wanted) == 0 { found = value }
+                return true
             }
-            guard complete else { return .needsTape }
+            guard plain else { return .needsTape }
             return found.map { .found($0) } ?? .missing
         }
     }
 
     /// Whether the object at `offset` reads as a blob, as ``JSONTapeReader/isBlob(at:)``
-    /// decides: `"@type": "blob"`, or without `@type`, all of a legacy attachment's keys.
+    /// decides: `"@type": "blob"`, or without `@type`, all of a legacy attachment's keys
+    /// (`digest`, `length`, `revpos`, `stub`). Keys are compared as bytes, no string made.
     func isBlob(at offset: Int) -> Bool {
         var type: Int?
         var legacy = 0
-        let complete = forEachMember(ofObjectAt: offset) { key, value in
-            switch String(decoding: key, as: UTF8.self) {
-            case "@type": type = value
-            case "digest": legacy |= 1
-            case "revpos": legacy |= 2
-            case "stub": legacy |= 4
-            case "length": legacy |= 8
+        let plain = forEachMember(ofObjectAt: offset) { key, value in
+            switch key.count {
+            case 4 where Self.equals(key, "stub"): legacy |= 8
+            case 5 where Self.equals(key, "@type"): type = value
+            case 6:
+                if Self.equals(key, "digest") {
+                    legacy |= 1
+                } else if Self.equals(key, "length") {
+                    legacy |= 2
+                } else if Self.equals(key, "revpos") {
+                    legacy |= 4
+                }
             default: break
             }
+            return true
         }
-        if !complete {
+        guard plain else {
             return tape(ofValueAt: offset)?.read { $0.isBlob(at: 0) } ?? false
         }
         if let type { return string(at: type) == "blob" }
         return legacy == 15
     }
 
+    /// Three-way comparison of two keys' bytes: the canonical order of plain keys.
+    @inline(__always)
+    private static func compare(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Int {
+        let shorter = min(lhs.count, rhs.count)
+        if shorter > 0, let left = lhs.baseAddress, let right = rhs.baseAddress {
+            let order = memcmp(left, right, shorter)
+            if order != 0 { return Int(order) }
+        }
+        return lhs.count - rhs.count
+    }
+
+    @inline(__always)
+    private static func bytes(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    @inline(__always)
+    private static func equals(_ key: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+        key.count == text.utf8CodeUnitCount && compare(key, bytes(text)) == 0
+    }
+
     /// Calls `body` with the raw bytes of each key of the object at `offset` and the offset of
-    /// its value, in text order; false (and maybe some calls made) when a key is not plain or
-    /// the text is not an object.
+    /// its value, in text order, until `body` returns false; false when a key met is not plain
+    /// or the text is not an object.
     private func forEachMember(
-        ofObjectAt offset: Int, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Void
+        ofObjectAt offset: Int, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Bool
     ) -> Bool {
         guard byte(at: offset) == UInt8(ascii: "{") else { return false }
         var position = skipWhitespace(from: offset + 1)
@@ -145,7 +176,9 @@ final class StoredJSON: @unchecked Sendable {
             position = skipWhitespace(from: keyEnd + 1)
             guard byte(at: position) == UInt8(ascii: ":") else { return false }
             let value = skipWhitespace(from: position + 1)
-            body(UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), value)
+            guard body(UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), value) else {
+                return true
+            }
             guard let end = end(ofValueAt: value) else { return false }
             position = skipWhitespace(from: end)
             switch byte(at: position) {
@@ -180,7 +213,25 @@ final class StoredJSON: @unchecked Sendable {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             var depth = 0
             var position = offset
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
             while position < count {
+                if count - position >= 8 {
+                    // Eight bytes at a time up to the next quote or bracket: `[` and `{`, `]`
+                    // and `}` differ in one bit (0x20), so two tests cover the four.
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    let folded = word | (ones &* 0x20)
+                    let quotes = word ^ (ones &* 0x22)
+                    let opens = folded ^ (ones &* 0x7B)
+                    let closes = folded ^ (ones &* 0x7D)
+                    let flags =
+                        ((quotes &- ones) & ~quotes | (opens &- ones) & ~opens | (closes &- ones) & ~closes) & highs
+                    if flags == 0 {
+                        position += 8
+                        continue
+                    }
+                    position += flags.trailingZeroBitCount / 8
+                }
                 switch base[position] {
                 case UInt8(ascii: "\""):
                     guard let end = end(ofStringAt: position) else { return nil }
