@@ -24,6 +24,9 @@ public struct TestServerConfiguration: Sendable {
     /// `dataset_version` in `/newSession`, and a missing document answered
     /// `400 TESTSERVER "Document '<scope>.<collection>.<id>' not found"`.
     public var apiVersion: Int = 2
+    /// Runs spec steps for the extension's session routes (`/quire/v1/session/...`); nil
+    /// answers them 404.
+    package var stepHost: (any TestServerStepHost)?
 
     /// The `cbl` names Couchbase's Python client knows (it raises on any other).
     public static let knownVariants = [

@@ -91,6 +91,9 @@ public actor TestServerEngine {
             throw TestServerError.request("client ID '\(client)' was not introduced with /newSession")
         }
         let request = try RequestObject.parse(body, endpoint: route)
+        if route.hasPrefix(Self.sessionPrefix) {
+            return try await sessionRoute(String(route.dropFirst(Self.sessionPrefix.count)), request)
+        }
         if route.hasPrefix(Self.extensionPrefix),
             let answer = try extensionRoute(String(route.dropFirst(Self.extensionPrefix.count)), request)
         {
@@ -215,6 +218,7 @@ public actor TestServerEngine {
 
     /// Stops replicators and listeners and deletes every database and snapshot.
     func clear() async throws {
+        await configuration.stepHost?.end()
         for record in replicators.values { record.replicator.stop() }
         replicators.removeAll()
         for listener in listeners.values { await listener.stop() }

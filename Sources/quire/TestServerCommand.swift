@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireConformance
 import QuireTestServer
 
 /// `quire testserver [--port P] [--interface ADDRESS] [--dataset-root DIR] [--directory DIR]
@@ -75,6 +76,7 @@ struct TestServerCommand: AsyncParsableCommand {
             directory: directory.map { URL(fileURLWithPath: $0) })
         configuration.reportedVariant = reportAs
         configuration.apiVersion = apiVersion
+        configuration.stepHost = HostedSteps()
         let server = TestServer(configuration: configuration)
         let announced = "Test server at http://\(interface):"
         let port = port

@@ -64,6 +64,34 @@ import Testing
                 expect: {value: {v: 1}}
               - replicate: {url: "${served.url}", type: pull}
                 expect: {matches: {resumed: true}}
+          - name: held objects, blobs and closing run in the hosted session
+            steps:
+              - save: {id: a, body: {v: 1}}
+              - saveBlob: {content: "hello, blob", contentType: text/plain}
+                as: blob
+              - newDocument: {id: b, body: {w: 2}}
+                as: doc
+              - save: {object: doc}
+              - get: {id: b}
+                expect: {value: {w: 2}}
+              - blobContent: {blob: "${blob}"}
+                expect: {value: "hello, blob"}
+              - get: {id: a}
+                expect: {value: {v: 1}}
+              - close:
+              - get: {id: a}
+                expect: {error: {domain: Quire, code: notOpen}}
+          - name: a manual clock expires a document
+            given:
+              clock: {manual: "2030-01-01T00:00:00Z"}
+              documents: [{id: e, body: {v: 1}}]
+            steps:
+              - setExpiration: {id: e, in: 60}
+              - getExpiration: {id: e}
+                expect: {value: 1893456060000}
+              - advanceClock: {seconds: 60}
+              - get: {id: e}
+                expect: {value: null, purged: true}
           - name: a wrong expectation fails
             steps:
               - save: {id: a, body: {v: 1}}
@@ -73,8 +101,10 @@ import Testing
 
     /// Runs the spec's cases against a fresh `quire testserver`; returns status and skip
     /// reason by case name.
-    static func run(extensionOn: Bool) async throws -> [String: (CaseStatus, String?)] {
-        let server = TestServer(configuration: TestServerConfiguration(port: 0, log: { _ in }))
+    static func run(extensionOn: Bool, hostsSteps: Bool = true) async throws -> [String: (CaseStatus, String?)] {
+        var configuration = TestServerConfiguration(port: 0, log: { _ in })
+        if hostsSteps { configuration.stepHost = HostedSteps() }
+        let server = TestServer(configuration: configuration)
         try await server.start()
         let port = try #require(server.port)
         let scheme = extensionOn ? "testkit" : "testkit-plain"
@@ -108,6 +138,18 @@ import Testing
         #expect(results["a batch is one transaction"]?.0 == .skipped)
         #expect(results["a batch is one transaction"]?.1?.contains("needs capability 'transactions'") == true)
         #expect(results["a wrong expectation fails"]?.0 == .failed)
+        for name in ["held objects, blobs and closing run in the hosted session", "a manual clock expires a document"] {
+            #expect(results[name]?.0 == .passed, "\(name): \(String(describing: results[name]))")
+        }
+    }
+
+    @Test func aServerThatHostsNoStepsLeavesTheirCasesSkipped() async throws {
+        let results = try await Self.run(extensionOn: true, hostsSteps: false)
+        #expect(results["documents round trip"]?.0 == .passed, "\(String(describing: results["documents round trip"]))")
+        let held = results["held objects, blobs and closing run in the hosted session"]
+        #expect(held?.0 == .skipped)
+        #expect(held?.1?.contains("needs capability 'hostedSteps'") == true, "\(String(describing: held))")
+        #expect(results["a manual clock expires a document"]?.0 == .skipped)
     }
 
     @Test func thePlainProtocolSkipsNamingTheCapability() async throws {
@@ -125,6 +167,10 @@ import Testing
             results["a replication pulls from a served database"]?.1?.contains(
                 "needs capability 'databasesAfterWrites'") == true)
         #expect(results["a wrong expectation fails"]?.0 == .failed)
+        #expect(
+            results["held objects, blobs and closing run in the hosted session"]?.1?.contains(
+                "needs capability 'saveBlob'") == true)
+        #expect(results["a manual clock expires a document"]?.1?.contains("needs capability 'manualClock'") == true)
     }
 
     @Test func anEngineNameThatIsNoURLIsRefused() {
@@ -132,3 +178,6 @@ import Testing
         #expect(throws: EngineError.self) { try EngineRegistry.makeEngine(named: "testkit:ftp://host") }
     }
 }
+
+// `quire testserver` does the same (Sources/quire): the conformance engine runs hosted steps.
+extension HostedSteps: TestServerStepHost {}

@@ -111,6 +111,10 @@ package struct StepContext: Sendable, Hashable {
     /// The threads a performance workload runs on (`threads:`); its baseline does its work on
     /// as many.
     package var threads = 1
+    /// The step as the spec wrote it: its keyword and arguments, variables substituted (nil for
+    /// the steps the runner makes itself, `given:`'s). An engine that has the step performed
+    /// elsewhere sends these, to be decoded there as the runner decoded them.
+    package var source: StepSource?
 
     /// Makes a context.
     package init(location: SourceLocation, directory: URL, specDirectory: URL, seed: UInt64) {
@@ -118,5 +122,19 @@ package struct StepContext: Sendable, Hashable {
         self.directory = directory
         self.specDirectory = specDirectory
         self.seed = seed
+    }
+}
+
+/// A step as written in a spec: its keyword and its arguments with variables substituted.
+package struct StepSource: Sendable, Hashable {
+    /// The step's keyword (`save`, `newDocument` ...).
+    package var keyword: String
+    /// Its arguments.
+    package var arguments: SpecValue
+
+    /// Makes a source.
+    package init(keyword: String, arguments: SpecValue) {
+        self.keyword = keyword
+        self.arguments = arguments
     }
 }

@@ -11,8 +11,10 @@ import Quire
 /// `/performMaintenance`. With the extension on (the default), the Quire extension routes
 /// (`/quire/v1/...`, see Specs/README.md) add what the protocol cannot say: collections made
 /// after documents were written, whole-body saves, and a document's full state (tombstones,
-/// sequences). `testkit-plain:` turns the extension off, as a real Couchbase Lite test server
-/// needs. A case needing anything else is skipped, naming the capability.
+/// sequences), and, from the first step none of these can express, a session the server hosts
+/// (`/quire/v1/session/`, ``HostedSteps``) that performs the rest of the case's steps as the
+/// in-process engine does. `testkit-plain:` turns the extension off, as a real Couchbase Lite
+/// test server needs. A case needing anything else is skipped, naming the capability.
 ///
 /// A test server holds one set of databases, so cases run one at a time against it, whatever
 /// `--jobs` says.
@@ -28,6 +30,9 @@ package final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
     /// One case at a time holds the server.
     private let turn = DispatchSemaphore(value: 1)
     private let started = Locked(false)
+    /// Whether the server runs steps of its own (`/quire/v1/session/`): unknown (nil) until a
+    /// case first asks, false once it answered 404.
+    let hostsSteps = Locked<Bool?>(nil)
 
     /// An engine for the test server at `url` (`http://host:port`).
     ///
@@ -45,19 +50,25 @@ package final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
         client = TestKitClient(base: url)
     }
 
-    /// The steps the protocol (and, when on, the extension) can express.
+    /// The steps the protocol can express; with the extension, every step and feature of the
+    /// in-process engine but batches as transactions, performance cases and a replication's
+    /// checkpoint report (the extension's steps run in a session the server hosts).
     package var capabilities: Set<EngineCapability>? {
-        var supported: Set<EngineCapability> = [
-            "save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open", "serve",
-            "request",
-        ]
-        if usesExtension {
-            supported.formUnion([
-                .documentState, .sequences, .rawJSON, "replicate", .collectionsAfterWrites, .collectionNames,
-                .queryParameters,
-                "getValue", "scopes", "scope", "collections", "collection", "createIndex", "deleteIndex", "indexes",
-            ])
+        guard usesExtension else {
+            return [
+                "save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open",
+                "serve", "request",
+            ]
         }
+        var supported = Set(StepDecoder.engineKeywords.map { EngineCapability($0) })
+        let handles = ["canOpen", "isOpened", "blockade", "unblockade", "closeHandles", "purgeFreeHandles", "tag"]
+        supported.formUnion(handles.map { EngineCapability("handle.\($0)") })
+        let features: [EngineCapability] = [
+            .concurrencyControl, .rawJSON, .generatedIDs, .queryParameters, .queryResultSets, .heldObjects,
+            .documentState, .sequences, .collectionNames, .collectionsAfterWrites, .databasesAfterWrites, .fixtures,
+            .manualClock, .snowball, .blobChecks, "heldScopes", "open.fullSync", "deleteDatabaseByName",
+        ]
+        supported.formUnion(features)
         return supported
     }
 
@@ -68,10 +79,10 @@ package final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
     /// Waits for the server to be free, then resets it to the case's databases. A fixture or
     /// a manual clock cannot be expressed: the case is skipped.
     package func makeSession(directory: URL, given: Given, seed: UInt64) throws -> any EngineSession {
-        if given.fixture != nil {
+        if given.fixture != nil, !usesExtension {
             throw EngineError.missingCapability(.fixtures, "the test-kit protocol loads only its own datasets")
         }
-        if case .manual = given.clock {
+        if case .manual = given.clock, !usesExtension {
             throw EngineError.missingCapability(.manualClock, "the test-kit protocol has no clock to set")
         }
         turn.wait()
@@ -80,7 +91,7 @@ package final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
                 try client.connect()
                 started.withLock { $0 = true }
             }
-            return try TestKitSession(engine: self, database: given.database)
+            return try TestKitSession(engine: self, given: given)
         } catch {
             turn.signal()
             throw error

@@ -15,11 +15,36 @@ final class TestKitSession: EngineSession {
     /// The listeners `serve` started, stopped at the end of the case.
     private var listeners: [String] = []
 
-    init(engine: TestKitEngine, database: String) throws {
+    /// Whether the case's steps now run in a session the server hosts (Quire's extension,
+    /// `/quire/v1/session/`): from the first step the other routes cannot express on, every
+    /// step goes there, so that one set of objects sees the whole case.
+    private var hosted = false
+    /// The prefix of the extension's session routes.
+    private static let sessionRoutes = "/quire/v1/session/"
+
+    init(engine: TestKitEngine, given: Given) throws {
         self.engine = engine
-        layout = [database: []]
-        current = database
+        layout = [given.database: []]
+        current = given.database
+        guard engine.usesExtension, given.fixture != nil || given.clock != .system else {
+            try reset()
+            return
+        }
+        // A fixture or a manual clock is the hosted session's from the start: its database is
+        // made by the session, not by /reset.
+        layout = [:]
         try reset()
+        layout = [given.database: []]
+        var start: [String: JSONValue] = ["database": .string(given.database)]
+        if case .manual(let date) = given.clock {
+            start["clock"] = .int(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        }
+        if let fixture = given.fixture { start["fixture"] = .string(fixture.path) }
+        try startHosted(
+            start,
+            instead: given.fixture != nil
+                ? EngineError.missingCapability(.fixtures, "the server runs no steps of its own to install a fixture")
+                : EngineError.missingCapability(.manualClock, "the server runs no steps of its own to set a clock"))
     }
 
     /// Asks the server for exactly the layout's databases and collections.
@@ -34,6 +59,120 @@ final class TestKitSession: EngineSession {
     }
 
     func perform(_ step: Step, in context: StepContext) throws -> SpecValue? {
+        guard engine.usesExtension else { return try routed(step) }
+        if !hosted {
+            let canHost = engine.hostsSteps.withLock { $0 } != false
+            if Self.isRouted(step, holding: canHost ? context.objectName : nil) {
+                do {
+                    return try routed(step)
+                } catch let error as EngineError where error.isMissingCapability && canHost {
+                    // The routes cannot say it this way (a read-only listener, a generated ID
+                    // ...): the hosted session can.
+                    try startHostedMidCase(instead: error)
+                }
+            } else {
+                do {
+                    try startHostedMidCase()
+                } catch let error as EngineError where error.isMissingCapability && Self.isRouted(step, holding: nil) {
+                    // The server hosts no steps: the routes carry what they can.
+                    return try routed(step)
+                }
+            }
+        }
+        return try performHosted(step, in: context)
+    }
+
+    /// Starts the hosted session on the current database, whose collections the case made
+    /// through the routes: the session creates them again (which finds them), so that it holds
+    /// their objects as the app that made them would.
+    private func startHostedMidCase(instead missing: EngineError? = nil) throws {
+        try startHosted(["database": .string(current)], instead: missing)
+        for name in layout[current, default: []] {
+            _ = try performHosted(
+                .createCollection(name),
+                in: StepContext(
+                    location: SourceLocation(file: "", line: 0, column: 0), directory: URL(fileURLWithPath: "/"),
+                    specDirectory: URL(fileURLWithPath: "/"), seed: 0))
+        }
+    }
+
+    /// Whether the protocol's endpoints and the extension's other routes express `step` as
+    /// the runner asks it.
+    private static func isRouted(_ step: Step, holding objectName: String?) -> Bool {
+        switch step {
+        case .get, .save:
+            // A document held under a name (`as:`) is an object later steps work on: the
+            // hosted session's.
+            guard objectName == nil else { return false }
+            if case .save(let save) = step {
+                return save.id != nil && save.concurrency == .lastWriteWins && save.baseRevisionID == nil
+            }
+            return true
+        case .createCollection, .purge, .count, .maintenance, .open, .request, .getValue, .scopes, .scope,
+            .collections, .collection, .createIndex, .deleteIndex, .indexes, .replicate, .serve:
+            return true
+        case .delete(let delete): return delete.concurrency == .lastWriteWins && delete.baseRevisionID == nil
+        case .query(let query): return query.result == .rows && query.reads == nil
+        default: return false
+        }
+    }
+
+    /// Starts the hosted session on the current database. `missing` is the capability error a
+    /// step would have been skipped with: a server without hosted steps (404) answers it.
+    private func startHosted(_ request: [String: JSONValue], instead missing: EngineError? = nil) throws {
+        do {
+            try client.post("/quire/v1/session/start", .object(request))
+        } catch let error as EngineError where error.domain == "TestKit" && error.code == "404" {
+            engine.hostsSteps.withLock { $0 = false }
+            throw missing
+                ?? EngineError.missingCapability(
+                    "hostedSteps", "the server runs no steps of its own (\(Self.sessionRoutes)start is 404)")
+        }
+        hosted = true
+    }
+
+    /// Performs a step in the hosted session: sent as the spec wrote it, decoded there.
+    private func performHosted(_ step: Step, in context: StepContext) throws -> SpecValue? {
+        guard let source = context.source ?? Self.source(of: step) else {
+            throw EngineError.missingCapability(
+                EngineCapability(step.keyword), "the step has no spec form to send to the hosted session")
+        }
+        let answer = try hostedCall(
+            "step", HostedSteps.stepRequest(keyword: source.keyword, arguments: source.arguments, context: context))
+        guard case .object(let members)? = answer else { throw unexpected("\(Self.sessionRoutes)step", answer) }
+        return members["result"].map(SpecValue.init(json:))
+    }
+
+    /// Calls a session route; its `{error}` answer is thrown as the error it stands for.
+    private func hostedCall(_ route: String, _ request: [String: JSONValue]) throws -> JSONValue? {
+        let answer = try client.post("\(Self.sessionRoutes)\(route)", .object(request))
+        if let error = HostedSteps.error(in: answer) { throw error }
+        return answer
+    }
+
+    /// The spec form of the steps the runner makes itself (`given:`'s collections and
+    /// documents).
+    private static func source(of step: Step) -> StepSource? {
+        switch step {
+        case .createCollection(let name):
+            return StepSource(
+                keyword: "createCollection",
+                arguments: .object(["name": .string(name.name), "scope": .string(name.scope)]))
+        case .save(let save):
+            guard let id = save.id, case .properties(let body) = save.content, save.baseRevisionID == nil,
+                save.concurrency == .lastWriteWins
+            else { return nil }
+            return StepSource(
+                keyword: "save",
+                arguments: .object([
+                    "id": .string(id), "collection": .string(save.collection.fullName), "body": .object(body),
+                ]))
+        default: return nil
+        }
+    }
+
+    /// A step through the protocol's endpoints (and, when on, the extension's routes).
+    private func routed(_ step: Step) throws -> SpecValue? {
         switch step {
         case .createCollection(let name): return try createCollection(name)
         case .save(let save): return try self.save(save)
@@ -138,6 +277,15 @@ final class TestKitSession: EngineSession {
     }
 
     func documentState(of document: DocumentReference) throws -> DocumentState {
+        if hosted {
+            let answer = try hostedCall(
+                "document",
+                ["collection": .string(document.collection.fullName), "id": .string(document.id)])
+            guard let state = try Self.state(answer, of: document).state else {
+                throw unexpected("\(Self.sessionRoutes)document", answer)
+            }
+            return state
+        }
         guard let state = try state(of: document).state else {
             throw EngineError.missingCapability(
                 .documentState, "the protocol answers 404 for a tombstone and for nothing alike")
@@ -145,10 +293,21 @@ final class TestKitSession: EngineSession {
         return state
     }
 
+    func isBlobStored(digest: String) throws -> Bool {
+        guard engine.usesExtension else { throw EngineError.unsupported("blob checks") }
+        if !hosted { try startHostedMidCase() }
+        let answer = try hostedCall("blob", ["digest": .string(digest)])
+        guard case .object(let members)? = answer, case .bool(let stored)? = members["stored"] else {
+            throw unexpected("\(Self.sessionRoutes)blob", answer)
+        }
+        return stored
+    }
+
     func close() throws {
         guard !closed else { return }
         closed = true
         defer { engine.release() }
+        if hosted { try client.post("\(Self.sessionRoutes)end", .object([:])) }
         for id in listeners { try client.post("/stopListener", .object(["id": .string(id)])) }
     }
 

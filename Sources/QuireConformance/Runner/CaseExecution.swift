@@ -113,6 +113,7 @@ final class CaseExecution {
             try requireResultCapabilities(of: decoded, expecting: step.expect, at: step.location, rendered: rendered)
             var stepContext = context(step.location)
             stepContext.objectName = step.bind
+            stepContext.source = StepSource(keyword: step.keyword, arguments: arguments)
             outcome = Result { try session.perform(decoded, in: stepContext) }
         }
         if case .failure(let stop as Stop) = outcome { throw stop }
