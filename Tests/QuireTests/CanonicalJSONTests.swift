@@ -65,7 +65,8 @@ import Testing
         let spaced = #"{ "e": "\u00e9", "b": {"d": true, "c": null}, "a": [1, 2.5, "x\n"] }"#
         let fromCanonical = try MutableDocument(id: "one", json: canonical)
         let fromSpaced = try MutableDocument(id: "two", json: spaced)
-        let fromData = MutableDocument(id: "three", data: ["a": [1, 2.5, "x\n"], "b": ["c": NSNull(), "d": true], "e": "é"])
+        let fromData = MutableDocument(
+            id: "three", data: ["a": [1, 2.5, "x\n"], "b": ["c": NSNull(), "d": true], "e": "é"])
         for document in [fromCanonical, fromSpaced, fromData] { try collection.save(document: document) }
         #expect(fromCanonical.revisionID == fromSpaced.revisionID)
         #expect(fromCanonical.revisionID == fromData.revisionID)
@@ -78,6 +79,8 @@ import Testing
         try collection.save(document: fromCanonical)
         #expect(try #require(try collection.document(id: "one")).int(forKey: "f") == 2)
         // A reserved key in canonical text is still refused.
-        #expect(throws: QuireError.self) { try collection.save(document: MutableDocument(id: "r", json: #"{"_rev":"1-a"}"#)) }
+        #expect(throws: QuireError.self) {
+            try collection.save(document: MutableDocument(id: "r", json: #"{"_rev":"1-a"}"#))
+        }
     }
 }

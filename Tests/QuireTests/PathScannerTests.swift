@@ -61,6 +61,7 @@ import Testing
         try f.save(["d1": #"{"n":1.5,"s":"a\"b","o":{"k":[1,2]}}"#, "d2": #"{"n":2,"s":"c"}"#])
         let query = try f.database.createQuery("SELECT meta().id, n, s, o FROM store.items WHERE n > 1 ORDER BY n")
         #expect(try query.explain().contains("quire_extract(body, '$.n')"))
-        #expect(try query.rows() == [#"{"id":"d1","n":1.5,"o":{"k":[1,2]},"s":"a\"b"}"#, #"{"id":"d2","n":2,"s":"c"}"#])
+        #expect(
+            try query.rows() == [#"{"id":"d1","n":1.5,"o":{"k":[1,2]},"s":"a\"b"}"#, #"{"id":"d2","n":2,"s":"c"}"#])
     }
 }

@@ -7,7 +7,9 @@ import Testing
 @Suite struct StoredJSONTests {
     private func stored(_ text: String) -> DictionaryObject {
         var text = text
-        return text.withUTF8 { DictionaryObject(stored: StoredJSON(copying: UnsafeRawBufferPointer($0), blobStore: nil), at: 0) }
+        return text.withUTF8 {
+            DictionaryObject(stored: StoredJSON(copying: UnsafeRawBufferPointer($0), blobStore: nil), at: 0)
+        }
     }
 
     private func taped(_ text: String) throws -> DictionaryObject {
@@ -30,7 +32,8 @@ import Testing
         #expect(lazy.count == tape.count)
         #expect(lazy.toJSON() == tape.toJSON())
         for key in tape.keys + ["missing", "é", "@type"] {
-            #expect(String(describing: lazy.value(forKey: key)) == String(describing: tape.value(forKey: key)), "\(key)")
+            #expect(
+                String(describing: lazy.value(forKey: key)) == String(describing: tape.value(forKey: key)), "\(key)")
             #expect(type(of: lazy.value(forKey: key) as Any) == type(of: tape.value(forKey: key) as Any), "\(key)")
             if let inner = tape.dictionary(forKey: key) {
                 let lazyInner = try #require(lazy.dictionary(forKey: key))

@@ -51,7 +51,8 @@ enum CanonicalJSON {
                     let start = parser.position + 1
                     guard let traits = try? parser.skipString() else { return false }
                     if traits.contains(.escaped),
-                        !hasOnlyWriterEscapes(UnsafeBufferPointer(start: base + start, count: parser.position - 1 - start))
+                        !hasOnlyWriterEscapes(
+                            UnsafeBufferPointer(start: base + start, count: parser.position - 1 - start))
                     {
                         return false
                     }

@@ -18,7 +18,8 @@ package extension Database {
         if let found = try collection(name: name.name, scope: name.scope) { return found }
         let known = try scopes().flatMap { try $0.collections() }.map(\.fullName).sorted()
         throw QuireError(
-            .notFound, "database '\(self.name)' has no collection '\(name.fullName)' (it has: \(known.joined(separator: ", ")))")
+            .notFound,
+            "database '\(self.name)' has no collection '\(name.fullName)' (it has: \(known.joined(separator: ", ")))")
     }
 
     /// The collection `name`, created when missing.

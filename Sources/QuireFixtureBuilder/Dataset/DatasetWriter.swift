@@ -148,7 +148,8 @@ package final class DatasetWriter {
                 if count < 0 {
                     throw QuireError(
                         .ioError,
-                        "cannot read blob \(reference.digest): \(stream.streamError?.localizedDescription ?? "read failed")")
+                        "cannot read blob \(reference.digest): \(stream.streamError?.localizedDescription ?? "read failed")"
+                    )
                 }
                 if count == 0 { break }
                 try write(Array(chunk[..<count]))

@@ -74,7 +74,8 @@ struct DbImportCommand: ParsableCommand {
             try DbOutput.json(
                 .object([
                     "source": .string(source), "documents": .int(Int64(importer.loaded)),
-                    "blobs": .int(Int64(importer.storedBlobs.count)), "collections": .array(names.map(JSONValue.string)),
+                    "blobs": .int(Int64(importer.storedBlobs.count)),
+                    "collections": .array(names.map(JSONValue.string)),
                 ]))
         } else {
             DbOutput.write(

@@ -71,7 +71,9 @@ enum DbReplicationRunner {
                         progress.clear()
                         DbOutput.write("Replicating continuously with \(url); Ctrl-C stops.\n")
                     }
-                    if activity != .stopped { progress.draw(nil, bytes: replicator.bytesTransferred, activity: activity) }
+                    if activity != .stopped {
+                        progress.draw(nil, bytes: replicator.bytesTransferred, activity: activity)
+                    }
                 })
             progress.finish()
             if let error = outcome.error {
