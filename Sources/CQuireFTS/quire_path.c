@@ -288,17 +288,19 @@ static int is_real(Cursor p, Cursor end) {
     return fraction;
 }
 
-static void quire_extract(sqlite3_context *context, int argc, sqlite3_value **argv) {
-    (void)argc;
-    PathState *state = (PathState *)sqlite3_user_data(context);
+/// What both functions do first: answers NULL arguments, non-text arguments (by SQLite),
+/// out-of-memory, a missing path (NULL) and paths the scanner leaves (by SQLite), and returns 0
+/// then. Returns 1 with the found value in [*start, *stop) for the caller to answer.
+static int find_value(sqlite3_context *context, PathState *state, sqlite3_value **argv, Cursor *start,
+                      Cursor *stop) {
     if (sqlite3_value_type(argv[0]) != SQLITE_TEXT || sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
         if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
             sqlite3_result_null(context);
-            return;
+            return 0;
         }
         answer_by_sqlite(context, state, argv[0], NULL, 0, (const char *)sqlite3_value_text(argv[1]),
                          sqlite3_value_bytes(argv[1]));
-        return;
+        return 0;
     }
     Cursor text = sqlite3_value_text(argv[0]);
     int length = sqlite3_value_bytes(argv[0]);
@@ -306,15 +308,25 @@ static void quire_extract(sqlite3_context *context, int argc, sqlite3_value **ar
     int pathLength = sqlite3_value_bytes(argv[1]);
     if (text == NULL || path == NULL) {
         sqlite3_result_error_nomem(context);
-        return;
+        return 0;
     }
-    Cursor start = NULL, stop = NULL;
-    int found = lookup(text, text + length, path, pathLength, &start, &stop);
+    int found = lookup(text, text + length, path, pathLength, start, stop);
     if (found == 0) {
         sqlite3_result_null(context);
-        return;
+        return 0;
     }
-    if (found > 0) {
+    if (found < 0) {
+        answer_by_sqlite(context, state, argv[0], NULL, 0, path, pathLength);
+        return 0;
+    }
+    return 1;
+}
+
+static void quire_extract(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    PathState *state = (PathState *)sqlite3_user_data(context);
+    Cursor start = NULL, stop = NULL;
+    if (find_value(context, state, argv, &start, &stop)) {
         size_t size = (size_t)(stop - start);
         switch (*start) {
         case '"': {
@@ -368,36 +380,13 @@ static void quire_extract(sqlite3_context *context, int argc, sqlite3_value **ar
         answer_by_sqlite(context, state, NULL, (const char *)start, (int)size, "$", 1);
         return;
     }
-    answer_by_sqlite(context, state, argv[0], NULL, 0, path, pathLength);
 }
 
 static void quire_type(sqlite3_context *context, int argc, sqlite3_value **argv) {
     (void)argc;
     PathState *state = (PathState *)sqlite3_user_data(context);
-    if (sqlite3_value_type(argv[0]) != SQLITE_TEXT || sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
-        if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
-            sqlite3_result_null(context);
-            return;
-        }
-        answer_by_sqlite(context, state, argv[0], NULL, 0, (const char *)sqlite3_value_text(argv[1]),
-                         sqlite3_value_bytes(argv[1]));
-        return;
-    }
-    Cursor text = sqlite3_value_text(argv[0]);
-    int length = sqlite3_value_bytes(argv[0]);
-    const char *path = (const char *)sqlite3_value_text(argv[1]);
-    int pathLength = sqlite3_value_bytes(argv[1]);
-    if (text == NULL || path == NULL) {
-        sqlite3_result_error_nomem(context);
-        return;
-    }
     Cursor start = NULL, stop = NULL;
-    int found = lookup(text, text + length, path, pathLength, &start, &stop);
-    if (found == 0) {
-        sqlite3_result_null(context);
-        return;
-    }
-    if (found > 0) {
+    if (find_value(context, state, argv, &start, &stop)) {
         const char *name = NULL;
         size_t size = (size_t)(stop - start);
         switch (*start) {
@@ -423,7 +412,6 @@ static void quire_type(sqlite3_context *context, int argc, sqlite3_value **argv)
         answer_by_sqlite(context, state, NULL, (const char *)start, (int)size, "$", 1);
         return;
     }
-    answer_by_sqlite(context, state, argv[0], NULL, 0, path, pathLength);
 }
 
 static int register_one(sqlite3 *db, const char *name, const char *sql,
