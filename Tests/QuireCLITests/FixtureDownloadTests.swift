@@ -12,7 +12,7 @@ import Testing
     private func travelArchive(_ scratch: ScratchFolder) throws -> (data: Data, sha256: String) {
         let url = try withArchiveLock { try SampleFixture.buildTravel(in: scratch) }
         let data = try Data(contentsOf: url)
-        return (data, Digest.hex(SHA256.hash(data: data)))
+        return (data, DigestText.hex(SHA256.hash(data: data)))
     }
 
     private func config(_ scratch: ScratchFolder) -> DatabaseConfiguration {

@@ -179,10 +179,11 @@ import Testing
         #expect(
             listing == [
                 ArchiveEntry(
-                    path: "big.bin", kind: .file, size: Int64(bytes.count), sha256: Digest.hex(SHA256.hash(data: bytes))
+                    path: "big.bin", kind: .file, size: Int64(bytes.count),
+                    sha256: DigestText.hex(SHA256.hash(data: bytes))
                 ),
                 ArchiveEntry(
-                    path: "small", kind: .file, size: 1, sha256: Digest.hex(SHA256.hash(data: Data("s".utf8)))),
+                    path: "small", kind: .file, size: 1, sha256: DigestText.hex(SHA256.hash(data: Data("s".utf8)))),
             ])
     }
 }

@@ -129,7 +129,7 @@ import Testing
         for entry in listing where entry.kind == .file {
             #expect(files[entry.path] == entry)
             let written = try Data(contentsOf: folder.appendingPathComponent(entry.path))
-            #expect(Digest.hex(SHA256.hash(data: written)) == entry.sha256)
+            #expect(DigestText.hex(SHA256.hash(data: written)) == entry.sha256)
         }
     }
 

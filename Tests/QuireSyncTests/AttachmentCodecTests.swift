@@ -113,7 +113,7 @@ import Testing
             }
             #expect(try codec.storedData(digest: AttachmentCodec.sha1Digest(of: data), length: nil) == data)
 
-            let wrong = "md5-" + Digest.base64(MD5.hash(Data("other".utf8)))
+            let wrong = "md5-" + DigestText.base64(MD5.hash(Data("other".utf8)))
             let mismatched = CouchDocument(
                 id: "p", revisionID: "1-b", body: [:],
                 attachments: [
@@ -157,7 +157,7 @@ import Testing
             let raw = try await client.get("/db/pouch/note.txt")
             #expect(raw.body == data)
 
-            let missing = "sha1-" + Digest.base64(SHA1.hash(data: Data("never stored".utf8)))
+            let missing = "sha1-" + DigestText.base64(SHA1.hash(data: Data("never stored".utf8)))
             let stub: JSONValue = [
                 "_id": "pouch", "_rev": "2-bbbb", "_revisions": ["start": 2, "ids": ["bbbb", "aaaa"]],
                 "_attachments": ["other.txt": ["stub": true, "digest": .string(missing), "length": 12]],

@@ -177,7 +177,7 @@ import Testing
                     "blob_/photo": ["content_type": "text/plain", "data": .string(bytes.base64EncodedString())],
                     "notes.txt": [
                         "content_type": "text/plain", "data": .string(bytes.base64EncodedString()),
-                        "digest": .string("md5-" + Digest.base64(MD5.hash(bytes))),
+                        "digest": .string("md5-" + DigestText.base64(MD5.hash(bytes))),
                     ],
                 ],
             ]

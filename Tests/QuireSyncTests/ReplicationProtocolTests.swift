@@ -35,7 +35,7 @@ import Testing
                 "_attachments": [
                     "notes.txt": [
                         "content_type": "text/plain", "revpos": 1,
-                        "digest": .string("md5-" + Digest.base64(MD5.hash(noteBytes))),
+                        "digest": .string("md5-" + DigestText.base64(MD5.hash(noteBytes))),
                         "data": .string(noteBytes.base64EncodedString()),
                     ]
                 ],

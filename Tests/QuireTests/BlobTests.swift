@@ -54,7 +54,7 @@ import Testing
         let collection = try database.createCollection(name: "photos", scope: "media")
         let bytes = Data("hello, blob".utf8)
         let blob = Blob(contentType: "text/plain", data: bytes)
-        let expectedDigest = "sha1-" + Digest.base64(SHA1.hash(data: bytes))
+        let expectedDigest = "sha1-" + DigestText.base64(SHA1.hash(data: bytes))
         #expect(blob.digest == expectedDigest)
         #expect(blob.properties["@type"] as? String == "blob")
         #expect(blob.properties["length"] as? Int == 11)
@@ -99,7 +99,7 @@ import Testing
         let database = try makeDatabase(directory)
         let collection = try database.defaultCollection()
         let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        let digest = "sha1-" + Digest.base64(SHA1.hash(data: bytes))
+        let digest = "sha1-" + DigestText.base64(SHA1.hash(data: bytes))
 
         let streamed = Blob(contentType: "application/octet-stream", contentStream: InputStream(data: bytes))
         #expect(streamed.digest == nil)
@@ -127,7 +127,7 @@ import Testing
         // Asking for the content of an unsaved stream blob reads the stream into memory.
         let loaded = Blob(contentType: "text/plain", contentStream: InputStream(data: Data("abc".utf8)))
         #expect(loaded.content == Data("abc".utf8))
-        #expect(loaded.digest == "sha1-" + Digest.base64(SHA1.hash(data: Data("abc".utf8))))
+        #expect(loaded.digest == "sha1-" + DigestText.base64(SHA1.hash(data: Data("abc".utf8))))
         try collection.save(document: MutableDocument(id: "l").setBlob(loaded, forKey: "data"))
         #expect(try collection.document(id: "l")?.blob(forKey: "data")?.readContent() == Data("abc".utf8))
     }
@@ -258,10 +258,10 @@ import Testing
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        guard let hex = text.split(separator: " ").first, let bytes = Digest.bytes(fromHex: String(hex)) else {
+        guard let hex = text.split(separator: " ").first, let bytes = DigestText.bytes(fromHex: String(hex)) else {
             return nil
         }
-        return "sha1-" + Digest.base64(bytes)
+        return "sha1-" + DigestText.base64(bytes)
     }
 
     @Test func damagedBlobFilesAreDetected() throws {

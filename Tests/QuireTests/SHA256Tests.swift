@@ -18,13 +18,14 @@ import Testing
         ),
     ])
     func nistVectors(message: String, expected: String) {
-        #expect(Digest.hex(SHA256.hash(data: Array(message.utf8))) == expected)
+        #expect(DigestText.hex(SHA256.hash(data: Array(message.utf8))) == expected)
     }
 
     @Test func millionAs() {
         let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
         #expect(
-            Digest.hex(SHA256.hash(data: message)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+            DigestText.hex(SHA256.hash(data: message))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
         )
     }
 
@@ -41,13 +42,13 @@ import Testing
     ])
     func paddingBoundaries(length: Int, expected: String) {
         let message = [UInt8](repeating: UInt8(ascii: "a"), count: length)
-        #expect(Digest.hex(SHA256.hash(data: message)) == expected)
+        #expect(DigestText.hex(SHA256.hash(data: message)) == expected)
     }
 
     @Test func streamingInOddChunksMatchesOneShot() {
         let message = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         let expected = "731620161155f68e1209f22bc34a726bf5a583f40acf23ae55684b674fdbebf2"
-        #expect(Digest.hex(SHA256.hash(data: message)) == expected)
+        #expect(DigestText.hex(SHA256.hash(data: message)) == expected)
         for chunkSizes in [[1], [3, 7], [63, 64, 65], [13, 1, 127, 1000], [4095]] {
             var hasher = SHA256()
             var offset = 0
@@ -58,7 +59,7 @@ import Testing
                 offset += size
                 turn += 1
             }
-            #expect(Digest.hex(hasher.finalize()) == expected, "chunks \(chunkSizes)")
+            #expect(DigestText.hex(hasher.finalize()) == expected, "chunks \(chunkSizes)")
         }
     }
 
@@ -68,14 +69,14 @@ import Testing
         hasher.update(data: Array("ab".utf8))
         hasher.update(UnsafeRawBufferPointer(start: nil, count: 0))
         hasher.update(data: Data("c".utf8))
-        #expect(Digest.hex(hasher.finalize()) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(DigestText.hex(hasher.finalize()) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     @Test func finalizeStartsOver() {
         var hasher = SHA256()
         hasher.update(data: Array("abc".utf8))
         _ = hasher.finalize()
-        #expect(Digest.hex(hasher.finalize()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(DigestText.hex(hasher.finalize()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
     @Test func multiRegionData() {
@@ -84,13 +85,14 @@ import Testing
             Array(part.utf8).withUnsafeBytes { data.append($0) }
         }
         #expect(
-            Digest.hex(SHA256.hash(data: data)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+            DigestText.hex(SHA256.hash(data: data))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
     @Test func base64Form() {
         let digest = SHA256.hash(data: Array("abc".utf8))
         #expect(digest.count == SHA256.digestLength)
-        #expect(Digest.base64(digest) == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=")
+        #expect(DigestText.base64(digest) == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=")
     }
 
     @Test func throughput() {

@@ -46,7 +46,8 @@ enum FunctionGroup: String, CaseIterable {
             return .dynamicCasts
         }
         if matches(
-            name, ["SHA1", "SHA256", "MD5", "sha1_block", "sha256_block", "md5_block", "Digest.", "RevisionID.make"])
+            name,
+            ["SHA1", "SHA256", "MD5", "sha1_block", "sha256_block", "md5_block", "DigestText.", "RevisionID.make"])
         {
             return .digests
         }

@@ -111,7 +111,7 @@ final class BlobInputStream: InputStream {
                 ))
             return -1
         }
-        let actual = "sha1-" + Digest.base64(hasher.finalize())
+        let actual = "sha1-" + DigestText.base64(hasher.finalize())
         guard actual == expectedDigest else {
             fail(
                 QuireError(

@@ -27,12 +27,12 @@ final class BlobStore: Sendable {
     }
 
     static func digest(of data: Data) -> String {
-        "sha1-" + Digest.base64(SHA1.hash(data: data))
+        "sha1-" + DigestText.base64(SHA1.hash(data: data))
     }
 
     func fileURL(forDigest digest: String) throws -> URL {
         guard digest.hasPrefix("sha1-"), digest.count == 33,
-            Digest.bytes(fromBase64: String(digest.dropFirst(5)))?.count == 20
+            DigestText.bytes(fromBase64: String(digest.dropFirst(5)))?.count == 20
         else {
             throw QuireError(
                 .invalidParameter, "unsupported blob digest '\(digest)': expected 'sha1-<base64 of 20 bytes>'")
@@ -59,7 +59,7 @@ final class BlobStore: Sendable {
             }
         }
         let base64 = String(encoded)
-        guard base64.count == 28, Digest.bytes(fromBase64: base64)?.count == 20 else { return nil }
+        guard base64.count == 28, DigestText.bytes(fromBase64: base64)?.count == 20 else { return nil }
         return "sha1-" + base64
     }
 
@@ -140,7 +140,7 @@ final class BlobStore: Sendable {
             length = try fill(file, &hasher)
             try file.synchronize()
         }
-        let digest = "sha1-" + Digest.base64(hasher.finalize())
+        let digest = "sha1-" + DigestText.base64(hasher.finalize())
         let destination = try fileURL(forDigest: digest).path
         lease?.pin(digest)
         guard rename(temporary, destination) == 0 else {

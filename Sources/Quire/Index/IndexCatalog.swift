@@ -83,7 +83,7 @@ enum IndexCatalog {
                 scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
                     ? Character(scalar) : "_"
             })
-        let digest = Digest.hex(SHA1.hash(data: Array(name.utf8))).prefix(8)
+        let digest = DigestText.hex(SHA1.hash(data: Array(name.utf8))).prefix(8)
         return "\(table)_\(infix)_\(readable)_\(digest)"
     }
 

@@ -81,7 +81,7 @@ public struct FixtureBuilder: Sendable {
             var hasher = SHA256()
             let size = try PosixFile.stream(url.path) { hasher.update($0) }
             manifest.entries.append(
-                FixtureManifest.Entry(path: entry.path, sha256: Digest.hex(hasher.finalize()), size: size))
+                FixtureManifest.Entry(path: entry.path, sha256: DigestText.hex(hasher.finalize()), size: size))
         }
         entries.append(.bytes(FixtureManifest.fileName, try manifest.encoded()))
         let archive = outputFolder.appendingPathComponent(FixtureLayout.archiveFileName(recipe.name))

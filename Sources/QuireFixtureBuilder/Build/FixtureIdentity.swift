@@ -40,7 +40,7 @@ public struct FixtureIdentity: Sendable, Equatable {
         var bytes = Array(digest.prefix(16))
         bytes[6] = bytes[6] & 0x0f | 0x80
         bytes[8] = bytes[8] & 0x3f | 0x80
-        let hex = Array(Digest.hex(bytes).uppercased())
+        let hex = Array(DigestText.hex(bytes).uppercased())
         return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
     }
 

@@ -122,7 +122,7 @@ public struct DatasetReader: Sendable {
             }
             hasher.update(chunk)
         }
-        let actual = "sha1-" + Digest.base64(hasher.finalize())
+        let actual = "sha1-" + DigestText.base64(hasher.finalize())
         guard actual == digest else {
             if head.elementsEqual(Self.lfsPointerPrefix), length <= Self.lfsPointerMaximumLength {
                 throw QuireError(

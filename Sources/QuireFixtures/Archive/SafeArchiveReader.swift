@@ -62,7 +62,7 @@ public struct SafeArchiveReader: Sendable {
             if entry.kind == .file {
                 var hasher = SHA256()
                 described.size = try read { hasher.update($0) }
-                described.sha256 = Digest.hex(hasher.finalize())
+                described.sha256 = DigestText.hex(hasher.finalize())
             }
             entries.append(described)
         }
@@ -175,7 +175,7 @@ public struct SafeArchiveReader: Sendable {
                         hasher.update(bytes)
                         try file.write(bytes)
                     }
-                    described.sha256 = Digest.hex(hasher.finalize())
+                    described.sha256 = DigestText.hex(hasher.finalize())
                     files[entry.path] = described
                 } else {
                     _ = try read { bytes in try file.write(bytes) }

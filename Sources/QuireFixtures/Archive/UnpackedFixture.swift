@@ -123,7 +123,7 @@ struct UnpackedFixture {
                 } else {
                     var hasher = SHA256()
                     size = try PosixFile.stream(folder.appendingPathComponent(entry.path).path) { hasher.update($0) }
-                    sha256 = Digest.hex(hasher.finalize())
+                    sha256 = DigestText.hex(hasher.finalize())
                 }
                 if size != entry.size {
                     checks.append(
@@ -152,7 +152,7 @@ struct UnpackedFixture {
             do {
                 var hasher = SHA1()
                 let size = try PosixFile.stream(folder.appendingPathComponent(path).path) { hasher.update($0) }
-                let actual = "sha1-" + Digest.base64(hasher.finalize())
+                let actual = "sha1-" + DigestText.base64(hasher.finalize())
                 checks.append(
                     actual == digest
                         ? .init(subject: subject, detail: "\(size) bytes")

@@ -159,7 +159,7 @@ public struct FixtureDownload: Sendable {
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 hasher.update(data: chunk)
             }
-            return Digest.hex(hasher.finalize())
+            return DigestText.hex(hasher.finalize())
         } catch {
             throw QuireError.posix(EIO, "cannot read the download file \(url.path): \(error.localizedDescription)")
         }

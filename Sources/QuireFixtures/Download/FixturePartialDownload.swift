@@ -37,7 +37,7 @@ final class FixturePartialDownload: Sendable {
     static func claim(for download: FixtureDownload, in directory: URL) throws -> FixturePartialDownload? {
         let identity =
             "\(download.url.absoluteString)\n\(download.sha256 ?? "")\n\(download.expectedSize.map(String.init) ?? "")"
-        let key = Digest.hex(SHA256.hash(data: Data(identity.utf8))).prefix(32)
+        let key = DigestText.hex(SHA256.hash(data: Data(identity.utf8))).prefix(32)
         let file = directory.appendingPathComponent("\(prefix)\(key)")
         let descriptor = open(file.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {

@@ -16,7 +16,7 @@ public enum DatasetBlobName {
 
     /// The digest of `bytes`: `sha1-` followed by the standard base64 of their SHA-1.
     public static func digest(of bytes: some DataProtocol) -> String {
-        "sha1-" + Digest.base64(SHA1.hash(data: bytes))
+        "sha1-" + DigestText.base64(SHA1.hash(data: bytes))
     }
 
     /// Whether `digest` is `sha1-` followed by the base64 of 20 bytes.

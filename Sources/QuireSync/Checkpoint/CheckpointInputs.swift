@@ -41,7 +41,7 @@ package struct CheckpointInputs: Sendable, Hashable {
     /// (sorted keys, no spaces).
     package var checkpointID: String {
         let bytes = (try? JSONWriter.bytes(.object(hashedFields))) ?? []
-        return "cp-" + Digest.hex(SHA1.hash(data: bytes))
+        return "cp-" + DigestText.hex(SHA1.hash(data: bytes))
     }
 
     /// The fields the ID hashes; checkpoint documents carry the same ones.

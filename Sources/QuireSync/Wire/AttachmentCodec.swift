@@ -194,7 +194,7 @@ package struct AttachmentCodec: Sendable {
     /// Whether `data` has `digest`: `sha1-` or CouchDB's `md5-`, both Base64.
     package static func matches(digest: String, data: Data) -> Bool {
         if digest.hasPrefix("sha1-") { return sha1Digest(of: data) == digest }
-        if digest.hasPrefix("md5-") { return "md5-" + Digest.base64(MD5.hash(data)) == digest }
+        if digest.hasPrefix("md5-") { return "md5-" + DigestText.base64(MD5.hash(data)) == digest }
         return false
     }
 

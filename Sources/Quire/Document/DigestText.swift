@@ -1,7 +1,7 @@
 import Foundation
 
 /// Text forms of digests and other binary values.
-package enum Digest {
+package enum DigestText {
     /// Lower-case hexadecimal, two digits per byte (`"a9993e36..."`).
     package static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
