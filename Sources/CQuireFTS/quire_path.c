@@ -145,6 +145,20 @@ static long read_index(const char **q, const char *end) {
 
 /// Follows `path` from the value at `p`: 1 with the value's bounds in `*start` and `*stop`,
 /// 0 when the path leads nowhere (MISSING), -1 when SQLite must answer.
+/// Skips the element at `p` (a value in an array, or a member's value in an object) and the
+/// comma after it: returns where the next element starts, or NULL when there is none, with
+/// `*closed` set when `close` ended the container (cleared when the text is malformed).
+static Cursor next_element(Cursor p, Cursor end, unsigned char close, int *closed) {
+    int loose = 0;
+    p = skip_value(p, end, &loose);
+    *closed = 0;
+    if (p == NULL) return NULL;
+    p = skip_space(p, end);
+    if (p < end && *p == ',') return skip_space(p + 1, end);
+    *closed = p < end && *p == close;
+    return NULL;
+}
+
 static int lookup(Cursor p, Cursor end, const char *path, int pathLength, Cursor *start, Cursor *stop) {
     const char *q = path, *qEnd = path + pathLength;
     if (q == qEnd || *q != '$') return -1;
@@ -182,15 +196,9 @@ static int lookup(Cursor p, Cursor end, const char *path, int pathLength, Cursor
                 if (p >= end || *p != ':') return -1;
                 p = skip_space(p + 1, end);
                 if ((size_t)(afterName - 1 - name) == keyLength && memcmp(name, key, keyLength) == 0) break;
-                int loose = 0;
-                p = skip_value(p, end, &loose);
-                if (p == NULL) return -1;
-                p = skip_space(p, end);
-                if (p < end && *p == ',') {
-                    p = skip_space(p + 1, end);
-                    continue;
-                }
-                return p < end && *p == '}' ? 0 : -1;
+                int closed = 0;
+                p = next_element(p, end, '}', &closed);
+                if (p == NULL) return closed ? 0 : -1;
             }
         } else if (*q == '[') {
             q++;
@@ -211,16 +219,11 @@ static int lookup(Cursor p, Cursor end, const char *path, int pathLength, Cursor
                 p = first;
                 if (p < end && *p != ']') {
                     for (;;) {
-                        int loose = 0;
-                        p = skip_value(p, end, &loose);
-                        if (p == NULL) return -1;
+                        int closed = 0;
+                        p = next_element(p, end, ']', &closed);
                         count++;
-                        p = skip_space(p, end);
-                        if (p < end && *p == ',') {
-                            p = skip_space(p + 1, end);
-                            continue;
-                        }
-                        if (p < end && *p == ']') break;
+                        if (p != NULL) continue;
+                        if (closed) break;
                         return -1;
                     }
                 }
@@ -231,15 +234,9 @@ static int lookup(Cursor p, Cursor end, const char *path, int pathLength, Cursor
             p = first;
             if (p < end && *p == ']') return 0;
             for (long i = 0; i < index; i++) {
-                int loose = 0;
-                p = skip_value(p, end, &loose);
-                if (p == NULL) return -1;
-                p = skip_space(p, end);
-                if (p < end && *p == ',') {
-                    p = skip_space(p + 1, end);
-                    continue;
-                }
-                return p < end && *p == ']' ? 0 : -1;
+                int closed = 0;
+                p = next_element(p, end, ']', &closed);
+                if (p == NULL) return closed ? 0 : -1;
             }
         } else {
             return -1;
