@@ -69,26 +69,9 @@ final class ArchiveServer: Sendable {
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
-        var buffer = Data()
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        let separator = Data("\r\n\r\n".utf8)
-        while buffer.range(of: separator) == nil {
-            let count = read(connection, &chunk, chunk.count)
-            guard count > 0 else { return }
-            buffer.append(contentsOf: chunk[0..<count])
-        }
-        guard let end = buffer.range(of: separator),
-            let head = String(data: buffer[..<end.lowerBound], encoding: .utf8)
-        else { return }
-        let lines = head.components(separatedBy: "\r\n")
-        let parts = lines.first?.split(separator: " ") ?? []
-        guard parts.count >= 2 else { return }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            let pair = line.split(separator: ":", maxSplits: 1)
-            if pair.count == 2 { headers[pair[0].lowercased()] = pair[1].trimmingCharacters(in: .whitespaces) }
-        }
-        let request = Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
+        guard let received = LoopbackRequest.receive(from: connection) else { return }
+        let headers = received.headers
+        let request = Request(method: received.method, path: received.target, headers: headers)
         log.withLock { $0.append(request) }
         switch handler(request) {
         case .silent:
@@ -125,14 +108,7 @@ final class ArchiveServer: Sendable {
         var response = Data(
             (head + "Content-Type: application/zip\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n").utf8)
         response.append(body)
-        response.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(connection, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        LoopbackRequest.send(response, to: connection)
     }
 
     /// Blocks until the client closes its side (or the connection fails).

@@ -68,39 +68,9 @@ final class ScriptedPeer: Sendable {
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
-        var buffer = Data()
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let separator = Data("\r\n\r\n".utf8)
-        var headerEnd: Range<Data.Index>?
-        while headerEnd == nil {
-            let count = read(connection, &chunk, chunk.count)
-            guard count > 0 else { return }
-            buffer.append(contentsOf: chunk[0..<count])
-            headerEnd = buffer.range(of: separator)
-        }
-        guard let headerEnd, let head = String(data: buffer[..<headerEnd.lowerBound], encoding: .utf8) else { return }
-        let lines = head.components(separatedBy: "\r\n")
-        let parts = lines.first?.split(separator: " ") ?? []
-        guard parts.count >= 2 else { return }
-        var contentLength = 0
-        for line in lines.dropFirst() {
-            let pair = line.split(separator: ":", maxSplits: 1)
-            if pair.count == 2, pair[0].lowercased() == "content-length" {
-                contentLength = Int(pair[1].trimmingCharacters(in: .whitespaces)) ?? 0
-            }
-        }
-        var body = Data(buffer[headerEnd.upperBound...])
-        while body.count < contentLength {
-            let count = read(connection, &chunk, chunk.count)
-            guard count > 0 else { return }
-            body.append(contentsOf: chunk[0..<count])
-        }
-        let target = String(parts[1])
-        let pieces = target.split(separator: "?", maxSplits: 1)
+        guard let received = LoopbackRequest.receive(from: connection) else { return }
         let request = Request(
-            method: String(parts[0]), path: String(pieces.first ?? ""),
-            query: pieces.count > 1 ? String(pieces[1]) : "",
-            body: body)
+            method: received.method, path: received.path, query: received.query, body: received.body)
         log.withLock { $0.append(request) }
         let status: Int
         let payload: Data
@@ -130,13 +100,6 @@ final class ScriptedPeer: Sendable {
             var option = linger(l_onoff: 1, l_linger: 0)
             setsockopt(connection, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
         }
-        response.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(connection, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        LoopbackRequest.send(response, to: connection)
     }
 }
