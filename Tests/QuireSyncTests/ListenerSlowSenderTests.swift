@@ -50,7 +50,9 @@ import Testing
         try await ListenerHarness.with(
             authenticator: ListenerPasswordAuthenticator { _, _ in false },
             adjust: {
-                $0.requestBodyTimeout = .seconds(1)
+                // Long enough that a loaded machine still answers before the body's deadline
+                // closes the connection; the body (10 bytes a second for 100 s) misses it anyway.
+                $0.requestBodyTimeout = .seconds(4)
                 $0.idleTimeout = .seconds(600)
             }
         ) { harness async throws in
