@@ -10,6 +10,9 @@
 /// sleep. The sections it guards last nanoseconds, while a thread put to sleep can take
 /// hundreds of microseconds to be woken on a busy or virtual machine; with `NSCondition`,
 /// two threads reading the same database lost much of their second core that way.
+///
+/// It is not ``Locked``, whose lock cannot be waited on: the core's threads wait for the
+/// writer, a reader or the end of a blockade under the same lock that guards those.
 final class CoreCondition: @unchecked Sendable {
     // Safe because the pthread objects are only used through their own locking functions.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -33,15 +36,7 @@ final class CoreCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() {
-        pthread_mutex_lock(mutex)
-    }
-
-    func unlock() {
-        pthread_mutex_unlock(mutex)
-    }
-
-    /// Waits for a broadcast (the lock held); may also return spuriously, so callers loop.
+    /// Waits for a broadcast, inside ``withLock(_:)``; may also return spuriously, so callers loop.
     func wait() {
         pthread_cond_wait(condition, mutex)
     }
@@ -51,10 +46,10 @@ final class CoreCondition: @unchecked Sendable {
         pthread_cond_broadcast(condition)
     }
 
-    /// Runs `body` with the lock held.
+    /// Runs `body` with the lock held, the only way to take it: no path leaves it held.
     func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        lock()
-        defer { unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 }

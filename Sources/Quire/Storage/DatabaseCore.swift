@@ -32,7 +32,7 @@ func currentThreadID() -> ThreadID {
 /// - every wait is on one condition, signalled whenever a handle comes back or the
 ///   blockade changes.
 final class DatabaseCore: @unchecked Sendable {
-    // Safe because the variables below are read and written only with `condition` locked
+    // Safe because the variables below are read and written only inside `locked` (on `condition`)
     // (the contract above), except `pendingChanges`, which only the thread holding the
     // writer touches; the rest are constants or lock themselves.
     /// The canonical path of the SQLite file.
@@ -124,12 +124,13 @@ final class DatabaseCore: @unchecked Sendable {
 
     /// One object stopped using the core; the last one closes the handles.
     func detach() throws {
-        condition.lock()
-        attachedObjects -= 1
-        let last = attachedObjects <= 0
-        let keeper = last ? housekeeper : nil
-        if last { housekeeper = nil }
-        condition.unlock()
+        let (last, keeper) = locked { () -> (Bool, Housekeeper?) in
+            attachedObjects -= 1
+            let last = attachedObjects <= 0
+            let keeper = last ? housekeeper : nil
+            if last { housekeeper = nil }
+            return (last, keeper)
+        }
         keeper?.stop()
         if last { try closeHandles(onClosed: {}) }
     }
@@ -146,7 +147,7 @@ final class DatabaseCore: @unchecked Sendable {
     // MARK: Opening
 
     /// Opens the writer (creating the file and migrating the schema) if it is not open.
-    /// Must be called with the lock held.
+    /// Runs with the lock held.
     private func openWriterLocked() throws {
         if writer != nil { return }
         let connection = try Connection(path: path, role: .writer, options: storedOptions)
@@ -162,11 +163,11 @@ final class DatabaseCore: @unchecked Sendable {
     /// Opens the file now, if it can be opened; throws the reason otherwise.
     func open() throws {
         let me = currentThreadID()
-        condition.lock()
-        defer { condition.unlock() }
-        waitForPassage(me)
-        if writerOwner == nil || writerOwner == me {
-            try openWriterLocked()
+        try locked {
+            waitForPassage(me)
+            if writerOwner == nil || writerOwner == me {
+                try openWriterLocked()
+            }
         }
     }
 
@@ -213,9 +214,13 @@ final class DatabaseCore: @unchecked Sendable {
     /// cost more than the save itself in a batch.
     func write<T>(singleStatement: Bool = false, _ body: (Connection) throws -> T) throws -> T {
         let me = currentThreadID()
-        condition.lock()
-        if writerOwner == me, let writer {
-            condition.unlock()
+        let grant = try locked { () throws -> WriterGrant in
+            if writerOwner == me, let writer { return .nested(writer) }
+            return .owned(try takeWriterLocked(me))
+        }
+        let connection: Connection
+        switch grant {
+        case .nested(let writer):
             let mark = pendingChanges.count
             do {
                 if singleStatement { return try body(writer) }
@@ -224,8 +229,9 @@ final class DatabaseCore: @unchecked Sendable {
                 if mark < pendingChanges.count { pendingChanges.removeSubrange(mark...) }
                 throw error
             }
+        case .owned(let owned):
+            connection = owned
         }
-        let connection = try takeWriterLocked(me)
         defer { giveBackWriter(me) }
         do {
             let value = try connection.transaction {
@@ -249,44 +255,53 @@ final class DatabaseCore: @unchecked Sendable {
     /// on a thread that is inside a write, whose transaction would be in the way.
     func writeOutsideTransaction<T>(_ body: (Connection) throws -> T) throws -> T {
         let me = currentThreadID()
-        condition.lock()
-        if writerOwner == me {
-            condition.unlock()
-            throw QuireError(
-                .transactionNotClosed,
-                "cannot run this on \(path) from inside a write or batch: it needs the writer outside a transaction")
+        let connection = try locked {
+            if writerOwner == me {
+                throw QuireError(
+                    .transactionNotClosed,
+                    "cannot run this on \(path) from inside a write or batch: it needs the writer outside a transaction"
+                )
+            }
+            return try takeWriterLocked(me)
         }
-        let connection = try takeWriterLocked(me)
         defer { giveBackWriter(me) }
         return try body(connection)
     }
 
     /// Waits for the writer, opens it if needed and makes the calling thread its owner.
-    /// Called with the lock held; returns (or throws) with it released.
+    /// Runs with the lock held.
     private func takeWriterLocked(_ me: ThreadID) throws -> Connection {
         while !mayPass(me) || writerOwner != nil { waitForSignal() }
-        do {
-            try openWriterLocked()
-        } catch {
-            condition.unlock()
-            throw error
-        }
+        try openWriterLocked()
         guard let connection = writer else {
-            condition.unlock()
             throw QuireError(.unexpectedError, "the writer of \(path) is not open")
         }
         writerOwner = me
         hold(me)
-        condition.unlock()
         return connection
     }
 
     private func giveBackWriter(_ me: ThreadID) {
-        condition.lock()
-        writerOwner = nil
-        release(me)
-        condition.broadcast()
-        condition.unlock()
+        locked {
+            writerOwner = nil
+            release(me)
+            condition.broadcast()
+        }
+    }
+
+    /// What ``write(singleStatement:_:)`` was given: the writer this thread already holds (a
+    /// nested write), or the writer it now owns.
+    private enum WriterGrant {
+        case nested(Connection)
+        case owned(Connection)
+    }
+
+    /// What ``read(singleStatement:_:)`` was given: the writer this thread holds (a read inside
+    /// a write sees its own changes), or a reader slot with a pooled reader if one was free
+    /// and the options to open one otherwise.
+    private enum ReaderGrant {
+        case writer(Connection)
+        case reader(Connection?, Connection.Options)
     }
 
     /// Notes a document changed by the current write transaction (writer thread only).
@@ -312,40 +327,33 @@ final class DatabaseCore: @unchecked Sendable {
     /// own implicit transaction is the snapshot, so no BEGIN and COMMIT are run around it.
     func read<T>(singleStatement: Bool = false, _ body: (Connection) throws -> T) throws -> T {
         let me = currentThreadID()
-        condition.lock()
-        if writerOwner == me, let writer {
-            condition.unlock()
-            return try body(writer)
-        }
-        while !mayPass(me) || (freeReaders.isEmpty && readersOut >= maximumReaders) { waitForSignal() }
-        if !schemaReady {
-            // The first operation may be a read: the writer creates the file and its schema.
-            guard writerOwner == nil else {
-                condition.unlock()
-                throw QuireError(.unexpectedError, "the schema of \(path) is being created by another thread")
-            }
-            do {
+        let grant = try locked { () throws -> ReaderGrant in
+            if writerOwner == me, let writer { return .writer(writer) }
+            while !mayPass(me) || (freeReaders.isEmpty && readersOut >= maximumReaders) { waitForSignal() }
+            if !schemaReady {
+                // The first operation may be a read: the writer creates the file and its schema.
+                guard writerOwner == nil else {
+                    throw QuireError(.unexpectedError, "the schema of \(path) is being created by another thread")
+                }
                 try openWriterLocked()
-            } catch {
-                condition.unlock()
-                throw error
             }
+            let pooled = takeFreeReader(for: me)
+            readersOut += 1
+            hold(me)
+            return .reader(pooled, storedOptions)
         }
-        let pooled = takeFreeReader(for: me)
-        readersOut += 1
-        hold(me)
-        let options = storedOptions
-        condition.unlock()
+        let pooled: Connection?
+        let options: Connection.Options
+        switch grant {
+        case .writer(let writer): return try body(writer)
+        case .reader(let reader, let readerOptions): (pooled, options) = (reader, readerOptions)
+        }
 
         let reader: Connection
         do {
             reader = try pooled ?? Connection(path: path, role: .reader, options: options)
         } catch {
-            condition.lock()
-            readersOut -= 1
-            release(me)
-            condition.broadcast()
-            condition.unlock()
+            giveBackUnopenedReader(thread: me)
             throw error
         }
         reader.lastUser = me
@@ -364,18 +372,26 @@ final class DatabaseCore: @unchecked Sendable {
     }
 
     private func giveBack(_ reader: Connection, thread me: ThreadID) {
-        condition.lock()
-        readersOut -= 1
-        release(me)
-        var excess: Connection?
-        if freeReaders.count < maximumFreeReaders && schemaReady {
-            freeReaders.append(reader)
-        } else {
-            excess = reader
+        let excess = locked { () -> Connection? in
+            readersOut -= 1
+            release(me)
+            condition.broadcast()
+            if freeReaders.count < maximumFreeReaders && schemaReady {
+                freeReaders.append(reader)
+                return nil
+            }
+            return reader
         }
-        condition.broadcast()
-        condition.unlock()
         excess?.close()
+    }
+
+    /// Gives back the reader slot of a reader that could not be opened.
+    private func giveBackUnopenedReader(thread me: ThreadID) {
+        locked {
+            readersOut -= 1
+            release(me)
+            condition.broadcast()
+        }
     }
 
     // MARK: Checkpoints off the writer's path
@@ -425,27 +441,23 @@ final class DatabaseCore: @unchecked Sendable {
     /// is blockaded or closed; the next commit over the threshold asks again.
     private func runCheckpoint() {
         let me = currentThreadID()
-        condition.lock()
-        guard writer != nil, schemaReady, blockadeOwner == nil else {
-            checkpointScheduled = false
-            condition.unlock()
-            return
+        let grant = locked { () -> ReaderGrant? in
+            guard writer != nil, schemaReady, blockadeOwner == nil else {
+                checkpointScheduled = false
+                return nil
+            }
+            let pooled = takeFreeReader(for: me)
+            readersOut += 1
+            hold(me)
+            return .reader(pooled, storedOptions)
         }
-        let pooled = takeFreeReader(for: me)
-        readersOut += 1
-        hold(me)
-        let options = storedOptions
-        condition.unlock()
+        guard case .reader(let pooled, let options) = grant else { return }
 
         if let reader = pooled ?? (try? Connection(path: path, role: .reader, options: options)) {
             sqlite3_wal_checkpoint_v2(reader.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             giveBack(reader, thread: me)
         } else {
-            condition.lock()
-            readersOut -= 1
-            release(me)
-            condition.broadcast()
-            condition.unlock()
+            giveBackUnopenedReader(thread: me)
         }
         locked { checkpointScheduled = false }
     }
@@ -455,51 +467,50 @@ final class DatabaseCore: @unchecked Sendable {
     /// Stops new operations from other threads and waits for theirs to finish.
     func blockade() {
         let me = currentThreadID()
-        condition.lock()
-        while blockadeOwner != nil && blockadeOwner != me { waitForSignal() }
-        blockadeOwner = me
-        while heldTotal - (handlesHeld[me] ?? 0) > 0 { waitForSignal() }
-        condition.unlock()
+        locked {
+            while blockadeOwner != nil && blockadeOwner != me { waitForSignal() }
+            blockadeOwner = me
+            while heldTotal - (handlesHeld[me] ?? 0) > 0 { waitForSignal() }
+        }
     }
 
     /// Lets operations through again.
     func unblockade() {
-        condition.lock()
-        blockadeOwner = nil
-        condition.broadcast()
-        condition.unlock()
+        locked {
+            blockadeOwner = nil
+            condition.broadcast()
+        }
     }
 
     /// Blockades, waits for every handle to come back, closes them all, runs `onClosed`,
     /// and lifts the blockade it set. Later operations reopen lazily.
     func closeHandles(onClosed: () throws -> Void) throws {
         let me = currentThreadID()
-        condition.lock()
-        if writerOwner == me {
-            condition.unlock()
-            throw QuireError(
-                .transactionNotClosed,
-                "cannot close \(path) from inside a write or batch on it: the close would wait for its own transaction")
+        let (blockadedHere, toClose, observers) = try locked {
+            if writerOwner == me {
+                throw QuireError(
+                    .transactionNotClosed,
+                    "cannot close \(path) from inside a write or batch on it: the close would wait for its own transaction"
+                )
+            }
+            if (handlesHeld[me] ?? 0) > 0 {
+                throw QuireError(
+                    .busy,
+                    "cannot close \(path) from a thread that holds one of its handles (inside a read): the close would wait for itself"
+                )
+            }
+            let blockadedHere = blockadeOwner != me
+            if blockadedHere {
+                while blockadeOwner != nil { waitForSignal() }
+                blockadeOwner = me
+            }
+            while heldTotal > 0 { waitForSignal() }
+            let toClose = freeReaders + (writer.map { [$0] } ?? [])
+            freeReaders.removeAll()
+            writer = nil
+            schemaReady = false
+            return (blockadedHere, toClose, Array(closeObservers.values))
         }
-        if (handlesHeld[me] ?? 0) > 0 {
-            condition.unlock()
-            throw QuireError(
-                .busy,
-                "cannot close \(path) from a thread that holds one of its handles (inside a read): the close would wait for itself"
-            )
-        }
-        let blockadedHere = blockadeOwner != me
-        if blockadedHere {
-            while blockadeOwner != nil { waitForSignal() }
-            blockadeOwner = me
-        }
-        while heldTotal > 0 { waitForSignal() }
-        let toClose = freeReaders + (writer.map { [$0] } ?? [])
-        freeReaders.removeAll()
-        writer = nil
-        schemaReady = false
-        let observers = Array(closeObservers.values)
-        condition.unlock()
 
         toClose.forEach { $0.close() }
         observers.forEach { $0() }
@@ -511,20 +522,21 @@ final class DatabaseCore: @unchecked Sendable {
 
     /// Closes idle handles; later operations open new ones.
     func purgeFreeHandles() {
-        condition.lock()
-        var toClose = freeReaders
-        freeReaders.removeAll()
-        if let writer, writerOwner == nil {
-            toClose.append(writer)
-            self.writer = nil
+        let toClose = locked { () -> [Connection] in
+            var toClose = freeReaders
+            freeReaders.removeAll()
+            if let writer, writerOwner == nil {
+                toClose.append(writer)
+                self.writer = nil
+            }
+            return toClose
         }
-        condition.unlock()
         toClose.forEach { $0.close() }
     }
 
+    /// Runs `body` with the lock held: the only way this type takes it, so no path can leave
+    /// it held (a wait inside `body` releases and retakes it).
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        condition.lock()
-        defer { condition.unlock() }
-        return try body()
+        try condition.withLock(body)
     }
 }
