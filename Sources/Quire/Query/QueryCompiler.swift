@@ -178,7 +178,7 @@ final class QueryCompiler {
                     valueIndex: Int32(selectList.count - 2), typeIndex: Int32(selectList.count - 1)))
         }
 
-        let deletedVisible = Set(sourcesTestingDeletion(whereClause))
+        let deletedVisible = Set(plan.allExpressions.flatMap(sourcesTestingDeletion))
         var sql = "SELECT \(plan.distinct ? "DISTINCT " : "")\(selectList.joined(separator: ", "))"
         sql += " FROM \(sources[0].table) AS \(sources[0].sqlAlias)"
         var whereTerms = [liveFilter(sources[0], deletedVisible: deletedVisible.contains(sources[0].alias))]
@@ -272,18 +272,18 @@ final class QueryCompiler {
         return terms.filter { term in conditions.contains { $0.contains(term) } }
     }
 
-    /// Live, unexpired documents of a source; deleted ones too when the WHERE clause asks
-    /// about `Meta.isDeleted`, as in Couchbase Lite.
+    /// Live, unexpired documents of a source; deleted ones too when the query mentions the
+    /// source's `Meta.isDeleted` (or a bare `meta()`) anywhere, as LiteCore's SelectNode does.
     private func liveFilter(_ source: SourceRef, deletedVisible: Bool) -> String {
         let expiration = column(source, "expiration")
         let unexpired = "(\(expiration) IS NULL OR \(expiration) > \(placeholder(.now)))"
         return deletedVisible ? unexpired : "\(column(source, "flags")) & 1 = 0 AND \(unexpired)"
     }
 
-    /// The aliases of sources whose deletion flag the WHERE clause reads.
-    private func sourcesTestingDeletion(_ expression: PlanExpression?) -> [String] {
+    /// The aliases of sources whose deletion flag an expression reads.
+    private func sourcesTestingDeletion(_ expression: PlanExpression) -> [String] {
         var aliases: [String] = []
-        _ = expression?.contains { node in
+        _ = expression.contains { node in
             if case .meta(.isDeleted, let alias) = node { aliases.append(alias ?? sources[0].alias) }
             return false
         }
@@ -314,9 +314,10 @@ final class QueryCompiler {
         if found.count > 1, let main = found.first(where: { $0.0.alias == sources[0].alias }) {
             found = [main]
         }
+        // LiteCore's translator refuses it as a bad query ("missing FTS index", IndexedNodes.cc).
         guard let (ref, table) = found.first else {
             throw QuireError(
-                .missingIndex,
+                .invalidQuery,
                 "there is no full-text index named '\(index)' on \(candidates.map { $0.alias }.joined(separator: ", "))"
             )
         }
