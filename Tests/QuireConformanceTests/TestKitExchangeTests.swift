@@ -116,6 +116,51 @@ import Testing
         #expect(peer.isFinished)
     }
 
+    /// A server that died and was started again between two cases (Couchbase Lite C's test
+    /// server dies on some queries) answers the next `/reset` with version 1's
+    /// `400 TESTSERVER "Session not found"`: the engine waits for `GET /`, introduces itself
+    /// again and runs the case.
+    @Test func aRestartedServerIsIntroducedAgain() async throws {
+        let spec = """
+            about: Two cases, the server restarted between them.
+            cases:
+              - name: before the restart
+                steps:
+                  - get: {id: b}
+                    expect: {value: null}
+              - name: after the restart
+                steps:
+                  - get: {id: b}
+                    expect: {value: null}
+            """
+        let headers = ["CBLTest-API-Version": "1"]
+        let root = #"{"version":"3.2.4","apiVersion":1,"cbl":"couchbase-lite-c"}"#
+        let missing = #"{"domain":"TESTSERVER","code":400,"message":"Document '_default._default.b' not found"}"#
+        let lost = #"{"code":400,"domain":"TESTSERVER","message":"Session not found"}"#
+        let reset: [String: JSONValue] = ["databases": ["db": [:]], "dataset_version": "4.0"]
+        let script: [RecordedPeer.Exchange] = [
+            .init("GET", "/", response: root),
+            .init("POST", "/newSession", headers: headers, body: ["id": "*", "dataset_version": "4.0"]),
+            .init("POST", "/reset", headers: headers, body: reset),
+            .init("POST", "/getDocument", headers: headers, body: Self.otherDocument, status: 400, response: missing),
+            .init("POST", "/reset", headers: headers, body: reset, status: 400, response: lost),
+            .init("GET", "/", response: root),
+            .init("GET", "/", response: root),
+            .init("POST", "/newSession", headers: headers, body: ["id": "*", "dataset_version": "4.0"]),
+            .init("POST", "/reset", headers: headers, body: reset),
+            .init("POST", "/getDocument", headers: headers, body: Self.otherDocument, status: 400, response: missing),
+        ]
+        let peer = try RecordedPeer(script: script)
+        defer { peer.stop() }
+        let engine = try EngineRegistry.makeEngine(named: "testkit-plain:http://127.0.0.1:\(peer.port)")
+        let file = ConformanceSuite.parse(spec, path: "inline.yaml")
+        let runner = ConformanceRunner(engine: engine, options: RunnerOptions(jobs: 1))
+        let results = await onOwnThread { runner.run(file.cases) }
+        #expect(peer.mismatches.isEmpty, "\(peer.mismatches)")
+        #expect(results.map(\.status) == [.passed, .passed], "\(results.map { $0.failure?.details ?? "" })")
+        #expect(peer.isFinished)
+    }
+
     /// A version this engine does not speak is refused before any session starts.
     @Test func anUnknownVersionIsRefused() async throws {
         let script: [RecordedPeer.Exchange] = [

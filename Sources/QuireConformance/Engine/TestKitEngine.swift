@@ -87,15 +87,50 @@ package final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
         }
         turn.wait()
         do {
-            if !started.withLock({ $0 }) {
-                try client.connect()
-                started.withLock { $0 = true }
+            do {
+                return try openSession(given)
+            } catch let error as EngineError where started.withLock({ $0 }) && Self.isLostSession(error) {
+                // The server was restarted under this client (it died, and a supervisor started
+                // it again): it knows no session now. Introduce this client again, once.
+                started.withLock { $0 = false }
+                try awaitServer()
+                return try openSession(given)
             }
-            return try TestKitSession(engine: self, given: given)
         } catch {
             turn.signal()
             throw error
         }
+    }
+
+    /// Introduces this client when it has not been yet, then resets the server for a case.
+    private func openSession(_ given: Given) throws -> TestKitSession {
+        if !started.withLock({ $0 }) {
+            try client.connect()
+            started.withLock { $0 = true }
+        }
+        return try TestKitSession(engine: self, given: given)
+    }
+
+    /// How long a server that was lost may take to answer `GET /` again.
+    static let restartGrace: TimeInterval = 10
+
+    /// Waits, at most ``restartGrace``, for the server to answer `GET /` again.
+    private func awaitServer() throws {
+        let deadline = Date().addingTimeInterval(Self.restartGrace)
+        while true {
+            do {
+                _ = try client.get("/")
+                return
+            } catch let error as EngineError where error.domain == "Network" && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+    }
+
+    /// Whether `error` says the server no longer knows this client: no answer at all, or
+    /// version 1's `400 TESTSERVER "Session not found"` for a client ID it never met.
+    static func isLostSession(_ error: EngineError) -> Bool {
+        error.domain == "Network" || (error.domain == "TestKit" && error.message.hasSuffix("Session not found"))
     }
 
     /// Frees the server for the next case.
