@@ -58,6 +58,33 @@ import Testing
         #expect(map.markdown.contains("| [ATest](#atest) | 3 | 1 | 2 | 1 | 50.0% |"))
     }
 
+    @Test func unitTestsWithACoversLineCountAsCases() throws {
+        // The marker is spliced in, so this file's own lines carry no `covers:` line.
+        let marker = "// covers:"
+        let source = """
+            \(marker) ATest.testOne, BTest.testOnly
+            @Test func readsFragments() throws {}
+
+            // a comment that names nothing
+            @Test func other() throws {}
+            \(marker) ATest.testOne
+            /// A doc comment between them.
+            @Test(.timeLimit(.minutes(1))) func again() {}
+            """
+        let unitTests = CoverageMap.UnitTest.scan(source: source, file: "Tests/X/FTests.swift")
+        #expect(unitTests.map(\.function) == ["readsFragments", "again"])
+        #expect(unitTests[0].covers == ["ATest.testOne", "BTest.testOnly"] && unitTests[0].line == 2)
+        let map = try CoverageMap(
+            testList: Self.list, exclusions: "", cases: [], specsDirectory: "/specs", unitTests: unitTests)
+        #expect(map.entries[0].cases == ["Tests/X/FTests.swift :: readsFragments", "Tests/X/FTests.swift :: again"])
+        #expect(map.entries[3].cases == ["Tests/X/FTests.swift :: readsFragments"])
+        #expect(map.total.covered == 2)
+        let wrong = CoverageMap.UnitTest(file: "Tests/X/FTests.swift", function: "f", line: 9, covers: ["ATest.testNope"])
+        #expect(throws: CoverageError.self) {
+            try CoverageMap(testList: Self.list, exclusions: "", cases: [], specsDirectory: "/specs", unitTests: [wrong])
+        }
+    }
+
     @Test func unknownAndContradictoryNamesAreRefused() {
         let cases = Self.cases(
             """

@@ -16,6 +16,8 @@ public struct Fragment {
     public var int: Int { TypedValue.int(value) }
     /// The value as a 64-bit integer.
     public var int64: Int64 { TypedValue.int64(value) }
+    /// The value as a float.
+    public var float: Float { Float(TypedValue.double(value)) }
     /// The value as a double.
     public var double: Double { TypedValue.double(value) }
     /// The value as a boolean.

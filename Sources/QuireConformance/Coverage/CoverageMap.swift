@@ -60,7 +60,12 @@ package struct CoverageMap: Sendable {
     ///   - specsDirectory: the specs directory's path, for those names.
     /// - Throws: ``CoverageError`` listing every problem: a name that is no test of the list
     ///   (in `covers:` or the exclusions), a test both covered and excluded, a malformed line.
-    package init(testList: String, exclusions: String, cases: [ConformanceCase], specsDirectory: String) throws {
+    ///   - unitTests: unit tests that name Couchbase Lite tests (see ``UnitTest/scan(source:file:)``);
+    ///     they count as cases named `file :: function`.
+    package init(
+        testList: String, exclusions: String, cases: [ConformanceCase], specsDirectory: String,
+        unitTests: [UnitTest] = []
+    ) throws {
         var problems: [String] = []
         var tests: [String] = []
         var source: String?
@@ -126,6 +131,16 @@ package struct CoverageMap: Sendable {
                 }
             }
         }
+        for unitTest in unitTests {
+            let caseName = "\(unitTest.file) :: \(unitTest.function)"
+            for test in unitTest.covers {
+                guard known.contains(test) else {
+                    problems.append("\(unitTest.file):\(unitTest.line): covers \(test), which is no test of \(Self.testListFile)")
+                    continue
+                }
+                if running[test, default: []].last != caseName { running[test, default: []].append(caseName) }
+            }
+        }
         for test in tests where reasons[test] != nil && running[test] != nil {
             problems.append("\(test) is covered by \(running[test]![0]) and excluded as not applicable; choose one")
         }
@@ -150,7 +165,64 @@ package struct CoverageMap: Sendable {
         let suite = ConformanceSuite.load(paths: [directory.path])
         return try CoverageMap(
             testList: try text(testListFile), exclusions: try text(exclusionsFile), cases: suite.cases,
-            specsDirectory: directory.path)
+            specsDirectory: directory.path, unitTests: UnitTest.scan(packageDirectory: directory.deletingLastPathComponent()))
+    }
+
+    /// A unit test (Swift Testing, under `Tests/`) that says which Couchbase Lite tests it
+    /// follows with a comment line `// covers: Class.testName, Class.testName` just above its
+    /// `@Test`. Unit tests run in CI as spec cases do, so they count the same.
+    package struct UnitTest: Sendable, Equatable {
+        /// The file, relative to the package (`Tests/QuireTests/FragmentTests.swift`).
+        package let file: String
+        /// The test function's name.
+        package let function: String
+        /// The line of its `@Test`.
+        package let line: Int
+        /// The Couchbase Lite tests it names.
+        package let covers: [String]
+
+        package init(file: String, function: String, line: Int, covers: [String]) {
+            self.file = file
+            self.function = function
+            self.line = line
+            self.covers = covers
+        }
+
+        /// The unit tests of one source file that carry `// covers:` lines; a `covers:` line
+        /// counts for the next `@Test func` only.
+        package static func scan(source: String, file: String) -> [UnitTest] {
+            var found: [UnitTest] = []
+            var pending: [String] = []
+            for (index, rawLine) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = rawLine.trimmingCharacters(in: .whitespaces)
+                if line.hasPrefix("// covers:") {
+                    pending += line.dropFirst("// covers:".count).split(separator: ",").map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }.filter { !$0.isEmpty }
+                } else if !pending.isEmpty, line.hasPrefix("@Test"),
+                    let name = line.range(of: #"func [A-Za-z_][A-Za-z0-9_]*"#, options: .regularExpression)
+                {
+                    found.append(
+                        UnitTest(file: file, function: String(line[name].dropFirst(5)), line: index + 1, covers: pending))
+                    pending = []
+                }
+            }
+            return found
+        }
+
+        /// The unit tests of every `.swift` file under `Tests/` of a package directory.
+        package static func scan(packageDirectory: URL) -> [UnitTest] {
+            let tests = packageDirectory.appendingPathComponent("Tests")
+            guard let walker = FileManager.default.enumerator(atPath: tests.path) else { return [] }
+            var files: [String] = []
+            while let path = walker.nextObject() as? String {
+                if path.hasSuffix(".swift") { files.append(path) }
+            }
+            return files.sorted().flatMap { path -> [UnitTest] in
+                guard let text = try? String(contentsOf: tests.appendingPathComponent(path), encoding: .utf8) else { return [] }
+                return scan(source: text, file: "Tests/" + path)
+            }
+        }
     }
 
     /// The classes in the order of the list, with their figures.
@@ -186,8 +258,9 @@ package struct CoverageMap: Sendable {
             "Generated by `swift run quire conform --coverage` from the `covers:` keys of the spec cases,",
             "`\(Self.testListFile)` (\(source ?? "no source line")) and",
             "`\(Self.exclusionsFile)`; do not edit it by hand. A test is covered when a case that runs",
-            "(no `skip:`) names it in `covers:`; every such case passes in CI. Not applicable tests",
-            "(Enterprise-only, Sync Gateway, platform- or API-specific) do not count.",
+            "(no `skip:`) names it in `covers:`, or a unit test under `Tests/` names it in a",
+            "`// covers:` line above its `@Test`; every such case and test passes in CI. Not applicable",
+            "tests (Enterprise-only, Sync Gateway, platform- or API-specific) do not count.",
             "",
             "| class | tests | not applicable | applicable | covered | covered % |",
             "| --- | ---: | ---: | ---: | ---: | ---: |",
