@@ -117,6 +117,24 @@ extension Collection {
         }
     }
 
+    /// The bytes of the stored bodies of every leaf of document `id` (0 when it has no
+    /// trace here): what rendering its revisions starts from, measured in SQLite without
+    /// parsing a body.
+    package func storedBodyBytes(id: String) throws -> Int {
+        try DocumentRules.validate(id: id)
+        return try reading { connection in
+            let current = try connection.query(
+                "SELECT length(CAST(body AS BLOB)) FROM \(table) WHERE key = ?", [.text(id)]
+            ) { Int($0.int64(at: 0)) }
+            guard let first = current.first else { return 0 }
+            let others = try connection.query(
+                "SELECT length(CAST(body AS BLOB)) FROM quire_leaves WHERE collection_id = ? AND key = ?",
+                [.integer(self.id), .text(id)]
+            ) { Int($0.int64(at: 0)) }
+            return first + others.reduce(0, +)
+        }
+    }
+
     /// The IDs of live leaves other than the current revision: the document's conflicts.
     package func conflictingRevisionIDs(id: String) throws -> [String] {
         try leaves(id: id).filter { !$0.isCurrent && !$0.isDeleted }.map(\.revisionID)
