@@ -35,6 +35,15 @@ struct HTTPFailure: Error, Sendable {
             status: .contentTooLarge, error: "too_large", reason: "The request body is larger than \(limit) bytes.")
     }
 
+    /// 503 with `Retry-After`: the response budget stayed full for as long as a response
+    /// may wait for room.
+    static func responseBudgetFull(retryAfter seconds: Int) -> HTTPFailure {
+        HTTPFailure(
+            status: .serviceUnavailable, error: "unavailable",
+            reason: "The server is writing as many large responses as it holds at once; retry later.",
+            headers: [.retryAfter: String(max(1, seconds))])
+    }
+
     static func methodNotAllowed(_ allowed: [HTTPRequest.Method]) -> HTTPFailure {
         let list = allowed.map(\.rawValue).joined(separator: ",")
         return HTTPFailure(

@@ -47,13 +47,16 @@ struct ListenerChannel: ServerChildChannel {
 
     init(
         responder: @escaping HTTPChannelHandler.Responder, idleTimeout: Duration, headTimeout: Duration,
-        bodyClock: ListenerConnectionHandler.BodyClock, counter: Counter, feeds: FeedRegistry
+        bodyClock: ListenerConnectionHandler.BodyClock, writeTimeout: Duration = .seconds(60), counter: Counter,
+        feeds: FeedRegistry
     ) {
         http = HTTP1Channel(
             responder: responder,
             configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [
-                    ParserRefusalHandler(), ListenerConnectionHandler(clock: bodyClock) { feeds.endFeeds(of: $0) },
+                    ParserRefusalHandler(), ListenerConnectionHandler(clock: bodyClock, writeTimeout: TimeAmount(writeTimeout)) {
+                        feeds.endFeeds(of: $0)
+                    },
                 ],
                 idleTimeout: TimeAmount(idleTimeout)))
         self.headTimeout = TimeAmount(headTimeout)

@@ -12,7 +12,11 @@ import NIOHTTPTypes
 ///   so a changes feed waiting on that connection ends. (Hummingbird allows half-closed
 ///   connections, so the connection itself stays open until the server is done.)
 /// - it closes the connection when a request body arrives slower than its ``BodyClock``
-///   allows, so a slow sender cannot hold a connection (or the body budget) for long.
+///   allows, so a slow sender cannot hold a connection (or the body budget) for long;
+/// - it closes the connection when its socket stays full (the channel not writable: the
+///   client takes no bytes) for longer than its write timeout, so a client that does not
+///   read cannot hold a response (or its room in the response budget) for long. Writes wait
+///   while the channel is not writable, so this is the one place a stalled write shows.
 final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -25,6 +29,10 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     private let clock: BodyClock
     /// The body being received: when its head came, its bytes so far, and the check.
     private var body: (start: NIODeadline, received: Int, check: Scheduled<Void>?)?
+    /// How long the channel may stay unwritable before the connection is closed.
+    private let writeTimeout: TimeAmount
+    /// The close scheduled while the channel is not writable.
+    private var stalledWrite: Scheduled<Void>?
 
     /// How long a request body may take: `grace` plus one second per `rate` bytes received.
     struct BodyClock: Sendable {
@@ -40,9 +48,14 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     }
 
     /// A handler calling `onInputClosed` with the connection when the client closes its side
-    /// and closing it when a body is slower than `clock` allows.
-    init(clock: BodyClock, onInputClosed: @escaping @Sendable (any Channel) -> Void) {
+    /// and closing it when a body is slower than `clock` allows or when the client takes no
+    /// response bytes for `writeTimeout`.
+    init(
+        clock: BodyClock, writeTimeout: TimeAmount = .seconds(60),
+        onInputClosed: @escaping @Sendable (any Channel) -> Void
+    ) {
         self.clock = clock
+        self.writeTimeout = writeTimeout
         self.onInputClosed = onInputClosed
     }
 
@@ -93,11 +106,35 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
 
     func channelInactive(context: ChannelHandlerContext) {
         stopBodyClock()
+        stopWriteClock()
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stopBodyClock()
+        stopWriteClock()
+    }
+
+    /// Starts the write clock when the channel stops being writable (the socket is full and
+    /// bytes are waiting) and stops it when it can take bytes again; at the deadline a
+    /// still-unwritable channel is closed, which ends the write waiting on it.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            stopWriteClock()
+        } else if stalledWrite == nil {
+            let loop = context.eventLoop.assumeIsolated()
+            stalledWrite = loop.scheduleTask(in: writeTimeout) { [weak self] in
+                guard let self, self.stalledWrite != nil else { return }
+                self.stalledWrite = nil
+                if !context.channel.isWritable { context.close(promise: nil) }
+            }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    private func stopWriteClock() {
+        stalledWrite?.cancel()
+        stalledWrite = nil
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

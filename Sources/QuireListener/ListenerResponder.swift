@@ -17,8 +17,9 @@ struct ListenerResponder: Sendable {
     let keyspaces: Keyspaces
     let feeds: FeedRegistry
     let bodyBudget: RequestBodyBudget
-    /// The bytes of streamed responses (`_all_docs`, `_bulk_get`) held at once, server-wide:
-    /// as many as the in-flight body budget.
+    /// The bytes of streamed responses (`_all_docs`, `_bulk_get`) and of large documents
+    /// being written (see ``ResponseReservation``) held at once, server-wide: as many as the
+    /// in-flight body budget.
     let responseBudget: RequestBodyBudget
     let cors: CORSPolicy
     /// Cross-site and DNS-rebinding refusals.
@@ -184,12 +185,16 @@ struct ListenerResponder: Sendable {
             return try await work.run(writing: writing) {
                 try LocalDocumentEndpoint(served: served, id: id).respond(request)
             }
+        case .document(_, let id) where request.method == .get:
+            return try await budgeted(served, id: id) {
+                try DocumentEndpoint(served: served, id: id, conflicts: conflicts).respond(request)
+            }
         case .document(_, let id):
             return try await work.run(writing: writing) {
                 try DocumentEndpoint(served: served, id: id, conflicts: conflicts).respond(request)
             }
         case .attachment(_, let id, let name):
-            return try await work.read {
+            return try await budgeted(served, id: id) {
                 try DocumentEndpoint(served: served, id: id).attachment(name, request: request)
             }
         }

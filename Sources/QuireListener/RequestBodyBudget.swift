@@ -49,16 +49,22 @@ final class RequestBodyBudget: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let granted = state.withLock { state -> Bool in
+                let granted = state.withLock { state -> Bool? in
                     if state.waiters.isEmpty, state.reserved + amount <= total {
                         state.reserved += amount
                         state.peak = max(state.peak, state.reserved)
                         return true
                     }
+                    // Cancelled before it could wait: the cancellation handler found no waiter.
+                    if Task.isCancelled { return nil }
                     state.waiters.append(Waiter(id: id, bytes: amount, continuation: continuation))
                     return false
                 }
-                if granted { continuation.resume() }
+                switch granted {
+                case true?: continuation.resume()
+                case nil: continuation.resume(throwing: CancellationError())
+                case false?: break
+                }
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in
@@ -69,6 +75,15 @@ final class RequestBodyBudget: Sendable {
             release(0)
         }
         return amount
+    }
+
+    /// Adds `bytes` to the bytes reserved without waiting, even beyond ``total``: for bytes
+    /// that exist already and are to be accounted (given back with ``release(_:)``).
+    func charge(_ bytes: Int) {
+        state.withLock { state in
+            state.reserved += max(0, bytes)
+            state.peak = max(state.peak, state.reserved)
+        }
     }
 
     /// Gives back `bytes` reserved by ``reserve(_:)`` and lets the waiters that now fit in.

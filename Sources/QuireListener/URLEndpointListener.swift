@@ -204,6 +204,7 @@ public final class URLEndpointListener: Sendable {
         let startup = StartupSignal()
         let connections = ListenerChannel.Counter()
         let (idleTimeout, headTimeout) = (config.idleTimeout, config.requestHeadTimeout)
+        let writeTimeout = config.responseWriteTimeout
         let bodyClock = ListenerConnectionHandler.BodyClock(
             grace: TimeAmount(config.requestBodyTimeout), rate: config.minimumBodyRate)
         #if TLS
@@ -222,7 +223,7 @@ public final class URLEndpointListener: Sendable {
             server: HTTPServerBuilder { respond in
                 var channel = ListenerChannel(
                     responder: respond, idleTimeout: idleTimeout, headTimeout: headTimeout, bodyClock: bodyClock,
-                    counter: connections,
+                    writeTimeout: writeTimeout, counter: connections,
                     feeds: feeds)
                 #if TLS
                     channel.tls = tls

@@ -66,6 +66,18 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// The bytes per second a request body must average, beyond ``requestBodyTimeout``, for
     /// its connection to stay open. 1,024 by default.
     public var minimumBodyRate: Int = 1024
+    /// How long a response may wait for the client to take its next bytes (the socket
+    /// staying full because the client does not read) before its connection is closed; also
+    /// how long a large document waits for room in the response budget before it is answered
+    /// with 503 and `Retry-After`. A client that reads slowly but steadily is not affected.
+    /// 60 seconds by default.
+    ///
+    /// Responses rendered whole (a document, `open_revs`, an attachment) over 64 KiB hold
+    /// their size in the server-wide response budget (``maxInFlightBodyBytes``, as for
+    /// request bodies) from before they are rendered until their last byte is written or the
+    /// connection closes, and are written 64 KiB at a time as the socket drains; so clients
+    /// that do not read hold at most that budget, and only for this long.
+    public var responseWriteTimeout: Duration = .seconds(60)
     #if TLS
         /// Serves plain HTTP when true (the default); HTTPS when false, with ``tlsIdentity``
         /// or, when that is nil, a self-signed identity made at the first start (see
@@ -123,6 +135,7 @@ public struct URLEndpointListenerConfiguration: Sendable {
         for (name, value) in [
             ("requestHeadTimeout", requestHeadTimeout), ("idleTimeout", idleTimeout),
             ("maxFeedTimeout", maxFeedTimeout), ("requestBodyTimeout", requestBodyTimeout),
+            ("responseWriteTimeout", responseWriteTimeout),
         ] where value <= .zero {
             throw QuireError(.invalidParameter, "\(name) must be positive, not \(value)")
         }

@@ -35,10 +35,15 @@ final class KeepAliveConnection: @unchecked Sendable {
     private var pending = Data()
 
     /// Connects to 127.0.0.1:`port`; reads wait at most `timeoutSeconds` (a safety net).
-    init(port: UInt16, timeoutSeconds: Int = 30) throws {
+    /// `receiveBufferSize` sets the socket's receive buffer before connecting (so the window
+    /// the server may fill is small).
+    init(port: UInt16, timeoutSeconds: Int = 30, receiveBufferSize: Int32? = nil) throws {
         self.port = port
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw QuireError(.networkError, "socket() failed") }
+        if var size = receiveBufferSize {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
