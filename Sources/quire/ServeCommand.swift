@@ -6,7 +6,7 @@ import QuireSync
 
 /// `quire serve DATABASE|DIR [--create-databases] [--allow-delete] [--port P] [--interface
 /// ADDRESS] [--read-only] [--user NAME --password-file F | --insecure-no-auth] [--max-body SIZE]
-/// [--max-connections N] [--idle-timeout SECONDS] [--body-timeout SECONDS] [--min-body-rate BYTES] [--cors-origin ORIGIN ...] [--log FILE|-]
+/// [--max-connections N] [--idle-timeout SECONDS] [--body-timeout SECONDS] [--min-body-rate BYTES] [--write-timeout SECONDS] [--cors-origin ORIGIN ...] [--log FILE|-]
 /// [--conflicts keep|refuse] [--tls-cert F --tls-key F | --tls-self-signed]`.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -96,6 +96,11 @@ struct ServeCommand: AsyncParsableCommand {
     var minBodyRate: Int = 1024
 
     @Option(
+        help:
+            "Seconds a response may wait for a client that takes no bytes before it is disconnected (and a large document for room to be written).")
+    var writeTimeout: Double = 60
+
+    @Option(
         help: "A browser origin allowed to call the server with CORS (repeatable; '*' for any, without credentials).")
     var corsOrigin: [String] = []
 
@@ -162,6 +167,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard bodyTimeout > 0, bodyTimeout <= 86_400 else {
             throw ValidationError("--body-timeout must be more than 0 and at most 86400 seconds.")
+        }
+        guard writeTimeout > 0, writeTimeout <= 86_400 else {
+            throw ValidationError("--write-timeout must be more than 0 and at most 86400 seconds.")
         }
         guard minBodyRate >= 1 else { throw ValidationError("--min-body-rate must be at least 1 byte per second.") }
         _ = try ServeCommand.byteCount(maxBody)
@@ -280,9 +288,10 @@ struct ServeCommand: AsyncParsableCommand {
         try opened.close()
     }
 
-    /// Sets `--body-timeout` and `--min-body-rate` on `config`.
+    /// Sets `--body-timeout`, `--min-body-rate` and `--write-timeout` on `config`.
     func applyBodyLimits(to config: inout URLEndpointListenerConfiguration) {
         config.requestBodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
+        config.responseWriteTimeout = .milliseconds(Int64(writeTimeout * 1000))
         config.minimumBodyRate = minBodyRate
     }
 

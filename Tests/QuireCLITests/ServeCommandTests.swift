@@ -168,6 +168,7 @@ import Testing
             (["--interface", "::ffff:10.0.0.1"], "without authentication"),
             (["--user", "sync"], "--user and --password-file go together"),
             (["--max-connections", "0"], "--max-connections must be at least 1"),
+            (["--write-timeout", "0"], "--write-timeout must be more than 0"),
             (["--max-body", "lots"], "is not a size in bytes"),
             (["--cors-origin", "example.com"], "--cors-origin 'example.com'"),
             (["--user", "sync", "--password-file", scratch.file("missing").path], "Cannot read the password file"),
