@@ -179,4 +179,138 @@ import Testing
             #expect(fragment.array == nil && fragment.dictionary == nil && fragment.value == nil)
         }
     }
+
+    // MARK: Setting through fragments (MutableFragment)
+
+    private static var person: [String: Any] {
+        [
+            "name": "Jason", "address": ["street": "1 Main street", "phones": ["mobile": "650-123-4567"]],
+        ]
+    }
+
+    private func expectPerson(_ fragment: Fragment) {
+        #expect(fragment["name"].string == "Jason")
+        #expect(fragment["address"]["street"].string == "1 Main street")
+        #expect(fragment["address"]["phones"]["mobile"].string == "650-123-4567")
+    }
+
+    private func roundTrip(_ doc: MutableDocument) throws -> Document {
+        let store = try Store()
+        try store.collection.save(document: doc)
+        return try #require(try store.collection.document(id: doc.id))
+    }
+
+    // covers: FragmentTest.testBasicSetFragmentValues
+    @Test func settingThroughNestedFragments() throws {
+        let doc = MutableDocument(id: "doc1")
+        doc["name"].value = "Jason"
+        doc["address"].value = MutableDictionaryObject()
+        doc["address"]["street"].value = "1 Main Street"
+        doc["address"]["phones"].value = MutableDictionaryObject()
+        doc["address"]["phones"]["mobile"].value = "650-123-4567"
+        #expect(doc["name"].string == "Jason")
+        #expect(doc["address"]["street"].string == "1 Main Street")
+        #expect(doc["address"]["phones"]["mobile"].string == "650-123-4567")
+        let d = try roundTrip(doc)
+        #expect(d["address"]["phones"]["mobile"].string == "650-123-4567")
+    }
+
+    // covers: FragmentTest.testDictionaryFragmentSet
+    @Test func settingScalarsThroughFragments() throws {
+        let date = Date(timeIntervalSince1970: 1_700_000_000.5)
+        let doc = MutableDocument(id: "doc1")
+        doc["string"].value = "value"
+        doc["bool"].value = true
+        doc["int"].value = 7
+        doc["float"].value = Float(2.2)
+        doc["double"].value = 2.2
+        doc["date"].value = date
+        let d = try roundTrip(doc)
+        #expect(d["string"].string == "value")
+        #expect(d["bool"].boolean)
+        #expect(d["int"].int == 7)
+        #expect(d["float"].float == Float(2.2))
+        #expect(d["double"].double == 2.2)
+        #expect(abs(try #require(d["date"].date).timeIntervalSince(date)) < 0.001)
+    }
+
+    // covers: FragmentTest.testDictionaryFragmentsetData, FragmentTest.testDictionaryFragmentSetSwiftDict
+    @Test func settingDictionariesThroughFragments() throws {
+        let doc = MutableDocument(id: "doc1")
+        doc["object"].value = MutableDictionaryObject(data: Self.person)
+        doc["swift"].value = Self.person
+        let d = try roundTrip(doc)
+        expectPerson(d["object"])
+        expectPerson(d["swift"])
+    }
+
+    // covers: FragmentTest.testDictionaryFragmentSetArray, FragmentTest.testDictionaryFragmentSetSwiftArray
+    @Test func settingArraysThroughFragments() throws {
+        let doc = MutableDocument(id: "doc1")
+        doc["array"].value = MutableArrayObject(data: [0, 1, 2])
+        doc["dict"].value = [String: Any]()
+        doc["dict"]["array"].value = [0, 1, 2]
+        let d = try roundTrip(doc)
+        for fragment in [d["array"], d["dict"]["array"]] {
+            #expect((0..<3).map { fragment[$0].int } == [0, 1, 2])
+            #expect(fragment[3].value == nil && !fragment[3].exists && fragment[3].int == 0)
+        }
+    }
+
+    // covers: FragmentTest.testNonDictionaryFragmentsetValue
+    @Test func aFragmentOfAReadDocumentsMutableCopyReplacesAValue() throws {
+        let d = try roundTrip(MutableDocument(id: "doc1", data: ["string1": "value1", "string2": "value2"]))
+        let copy = d.toMutable()
+        copy["string1"].value = 10
+        #expect(copy["string1"].value as? Int == 10)
+        #expect(copy["string2"].value as? String == "value2")
+        #expect(d["string1"].string == "value1")
+    }
+
+    // covers: FragmentTest.testArrayFragmentsetData, FragmentTest.testArrayFragmentSetSwiftDictionary
+    @Test func addingDictionariesToAFragmentsArray() throws {
+        let doc = MutableDocument(id: "doc1")
+        doc["objects"].value = [Any]()
+        try #require(doc["objects"].array).addValue(MutableDictionaryObject(data: Self.person))
+        doc["swift"].value = [Any]()
+        try #require(doc["swift"].array).addValue(Self.person)
+        let d = try roundTrip(doc)
+        for key in ["objects", "swift"] {
+            #expect(d[key][0].exists && !d[key][1].exists)
+            expectPerson(d[key][0])
+        }
+    }
+
+    // covers: FragmentTest.testArrayFragmentSetArrayObject, FragmentTest.testArrayFragmentSetArray
+    @Test func addingArraysToAFragmentsArray() throws {
+        let doc = MutableDocument(id: "doc1")
+        doc["objects"].value = [Any]()
+        try #require(doc["objects"].array).addValue(MutableArrayObject(data: ["Jason", 5.5, true]))
+        doc["swift"].value = [Any]()
+        try #require(doc["swift"].array).addValue(["Jason", 5.5, true] as [Any])
+        let d = try roundTrip(doc)
+        for key in ["objects", "swift"] {
+            #expect(d[key][0][0].string == "Jason")
+            #expect(d[key][0][1].float == 5.5)
+            #expect(d[key][0][2].boolean)
+        }
+    }
+
+    // covers: FragmentTest.testNonExistingArrayFragmentsetValue, FragmentTest.testOutOfRangeArrayFragmentsetValue
+    @Test func settingWhereNothingIsOrOutOfRangeIsIgnored() throws {
+        let doc = MutableDocument(id: "doc1")
+        doc["array"][0][0].value = 1
+        doc["array"][0][1].value = false
+        doc["name"]["first"].value = "x"
+        #expect(doc.toDictionary().isEmpty)
+        doc["list"].value = [Any]()
+        try #require(doc["list"].array).addValue(["Jason", 5.5, true] as [Any])
+        doc["list"][0][3].value = 1
+        doc["list"][-1].value = 1
+        let d = try roundTrip(doc)
+        #expect(d["array"][0][0].value == nil)
+        #expect(!d["list"][0][3].exists)
+        #expect(d["list"][0].array?.count == 3)
+        #expect(Set(d.keys) == ["list"])
+    }
 }
