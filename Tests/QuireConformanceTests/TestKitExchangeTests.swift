@@ -161,6 +161,34 @@ import Testing
         #expect(peer.isFinished)
     }
 
+    /// A case whose `/reset` is refused holds the server no longer, and no less: the next case
+    /// has it alone (two cases must never share one server's databases).
+    @Test func aRefusedResetFreesTheServerOnce() throws {
+        let headers = ["CBLTest-API-Version": "1"]
+        let refusal = #"{"code":9,"domain":"CBL","message":"Invalid collection name '_' in scope 's'"}"#
+        let reset: [String: JSONValue] = ["databases": ["db": [:]], "dataset_version": "4.0"]
+        let script: [RecordedPeer.Exchange] = [
+            .init("GET", "/", response: #"{"version":"3.2.4","apiVersion":1,"cbl":"couchbase-lite-c"}"#),
+            .init("POST", "/newSession", headers: headers, body: ["id": "*", "dataset_version": "4.0"]),
+            .init("POST", "/reset", headers: headers, body: reset, status: 400, response: refusal),
+            .init("POST", "/reset", headers: headers, body: reset),
+        ]
+        let peer = try RecordedPeer(script: script)
+        defer { peer.stop() }
+        let engine = try TestKitEngine(url: "http://127.0.0.1:\(peer.port)", usesExtension: false)
+        let directory = FileManager.default.temporaryDirectory
+        #expect(throws: EngineError.self) {
+            _ = try engine.makeSession(directory: directory, given: Given(), seed: 0)
+        }
+        #expect(!engine.isHeld)
+        let session = try engine.makeSession(directory: directory, given: Given(), seed: 0)
+        #expect(engine.isHeld)
+        try session.close()
+        #expect(!engine.isHeld)
+        #expect(peer.mismatches.isEmpty, "\(peer.mismatches)")
+        #expect(peer.isFinished)
+    }
+
     /// A version this engine does not speak is refused before any session starts.
     @Test func anUnknownVersionIsRefused() async throws {
         let script: [RecordedPeer.Exchange] = [

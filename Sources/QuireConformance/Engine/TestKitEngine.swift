@@ -135,4 +135,11 @@ package final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
 
     /// Frees the server for the next case.
     func release() { turn.signal() }
+
+    /// Whether a case holds the server now (a look that takes and gives back a free turn).
+    package var isHeld: Bool {
+        guard turn.wait(timeout: .now()) == .success else { return true }
+        turn.signal()
+        return false
+    }
 }

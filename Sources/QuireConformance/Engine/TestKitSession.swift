@@ -26,6 +26,17 @@ final class TestKitSession: EngineSession {
         self.engine = engine
         layout = [given.database: []]
         current = given.database
+        do {
+            try begin(given)
+        } catch {
+            // The engine frees the server when a session cannot start; this one never held it.
+            closed = true
+            throw error
+        }
+    }
+
+    /// Resets the server for the case, and starts a hosted session when the case needs one.
+    private func begin(_ given: Given) throws {
         guard engine.usesExtension, given.fixture != nil || given.clock != .system else {
             try reset()
             return
