@@ -54,7 +54,8 @@ struct ListenerChannel: ServerChildChannel {
             responder: responder,
             configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [
-                    ParserRefusalHandler(), ListenerConnectionHandler(clock: bodyClock, writeTimeout: TimeAmount(writeTimeout)) {
+                    ParserRefusalHandler(),
+                    ListenerConnectionHandler(clock: bodyClock, writeTimeout: TimeAmount(writeTimeout)) {
                         feeds.endFeeds(of: $0)
                     },
                 ],

@@ -95,9 +95,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The bytes per second a request body must average after --body-timeout.")
     var minBodyRate: Int = 1024
 
-    @Option(
-        help:
-            "Seconds a response may wait for a client that takes no bytes before it is disconnected (and a large document for room to be written).")
+    @Option(help: "Seconds a client may take no response bytes before it is disconnected.")
     var writeTimeout: Double = 60
 
     @Option(

@@ -1,4 +1,5 @@
 import Foundation
+import Quire
 import Testing
 
 @testable import QuireListener
@@ -32,5 +33,41 @@ import Testing
         #expect(budget.inUse == 0)
         // Larger than the whole budget: clamped, so it can be granted.
         #expect(try await budget.reserve(1000) == 100)
+    }
+
+    @Test func aWaitCancelledBeforeItBeginsEndsAtOnce() async throws {
+        let budget = RequestBodyBudget(total: 100)
+        let held = try await budget.reserve(100)
+        let started = AsyncStream<Void>.makeStream()
+        let ended = Locked(false)
+        let late = Task {
+            defer { ended.withLock { $0 = true } }
+            // Cancelled before it asks: it must not wait for room that may never come.
+            for await _ in started.stream { break }
+            return try await budget.reserve(10)
+        }
+        late.cancel()
+        started.continuation.yield()
+        try await eventually(timeout: 60, "the cancelled wait ended") { ended.withLock { $0 } }
+        await #expect(throws: CancellationError.self) { try await late.value }
+        #expect(budget.waiting == 0)
+        budget.release(held)
+        #expect(budget.inUse == 0)
+    }
+
+    @Test func chargedBytesCountWithoutWaitingAndAreReleasedLikeReservations() async throws {
+        let budget = RequestBodyBudget(total: 100)
+        #expect(try await budget.reserve(80) == 80)
+        budget.charge(50)
+        #expect(budget.inUse == 130)
+        #expect(budget.peak == 130)
+        let waiting = Task { try await budget.reserve(30) }
+        try await eventually(timeout: 300, "one waiting") { budget.waiting == 1 }
+        budget.release(50)
+        #expect(budget.waiting == 1)
+        budget.release(80)
+        #expect(try await waiting.value == 30)
+        budget.release(30)
+        #expect(budget.inUse == 0)
     }
 }
