@@ -189,6 +189,39 @@ import Testing
         #expect(peer.isFinished)
     }
 
+    /// A community build of Couchbase Lite has no listener: Couchbase Lite C's test server
+    /// answers `/startListener` with `500 TESTSERVER "… requires Enterprise Edition"`, and a
+    /// case that serves is not carried (skipped, naming `serve`), not failed.
+    @Test func aListenerOnlyEnterpriseHasIsNotCarried() async throws {
+        let spec = """
+            about: A case that serves its database.
+            cases:
+              - name: served
+                steps:
+                  - serve: {database: db}
+            """
+        let headers = ["CBLTest-API-Version": "1"]
+        let script: [RecordedPeer.Exchange] = [
+            .init("GET", "/", response: #"{"version":"3.2.4","apiVersion":1,"cbl":"couchbase-lite-c"}"#),
+            .init("POST", "/newSession", headers: headers, body: ["id": "*", "dataset_version": "4.0"]),
+            .init("POST", "/reset", headers: headers, body: ["databases": ["db": [:]], "dataset_version": "4.0"]),
+            .init(
+                "POST", "/startListener", headers: headers, body: ["database": "db", "disableTLS": true], status: 500,
+                response: #"{"code":500,"domain":"TESTSERVER","message":"URLEndpointListener requires Enterprise Edition"}"#),
+        ]
+        let peer = try RecordedPeer(script: script)
+        defer { peer.stop() }
+        let engine = try EngineRegistry.makeEngine(named: "testkit-plain:http://127.0.0.1:\(peer.port)")
+        let file = ConformanceSuite.parse(spec, path: "inline.yaml")
+        let runner = ConformanceRunner(engine: engine, options: RunnerOptions(jobs: 1))
+        let results = await onOwnThread { runner.run(file.cases) }
+        let result = try #require(results.first)
+        #expect(peer.mismatches.isEmpty, "\(peer.mismatches)")
+        #expect(result.status == .skipped, "\(String(describing: result.failure?.details))")
+        #expect(result.skipReason?.contains("'serve'") == true, "\(result.skipReason ?? "")")
+        #expect(peer.isFinished)
+    }
+
     /// A version this engine does not speak is refused before any session starts.
     @Test func anUnknownVersionIsRefused() async throws {
         let script: [RecordedPeer.Exchange] = [

@@ -433,12 +433,19 @@ final class TestKitSession: EngineSession {
         }
         try makeDatabase(name)
         let collections = [CollectionName.default] + layout[name, default: []]
-        let answer = try client.post(
-            "/startListener",
-            .object([
-                "database": .string(name), "collections": .array(collections.map { .string($0.fullName) }),
-                "disableTLS": true,
-            ]))
+        let answer: JSONValue?
+        do {
+            answer = try client.post(
+                "/startListener",
+                .object([
+                    "database": .string(name), "collections": .array(collections.map { .string($0.fullName) }),
+                    "disableTLS": true,
+                ]))
+        } catch let error as EngineError where Self.needsEnterprise(error) {
+            // A community build of Couchbase Lite has no URLEndpointListener.
+            throw EngineError.missingCapability(
+                "serve", "the server's Couchbase Lite has no listener (\(error.message))")
+        }
         guard case .object(let members)? = answer, case .string(let id)? = members["id"],
             case .int(let port)? = members["port"]
         else {
@@ -448,6 +455,12 @@ final class TestKitSession: EngineSession {
         let host = client.base.host ?? "127.0.0.1"
         let path = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? name
         return .object(["url": .string("http://\(host):\(port)/\(path)")])
+    }
+
+    /// Whether `error` is a server's refusal of something only Couchbase Lite Enterprise
+    /// Edition does (Couchbase Lite C's test server: `500 TESTSERVER "… requires Enterprise Edition"`).
+    static func needsEnterprise(_ error: EngineError) -> Bool {
+        error.domain == "TestKit" && error.message.contains("Enterprise Edition")
     }
 
     /// Makes database `name` if the case has none of that name: by `/reset` while the case has
