@@ -201,13 +201,14 @@ import Testing
                   - serve: {database: db}
             """
         let headers = ["CBLTest-API-Version": "1"]
+        let refusal = #"{"code":500,"domain":"TESTSERVER","message":"URLEndpointListener requires Enterprise Edition"}"#
         let script: [RecordedPeer.Exchange] = [
             .init("GET", "/", response: #"{"version":"3.2.4","apiVersion":1,"cbl":"couchbase-lite-c"}"#),
             .init("POST", "/newSession", headers: headers, body: ["id": "*", "dataset_version": "4.0"]),
             .init("POST", "/reset", headers: headers, body: ["databases": ["db": [:]], "dataset_version": "4.0"]),
             .init(
                 "POST", "/startListener", headers: headers, body: ["database": "db", "disableTLS": true], status: 500,
-                response: #"{"code":500,"domain":"TESTSERVER","message":"URLEndpointListener requires Enterprise Edition"}"#),
+                response: refusal),
         ]
         let peer = try RecordedPeer(script: script)
         defer { peer.stop() }
