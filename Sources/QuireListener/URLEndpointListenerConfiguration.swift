@@ -6,8 +6,10 @@ import QuireSync
 /// The connection limits have defaults safe for a listener in the open: at most
 /// ``maxConnections`` connections (more wait in the kernel's accept queue until one closes), a
 /// request head must arrive within ``requestHeadTimeout`` of its first byte, a connection
-/// with nothing to do closes after ``idleTimeout``, and request bodies being read hold at
-/// most ``maxInFlightBodyBytes`` between them (more wait their turn).
+/// with nothing to do closes after ``idleTimeout``, request bodies being read hold at most
+/// ``maxInFlightBodyBytes`` between them (more wait their turn), large responses being
+/// written hold at most as many, and a client that takes no response bytes for
+/// ``responseWriteTimeout`` is disconnected.
 public struct URLEndpointListenerConfiguration: Sendable {
     /// The collections served. Each is at `/<database name>` (the default collection) or
     /// `/<database name>.<scope>.<collection>`, like Sync Gateway's keyspaces; a collection
