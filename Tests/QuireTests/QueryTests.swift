@@ -327,13 +327,13 @@ import Testing
     @Test func aQueryObjectFollowsCatalogChangesBetweenRuns() throws {
         let f = try fixture()
         let match = try f.database.createQuery("SELECT meta().id FROM store.items WHERE MATCH(byName, 'Ann')")
-        #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }
+        #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .missingIndex }
         try f.collection.createIndex(withName: "byName", config: FullTextIndexConfiguration(["name"]))
         #expect(try match.rows() == [#"{"id":"a"}"#])
         try f.save(["e": #"{"name":"Ann"}"#])
         #expect(try match.rows().sorted() == [#"{"id":"a"}"#, #"{"id":"e"}"#])
         try f.collection.deleteIndex(forName: "byName")
-        #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }
+        #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .missingIndex }
         // Run inside a batch that creates the index and then rolls back: the next change's
         // schema version is the rolled-back one's, and must not find that compilation.
         struct RollBack: Error {}
@@ -346,7 +346,7 @@ import Testing
         }
         // The same kind of index under another name: as many schema changes as the rolled-back one.
         try f.collection.createIndex(withName: "byCity", config: FullTextIndexConfiguration(["city"]))
-        #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }
+        #expect { try match.execute() } throws: { ($0 as? QuireError)?.code == .missingIndex }
         try f.collection.deleteIndex(forName: "byCity")
 
         let inOslo = try f.database.createQuery("SELECT meta().id FROM store.items WHERE city = 'Oslo'")
@@ -371,7 +371,7 @@ import Testing
         #expect { try badAlias.execute() } throws: { ($0 as? QuireError)?.message.contains("nope") == true }
         let badMatch = QueryBuilder.select(SelectResult.all()).from(DataSource.collection(f.collection))
             .where(FullTextFunction.match("none", query: "x"))
-        #expect { try badMatch.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }
+        #expect { try badMatch.execute() } throws: { ($0 as? QuireError)?.code == .missingIndex }
         let unsetLimit = QueryBuilder.select(SelectResult.all()).from(DataSource.collection(f.collection))
             .limit(Expression.parameter("n"))
         #expect { try unsetLimit.execute() } throws: { ($0 as? QuireError)?.code == .invalidQuery }

@@ -93,9 +93,9 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
     /// Runs the query and returns its rows.
     ///
     /// - Throws: ``QuireError/Code/notOpen`` when a collection it reads was deleted or the database
-    ///   closed; ``QuireError/Code/invalidQuery`` for a full-text match on an index that does
-    ///   not exist (as LiteCore answers it) and when SQLite refuses it as run (a bad full-text
-    ///   query string, a `LIMIT` that is not a number).
+    ///   closed; ``QuireError/Code/missingIndex`` for a full-text match on an index that does
+    ///   not exist (as Couchbase Lite 3.2 answers it); ``QuireError/Code/invalidQuery`` when
+    ///   SQLite refuses it as run (a bad full-text query string, a `LIMIT` that is not a number).
     public func execute() throws -> ResultSet {
         let database = plan.database
         let blobStore = database.blobStore

@@ -314,10 +314,10 @@ final class QueryCompiler {
         if found.count > 1, let main = found.first(where: { $0.0.alias == sources[0].alias }) {
             found = [main]
         }
-        // LiteCore's translator refuses it as a bad query ("missing FTS index", IndexedNodes.cc).
+        // Couchbase Lite 3.2 answers missingIndex ("'match' test requires a full-text index").
         guard let (ref, table) = found.first else {
             throw QuireError(
-                .invalidQuery,
+                .missingIndex,
                 "there is no full-text index named '\(index)' on \(candidates.map { $0.alias }.joined(separator: ", "))"
             )
         }
