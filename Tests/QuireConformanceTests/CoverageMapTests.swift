@@ -79,9 +79,11 @@ import Testing
         #expect(map.entries[0].cases == ["Tests/X/FTests.swift :: readsFragments", "Tests/X/FTests.swift :: again"])
         #expect(map.entries[3].cases == ["Tests/X/FTests.swift :: readsFragments"])
         #expect(map.total.covered == 2)
-        let wrong = CoverageMap.UnitTest(file: "Tests/X/FTests.swift", function: "f", line: 9, covers: ["ATest.testNope"])
+        let wrong = CoverageMap.UnitTest(
+            file: "Tests/X/FTests.swift", function: "f", line: 9, covers: ["ATest.testNope"])
         #expect(throws: CoverageError.self) {
-            try CoverageMap(testList: Self.list, exclusions: "", cases: [], specsDirectory: "/specs", unitTests: [wrong])
+            try CoverageMap(
+                testList: Self.list, exclusions: "", cases: [], specsDirectory: "/specs", unitTests: [wrong])
         }
     }
 

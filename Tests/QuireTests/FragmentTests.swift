@@ -106,7 +106,9 @@ import Testing
     // covers: FragmentTest.testGetFragmentFromArrayValue, FragmentTest.testGetNestedArrayFragments
     @Test func anArrayFragment() throws {
         let store = try Store()
-        let d = try store.saved(["references": [["name": "Scott"], ["name": "Sam"]], "nested-array": [[1, 2, 3], [4, 5, 6]]])
+        let d = try store.saved([
+            "references": [["name": "Scott"], ["name": "Sam"]], "nested-array": [[1, 2, 3], [4, 5, 6]],
+        ])
         for key in ["references", "nested-array"] {
             let fragment = d[key]
             #expect(fragment.exists)
@@ -130,7 +132,9 @@ import Testing
         doc.setValue(true, forKey: "boolean")
         try store.collection.save(document: doc)
         let d = try #require(try store.collection.document(id: "doc1"))
-        for (key, int, double) in [("integer", 10, 10.0), ("float", 100, 100.1), ("double", 99, 99.99), ("boolean", 1, 1.0)] {
+        for (key, int, double) in [
+            ("integer", 10, 10.0), ("float", 100, 100.1), ("double", 99, 99.99), ("boolean", 1, 1.0),
+        ] {
             let fragment = d[key]
             #expect(fragment.exists)
             #expect(fragment.string == nil && fragment.date == nil)

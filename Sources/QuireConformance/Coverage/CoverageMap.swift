@@ -135,7 +135,8 @@ package struct CoverageMap: Sendable {
             let caseName = "\(unitTest.file) :: \(unitTest.function)"
             for test in unitTest.covers {
                 guard known.contains(test) else {
-                    problems.append("\(unitTest.file):\(unitTest.line): covers \(test), which is no test of \(Self.testListFile)")
+                    problems.append(
+                        "\(unitTest.file):\(unitTest.line): covers \(test), which is no test of \(Self.testListFile)")
                     continue
                 }
                 if running[test, default: []].last != caseName { running[test, default: []].append(caseName) }
@@ -165,7 +166,8 @@ package struct CoverageMap: Sendable {
         let suite = ConformanceSuite.load(paths: [directory.path])
         return try CoverageMap(
             testList: try text(testListFile), exclusions: try text(exclusionsFile), cases: suite.cases,
-            specsDirectory: directory.path, unitTests: UnitTest.scan(packageDirectory: directory.deletingLastPathComponent()))
+            specsDirectory: directory.path,
+            unitTests: UnitTest.scan(packageDirectory: directory.deletingLastPathComponent()))
     }
 
     /// A unit test (Swift Testing, under `Tests/`) that says which Couchbase Lite tests it
@@ -203,7 +205,8 @@ package struct CoverageMap: Sendable {
                     let name = line.range(of: #"func [A-Za-z_][A-Za-z0-9_]*"#, options: .regularExpression)
                 {
                     found.append(
-                        UnitTest(file: file, function: String(line[name].dropFirst(5)), line: index + 1, covers: pending))
+                        UnitTest(
+                            file: file, function: String(line[name].dropFirst(5)), line: index + 1, covers: pending))
                     pending = []
                 }
             }
@@ -219,7 +222,9 @@ package struct CoverageMap: Sendable {
                 if path.hasSuffix(".swift") { files.append(path) }
             }
             return files.sorted().flatMap { path -> [UnitTest] in
-                guard let text = try? String(contentsOf: tests.appendingPathComponent(path), encoding: .utf8) else { return [] }
+                guard let text = try? String(contentsOf: tests.appendingPathComponent(path), encoding: .utf8) else {
+                    return []
+                }
                 return scan(source: text, file: "Tests/" + path)
             }
         }
