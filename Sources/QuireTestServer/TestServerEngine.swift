@@ -43,7 +43,7 @@ public actor TestServerEngine {
     }
 
     /// The answer to one request. `headers` are looked up without regard to case.
-    public func respond(method: String, path: String, headers: [String: String], body: [UInt8]) async
+    package func respond(method: String, path: String, headers: [String: String], body: [UInt8]) async
         -> TestServerResponse
     {
         do {

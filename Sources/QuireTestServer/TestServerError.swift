@@ -64,7 +64,7 @@ public struct TestServerError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// The error object of the protocol.
-    public var body: JSONValue {
+    package var body: JSONValue {
         .object(["domain": .string(domain), "code": .int(Int64(code)), "message": .string(message)])
     }
 

@@ -1,14 +1,14 @@
 import Quire
 
 /// What an endpoint answers: a status and a JSON body, or no body (a plain 200).
-public struct TestServerResponse: Sendable, Equatable {
+package struct TestServerResponse: Sendable, Equatable {
     /// The HTTP status.
-    public var status: Int
+    package var status: Int
     /// The JSON body; nil for none.
-    public var body: JSONValue?
+    package var body: JSONValue?
 
     /// A response with `status` and `body`.
-    public init(status: Int, body: JSONValue?) {
+    package init(status: Int, body: JSONValue?) {
         self.status = status
         self.body = body
     }

@@ -10,7 +10,7 @@ final class CodecRun: WorkloadRun {
     private enum Input {
         case quireBytes([[UInt8]])
         case foundationData([Data])
-        case quireValues([JSONValue])
+        case quireValues([JSONCodec.Value])
         case foundationObjects([Any])
     }
 
@@ -36,7 +36,7 @@ final class CodecRun: WorkloadRun {
         switch input {
         case .quireBytes(let documents):
             for bytes in documents {
-                if case .object(let members) = try JSONCodec.parse(bytes) { total &+= members.count }
+                total &+= try JSONCodec.parse(bytes).count
             }
         case .foundationData(let documents):
             for data in documents {

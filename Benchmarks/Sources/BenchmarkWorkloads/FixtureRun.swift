@@ -74,7 +74,7 @@ final class FixtureRun: WorkloadRun {
     private static func firstID(in url: URL) throws -> String {
         let data = try Data(contentsOf: url)
         guard let line = data.split(separator: UInt8(ascii: "\n")).first,
-            case .string(let id)? = try JSONCodec.parse(line)["_id"]
+            let id = try JSONCodec.parse(line)["_id"]?.stringValue
         else { throw WorkloadFailure("\(url.path) does not start with a document with an _id") }
         return id
     }

@@ -37,8 +37,8 @@ public enum SampleData {
         var documents: [SampleDocument] = []
         documents.reserveCapacity(count)
         for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
-            guard case .object(var members) = try JSONCodec.parse(line),
-                case .string(let id)? = members.removeValue(forKey: "_id")
+            guard var members = try JSONCodec.parse(line).members,
+                let id = members.removeValue(forKey: "_id")?.stringValue
             else {
                 throw QuireError(.corruptData, "a line of \(collectionFile) is not a document with an _id")
             }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Object keys are Swift `String`s, which compare by canonical equivalence: two keys that
 /// differ only in Unicode normalisation (`"é"` precomposed and decomposed) are the same key.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -31,50 +31,50 @@ public enum JSONValue: Sendable, Hashable {
 
 extension JSONValue {
     /// The member named `key` when this is an object that has one, otherwise nil.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members[key]
     }
 
     /// The element at `index` when this is an array and the index is in range, otherwise nil.
-    public subscript(index: Int) -> JSONValue? {
+    package subscript(index: Int) -> JSONValue? {
         guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
         return elements[index]
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The members when this is an object, otherwise nil.
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         guard case .object(let members) = self else { return nil }
         return members
     }
 
     /// The elements when this is an array, otherwise nil.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         guard case .array(let elements) = self else { return nil }
         return elements
     }
 
     /// The text when this is a string, otherwise nil.
-    public var stringValue: String? {
+    package var stringValue: String? {
         guard case .string(let text) = self else { return nil }
         return text
     }
 
     /// The flag when this is a boolean, otherwise nil; numbers are never taken for booleans.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         guard case .bool(let flag) = self else { return nil }
         return flag
     }
 
     /// The integer when this is ``int(_:)``, or a ``double(_:)`` with no fractional part
     /// that fits `Int64` exactly; otherwise nil.
-    public var int64Value: Int64? {
+    package var int64Value: Int64? {
         switch self {
         case .int(let number):
             return number
@@ -87,13 +87,13 @@ extension JSONValue {
     }
 
     /// ``int64Value`` as an `Int` (64-bit on every supported platform).
-    public var intValue: Int? {
+    package var intValue: Int? {
         int64Value.flatMap { Int(exactly: $0) }
     }
 
     /// The number as a `Double` when this is ``int(_:)`` or ``double(_:)``, otherwise nil.
     /// Integers beyond 2^53 are rounded to the nearest `Double`.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .int(let number): return Double(number)
         case .double(let number): return number
@@ -106,37 +106,37 @@ extension JSONValue {
 
 extension JSONValue: ExpressibleByNilLiteral {
     /// `nil` is `null`.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue: ExpressibleByBooleanLiteral {
     /// A boolean literal.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension JSONValue: ExpressibleByIntegerLiteral {
     /// An integer literal.
-    public init(integerLiteral value: Int64) { self = .int(value) }
+    package init(integerLiteral value: Int64) { self = .int(value) }
 }
 
 extension JSONValue: ExpressibleByFloatLiteral {
     /// A floating-point literal.
-    public init(floatLiteral value: Double) { self = .double(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension JSONValue: ExpressibleByStringLiteral {
     /// A string literal.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension JSONValue: ExpressibleByArrayLiteral {
     /// An array literal.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 }
 
 extension JSONValue: ExpressibleByDictionaryLiteral {
     /// A dictionary literal; when a key repeats, the last value wins, as in parsed JSON.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         var members = [String: JSONValue](minimumCapacity: elements.count)
         for (key, value) in elements { members[key] = value }
         self = .object(members)
@@ -157,7 +157,7 @@ extension JSONValue {
     /// Unsigned integers above `Int64.max` become doubles. A `Float` is widened through its
     /// shortest decimal form, so `Float(0.1)` becomes `0.1` rather than `0.10000000149011612`.
     /// Non-finite numbers have no JSON form and give nil.
-    public init?(any value: Any) {
+    package init?(any value: Any) {
         // Real NSNumber objects first: Swift's casts would happily read an NSNumber holding 1
         // as `true`, and a boolean NSNumber as an integer.
         if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
@@ -208,7 +208,7 @@ extension JSONValue {
 
     /// The value as Swift natives, the shape `JSONSerialization` callers expect: `NSNull` for
     /// null, `Bool`, `Int` for integers, `Double`, `String`, `[Any]` and `[String: Any]`.
-    public var anyValue: Any {
+    package var anyValue: Any {
         switch self {
         case .null: return NSNull()
         case .bool(let flag): return flag

@@ -58,13 +58,13 @@ package enum JSONWriter {
 extension JSONValue {
     /// The JSON text of this value as UTF-8 bytes; canonical (keys sorted, the shortest
     /// numbers that read back the same) unless `sortedKeys` is false.
-    public func jsonBytes(sortedKeys: Bool = true) throws -> [UInt8] {
+    package func jsonBytes(sortedKeys: Bool = true) throws -> [UInt8] {
         try JSONWriter.bytes(self, sortedKeys: sortedKeys)
     }
 
     /// The JSON text of this value; canonical (keys sorted, the shortest numbers that read back
     /// the same) unless `sortedKeys` is false.
-    public func jsonString(sortedKeys: Bool = true) throws -> String {
+    package func jsonString(sortedKeys: Bool = true) throws -> String {
         try JSONWriter.string(self, sortedKeys: sortedKeys)
     }
 }

@@ -79,7 +79,7 @@ public final class Parameters: Sendable {
     }
 
     /// Sets `name` to a JSON value.
-    public func setJSONValue(_ value: JSONValue, forName name: String) { set(value, name) }
+    package func setJSONValue(_ value: JSONValue, forName name: String) { set(value, name) }
 
     /// Unsets `name`, making it MISSING again.
     public func removeValue(forName name: String) {

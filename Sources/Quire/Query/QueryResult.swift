@@ -56,13 +56,13 @@ public final class QueryResult: ArrayProtocol, DictionaryProtocol, Sendable, Cus
     }
 
     /// The JSON value of column `index`, nil when MISSING.
-    public func jsonValue(at index: Int) -> JSONValue? {
+    package func jsonValue(at index: Int) -> JSONValue? {
         guard index >= 0, index < values.count else { return nil }
         return values[values.startIndex + index]
     }
 
     /// The JSON value of the column with key `key`, nil when MISSING.
-    public func jsonValue(forKey key: String) -> JSONValue? {
+    package func jsonValue(forKey key: String) -> JSONValue? {
         columnNames.firstIndex(of: key).flatMap { jsonValue(at: $0) }
     }
 
@@ -81,7 +81,7 @@ public final class QueryResult: ArrayProtocol, DictionaryProtocol, Sendable, Cus
     }
 
     /// The columns that have a value, by key, as one JSON value.
-    public func toJSONValue() -> JSONValue {
+    package func toJSONValue() -> JSONValue {
         var members: [String: JSONValue] = [:]
         for (name, value) in zip(columnNames, values) {
             if let value { members[name] = value }

@@ -9,13 +9,13 @@ public struct DatasetDocument: Sendable {
     /// The 1-based line it came from.
     public var line: Int
     /// The body without `_id`, with numbers as written (`1` and `1.0` stay apart).
-    public var body: [String: JSONValue]
+    package var body: [String: JSONValue]
     /// Every blob reference (`{"@type": "blob", "digest": ...}`) anywhere in the body, depth
     /// first with keys in sorted order.
     public var blobReferences: [DatasetBlobReference]
 
     /// Makes a document.
-    public init(id: String, line: Int, body: [String: JSONValue], blobReferences: [DatasetBlobReference]) {
+    package init(id: String, line: Int, body: [String: JSONValue], blobReferences: [DatasetBlobReference]) {
         self.id = id
         self.line = line
         self.body = body

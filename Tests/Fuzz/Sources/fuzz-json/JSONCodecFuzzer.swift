@@ -30,7 +30,7 @@ enum JSONCodecFuzzer {
     }
 
     private static func readText(_ text: UnsafeRawBufferPointer) {
-        let value: JSONValue
+        let value: JSONCodec.Value
         do {
             value = try JSONCodec.parse(text)
         } catch let error as QuireError {
@@ -47,7 +47,7 @@ enum JSONCodecFuzzer {
         } catch {
             FuzzDriver.fail("a value read from JSON cannot be written back: \(error)")
         }
-        let reread: JSONValue
+        let reread: JSONCodec.Value
         do {
             reread = try JSONCodec.parse(written)
         } catch {
@@ -57,7 +57,7 @@ enum JSONCodecFuzzer {
         guard (try? JSONCodec.bytes(reread)) == written else { FuzzDriver.fail("writing is not canonical") }
     }
 
-    private static func writeValue(_ value: JSONValue) {
+    private static func writeValue(_ value: JSONCodec.Value) {
         let written: [UInt8]
         do {
             written = try JSONCodec.bytes(value)
@@ -67,7 +67,7 @@ enum JSONCodecFuzzer {
         } catch {
             FuzzDriver.fail("writer threw a non-Quire error \(error)")
         }
-        let reread: JSONValue
+        let reread: JSONCodec.Value
         do {
             reread = try JSONCodec.parse(written)
         } catch {
@@ -82,7 +82,7 @@ enum JSONCodecFuzzer {
     }
 
     /// Builds a value from the bytes; depth may exceed the codec's limit on purpose.
-    private static func makeValue(_ source: inout FuzzBytes, depth: Int) -> JSONValue {
+    private static func makeValue(_ source: inout FuzzBytes, depth: Int) -> JSONCodec.Value {
         if depth > 600 || source.isEmpty { return .null }
         switch source.byte() % 9 {
         case 0: return .null
@@ -96,7 +96,7 @@ enum JSONCodecFuzzer {
             return .array((0..<count).map { _ in makeValue(&source, depth: depth + 1) })
         default:
             let count = Int(source.byte() % 8)
-            var members: [String: JSONValue] = [:]
+            var members: [String: JSONCodec.Value] = [:]
             for _ in 0..<count {
                 let key = String(decoding: source.bytes(upTo: 16), as: UTF8.self)
                 members[key] = makeValue(&source, depth: depth + 1)
