@@ -10,8 +10,10 @@ import Quire
 /// `Range` request.
 ///
 /// Delegate calls arrive one at a time on the session's serial queue; the state they share
-/// with ``run()`` and with cancellation is behind `lock`.
+/// with ``run()`` and with cancellation is in `state`.
 final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // Safe because every mutable member is in `state`, reached only under its lock; the rest
+    // are constants (the file handle is written only under that lock too).
     /// A transfer that broke after its request went out (the connection dropped, reset or
     /// went quiet): worth resuming when bytes arrived. `error` is what the download throws
     /// when it is not resumed.
@@ -35,24 +37,27 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
     private let progress: (@Sendable (FixtureDownloadProgress) -> Void)?
     /// Told the validator of each first response, so a later run can resume the file.
     private let validatorChanged: (@Sendable (String?) -> Void)?
-    private let lock = NSLock()
-    private var session: URLSession?
+    private let state: Locked<State>
 
-    /// Bytes in the file.
-    private var received: Int64 = 0
-    /// The archive's size as the server gave it.
-    private var total: Int64?
-    /// The `If-Range` value for resumed requests: a strong ETag or a Last-Modified date.
-    private var validator: String?
-    private var resumes = 0
-    private var retries = 0
-    /// Bytes the current request delivered.
-    private var attemptBytes: Int64 = 0
-    /// Why the current request was stopped, when it was stopped on purpose.
-    private var failure: (any Error)?
-    private var continuation: CheckedContinuation<Void, any Error>?
-    private var task: URLSessionDataTask?
-    private var cancelled = false
+    /// What the delegate calls, ``run()`` and cancellation share.
+    private struct State {
+        var session: URLSession?
+        /// Bytes in the file.
+        var received: Int64 = 0
+        /// The archive's size as the server gave it.
+        var total: Int64?
+        /// The `If-Range` value for resumed requests: a strong ETag or a Last-Modified date.
+        var validator: String?
+        var resumes = 0
+        var retries = 0
+        /// Bytes the current request delivered.
+        var attemptBytes: Int64 = 0
+        /// Why the current request was stopped, when it was stopped on purpose.
+        var failure: (any Error)?
+        var continuation: CheckedContinuation<Void, any Error>?
+        var task: URLSessionDataTask?
+        var cancelled = false
+    }
 
     /// A session writing `download` through `handle`, whose file already holds `kept` bytes of
     /// it from an earlier run (sent as `Range` with `validator` as `If-Range`).
@@ -65,8 +70,7 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         self.handle = handle
         self.progress = progress
         self.validatorChanged = validatorChanged
-        received = kept
-        self.validator = validator
+        state = Locked(State(received: kept, validator: validator))
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = download.timeout
@@ -75,19 +79,20 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         configuration.httpCookieStorage = nil
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+        state.withLock { $0.session = session }
     }
 
     /// Downloads the whole archive, resuming up to ``FixtureDownload/maximumResumes`` times;
     /// returns the number of bytes written. The session is invalidated when it returns.
     func run() async throws -> Int64 {
-        defer { lock.withLock { session }?.invalidateAndCancel() }
+        defer { state.withLock { $0.session }?.invalidateAndCancel() }
         return try await withTaskCancellationHandler {
             while true {
                 try Task.checkCancellation()
                 do {
                     try await attempt()
-                    let (received, total) = lock.withLock { (self.received, self.total) }
+                    let (received, total) = state.withLock { ($0.received, $0.total) }
                     if let total, received < total {
                         // Some stacks end a body cut short by the server without an error.
                         throw Interruption(
@@ -98,33 +103,33 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
                     }
                     return received
                 } catch let interruption as Interruption {
-                    let resumable = lock.withLock { () -> Bool in
-                        guard attemptBytes > 0, resumes < download.maximumResumes else { return false }
-                        resumes += 1
+                    let resumable = state.withLock { state -> Bool in
+                        guard state.attemptBytes > 0, state.resumes < download.maximumResumes else { return false }
+                        state.resumes += 1
                         return true
                     }
                     guard resumable else { throw interruption.error }
                 } catch let transient as Transient {
                     // Waits of 0.5, 1, 2, 4 … s, at most 8 s, between tries.
-                    let wait = lock.withLock { () -> Double? in
-                        guard retries < download.maximumRetries else { return nil }
-                        retries += 1
-                        return min(8, download.firstRetryWait * Double(1 << min(retries - 1, 16)))
+                    let wait = state.withLock { state -> Double? in
+                        guard state.retries < download.maximumRetries else { return nil }
+                        state.retries += 1
+                        return min(8, download.firstRetryWait * Double(1 << min(state.retries - 1, 16)))
                     }
                     guard let wait else { throw transient.error }
                     try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
                 } catch is Restart {
-                    try lock.withLock {
+                    try state.withLock { state in
                         try handle.truncate(atOffset: 0)
-                        received = 0
-                        validator = nil
+                        state.received = 0
+                        state.validator = nil
                     }
                 }
             }
         } onCancel: {
-            let task = lock.withLock {
-                cancelled = true
-                return self.task
+            let task = state.withLock { state in
+                state.cancelled = true
+                return state.task
             }
             task?.cancel()
         }
@@ -135,17 +140,19 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         var request = URLRequest(
             url: download.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: download.timeout)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let task: URLSessionDataTask? = lock.withLock {
-                guard !cancelled, let session else { return nil }
-                if received > 0 {
-                    request.setValue("bytes=\(received)-", forHTTPHeaderField: "Range")
-                    if let validator { request.setValue(validator, forHTTPHeaderField: "If-Range") }
+            let task: URLSessionDataTask? = state.withLock { state in
+                guard !state.cancelled, let session = state.session else { return nil }
+                if state.received > 0 {
+                    request.setValue("bytes=\(state.received)-", forHTTPHeaderField: "Range")
+                    if let validator = state.validator {
+                        request.setValue(validator, forHTTPHeaderField: "If-Range")
+                    }
                 }
-                attemptBytes = 0
-                failure = nil
+                state.attemptBytes = 0
+                state.failure = nil
                 let task = session.dataTask(with: request)
-                self.task = task
-                self.continuation = continuation
+                state.task = task
+                state.continuation = continuation
                 return task
             }
             guard let task else {
@@ -162,9 +169,9 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
-        let refusal: (any Error)? = lock.withLock {
+        let refusal: (any Error)? = state.withLock { state in
             do {
-                try accept(response)
+                try accept(response, into: &state)
                 return nil
             } catch let error as QuireError {
                 return error
@@ -178,14 +185,14 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         }
         completionHandler(.allow)
         if let refusal {
-            lock.withLock { failure = refusal }
+            state.withLock { $0.failure = refusal }
             dataTask.cancel()
         }
     }
 
     /// Checks a response's status and announced size, and sets up the file for its body
-    /// (caller holds `lock`).
-    private func accept(_ response: URLResponse) throws {
+    /// (called under `state`'s lock, with its value).
+    private func accept(_ response: URLResponse, into state: inout State) throws {
         let url = download.url.absoluteString
         guard let http = response as? HTTPURLResponse else {
             throw QuireError(.networkError, "\(url) did not answer with HTTP", domain: .network)
@@ -193,35 +200,35 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
         let status = http.statusCode
         switch status {
         case 200:
-            if received > 0 {
+            if state.received > 0 {
                 // The server sends the whole file (it ignores ranges, or the file changed).
                 try handle.truncate(atOffset: 0)
-                received = 0
+                state.received = 0
             }
-            total = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
-            validator = FixtureDownloadSession.validator(of: http)
-            validatorChanged?(validator)
-        case 206 where received > 0:
+            state.total = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
+            state.validator = FixtureDownloadSession.validator(of: http)
+            validatorChanged?(state.validator)
+        case 206 where state.received > 0:
             let range = http.value(forHTTPHeaderField: "Content-Range") ?? ""
-            guard let (start, size) = FixtureDownloadSession.contentRange(range), start == received else {
+            guard let (start, size) = FixtureDownloadSession.contentRange(range), start == state.received else {
                 throw QuireError(
                     .remoteError,
-                    "\(url) answered a range request with Content-Range '\(range)', not bytes from \(received)",
+                    "\(url) answered a range request with Content-Range '\(range)', not bytes from \(state.received)",
                     domain: .network, underlyingCode: 206)
             }
-            if let size { total = size }
-        case 416 where received > 0:
+            if let size { state.total = size }
+        case 416 where state.received > 0:
             throw Restart()
         case 429, 500, 502, 503, 504:
             throw Transient(error: FixtureDownloadSession.statusError(status, url: url))
         default:
             throw FixtureDownloadSession.statusError(status, url: url)
         }
-        if let total, let expected = download.expectedSize, total != expected {
+        if let total = state.total, let expected = download.expectedSize, total != expected {
             throw QuireError(
                 .corruptData, "\(url) is \(total) bytes, not the expected \(expected); nothing was installed")
         }
-        if let total, total > download.maximumSize {
+        if let total = state.total, total > download.maximumSize {
             throw QuireError(
                 .corruptData,
                 "\(url) is \(total) bytes, more than the \(download.maximumSize) allowed; nothing was installed")
@@ -229,11 +236,11 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let report: FixtureDownloadProgress?? = lock.withLock {
-            guard failure == nil, !cancelled else { return nil }
+        let report: FixtureDownloadProgress?? = state.withLock { state in
+            guard state.failure == nil, !state.cancelled else { return nil }
             let limit = min(download.expectedSize ?? .max, download.maximumSize)
-            if received + Int64(data.count) > limit {
-                failure = QuireError(
+            if state.received + Int64(data.count) > limit {
+                state.failure = QuireError(
                     .corruptData,
                     "\(download.url.absoluteString) sent more than \(limit) bytes, more than "
                         + (download.expectedSize == nil ? "allowed" : "expected") + "; nothing was installed")
@@ -242,13 +249,15 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
             do {
                 try handle.write(contentsOf: data)
             } catch {
-                failure = QuireError.posix(EIO, "cannot write the downloaded archive: \(error.localizedDescription)")
+                state.failure = QuireError.posix(
+                    EIO, "cannot write the downloaded archive: \(error.localizedDescription)")
                 return .some(nil)
             }
-            received += Int64(data.count)
-            attemptBytes += Int64(data.count)
+            state.received += Int64(data.count)
+            state.attemptBytes += Int64(data.count)
             return FixtureDownloadProgress(
-                receivedBytes: received, totalBytes: total, resumes: resumes, retries: retries)
+                receivedBytes: state.received, totalBytes: state.total, resumes: state.resumes,
+                retries: state.retries)
         }
         switch report {
         case .some(.some(let snapshot)): progress?(snapshot)
@@ -258,12 +267,12 @@ final class FixtureDownloadSession: NSObject, URLSessionDataDelegate, @unchecked
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, failure, cancelled) = lock.withLock {
+        let (continuation, failure, cancelled) = state.withLock { state in
             defer {
-                self.continuation = nil
-                self.task = nil
+                state.continuation = nil
+                state.task = nil
             }
-            return (self.continuation, self.failure, self.cancelled)
+            return (state.continuation, state.failure, state.cancelled)
         }
         guard let continuation else { return }
         if let failure {
