@@ -360,7 +360,7 @@ public final class Database: Sendable {
     ///
     /// - Throws: ``QuireError/Code/notOpen`` when this object was closed; SQLite failures in the
     ///   `.sqlite` domain.
-    public func publicUUID() throws -> String {
+    package func publicUUID() throws -> String {
         try info("publicUUID") ?? ""
     }
 

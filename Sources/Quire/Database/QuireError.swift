@@ -135,10 +135,10 @@ public struct QuireError: Error, CustomNSError, CustomStringConvertible, Sendabl
         case invalidJSON = 17001
 
         /// The code's name as written in spec files and reports (`invalidParameter`).
-        public var name: String { String(describing: self) }
+        package var name: String { String(describing: self) }
 
         /// Finds a code by its name (`"notFound"`), or nil.
-        public init?(name: String) {
+        package init?(name: String) {
             guard let found = Code.allCases.first(where: { $0.name == name }) else { return nil }
             self = found
         }
@@ -176,7 +176,7 @@ public struct QuireError: Error, CustomNSError, CustomStringConvertible, Sendabl
     }
 
     /// A POSIX error carrying `errno`, mapped to the nearest Couchbase Lite code.
-    public static func posix(_ errno: Int32, _ message: String) -> QuireError {
+    package static func posix(_ errno: Int32, _ message: String) -> QuireError {
         let code: Code
         switch errno {
         case ENOENT: code = .notFound

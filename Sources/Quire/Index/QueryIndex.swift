@@ -5,14 +5,14 @@ public struct QueryIndex: Sendable, CustomStringConvertible {
     /// The collection it indexes.
     public let collection: Collection
     /// The indexed expressions, in SQL++.
-    public let expressions: [String]
+    package let expressions: [String]
     /// The partial-index condition, in SQL++, if any.
-    public let whereClause: String?
+    package let whereClause: String?
     /// Whether it is a full-text index.
-    public let isFullText: Bool
+    package let isFullText: Bool
     /// An array index's path to the array (``ArrayIndexConfiguration/path``); nil for other
     /// kinds. Its ``expressions`` are over each element, empty for the elements themselves.
-    public let arrayPath: String?
+    package let arrayPath: String?
 
     /// `name (kind on collection)`.
     public var description: String {

@@ -6,15 +6,15 @@
 /// ```
 public struct Collation: Sendable, Hashable, CustomStringConvertible {
     /// Whether Unicode rules apply (otherwise ASCII code order).
-    public private(set) var isUnicode: Bool
+    package private(set) var isUnicode: Bool
     /// Whether upper and lower case compare equal.
-    public private(set) var ignoresCase: Bool
+    package private(set) var ignoresCase: Bool
     /// Whether accented letters compare equal to their base letters (Unicode only).
-    public private(set) var ignoresAccents: Bool
+    package private(set) var ignoresAccents: Bool
     /// The locale whose rules a Unicode collation follows (nil: Quire's locale-independent
     /// order). An identifier that is not 1 to 64 ASCII letters, digits, `_` and `-` is
     /// recorded but not followed.
-    public private(set) var localeIdentifier: String?
+    package private(set) var localeIdentifier: String?
 
     /// A Unicode collation: case- and accent-sensitive until told otherwise.
     public static func unicode() -> Collation {
