@@ -39,7 +39,8 @@ import QuireSync
 /// await listener.stop()
 /// try folder.close()
 /// ```
-// Safe because every mutable member is read and written only while `lock` is held.
+// Safe because the folder's mutable state is in `state`, reached only under its lock, and
+// `openDatabase` is replaced (by tests) only before the folder serves a request.
 public final class ListenerDatabaseFolder: @unchecked Sendable {
     /// The folder holding the databases.
     public let directory: String
@@ -69,16 +70,27 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         var lastUse: UInt64
     }
 
-    private let lock = NSLock()
-    /// The databases open now, by name.
-    private var opened: [ExactName: Entry] = [:]
-    /// Counts uses, for least-recently-used eviction.
-    private var useClock: UInt64 = 0
-    /// Databases being deleted: neither reopened nor created until that ends.
-    private var deleting: Set<ExactName> = []
-    /// Databases being created.
-    private var creating: Set<ExactName> = []
-    private var closed = false
+    /// What requests share: the open databases and those being created or deleted.
+    private struct State {
+        /// The databases open now, by name.
+        var opened: [ExactName: Entry] = [:]
+        /// Counts uses, for least-recently-used eviction.
+        var useClock: UInt64 = 0
+        /// Databases being deleted: neither reopened nor created until that ends.
+        var deleting: Set<ExactName> = []
+        /// Databases being created.
+        var creating: Set<ExactName> = []
+        var closed = false
+
+        /// 503 once the folder is closed.
+        func checkOpen() throws {
+            guard !closed else {
+                throw HTTPFailure(status: .serviceUnavailable, error: "unavailable", reason: "The server is stopping.")
+            }
+        }
+    }
+
+    private let state = Locked(State())
     /// Opens (or creates) a database; replaced by tests to make opening fail.
     var openDatabase: @Sendable (String, DatabaseConfiguration) throws -> Database = { name, config in
         try Database(name: name, config: config)
@@ -121,16 +133,16 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
     /// Closes every database open to serve requests. Stop the listener first; afterwards
     /// requests naming a database answer 503.
     public func close() throws {
-        let databases = lock.withLock {
-            closed = true
-            defer { opened = [:] }
-            return opened.values.map(\.database)
+        let databases = state.withLock { state in
+            state.closed = true
+            defer { state.opened = [:] }
+            return state.opened.values.map(\.database)
         }
         for database in databases { try database.close() }
     }
 
     /// The number of databases open now.
-    var openCount: Int { lock.withLock { opened.count } }
+    var openCount: Int { state.withLock { $0.opened.count } }
 
     // MARK: For the listener
 
@@ -177,12 +189,14 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         -> ServedCollection?
     {
         guard isServable(name) else { return nil }
-        let found = try lock.withLock { () -> (Database?, ServedCollection?) in
-            try checkOpen()
-            guard !deleting.contains(ExactName(name)), var entry = opened[ExactName(name)] else { return (nil, nil) }
-            useClock += 1
-            entry.lastUse = useClock
-            opened[ExactName(name)] = entry
+        let found = try state.withLock { state -> (Database?, ServedCollection?) in
+            try state.checkOpen()
+            guard !state.deleting.contains(ExactName(name)), var entry = state.opened[ExactName(name)] else {
+                return (nil, nil)
+            }
+            state.useClock += 1
+            entry.lastUse = state.useClock
+            state.opened[ExactName(name)] = entry
             return (entry.database, entry.served[ExactName(keyspace)])
         }
         if let served = found.1 { return served }
@@ -199,10 +213,10 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         let served = ServedCollection(
             keyspace: isDefault ? name : "\(name).\(scope).\(collection)", collection: found,
             codec: AttachmentCodec(database: database))
-        lock.withLock {
-            if var entry = opened[ExactName(name)], entry.database === database {
+        state.withLock { state in
+            if var entry = state.opened[ExactName(name)], entry.database === database {
                 entry.served[ExactName(keyspace)] = served
-                opened[ExactName(name)] = entry
+                state.opened[ExactName(name)] = entry
             }
         }
         return served
@@ -214,29 +228,22 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
     private func adopt(_ name: String, _ database: Database) throws -> Database? {
         var evicted: Entry?
         defer { _ = evicted }  // released after the lock: the last reference closes it
-        return try lock.withLock { () -> Database? in
-            try checkOpen()
-            guard !deleting.contains(ExactName(name)) else { return nil }
-            useClock += 1
-            if var entry = opened[ExactName(name)] {
-                entry.lastUse = useClock
-                opened[ExactName(name)] = entry
+        return try state.withLock { state -> Database? in
+            try state.checkOpen()
+            guard !state.deleting.contains(ExactName(name)) else { return nil }
+            state.useClock += 1
+            if var entry = state.opened[ExactName(name)] {
+                entry.lastUse = state.useClock
+                state.opened[ExactName(name)] = entry
                 return entry.database
             }
-            opened[ExactName(name)] = Entry(database: database, lastUse: useClock)
-            if opened.count > maximumOpenDatabases,
-                let oldest = opened.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            state.opened[ExactName(name)] = Entry(database: database, lastUse: state.useClock)
+            if state.opened.count > maximumOpenDatabases,
+                let oldest = state.opened.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
             {
-                evicted = opened.removeValue(forKey: oldest)
+                evicted = state.opened.removeValue(forKey: oldest)
             }
             return database
-        }
-    }
-
-    /// 503 once the folder is closed (caller holds `lock`).
-    private func checkOpen() throws {
-        guard !closed else {
-            throw HTTPFailure(status: .serviceUnavailable, error: "unavailable", reason: "The server is stopping.")
         }
     }
 
@@ -285,11 +292,11 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
             }
         }
         guard let served = try resolve(name) else { throw HTTPFailure.notFound("Database does not exist.") }
-        try lock.withLock {
-            guard !creating.contains(ExactName(keyspace)) else { throw ListenerDatabaseFolder.exists }
-            creating.insert(ExactName(keyspace))
+        try state.withLock { state in
+            guard !state.creating.contains(ExactName(keyspace)) else { throw ListenerDatabaseFolder.exists }
+            state.creating.insert(ExactName(keyspace))
         }
-        defer { lock.withLock { _ = creating.remove(ExactName(keyspace)) } }
+        defer { state.withLock { _ = $0.creating.remove(ExactName(keyspace)) } }
         let database = served.collection.database
         guard try database.collection(name: collection, scope: scope) == nil else {
             throw ListenerDatabaseFolder.exists
@@ -306,18 +313,18 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
     /// Creates database `name` (already checked): 412 when it exists, 403 when creating is
     /// not allowed.
     private func createDatabase(_ name: String) throws {
-        try lock.withLock {
-            try checkOpen()
-            if opened[ExactName(name)] != nil || deleting.contains(ExactName(name))
-                || creating.contains(ExactName(name))
+        try state.withLock { state in
+            try state.checkOpen()
+            if state.opened[ExactName(name)] != nil || state.deleting.contains(ExactName(name))
+                || state.creating.contains(ExactName(name))
                 || Database.exists(withName: name, inDirectory: directory) || hasEntry(name)
             {
                 throw ListenerDatabaseFolder.exists
             }
             guard createsDatabases else { throw ListenerDatabaseFolder.notCreating }
-            creating.insert(ExactName(name))
+            state.creating.insert(ExactName(name))
         }
-        defer { lock.withLock { _ = creating.remove(ExactName(name)) } }
+        defer { state.withLock { _ = $0.creating.remove(ExactName(name)) } }
         let folder = directory + "/" + name + ".quire"
         let existed = FileManager.default.fileExists(atPath: folder)
         let database: Database
@@ -338,15 +345,16 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
         guard allowsDelete else {
             throw HTTPFailure(status: .forbidden, error: "forbidden", reason: "This server does not delete databases.")
         }
-        let database: Database? = try lock.withLock {
-            guard !closed, isServable(name), !deleting.contains(ExactName(name)), !creating.contains(ExactName(name)),
-                opened[ExactName(name)] != nil
+        let database: Database? = try state.withLock { state in
+            guard !state.closed, isServable(name), !state.deleting.contains(ExactName(name)),
+                !state.creating.contains(ExactName(name)),
+                state.opened[ExactName(name)] != nil
                     || (Database.exists(withName: name, inDirectory: directory) && isLinkFree(name))
             else { throw HTTPFailure.notFound("Database does not exist.") }
-            deleting.insert(ExactName(name))
-            return opened.removeValue(forKey: ExactName(name))?.database
+            state.deleting.insert(ExactName(name))
+            return state.opened.removeValue(forKey: ExactName(name))?.database
         }
-        defer { lock.withLock { _ = deleting.remove(ExactName(name)) } }
+        defer { state.withLock { _ = $0.deleting.remove(ExactName(name)) } }
         if let database {
             try database.delete()
         } else {
@@ -356,7 +364,7 @@ public final class ListenerDatabaseFolder: @unchecked Sendable {
 
     /// Any database served, for the welcome message's UUID.
     var firstDatabase: Database? {
-        lock.withLock { opened.min(by: { $0.key.text < $1.key.text })?.value.database }
+        state.withLock { $0.opened.min(by: { $0.key.text < $1.key.text })?.value.database }
     }
 
     // MARK: Names
