@@ -384,44 +384,4 @@ import Testing
             return a == b
         }
     }
-
-    // MARK: Throughput
-
-    /// Prints parse speed against JSONSerialization's on a few megabytes of document-like
-    /// JSON; informational only (debug builds are many times slower than release).
-    @Test func throughput() throws {
-        let document = Self.benchmarkDocument(records: 5_000)
-        let clock = ContinuousClock()
-        var value: JSONValue = .null
-        let ours = try clock.measure { value = try JSONReader.parse(document) }
-        let theirs = try clock.measure { _ = try JSONSerialization.jsonObject(with: document) }
-        #expect(value.arrayValue?.count == 5_000)
-        let megabytes = Double(document.count) / 1e6
-        print(
-            "JSONReader: \(Self.rate(megabytes, ours)), JSONSerialization: \(Self.rate(megabytes, theirs)) on \(document.count) bytes"
-        )
-    }
-
-    static func rate(_ megabytes: Double, _ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return "\(Int(megabytes / seconds)) MB/s"
-    }
-
-    /// Records shaped like typical documents: short keys, ids, text, numbers, tags.
-    static func benchmarkDocument(records: Int) -> Data {
-        var generator = SeededGenerator(seed: 5)
-        var text = "["
-        for index in 0..<records {
-            if index > 0 { text += "," }
-            let score = Double(Int.random(in: 0...1_000_000, using: &generator)) / 1000
-            text += #"{"_id":"doc-\#(index)","type":"task","title":"Write the \#(index)th report about the \"codec\"","#
-            text +=
-                #""done":\#(Bool.random(using: &generator)),"priority":\#(Int.random(in: 1...5, using: &generator)),"#
-            text +=
-                #""score":\#(score),"owner":{"name":"Zoë Ångström","email":"zoe@example.com","id":\#(index * 7919)},"#
-            text += #""tags":["alpha","beta","gamma"],"notes":null,"created":"2024-05-0\#(index % 9 + 1)T12:00:00Z"}"#
-        }
-        text += "]"
-        return Data(text.utf8)
-    }
 }

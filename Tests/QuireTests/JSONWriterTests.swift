@@ -155,19 +155,4 @@ import Testing
         }
     }
 
-    @Test func throughput() throws {
-        let value = try JSONReader.parse(JSONReaderTests.benchmarkDocument(records: 5_000))
-        let clock = ContinuousClock()
-        var bytes: [UInt8] = []
-        let sorted = try clock.measure { bytes = try JSONWriter.bytes(value) }
-        let unsorted = try clock.measure { _ = try JSONWriter.bytes(value, sortedKeys: false) }
-        let anyValue = value.anyValue
-        let foundation = try clock.measure {
-            _ = try JSONSerialization.data(withJSONObject: anyValue, options: [.sortedKeys])
-        }
-        let megabytes = Double(bytes.count) / 1e6
-        print(
-            "JSONWriter sorted: \(JSONReaderTests.rate(megabytes, sorted)), unsorted: \(JSONReaderTests.rate(megabytes, unsorted)), JSONSerialization sorted: \(JSONReaderTests.rate(megabytes, foundation))"
-        )
-    }
 }

@@ -1,9 +1,9 @@
 import Foundation
+import Quire
 import Testing
 
-@testable import Quire
-
-/// The README's first look, as code that must keep compiling and working.
+/// The README's first look and the articles' first examples, as code that must keep compiling
+/// and working. Quire is imported as an app imports it (not `@testable`).
 @Suite struct ReadmeExampleTests {
     @Test func theFirstLookWorks() throws {
         let directory = TemporaryDirectory()
@@ -34,15 +34,19 @@ import Testing
         #expect(people.count == 1)
     }
 
-    @Test func theHandleExampleWorks() throws {
+    /// The handles article's first example (Quire.docc/HandlesAndThreads.md), then the rest of
+    /// what that article names, all through public API: tags, a blockade, close with a
+    /// callback, purging free handles.
+    @Test func theHandlesArticleExampleWorks() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("raw.sqlite3")
         let database = Database(path: path)
+        #expect(!database.isOpened)  // opens nothing yet
         #expect(database.canOpen)
         database.tag = 7_000_001
         let same = try Database(tag: 7_000_001)
-        try database.write { connection in try connection.run("CREATE TABLE IF NOT EXISTS t (x)") }
-        #expect(try same.read { try $0.scalarInt("SELECT count(*) FROM t") } == 0)
+        try database.defaultCollection().save(document: MutableDocument(id: "a", data: ["n": 1]))
+        #expect(try same.defaultCollection().document(id: "a")?.int(forKey: "n") == 1)
         database.blockade()
         database.unblockade()
         try database.close { try FileManager.default.removeItem(atPath: path) }
@@ -51,6 +55,7 @@ import Testing
     }
 }
 
+/// The query example of Quire.docc/QueriesAndIndexes.md, as code that must keep working.
 @Suite struct ReadmeQueryExampleTests {
     @Test func theQueryExampleWorks() throws {
         let directory = TemporaryDirectory()

@@ -95,11 +95,4 @@ import Testing
         #expect(DigestText.base64(digest) == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=")
     }
 
-    @Test func throughput() {
-        let message = [UInt8](repeating: 0x5A, count: 8 << 20)
-        let clock = ContinuousClock()
-        let elapsed = clock.measure { _ = SHA256.hash(data: message) }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        print("SHA-256: \(Int(Double(message.count) / seconds / 1e6)) MB/s")
-    }
 }
