@@ -48,7 +48,7 @@ import Testing
         }
         late.cancel()
         started.continuation.yield()
-        try await eventually(timeout: 60, "the cancelled wait ended") { ended.withLock { $0 } }
+        try await eventually(timeout: 300, "the cancelled wait ended") { ended.withLock { $0 } }
         await #expect(throws: CancellationError.self) { try await late.value }
         #expect(budget.waiting == 0)
         budget.release(held)
