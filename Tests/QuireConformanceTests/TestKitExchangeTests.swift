@@ -93,13 +93,20 @@ import Testing
 
     /// Runs the spec through `testkit-plain:` against a peer replaying `script`.
     static func run(_ script: [RecordedPeer.Exchange]) async throws -> (CaseResult, RecordedPeer) {
+        let (results, peer) = try await runAll(script, spec: spec)
+        return (try #require(results.first), peer)
+    }
+
+    /// Runs every case of `spec` through `testkit-plain:` against a peer replaying `script`.
+    static func runAll(
+        _ script: [RecordedPeer.Exchange], spec: String
+    ) async throws -> ([CaseResult], RecordedPeer) {
         let peer = try RecordedPeer(script: script)
         defer { peer.stop() }
         let engine = try EngineRegistry.makeEngine(named: "testkit-plain:http://127.0.0.1:\(peer.port)")
         let file = ConformanceSuite.parse(spec, path: "inline.yaml")
         let runner = ConformanceRunner(engine: engine, options: RunnerOptions(jobs: 1))
-        let results = await onOwnThread { runner.run(file.cases) }
-        return (try #require(results.first), peer)
+        return (await onOwnThread { runner.run(file.cases) }, peer)
     }
 
     @Test func version1AsCouchbaseLiteCAnswers() async throws {
@@ -150,12 +157,7 @@ import Testing
             .init("POST", "/reset", headers: headers, body: reset),
             .init("POST", "/getDocument", headers: headers, body: Self.otherDocument, status: 400, response: missing),
         ]
-        let peer = try RecordedPeer(script: script)
-        defer { peer.stop() }
-        let engine = try EngineRegistry.makeEngine(named: "testkit-plain:http://127.0.0.1:\(peer.port)")
-        let file = ConformanceSuite.parse(spec, path: "inline.yaml")
-        let runner = ConformanceRunner(engine: engine, options: RunnerOptions(jobs: 1))
-        let results = await onOwnThread { runner.run(file.cases) }
+        let (results, peer) = try await Self.runAll(script, spec: spec)
         #expect(peer.mismatches.isEmpty, "\(peer.mismatches)")
         #expect(results.map(\.status) == [.passed, .passed], "\(results.map { $0.failure?.details ?? "" })")
         #expect(peer.isFinished)
@@ -210,12 +212,7 @@ import Testing
                 "POST", "/startListener", headers: headers, body: ["database": "db", "disableTLS": true], status: 500,
                 response: refusal),
         ]
-        let peer = try RecordedPeer(script: script)
-        defer { peer.stop() }
-        let engine = try EngineRegistry.makeEngine(named: "testkit-plain:http://127.0.0.1:\(peer.port)")
-        let file = ConformanceSuite.parse(spec, path: "inline.yaml")
-        let runner = ConformanceRunner(engine: engine, options: RunnerOptions(jobs: 1))
-        let results = await onOwnThread { runner.run(file.cases) }
+        let (results, peer) = try await Self.runAll(script, spec: spec)
         let result = try #require(results.first)
         #expect(peer.mismatches.isEmpty, "\(peer.mismatches)")
         #expect(result.status == .skipped, "\(String(describing: result.failure?.details))")

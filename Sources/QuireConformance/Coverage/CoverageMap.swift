@@ -115,32 +115,30 @@ package struct CoverageMap: Sendable {
         let prefix = specsDirectory.hasSuffix("/") ? specsDirectory : specsDirectory + "/"
         var running: [String: [String]] = [:]
         var skipped: [String: [String]] = [:]
+        // Credits `caseName` (once in a row) with each test it covers, or says which is unknown.
+        func credit(_ covers: [String], to caseName: String, at location: String, in table: inout [String: [String]]) {
+            for test in covers {
+                guard known.contains(test) else {
+                    problems.append("\(location): covers \(test), which is no test of \(Self.testListFile)")
+                    continue
+                }
+                if table[test, default: []].last != caseName { table[test, default: []].append(caseName) }
+            }
+        }
         for testCase in cases {
             let file = testCase.file.hasPrefix(prefix) ? String(testCase.file.dropFirst(prefix.count)) : testCase.file
             let caseName = "\(file) :: \(testCase.baseName)"
-            for test in testCase.covers {
-                guard known.contains(test) else {
-                    problems.append(
-                        "\(testCase.location): covers \(test), which is no test of \(Self.testListFile)")
-                    continue
-                }
-                if testCase.isSkipped {
-                    if skipped[test, default: []].last != caseName { skipped[test, default: []].append(caseName) }
-                } else if running[test, default: []].last != caseName {
-                    running[test, default: []].append(caseName)
-                }
+            if testCase.isSkipped {
+                credit(testCase.covers, to: caseName, at: "\(testCase.location)", in: &skipped)
+            } else {
+                credit(testCase.covers, to: caseName, at: "\(testCase.location)", in: &running)
             }
         }
         for unitTest in unitTests {
-            let caseName = "\(unitTest.file) :: \(unitTest.function)"
-            for test in unitTest.covers {
-                guard known.contains(test) else {
-                    problems.append(
-                        "\(unitTest.file):\(unitTest.line): covers \(test), which is no test of \(Self.testListFile)")
-                    continue
-                }
-                if running[test, default: []].last != caseName { running[test, default: []].append(caseName) }
-            }
+            credit(
+                unitTest.covers, to: "\(unitTest.file) :: \(unitTest.function)",
+                at: "\(unitTest.file):\(unitTest.line)",
+                in: &running)
         }
         for test in tests where reasons[test] != nil && running[test] != nil {
             problems.append("\(test) is covered by \(running[test]![0]) and excluded as not applicable; choose one")
