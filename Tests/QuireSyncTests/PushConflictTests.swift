@@ -9,6 +9,7 @@ extension EndToEnd {
     /// httpConflict, as Couchbase Lite's passive peer refuses it
     /// (ReplicatorTest.testDocumentReplicationEventWithPushConflict).
     @Suite(.serialized) struct PushConflictTests {
+        // covers: ReplicatorTest.testDocumentReplicationEventWithPushConflict
         @Test func aConflictingPushIsRefusedForThatDocumentOnly() async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()

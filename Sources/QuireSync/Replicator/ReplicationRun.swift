@@ -10,11 +10,12 @@ struct ReplicationRun: Sendable {
     let url: NormalizedURL
     let entries: [(collection: Collection, config: CollectionConfiguration)]
     let reset: Bool
+    /// The run's ID in checkpoints (``Replicator/correlationID``).
+    let sessionID: String
 
     func execute() async {
         let schedule = RetrySchedule(
             maxAttempts: config.effectiveMaxAttempts, maxWait: config.effectiveMaxAttemptWaitTime)
-        let sessionID = UUID().uuidString.lowercased()
         var failures: UInt = 0
         var resetting = reset
         while true {
@@ -100,7 +101,7 @@ struct ReplicationRun: Sendable {
                     fetcher: RevisionFetcher(remote: remote), checkpointer: checkpointer, monitor: monitor,
                     wakeup: config.replicatorType.pushes
                         ? PushWakeup(collection: collection, pullRunning: config.replicatorType.pulls) : nil,
-                    continuous: config.continuous, heartbeat: config.heartbeat, requestTimeout: config.requestTimeout,
+                    continuous: config.continuous, heartbeat: config.effectiveHeartbeat, requestTimeout: config.requestTimeout,
                     autoPurge: config.enableAutoPurge))
         }
         var workers: [String] = []

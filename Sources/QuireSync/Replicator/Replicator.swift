@@ -34,6 +34,7 @@ public final class Replicator: Sendable {
         var statusListeners: [UUID: Listener<ReplicatorChange>] = [:]
         var documentListeners: [UUID: Listener<DocumentReplication>] = [:]
         var reports: [String: CheckpointReport] = [:]
+        var correlationID: String?
     }
 
     /// The configuration, as given.
@@ -49,6 +50,11 @@ public final class Replicator: Sendable {
 
     /// The current activity, progress and error.
     public var status: Status { state.withLock { $0.current } }
+
+    /// The ID of the current (or last) run: nil before the first ``start()``, then a new one
+    /// at each start. It is the session ID the run writes into its checkpoints, so a run can
+    /// be found in the remote's checkpoint documents and in its logs.
+    public var correlationID: String? { state.withLock { $0.correlationID } }
 
     /// The bytes of HTTP bodies sent and received since the replicator was made (request
     /// bodies as sent, response bodies as received, compressed or not): what `quire db push`
@@ -69,16 +75,18 @@ public final class Replicator: Sendable {
         let run: ReplicationRun
         do {
             let (url, entries) = try config.validated()
+            let sessionID = UUID().uuidString.lowercased()
             let (begun, generation) = state.withLock { state -> (Bool, Int) in
                 if state.current.activity != .stopped { return (false, state.generation) }
                 state.generation += 1
                 state.reports = [:]
+                state.correlationID = sessionID
                 return (true, state.generation)
             }
             guard begun else { return }
             run = ReplicationRun(
                 monitor: ReplicationMonitor(replicator: self, generation: generation), config: config, url: url,
-                entries: entries, reset: reset)
+                entries: entries, reset: reset, sessionID: sessionID)
         } catch {
             update(generation: nil) {
                 $0 = Status(activity: .stopped, progress: $0.progress, error: ReplicationRun.quireError(error))

@@ -3,30 +3,53 @@ import Quire
 
 /// What a ``Replicator`` replicates, with whom, and how.
 public struct ReplicatorConfiguration: Sendable {
+    /// ``replicatorType``'s default: push and pull.
+    public static let defaultType = ReplicatorType.pushAndPull
+    /// ``continuous``'s default: one-shot.
+    public static let defaultContinuous = false
+    /// ``heartbeat``'s default, in seconds.
+    public static let defaultHeartbeat: TimeInterval = 300
+    /// ``maxAttempts``'s default for a one-shot replicator.
+    public static let defaultMaxAttemptsSingleShot: UInt = 10
+    /// ``maxAttempts``'s default for a continuous replicator: no limit.
+    public static let defaultMaxAttemptsContinuous = UInt.max
+    /// ``maxAttemptWaitTime``'s default, in seconds.
+    public static let defaultMaxAttemptsWaitTime: TimeInterval = 300
+    /// ``enableAutoPurge``'s default.
+    public static let defaultEnableAutoPurge = true
+
     /// The remote database.
     public let target: Endpoint
     /// Push, pull, or both (the default).
-    public var replicatorType: ReplicatorType = .pushAndPull
+    public var replicatorType: ReplicatorType = defaultType
     /// Whether the replicator keeps running and replicates changes as they happen; a one-shot
     /// replicator (the default) stops when both sides are caught up.
-    public var continuous = false
+    public var continuous = defaultContinuous
     /// Credentials for the remote, if it wants any.
     public var authenticator: Authenticator?
     /// Extra HTTP headers sent with every request.
     public var headers: [String: String]?
     /// How long, in seconds, a continuous replicator's long-poll request for remote changes
     /// may stay open; the server is asked for a newline this often to keep it alive.
-    /// Default 300, as Couchbase Lite's heartbeat.
-    public var heartbeat: TimeInterval = 300
-    /// How many times to try in all before a network failure stops the replicator; 0 (the
-    /// default) means 10 for a one-shot replicator and no limit for a continuous one.
-    public var maxAttempts: UInt = 0
+    /// Default 300, as Couchbase Lite's heartbeat; 0 means the default. A negative value
+    /// stops the replicator at ``Replicator/start()`` with `QuireError.Code.invalidParameter`.
+    public var heartbeat: TimeInterval = defaultHeartbeat
+    /// How many times to try in all before a network failure stops the replicator: unless
+    /// set, ``defaultMaxAttemptsSingleShot`` for a one-shot replicator and
+    /// ``defaultMaxAttemptsContinuous`` (no limit) for a continuous one; setting 0 goes back
+    /// to that default. 1 tries once and never goes offline.
+    public var maxAttempts: UInt {
+        get { chosenMaxAttempts ?? (continuous ? Self.defaultMaxAttemptsContinuous : Self.defaultMaxAttemptsSingleShot) }
+        set { chosenMaxAttempts = newValue == 0 ? nil : newValue }
+    }
+    private var chosenMaxAttempts: UInt?
     /// The longest wait, in seconds, between two attempts; 0 means the default, 300. Waits
-    /// double from one second up to this.
-    public var maxAttemptWaitTime: TimeInterval = 0
+    /// double from one second up to this. A negative value stops the replicator at
+    /// ``Replicator/start()`` with `QuireError.Code.invalidParameter`.
+    public var maxAttemptWaitTime: TimeInterval = defaultMaxAttemptsWaitTime
     /// Whether a document the remote says the user lost access to (`_removed`) is purged
     /// locally. Default true.
-    public var enableAutoPurge = true
+    public var enableAutoPurge = defaultEnableAutoPurge
     /// Whether a push creates a remote database (or `db.scope.collection` keyspace) that does
     /// not exist, with `PUT`, as CouchDB's `create_target` does; false by default, as in
     /// Couchbase Lite, where a missing remote database stops the replicator with a 404. The
@@ -69,6 +92,11 @@ public struct ReplicatorConfiguration: Sendable {
         self.target = target
     }
 
+    /// A copy of `config`: later changes to either leave the other as it is.
+    public init(config: ReplicatorConfiguration) {
+        self = config
+    }
+
     /// The collections to replicate, in the order added.
     public var collections: [Collection] { entries.map(\.collection) }
 
@@ -98,13 +126,16 @@ public struct ReplicatorConfiguration: Sendable {
     }
 
     /// The attempts allowed, applying the default.
-    var effectiveMaxAttempts: UInt {
-        maxAttempts > 0 ? maxAttempts : (continuous ? UInt.max : 10)
-    }
+    var effectiveMaxAttempts: UInt { maxAttempts }
 
     /// The wait cap, applying the default.
     var effectiveMaxAttemptWaitTime: TimeInterval {
-        maxAttemptWaitTime > 0 ? maxAttemptWaitTime : 300
+        maxAttemptWaitTime > 0 ? maxAttemptWaitTime : Self.defaultMaxAttemptsWaitTime
+    }
+
+    /// The long-poll time, applying the default.
+    var effectiveHeartbeat: TimeInterval {
+        heartbeat > 0 ? heartbeat : Self.defaultHeartbeat
     }
 
     /// Checks the configuration before a start.
@@ -126,8 +157,16 @@ public struct ReplicatorConfiguration: Sendable {
                 "collection \(entry.collection.fullName) belongs to database '\(entry.collection.database.name)', not '\(database.name)': one replicator replicates one database"
             )
         }
-        guard heartbeat > 0, requestTimeout > 0 else {
-            throw QuireError(.invalidParameter, "heartbeat and requestTimeout must be positive")
+        guard heartbeat >= 0 else {
+            throw QuireError(.invalidParameter, "heartbeat must not be negative (0 means the default, 300 s); it is \(heartbeat)")
+        }
+        guard maxAttemptWaitTime >= 0 else {
+            throw QuireError(
+                .invalidParameter,
+                "maxAttemptWaitTime must not be negative (0 means the default, 300 s); it is \(maxAttemptWaitTime)")
+        }
+        guard requestTimeout > 0 else {
+            throw QuireError(.invalidParameter, "requestTimeout must be positive; it is \(requestTimeout)")
         }
         #if TLS
             _ = try ServerTrust(self)
