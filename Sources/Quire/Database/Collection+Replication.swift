@@ -42,6 +42,27 @@ extension Collection {
         try resolveConflict(id: id, body: body)
     }
 
+    /// The IDs of the documents with a conflict (a live leaf besides the current revision),
+    /// sorted: those a replicator still has to resolve.
+    package func conflictedDocumentIDs() throws -> [String] {
+        try reading { connection in
+            try connection.query(
+                "SELECT DISTINCT key FROM quire_leaves WHERE collection_id = ? AND deleted = 0 ORDER BY key",
+                [.integer(self.id)]
+            ) { $0.text(at: 0) ?? "" }
+        }
+    }
+
+    /// Whether `document` holds a blob already stored in another database: a conflict
+    /// resolution refuses it, as Couchbase Lite does.
+    package func holdsBlobOfAnotherDatabase(_ document: Document) -> Bool {
+        guard let mutable = document as? MutableDocument else { return false }
+        let own = database.blobStore.directory.standardizedFileURL
+        return mutable.blobs().contains { blob in
+            blob.storeDirectory.map { $0.standardizedFileURL != own } ?? false
+        }
+    }
+
     /// The IDs of this collection's local documents (``localDocument(id:)``), sorted.
     package func localDocumentIDs() throws -> [String] {
         try reading { connection in

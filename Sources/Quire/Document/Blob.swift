@@ -201,6 +201,9 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
         return json["digest"] != nil && json["revpos"] != nil && json["stub"] != nil && json["length"] != nil
     }
 
+    /// The folder of the store holding the content; nil until the blob is stored.
+    var storeDirectory: URL? { state.withLock { $0.store?.directory } }
+
     /// Writes pending content into `store` (before the document that refers to it is saved).
     func install(into store: BlobStore) throws {
         try install(into: store, lease: nil)

@@ -24,6 +24,12 @@ struct Puller: Sendable {
         let isEmpty = try await DatabaseWork.shared.read { try collection.lastSequence() } == 0
         let skipsDeleted = isEmpty && job.checkpointer.report.outcome == .noLocalCheckpoint
         var caughtUp = false
+        // Conflicts an earlier run could not resolve get another chance first.
+        let leftOver = try await ConflictResolution(job: job).leftOver()
+        if !leftOver.isEmpty {
+            job.monitor.busy(worker)
+            job.monitor.replicated(await ConflictResolution(job: job).resolve(leftOver), isPush: false)
+        }
         while true {
             try Task.checkCancellation()
             let waiting = job.continuous && caughtUp
@@ -78,19 +84,25 @@ struct Puller: Sendable {
             }
             let fetched = try await job.fetcher.fetch(Array(wanted[start..<end]))
             try Task.checkCancellation()
-            let documents = try await DatabaseWork.shared.write {
+            let (documents, conflicts) = try await DatabaseWork.shared.write {
                 var documents: [ReplicatedDocument] = []
+                var conflicts: [PendingConflict] = []
                 for item in fetched {
                     switch item {
                     case .revision(let revision):
-                        if let document = try RevisionApplier(job: job).apply(revision) { documents.append(document) }
+                        if let document = try RevisionApplier(job: job).apply(revision, conflicts: &conflicts) {
+                            documents.append(document)
+                        }
                     case .failure(let id, let error):
                         documents.append(job.replicatedDocument(id, flags: [], error: error))
                     }
                 }
-                return documents
+                return (documents, conflicts)
             }
             job.monitor.replicated(documents, isPush: false)
+            if !conflicts.isEmpty {
+                job.monitor.replicated(await ConflictResolution(job: job).resolve(conflicts), isPush: false)
+            }
             start = end
         }
     }

@@ -3,12 +3,13 @@ import Quire
 
 /// Stores one pulled revision: access removals purge, the pull filter may skip, blobs are
 /// checked and stored before the revision, and a revision that does not descend from the
-/// local current one is a conflict for the resolver.
+/// local current one is a conflict for ``ConflictResolution``.
 struct RevisionApplier {
     let job: CollectionReplication
 
-    /// The replicated document to report, or nil when the revision was skipped or known.
-    func apply(_ revision: PulledRevision) throws -> ReplicatedDocument? {
+    /// The replicated document to report, or nil when the revision was skipped or known, or
+    /// made a conflict (added to `conflicts`, reported once resolved).
+    func apply(_ revision: PulledRevision, conflicts: inout [PendingConflict]) throws -> ReplicatedDocument? {
         let collection = job.collection
         let id = revision.documentID
         if revision.isRemoved {
@@ -50,11 +51,12 @@ struct RevisionApplier {
         if let before, before.revisionID != foreign.revisionID, !foreign.ancestors.contains(before.revisionID),
             !(before.isDeleted && foreign.isDeleted)
         {
-            do {
-                try resolve(id: id, localRevision: before.revisionID, remoteRevision: foreign.revisionID)
-            } catch let error as QuireError where error.domain == .quire {
-                return job.replicatedDocument(id, flags: flags, error: error)
-            }
+            // Resolved after the batch is stored, off the write, so a resolver may take its
+            // time and use the database (Couchbase Lite resolves on a queue of its own).
+            conflicts.append(
+                PendingConflict(
+                    documentID: id, localRevision: before.revisionID, remoteRevision: foreign.revisionID, flags: flags))
+            return nil
         }
         return job.replicatedDocument(id, flags: flags)
     }
@@ -67,21 +69,5 @@ struct RevisionApplier {
             for (name, value) in leaf.body["_attachments"]?.objectValue ?? [:] { known[name] = value }
         }
         return known
-    }
-
-    private func resolve(id: String, localRevision: String, remoteRevision: String) throws {
-        let collection = job.collection
-        let local = try collection.document(id: id, revisionID: localRevision)
-        let remote = try collection.document(id: id, revisionID: remoteRevision)
-        let conflict = Conflict(
-            documentID: id, localDocument: local?.isDeleted == false ? local : nil,
-            remoteDocument: remote?.isDeleted == false ? remote : nil)
-        let resolver = job.config.conflictResolver ?? ConflictResolver.default
-        let resolved = resolver.resolve(conflict: conflict)
-        if let resolved, resolved.id != id {
-            throw QuireError(
-                .conflict, "the conflict resolver for '\(id)' returned document '\(resolved.id)'; it must keep the ID")
-        }
-        try collection.resolveConflict(id: id, with: resolved)
     }
 }
