@@ -83,12 +83,24 @@ func replicate(
         report: replicator.checkpointReport(for: local))
 }
 
-/// Waits until `condition` holds, polling.
+/// Waits until `condition` holds, polling every 20 ms.
+///
+/// The bound counts turns as well as wall time. The whole suite runs hundreds of tests at once on a
+/// cooperative pool as wide as the machine has cores, so a poll can wait many seconds for a
+/// thread; a wall-clock bound alone then expires after a handful of looks. The wait gives up only
+/// when `timeout` has passed and it has looked at least a quarter as often as an idle pool allows,
+/// or at ten times `timeout` whatever the pool does.
 func eventually(timeout: TimeInterval = 30, _ what: String, _ condition: () throws -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
+    let interval: UInt64 = 20_000_000
+    let start = Date()
+    let turnsOwed = Int(timeout * 1e9 / Double(interval)) / 4
+    var turns = 0
+    while true {
         if try condition() { return }
-        try await Task.sleep(nanoseconds: 20_000_000)
+        let waited = Date().timeIntervalSince(start)
+        if waited >= timeout * 10 || (waited >= timeout && turns >= turnsOwed) { break }
+        try await Task.sleep(nanoseconds: interval)
+        turns += 1
     }
     throw TestTimeout(message: "timed out waiting for \(what)")
 }
