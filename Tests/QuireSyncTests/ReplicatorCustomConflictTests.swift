@@ -285,6 +285,35 @@ extension EndToEnd {
             await remote.stop()
         }
 
+        // covers: ReplicatorTest_CustomConflict.testConflictResolverCalledTwice
+        @Test func aResolverThatChangesTheDocumentIsCalledAgainOnTheNewRevision() async throws {
+            let local = try SyncTestDatabase()
+            let remote = try await ListeningPeer()
+            try await makeConflict(
+                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#)
+            // Until it is resolved, the local side stays the document the app reads and edits.
+            let collection = local.collection
+            let readDuringConflict = SeenIDs()
+            let resolver = Resolver { conflict in
+                if let saved = (try? collection.document(id: "doc"))??.toMutable() {
+                    readDuringConflict.add(saved.string(forKey: "key1") ?? "remote side")
+                    if !saved.contains(key: "secondUpdate") {
+                        saved.setValue(true, forKey: "secondUpdate")
+                        _ = try? collection.save(document: saved)
+                    }
+                }
+                return conflict.localDocument?.toMutable().setValue("local", forKey: "edit")
+            }
+            _ = try await pull(local, remote, resolver: resolver)
+            #expect(resolver.seen.count == 2)
+            #expect(readDuringConflict.all == ["value1", "value1"])
+            #expect(resolver.seen.last?.localDocument?.boolean(forKey: "secondUpdate") == true)
+            #expect(local.collection.count == 1)
+            #expect(try body(local.collection, "doc") == #"{"edit":"local","key1":"value1","secondUpdate":true}"#)
+            #expect(try local.collection.conflictingRevisionIDs(id: "doc").isEmpty)
+            await remote.stop()
+        }
+
         // covers: ReplicatorTest_CustomConflict.testNonBlockingDatabaseOperationConflictResolver
         @Test func aResolverMaySaveOtherDocuments() async throws {
             let local = try SyncTestDatabase()

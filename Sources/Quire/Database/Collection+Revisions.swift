@@ -163,9 +163,12 @@ extension Collection {
     /// Adds a revision made elsewhere to the document's tree (CouchDB's `new_edits=false`):
     /// it extends the branch its ancestry names, or starts a new branch (a conflict). The
     /// current revision is then the winning leaf: a live leaf beats a deleted one, then the
-    /// higher generation, then the higher revision ID.
+    /// higher generation, then the higher revision ID. With `keepingCurrent`, a live current
+    /// revision the incoming one does not descend from stays current, as a pull leaves the
+    /// local revision current until its conflict is resolved (LiteCore flags the pulled one
+    /// as a conflict), so the app reads and edits its own side meanwhile.
     @discardableResult
-    package func insert(_ revision: ForeignRevision) throws -> RevisionInsertOutcome {
+    package func insert(_ revision: ForeignRevision, keepingCurrent: Bool = false) throws -> RevisionInsertOutcome {
         try DocumentRules.validate(id: revision.documentID)
         // Every ID is checked, ancestors too: they are compared by generation and stored
         // comma-separated, and a document's next edit computes the generation after its own.
@@ -185,10 +188,15 @@ extension Collection {
                 history: Array(revision.ancestors.prefix(max(0, depth - 1))), bodyText: bodyText)
             // The incoming revision replaces the leaf it descends from, if any.
             let ancestors = Set(revision.ancestors)
+            let previous = rows.first
             rows.removeAll { ancestors.contains($0.revisionID) }
             rows.append(incoming)
-            try writeTree(connection, id: revision.documentID, rows: rows)
-            let current = Collection.winner(of: rows)
+            var kept: TreeRow?
+            if keepingCurrent, let previous, !previous.isDeleted, !ancestors.contains(previous.revisionID) {
+                kept = previous
+            }
+            try writeTree(connection, id: revision.documentID, rows: rows, winner: kept)
+            let current = kept ?? Collection.winner(of: rows)
             let liveLeaves = rows.filter { !$0.isDeleted }.count
             return .inserted(isCurrent: current.revisionID == revision.revisionID, createdConflict: liveLeaves > 1)
         }
@@ -249,10 +257,10 @@ extension Collection {
         return rows
     }
 
-    /// Stores `rows` as the document's leaves: the winner in the document table (with a new
-    /// sequence), the rest in `quire_leaves`.
-    private func writeTree(_ connection: Connection, id: String, rows: [TreeRow]) throws {
-        let winner = Collection.winner(of: rows)
+    /// Stores `rows` as the document's leaves: the winner (`winner`, or by the rule) in the
+    /// document table (with a new sequence), the rest in `quire_leaves`.
+    private func writeTree(_ connection: Connection, id: String, rows: [TreeRow], winner chosen: TreeRow? = nil) throws {
+        let winner = chosen ?? Collection.winner(of: rows)
         let others = rows.filter { $0.revisionID != winner.revisionID }
         let conflicted = others.contains { !$0.isDeleted }
         let flags = (winner.isDeleted ? DocumentFlags.deleted : 0) | (conflicted ? DocumentFlags.conflicted : 0)

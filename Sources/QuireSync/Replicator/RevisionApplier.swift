@@ -42,7 +42,7 @@ struct RevisionApplier {
         let before = try collection.revisionInfo(id: id)
         let outcome: RevisionInsertOutcome
         do {
-            outcome = try collection.insert(foreign)
+            outcome = try collection.insert(foreign, keepingCurrent: true)
         } catch let error as QuireError where error.domain == .quire {
             // The store refuses this document (its ID or body breaks a rule): report it and go on.
             return job.replicatedDocument(id, flags: flags, error: error)
