@@ -42,9 +42,13 @@ extension EndToEnd {
             try collection.save(document: document)
         }
 
-        // covers: ReplicatorTest_Collection.testCollectionSingleShotPushReplication, ReplicatorTest_Collection.testCollectionContinuousPushReplication
-        @Test(arguments: [false, true])
-        func aPushCopiesEachCollectionIntoItsOwn(continuous: Bool) async throws {
+        // covers: ReplicatorTest_Collection.testCollectionSingleShotPushReplication
+        @Test func aPushCopiesEachCollectionIntoItsOwn() async throws { try await push(continuous: false) }
+
+        // covers: ReplicatorTest_Collection.testCollectionContinuousPushReplication
+        @Test func aContinuousPushCopiesEachCollectionIntoItsOwn() async throws { try await push(continuous: true) }
+
+        private func push(continuous: Bool) async throws {
             let pair = try await Pair()
             try numbered(pair.col1a, start: 0, count: 10)
             try numbered(pair.col1b, start: 10, count: 10)
@@ -61,9 +65,13 @@ extension EndToEnd {
             await pair.remote.stop()
         }
 
-        // covers: ReplicatorTest_Collection.testCollectionSingleShotPullReplication, ReplicatorTest_Collection.testCollectionContinuousPullReplication
-        @Test(arguments: [false, true])
-        func aPullCopiesEachCollectionIntoItsOwn(continuous: Bool) async throws {
+        // covers: ReplicatorTest_Collection.testCollectionSingleShotPullReplication
+        @Test func aPullCopiesEachCollectionIntoItsOwn() async throws { try await pull(continuous: false) }
+
+        // covers: ReplicatorTest_Collection.testCollectionContinuousPullReplication
+        @Test func aContinuousPullCopiesEachCollectionIntoItsOwn() async throws { try await pull(continuous: true) }
+
+        private func pull(continuous: Bool) async throws {
             let pair = try await Pair()
             try numbered(pair.col2a, start: 0, count: 10)
             try numbered(pair.col2b, start: 10, count: 10)
@@ -80,9 +88,17 @@ extension EndToEnd {
             await pair.remote.stop()
         }
 
-        // covers: ReplicatorTest_Collection.testCollectionSingleShotPushPullReplication, ReplicatorTest_Collection.testCollectionContinuousPushPullReplication
-        @Test(arguments: [false, true])
-        func aPushAndPullMergesEachCollectionWithItsOwn(continuous: Bool) async throws {
+        // covers: ReplicatorTest_Collection.testCollectionSingleShotPushPullReplication
+        @Test func aPushAndPullMergesEachCollectionWithItsOwn() async throws {
+            try await pushAndPull(continuous: false)
+        }
+
+        // covers: ReplicatorTest_Collection.testCollectionContinuousPushPullReplication
+        @Test func aContinuousPushAndPullMergesEachCollectionWithItsOwn() async throws {
+            try await pushAndPull(continuous: true)
+        }
+
+        private func pushAndPull(continuous: Bool) async throws {
             let pair = try await Pair()
             try numbered(pair.col1a, start: 0, count: 2)
             try numbered(pair.col2a, start: 10, count: 5)
@@ -196,7 +212,8 @@ extension EndToEnd {
             try numbered(pair.col1a, start: 0, count: 10)
             try numbered(pair.col1b, start: 10, count: 10)
             var config = replicatorConfig([], pair.remote.url, type: .push)
-            config.addCollections([pair.col1a, pair.col1b], config: CollectionConfiguration(pushFilter: Self.byCollection))
+            config.addCollections(
+                [pair.col1a, pair.col1b], config: CollectionConfiguration(pushFilter: Self.byCollection))
             #expect(try await ReplicatorRunner(config).run().error == nil)
             #expect([pair.col1a.count, pair.col1b.count, pair.col2a.count, pair.col2b.count] == [10, 10, 5, 5])
             #expect(try pair.col2a.document(id: "doc4") != nil && pair.col2a.document(id: "doc5") == nil)
@@ -210,7 +227,8 @@ extension EndToEnd {
             try numbered(pair.col2a, start: 0, count: 10)
             try numbered(pair.col2b, start: 10, count: 10)
             var config = replicatorConfig([], pair.remote.url, type: .pull)
-            config.addCollections([pair.col1a, pair.col1b], config: CollectionConfiguration(pullFilter: Self.byCollection))
+            config.addCollections(
+                [pair.col1a, pair.col1b], config: CollectionConfiguration(pullFilter: Self.byCollection))
             #expect(try await ReplicatorRunner(config).run().error == nil)
             #expect([pair.col1a.count, pair.col1b.count, pair.col2a.count, pair.col2b.count] == [5, 5, 10, 10])
             #expect(try pair.col1a.document(id: "doc4") != nil && pair.col1a.document(id: "doc5") == nil)
@@ -281,7 +299,8 @@ extension EndToEnd {
             #expect(try await runner.run().error == nil)
             #expect([pair.col1a.count, pair.col2a.count, pair.col1b.count, pair.col2b.count] == [4, 4, 5, 5])
             let first = runner.pushed + runner.pulled
-            #expect(first.map(\.id).sorted() == ["doc0", "doc1", "doc2", "doc3", "doc5", "doc6", "doc7", "doc8", "doc9"])
+            #expect(
+                first.map(\.id).sorted() == ["doc0", "doc1", "doc2", "doc3", "doc5", "doc6", "doc7", "doc8", "doc9"])
             #expect(Set(first.map(\.collection)) == ["colA", "colB"])
 
             try pair.col1a.delete(document: try #require(try pair.col1a.document(id: "doc0")))

@@ -228,7 +228,9 @@ struct ReplicatorConfigurationTests {
         let resolver = try #require(replicator.config.collectionConfig(database.collection)?.conflictResolver)
         #expect(resolver is RemoteWins)
         let remote = MutableDocument(id: "doc")
-        #expect(resolver.resolve(conflict: Conflict(documentID: "doc", localDocument: nil, remoteDocument: remote)) === remote)
+        #expect(
+            resolver.resolve(conflict: Conflict(documentID: "doc", localDocument: nil, remoteDocument: remote))
+                === remote)
         #expect(config.collectionConfig(database.collection)?.conflictResolver is RemoteWins)
     }
 
@@ -236,7 +238,8 @@ struct ReplicatorConfigurationTests {
     @Test func aConfigurationWithACollectionHasItsDefaults() throws {
         let database = try SyncTestDatabase()
         let colA = try database.database.createCollection(name: "colA", scope: "scopeA")
-        var config = ReplicatorConfiguration(target: URLEndpoint(url: URL(string: "wss://foo") ?? URL(fileURLWithPath: "/")))
+        var config = ReplicatorConfiguration(
+            target: URLEndpoint(url: URL(string: "wss://foo") ?? URL(fileURLWithPath: "/")))
         config.addCollection(colA)
         #expect(config.collections.count == 1)
         #expect(config.collections.first == colA)

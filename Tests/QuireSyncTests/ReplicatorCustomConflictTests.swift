@@ -67,7 +67,8 @@ extension EndToEnd {
         @Test func aLocalDeletionReachesTheResolverAsNoLocalDocument() async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
-            try await makeConflict("doc", local: local, remote: remote, localJSON: nil, remoteJSON: #"{"key2":"value2"}"#)
+            try await makeConflict(
+                "doc", local: local, remote: remote, localJSON: nil, remoteJSON: #"{"key2":"value2"}"#)
             let resolver = Resolver { _ in nil }
             _ = try await pull(local, remote, resolver: resolver)
             #expect(resolver.seen.count == 1)
@@ -82,7 +83,8 @@ extension EndToEnd {
         @Test func aRemoteDeletionReachesTheResolverAsNoRemoteDocument() async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
-            try await makeConflict("doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: nil)
+            try await makeConflict(
+                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: nil)
             let resolver = Resolver { _ in nil }
             _ = try await pull(local, remote, resolver: resolver)
             #expect(resolver.seen.count == 1)
@@ -131,15 +133,25 @@ extension EndToEnd {
         // covers: ReplicatorTest_CustomConflict.testConflictResolverMergeDoc
         @Test func aResolverMayEditEitherSideOrMakeANewDocument() async throws {
             let cases: [(String, @Sendable (Conflict) -> Document?)] = [
-                (#"{"edit":"local","key1":"value1"}"#, { $0.localDocument?.toMutable().setValue("local", forKey: "edit") }),
-                (#"{"edit":"remote","key2":"value2"}"#, { $0.remoteDocument?.toMutable().setValue("remote", forKey: "edit") }),
-                (#"{"docType":"new-with-same-ID"}"#, { MutableDocument(id: $0.documentID).setValue("new-with-same-ID", forKey: "docType") }),
+                (
+                    #"{"edit":"local","key1":"value1"}"#,
+                    { $0.localDocument?.toMutable().setValue("local", forKey: "edit") }
+                ),
+                (
+                    #"{"edit":"remote","key2":"value2"}"#,
+                    { $0.remoteDocument?.toMutable().setValue("remote", forKey: "edit") }
+                ),
+                (
+                    #"{"docType":"new-with-same-ID"}"#,
+                    { MutableDocument(id: $0.documentID).setValue("new-with-same-ID", forKey: "docType") }
+                ),
             ]
             for (expected, pick) in cases {
                 let local = try SyncTestDatabase()
                 let remote = try await ListeningPeer()
                 try await makeConflict(
-                    "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#)
+                    "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#,
+                    remoteJSON: #"{"key2":"value2"}"#)
                 _ = try await pull(local, remote, resolver: Resolver(pick))
                 #expect(try body(local.collection, "doc") == expected)
                 #expect(try local.collection.conflictingRevisionIDs(id: "doc").isEmpty)
@@ -156,8 +168,10 @@ extension EndToEnd {
                 let blob = Blob(contentType: "text/plain", data: content)
                 try await makeConflict(
                     "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#,
-                    remoteJSON: #"{"key2":"value2"}"#, localBlob: blobLocal ? blob : nil, remoteBlob: blobLocal ? nil : blob)
-                _ = try await pull(local, remote, resolver: Resolver { pickLocal ? $0.localDocument : $0.remoteDocument })
+                    remoteJSON: #"{"key2":"value2"}"#, localBlob: blobLocal ? blob : nil,
+                    remoteBlob: blobLocal ? nil : blob)
+                _ = try await pull(
+                    local, remote, resolver: Resolver { pickLocal ? $0.localDocument : $0.remoteDocument })
                 let resolved = try #require(try local.collection.document(id: "doc"))
                 if blobLocal == pickLocal {
                     #expect(resolved.blob(forKey: "blob") == blob)
@@ -177,13 +191,15 @@ extension EndToEnd {
             let remote = try await ListeningPeer()
             let blob = Blob(contentType: "text/plain", data: Data("I am a blob".utf8))
             try await makeConflict(
-                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#,
+                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#,
+                remoteJSON: #"{"key2":"value2"}"#,
                 remoteBlob: blob)
             // The remote side's blob, pulled into this database, may go into the resolution.
             let fine = try await pull(
                 local, remote,
                 resolver: Resolver { conflict in
-                    conflict.localDocument?.toMutable().setValue(conflict.remoteDocument?.blob(forKey: "blob"), forKey: "blob")
+                    conflict.localDocument?.toMutable().setValue(
+                        conflict.remoteDocument?.blob(forKey: "blob"), forKey: "blob")
                 })
             #expect(fine.pulled.map(\.id) == ["doc"])
             #expect(fine.pulled.allSatisfy { $0.error == nil })
@@ -192,7 +208,8 @@ extension EndToEnd {
             // A blob of the remote database's own document is not this database's.
             let theirs = try #require(try remote.collection.document(id: "doc"))
             try await makeConflict(
-                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#,
+                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#,
+                remoteJSON: #"{"key2":"value2"}"#,
                 remoteBlob: blob)
             let refused = try await pull(
                 local, remote,
@@ -213,7 +230,8 @@ extension EndToEnd {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             try await makeConflict(
-                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#)
+                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#
+            )
             let collection = remote.collection
             let refused = try await pull(local, remote, resolver: Resolver { _ in try? collection.document(id: "doc") })
             let error = try #require(refused.pulled.first?.error)
@@ -256,9 +274,11 @@ extension EndToEnd {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             try await makeConflict(
-                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#)
+                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#
+            )
             let runner = try await pull(
-                local, remote, resolver: Resolver { _ in MutableDocument(id: "wrong-doc-id").setValue("update", forKey: "edit") })
+                local, remote,
+                resolver: Resolver { _ in MutableDocument(id: "wrong-doc-id").setValue("update", forKey: "edit") })
             #expect(runner.pulled.map(\.id) == ["doc"])
             #expect(runner.pulled.first?.error == nil)
             #expect(local.collection.count == 1)
@@ -272,7 +292,8 @@ extension EndToEnd {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             try await makeConflict(
-                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#)
+                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#
+            )
             let collection = local.collection
             let runner = try await pull(
                 local, remote,
@@ -290,7 +311,8 @@ extension EndToEnd {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             try await makeConflict(
-                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#)
+                "doc", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#
+            )
             // Until it is resolved, the local side stays the document the app reads and edits.
             let collection = local.collection
             let readDuringConflict = SeenIDs()
@@ -319,7 +341,8 @@ extension EndToEnd {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             try await makeConflict(
-                "doc1", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#)
+                "doc1", local: local, remote: remote, localJSON: #"{"key1":"value1"}"#,
+                remoteJSON: #"{"key2":"value2"}"#)
             let collection = local.collection
             let saved = SeenIDs()
             let resolver = Resolver { conflict in
@@ -345,7 +368,8 @@ extension EndToEnd {
             let remote = try await ListeningPeer()
             for id in ["doc1", "doc2"] {
                 try await makeConflict(
-                    id, local: local, remote: remote, localJSON: #"{"key1":"value1"}"#, remoteJSON: #"{"key2":"value2"}"#)
+                    id, local: local, remote: remote, localJSON: #"{"key1":"value1"}"#,
+                    remoteJSON: #"{"key2":"value2"}"#)
             }
             let order = SeenIDs()
             let secondDone = DispatchSemaphore(value: 0)

@@ -32,9 +32,17 @@ extension EndToEnd {
             await remote.stop()
         }
 
-        // covers: ReplicatorTest.testStartWithCheckpoint, ReplicatorTest.testStartWithResetCheckpointContinuous
-        @Test(arguments: [false, true])
-        func aPullResumesFromItsCheckpointAndAResetPullsPurgedDocumentsAgain(continuous: Bool) async throws {
+        // covers: ReplicatorTest.testStartWithCheckpoint
+        @Test func aPullResumesFromItsCheckpointAndAResetPullsPurgedDocumentsAgain() async throws {
+            try await resumesAndResets(continuous: false)
+        }
+
+        // covers: ReplicatorTest.testStartWithResetCheckpointContinuous
+        @Test func aContinuousPullResumesFromItsCheckpointAndAResetPullsAgain() async throws {
+            try await resumesAndResets(continuous: true)
+        }
+
+        private func resumesAndResets(continuous: Bool) async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             try tigers(local, ["doc1": "Hobbes", "doc2": "striped"])
@@ -130,9 +138,15 @@ extension EndToEnd {
             await remote.stop()
         }
 
-        // covers: ReplicatorTest.testSingleShotPushFilter, ReplicatorTest.testContinuousPushFilter
-        @Test(arguments: [false, true])
-        func aPushFilterSeesContentBlobsAndDeletionsAndSkipsWhatItRefuses(continuous: Bool) async throws {
+        // covers: ReplicatorTest.testSingleShotPushFilter
+        @Test func aPushFilterSeesContentBlobsAndDeletionsAndSkipsWhatItRefuses() async throws {
+            try await pushFilter(continuous: false)
+        }
+
+        // covers: ReplicatorTest.testContinuousPushFilter
+        @Test func aContinuousPushFilterSeesTheSame() async throws { try await pushFilter(continuous: true) }
+
+        private func pushFilter(continuous: Bool) async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             let content = Data("I'm a tiger.".utf8)
@@ -234,9 +248,17 @@ extension EndToEnd {
             await remote.stop()
         }
 
-        // covers: ReplicatorTest.testPullRemovedDocWithFilterSingleShot, ReplicatorTest.testPullRemovedDocWithFilterContinuous
-        @Test(arguments: [false, true])
-        func aPullFilterDecidesWhichAccessRemovalsPurge(continuous: Bool) async throws {
+        // covers: ReplicatorTest.testPullRemovedDocWithFilterSingleShot
+        @Test func aPullFilterDecidesWhichAccessRemovalsPurge() async throws {
+            try await accessRemovals(continuous: false)
+        }
+
+        // covers: ReplicatorTest.testPullRemovedDocWithFilterContinuous
+        @Test func aContinuousPullFilterDecidesWhichAccessRemovalsPurge() async throws {
+            try await accessRemovals(continuous: true)
+        }
+
+        private func accessRemovals(continuous: Bool) async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             try remote.save("doc1", #"{"name": "pass"}"#)
@@ -270,9 +292,17 @@ extension EndToEnd {
             await remote.stop()
         }
 
-        // covers: ReplicatorTest.testPushDeletedDocWithFilterSingleShot, ReplicatorTest.testPushDeletedDocWithFilterContinuous
-        @Test(arguments: [false, true])
-        func aPushFilterDecidesWhichDeletionsArePushed(continuous: Bool) async throws {
+        // covers: ReplicatorTest.testPushDeletedDocWithFilterSingleShot
+        @Test func aPushFilterDecidesWhichDeletionsArePushed() async throws {
+            try await pushedDeletions(continuous: false)
+        }
+
+        // covers: ReplicatorTest.testPushDeletedDocWithFilterContinuous
+        @Test func aContinuousPushFilterDecidesWhichDeletionsArePushed() async throws {
+            try await pushedDeletions(continuous: true)
+        }
+
+        private func pushedDeletions(continuous: Bool) async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             try local.save("doc1", #"{"name": "pass"}"#)
@@ -304,9 +334,17 @@ extension EndToEnd {
             await remote.stop()
         }
 
-        // covers: ReplicatorTest.testPullDeletedDocWithFilterSingleShot, ReplicatorTest.testPullDeletedDocWithFilterContinuous
-        @Test(arguments: [false, true])
-        func aPullFilterDecidesWhichDeletionsArePulled(continuous: Bool) async throws {
+        // covers: ReplicatorTest.testPullDeletedDocWithFilterSingleShot
+        @Test func aPullFilterDecidesWhichDeletionsArePulled() async throws {
+            try await pulledDeletions(continuous: false)
+        }
+
+        // covers: ReplicatorTest.testPullDeletedDocWithFilterContinuous
+        @Test func aContinuousPullFilterDecidesWhichDeletionsArePulled() async throws {
+            try await pulledDeletions(continuous: true)
+        }
+
+        private func pulledDeletions(continuous: Bool) async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
             try remote.save("doc1", #"{"name": "pass"}"#)
@@ -350,7 +388,8 @@ extension EndToEnd {
                 return document.string(forKey: "name") == "pass"
             }
             let runner = ReplicatorRunner(
-                replicatorConfig([local.collection], remote.url, type: .push, continuous: true, config: collectionConfig))
+                replicatorConfig(
+                    [local.collection], remote.url, type: .push, continuous: true, config: collectionConfig))
             #expect(try await runner.run().error == nil)
             #expect(seen.set == ["doc1"])
             #expect(remote.collection.count == 1)
@@ -379,7 +418,8 @@ extension EndToEnd {
                 return document.string(forKey: "name") == "pass"
             }
             let runner = ReplicatorRunner(
-                replicatorConfig([local.collection], remote.url, type: .pull, continuous: true, config: collectionConfig))
+                replicatorConfig(
+                    [local.collection], remote.url, type: .pull, continuous: true, config: collectionConfig))
             #expect(try await runner.run().error == nil)
             #expect(seen.set == ["doc1"])
             #expect(local.collection.count == 1)
@@ -405,10 +445,13 @@ extension EndToEnd {
         }
 
         // covers: ReplicatorTest.testMaxAttempt
-        @Test(arguments: [(1, 0, false), (1, 0, true), (2, 1, false), (2, 1, true)])
-        func maxAttemptsCountsTheFirstTryAndEachRetryGoesOfflineOnce(
-            attempts: UInt, offline: Int, continuous: Bool
-        ) async throws {
+        @Test func maxAttemptsCountsTheFirstTryAndEachRetryGoesOfflineOnce() async throws {
+            for (attempts, offline, continuous) in [(1, 0, false), (1, 0, true), (2, 1, false), (2, 1, true)] {
+                try await maxAttempts(UInt(attempts), offline: offline, continuous: continuous)
+            }
+        }
+
+        private func maxAttempts(_ attempts: UInt, offline: Int, continuous: Bool) async throws {
             let local = try SyncTestDatabase()
             var config = replicatorConfig([local.collection], try refusedURL(), continuous: continuous)
             config.maxAttempts = attempts
@@ -423,7 +466,8 @@ extension EndToEnd {
             let clock = RecordingClock()
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("quire-sync-\(UUID())")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let database = try Database(name: "local", config: DatabaseConfiguration(directory: directory.path, clock: clock))
+            let database = try Database(
+                name: "local", config: DatabaseConfiguration(directory: directory.path, clock: clock))
             defer { try? database.close() }
             var config = replicatorConfig([try database.defaultCollection()], try refusedURL())
             config.maxAttempts = 4
@@ -433,7 +477,9 @@ extension EndToEnd {
             replicator.start()
             // Each wait is scheduled on the database's clock; advancing it past the wait retries.
             for expected in [1.0, 2.0, 2.0] {
-                try await eventually(timeout: 120, "a wait of \(expected) s") { clock.waits.count == clock.advanced + 1 }
+                try await eventually(timeout: 120, "a wait of \(expected) s") {
+                    clock.waits.count == clock.advanced + 1
+                }
                 #expect(clock.waits.last == expected)
                 clock.advanceToNextWait()
             }
@@ -500,10 +546,12 @@ final class RecordingClock: QuireClock, @unchecked Sendable {
 
     /// Moves the clock to the end of the latest wait.
     func advanceToNextWait() {
-        guard let date = lock.withLock({ () -> Date? in
-            advances += 1
-            return recorded.last?.date
-        }) else { return }
+        guard
+            let date = lock.withLock({ () -> Date? in
+                advances += 1
+                return recorded.last?.date
+            })
+        else { return }
         clock.advance(to: date)
     }
 }

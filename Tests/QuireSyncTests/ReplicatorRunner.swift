@@ -80,7 +80,12 @@ final class SeenIDs: @unchecked Sendable {
     private var ids: [String] = []
     func add(_ id: String) { lock.withLock { ids.append(id) } }
     /// Adds `id` and returns how many there are now.
-    func adding(_ id: String) -> Int { lock.withLock { ids.append(id); return ids.count } }
+    func adding(_ id: String) -> Int {
+        lock.withLock {
+            ids.append(id)
+            return ids.count
+        }
+    }
     var all: [String] { lock.withLock { ids } }
     var set: Set<String> { Set(all) }
     func clear() { lock.withLock { ids = [] } }

@@ -259,7 +259,8 @@ extension Collection {
 
     /// Stores `rows` as the document's leaves: the winner (`winner`, or by the rule) in the
     /// document table (with a new sequence), the rest in `quire_leaves`.
-    private func writeTree(_ connection: Connection, id: String, rows: [TreeRow], winner chosen: TreeRow? = nil) throws {
+    private func writeTree(_ connection: Connection, id: String, rows: [TreeRow], winner chosen: TreeRow? = nil) throws
+    {
         let winner = chosen ?? Collection.winner(of: rows)
         let others = rows.filter { $0.revisionID != winner.revisionID }
         let conflicted = others.contains { !$0.isDeleted }

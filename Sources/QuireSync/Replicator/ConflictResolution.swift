@@ -85,7 +85,8 @@ struct ConflictResolution: Sendable {
             try resolveRounds(pending)
             return job.replicatedDocument(pending.documentID, flags: pending.flags)
         } catch {
-            return job.replicatedDocument(pending.documentID, flags: pending.flags, error: ReplicationRun.quireError(error))
+            return job.replicatedDocument(
+                pending.documentID, flags: pending.flags, error: ReplicationRun.quireError(error))
         }
     }
 
@@ -148,7 +149,8 @@ struct ConflictResolution: Sendable {
         if collection.holdsBlobOfAnotherDatabase(resolved) {
             throw QuireError(
                 .unexpectedError,
-                "A document contains a blob that was saved to a different database. The save operation cannot complete.")
+                "A document contains a blob that was saved to a different database. The save operation cannot complete."
+            )
         }
     }
 }

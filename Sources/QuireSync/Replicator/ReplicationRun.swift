@@ -101,7 +101,8 @@ struct ReplicationRun: Sendable {
                     fetcher: RevisionFetcher(remote: remote), checkpointer: checkpointer, monitor: monitor,
                     wakeup: config.replicatorType.pushes
                         ? PushWakeup(collection: collection, pullRunning: config.replicatorType.pulls) : nil,
-                    continuous: config.continuous, heartbeat: config.effectiveHeartbeat, requestTimeout: config.requestTimeout,
+                    continuous: config.continuous, heartbeat: config.effectiveHeartbeat,
+                    requestTimeout: config.requestTimeout,
                     autoPurge: config.enableAutoPurge))
         }
         var workers: [String] = []

@@ -39,7 +39,9 @@ public struct ReplicatorConfiguration: Sendable {
     /// ``defaultMaxAttemptsContinuous`` (no limit) for a continuous one; setting 0 goes back
     /// to that default. 1 tries once and never goes offline.
     public var maxAttempts: UInt {
-        get { chosenMaxAttempts ?? (continuous ? Self.defaultMaxAttemptsContinuous : Self.defaultMaxAttemptsSingleShot) }
+        get {
+            chosenMaxAttempts ?? (continuous ? Self.defaultMaxAttemptsContinuous : Self.defaultMaxAttemptsSingleShot)
+        }
         set { chosenMaxAttempts = newValue == 0 ? nil : newValue }
     }
     private var chosenMaxAttempts: UInt?
@@ -158,7 +160,8 @@ public struct ReplicatorConfiguration: Sendable {
             )
         }
         guard heartbeat >= 0 else {
-            throw QuireError(.invalidParameter, "heartbeat must not be negative (0 means the default, 300 s); it is \(heartbeat)")
+            throw QuireError(
+                .invalidParameter, "heartbeat must not be negative (0 means the default, 300 s); it is \(heartbeat)")
         }
         guard maxAttemptWaitTime >= 0 else {
             throw QuireError(
