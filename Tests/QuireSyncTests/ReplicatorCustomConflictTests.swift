@@ -362,6 +362,41 @@ extension EndToEnd {
             await remote.stop()
         }
 
+        @Test func manyConflictsAreResolvedAFewAtATime() async throws {
+            let local = try SyncTestDatabase()
+            let remote = try await ListeningPeer()
+            let ids = (0..<16).map { "doc\($0)" }
+            for id in ids { try local.save(id, "{}") }
+            _ = try await ReplicatorRunner(replicatorConfig([local.collection], remote.url, type: .push)).run()
+            for id in ids {
+                for (collection, side) in [(local.collection, "local"), (remote.collection, "remote")] {
+                    let edited = try #require(try collection.document(id: id)).toMutable()
+                    edited.setValue(side, forKey: "side")
+                    try collection.save(document: edited)
+                }
+            }
+            let cap = ConflictResolution.maximumConcurrent
+            let running = Locked((now: 0, most: 0))
+            let resolver = Resolver { conflict in
+                running.withLock {
+                    $0.now += 1
+                    $0.most = max($0.most, $0.now)
+                }
+                // Hold until a full set has run together, so a missing cap would show (bounded).
+                let deadline = Date().addingTimeInterval(10)
+                while running.withLock({ $0.most }) < cap, Date() < deadline { usleep(1000) }
+                running.withLock { $0.now -= 1 }
+                return conflict.remoteDocument
+            }
+            let runner = try await pull(local, remote, resolver: resolver)
+            #expect(resolver.seen.count == ids.count)
+            #expect(running.withLock { $0.most } == cap)
+            #expect(Set(runner.pulled.map(\.id)) == Set(ids))
+            #expect(runner.pulled.allSatisfy { $0.error == nil })
+            for id in ids { #expect(try local.collection.document(id: id)?.string(forKey: "side") == "remote") }
+            await remote.stop()
+        }
+
         // covers: ReplicatorTest_CustomConflict.testNonBlockingConflictResolver
         @Test func conflictsAreResolvedConcurrently() async throws {
             let local = try SyncTestDatabase()

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Quire
 
@@ -33,15 +32,26 @@ struct ConflictResolution: Sendable {
 
     let job: CollectionReplication
 
-    /// Resolves `conflicts` concurrently and returns their document events, in order.
+    /// How many resolvers run at once, across all replicators.
+    static let maximumConcurrent = 8
+    /// Threads of their own: resolvers are the app's code and may block, so they never run
+    /// on Swift's cooperative threads, nor wait for a dispatch queue's few.
+    private static let threads = WorkerThreads(name: "Quire.ConflictResolution", limit: maximumConcurrent)
+
+    /// Resolves `conflicts` concurrently (up to ``maximumConcurrent`` at once) and returns
+    /// their document events, in order.
     func resolve(_ conflicts: [PendingConflict]) async -> [ReplicatedDocument] {
         await withTaskGroup(of: (Int, ReplicatedDocument).self) { group in
             for (index, conflict) in conflicts.enumerated() {
                 group.addTask {
-                    let document = await withCheckedContinuation { continuation in
-                        DispatchQueue.global().async { continuation.resume(returning: resolveNow(conflict)) }
+                    do {
+                        return (index, try await ConflictResolution.threads.run { resolveNow(conflict) })
+                    } catch {
+                        let failure = ReplicationRun.quireError(error)
+                        return (
+                            index, job.replicatedDocument(conflict.documentID, flags: conflict.flags, error: failure)
+                        )
                     }
-                    return (index, document)
                 }
             }
             var documents = [ReplicatedDocument?](repeating: nil, count: conflicts.count)
