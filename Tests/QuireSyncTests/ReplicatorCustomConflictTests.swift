@@ -383,7 +383,7 @@ extension EndToEnd {
                     $0.most = max($0.most, $0.now)
                 }
                 // Hold until a full set has run together, so a missing cap would show (bounded).
-                let deadline = Date().addingTimeInterval(10)
+                let deadline = Date().addingTimeInterval(60)
                 while running.withLock({ $0.most }) < cap, Date() < deadline { usleep(1000) }
                 running.withLock { $0.now -= 1 }
                 return conflict.remoteDocument
