@@ -73,7 +73,14 @@ struct ConflictResolution: Sendable {
             return leaves
         }
         guard !leavesByID.isEmpty else { return [] }
-        let missing = try await job.remote.revsDiff(leavesByID.mapValues { $0.map(\.revisionID) })
+        let missing: [String: [String]]
+        do {
+            missing = try await job.remote.revsDiff(leavesByID.mapValues { $0.map(\.revisionID) })
+        } catch let error as QuireError where error.domain != .network {
+            // A peer that cannot tell (no `_revs_diff` for a pull-only client, say): the
+            // current revisions are the local ones.
+            missing = [:]
+        }
         var conflicts: [PendingConflict] = []
         for (id, leaves) in leavesByID.sorted(by: { $0.key < $1.key }) {
             let lacking = Set(missing[id] ?? [])
