@@ -59,6 +59,21 @@ import Testing
         #expect(named == ["kept | agrees", "kept and differs", "kept and skipped"])
     }
 
+    /// A differing case whose spec says why (`reference:`) is a known difference, its reason first.
+    @Test func aDifferenceTheSpecExplainsIsKnown() throws {
+        let spec = Self.spec.replacingOccurrences(
+            of: "  - name: kept and differs\n",
+            with: "  - name: kept and differs\n    reference: Version 3.2 counts two.\n")
+        let cases = ConformanceSuite.parse(spec, path: "x.yaml").cases
+        #expect(cases.allSatisfy { $0.specErrors.isEmpty })
+        let page = try ReferencePage(junit: Data(Self.report.utf8), cases: cases)
+        #expect(page.entries.map(\.outcome) == ["agrees", ReferencePage.knownDifference, "not carried"])
+        #expect(page.entries[1].detail.hasPrefix("Version 3.2 counts two. Found: "))
+        #expect(
+            page.markdown.contains(
+                "3 cases: 2 carried (66.7%), 1 agree, 1 differ (1 known, explained by their spec, 0 unexplained)"))
+    }
+
     @Test func aFileThatIsNoJUnitReportIsRefused() {
         #expect(throws: ReferencePageError.self) { try ReferencePage(junit: Data("{}".utf8), cases: []) }
     }

@@ -448,14 +448,21 @@ struct SQLPPParser {
     }
 
     /// Paths (`.key`, `[index]`) after a property, or after any other expression
-    /// (`{'x': 17}.x`, `ARRAY_AGG(v)[0]`), which reads into its value as LiteCore's `_.`
-    /// operator does (n1ql.leg, `expr0`).
+    /// (`{'x': 17}.x`, `ARRAY_AGG(v).x[0]`), which reads into its value as LiteCore's `_.`
+    /// operator does (n1ql.leg, `expr0`: a path after a value that is not a property starts
+    /// with `.`, so `[10, 20][1]` is a syntax error there, as in Couchbase Lite 3.2.4).
     private mutating func parsePostfix() throws -> PlanExpression {
         let level = depth
         defer { depth = level }
         var expression = try parsePrimary()
+        var startsPath: Bool
+        if case .property = expression { startsPath = true } else { startsPath = false }
         while true {
+            if token.isSymbol("[") && !startsPath {
+                throw error("'.' and a property name before an index into a value that is not a property")
+            }
             if token.isSymbol(".") || token.isSymbol("[") {
+                startsPath = true
                 var (path, source): (PropertyPath, String?) = (PropertyPath([]), nil)
                 let isProperty: Bool
                 if case .property(let propertyPath, let alias) = expression {

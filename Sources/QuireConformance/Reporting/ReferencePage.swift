@@ -21,7 +21,7 @@ package struct ReferencePage: Sendable {
         package var file: String
         /// The case's name.
         package var name: String
-        /// `agrees`, `differs` or `not carried`.
+        /// `agrees`, `differs`, `differs (known)` (the spec explains it) or `not carried`.
         package var outcome: String
         /// Why it differs, or the capability it needs; empty when it agrees.
         package var detail: String
@@ -50,13 +50,22 @@ package struct ReferencePage: Sendable {
             )
         }
         var known: [String: Int] = [:]
-        for testCase in cases { known[testCase.file + "\u{0}" + testCase.name, default: 0] += 1 }
+        var notes: [String: String] = [:]
+        for testCase in cases {
+            known[testCase.file + "\u{0}" + testCase.name, default: 0] += 1
+            if let note = testCase.reference { notes[testCase.file + "\u{0}" + testCase.name] = note }
+        }
         var kept: [Entry] = []
         var dropped = 0
-        for entry in reader.entries {
+        for var entry in reader.entries {
             let key = entry.file + "\u{0}" + entry.name
             if let count = known[key], count > 0 {
                 known[key] = count - 1
+                // A difference the spec explains (`reference:`) is a known one: its reason first.
+                if entry.outcome == "differs", let note = notes[key] {
+                    entry.outcome = Self.knownDifference
+                    entry.detail = "\(note) Found: \(entry.detail)"
+                }
                 kept.append(entry)
             } else {
                 dropped += 1
@@ -67,6 +76,9 @@ package struct ReferencePage: Sendable {
         timestamp = reader.timestamp
         self.dropped = dropped
     }
+
+    /// The outcome of a differing case whose spec explains the difference (`reference:`).
+    package static let knownDifference = "differs (known)"
 
     /// How many entries have `outcome`.
     package func count(_ outcome: String) -> Int { entries.filter { $0.outcome == outcome }.count }
@@ -94,9 +106,11 @@ package struct ReferencePage: Sendable {
         func share(_ count: Int) -> String {
             total == 0 ? "0%" : String(format: "%.1f%%", Double(count) * 100 / Double(total))
         }
-        let carried = count("agrees") + count("differs")
+        let known = count(Self.knownDifference)
+        let carried = count("agrees") + count("differs") + known
         page += "\(total) cases: \(carried) carried (\(share(carried))), \(count("agrees")) agree, "
-        page += "\(count("differs")) differ, \(count("not carried")) not carried.\n"
+        page += "\(count("differs") + known) differ (\(known) known, explained by their spec, "
+        page += "\(count("differs")) unexplained), \(count("not carried")) not carried.\n"
         if dropped > 0 { page += "\(dropped) cases of the report are no longer in the specs and are left out.\n" }
         var capabilities: [String: Int] = [:]
         for entry in entries where entry.outcome == "not carried" {

@@ -117,6 +117,7 @@ package enum SpecSchema {
                 "name": { "description": "Unique in the file; vectors append their values.", "type": "string", "minLength": 1 },
                 "tags": { "$ref": "#/$defs/tags" },
                 "skip": { "description": "Report the case as skipped, with this reason.", "type": "string", "minLength": 1 },
+                "reference": { "description": "How a real Couchbase Lite answers differently and why Quire keeps its answer (REFERENCE.md: a known difference).", "type": "string", "minLength": 1 },
                 "covers": {
                   "description": "The Couchbase Lite tests the case checks, as Class.testName (Specs/COVERAGE.md).",
                   "type": "array",

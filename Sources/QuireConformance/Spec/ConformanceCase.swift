@@ -22,6 +22,9 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
     package let bindings: [(name: String, value: SpecValue)]
     /// The Couchbase Lite tests the case checks (`covers:`), as `Class.testName`.
     package let covers: [String]
+    /// How a real Couchbase Lite answers this case differently and why Quire keeps its own
+    /// answer (`reference:`): REFERENCE.md lists such a case as a known difference.
+    package let reference: String?
     let content: Content
 
     enum Content: Sendable {
@@ -31,7 +34,8 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
 
     init(
         file: String, name: String, baseName: String, tags: [String], location: SourceLocation,
-        bindings: [(name: String, value: SpecValue)], covers: [String] = [], content: Content
+        bindings: [(name: String, value: SpecValue)], covers: [String] = [], reference: String? = nil,
+        content: Content
     ) {
         self.id = "\(file) :: \(name)"
         self.file = file
@@ -41,6 +45,7 @@ public struct ConformanceCase: Sendable, Identifiable, CustomStringConvertible {
         self.location = location
         self.bindings = bindings
         self.covers = covers
+        self.reference = reference
         self.content = content
     }
 

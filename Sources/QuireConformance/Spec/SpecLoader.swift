@@ -151,6 +151,7 @@ enum SpecLoader {
                     file: path, name: expandedName, baseName: name, tags: tags, location: node.location,
                     bindings: row.bindings,
                     covers: node["covers"]?.value.arrayValue?.compactMap(\.stringValue) ?? [],
+                    reference: node["reference"]?.scalar?.stringValue,
                     content: .scenario(scenario))
             } catch let error as SpecError {
                 return invalidCase(
