@@ -26,7 +26,8 @@ struct LocalDocumentEndpoint: Sendable {
             guard case .object(let body) = try request.jsonObjectBody() else {
                 throw HTTPFailure.badRequest("not an object")
             }
-            let revision = try put(body, revision: body["_rev"]?.stringValue ?? request.query["rev"], stored: stored)
+            let revision = try put(
+                body.dictionary, revision: body["_rev"]?.stringValue ?? request.query["rev"], stored: stored)
             return JSONResponse.make(.created, ["ok": true, "id": .string(fullID), "rev": .string(revision)])
         case .delete:
             guard stored != nil else { throw HTTPFailure.notFound("missing") }

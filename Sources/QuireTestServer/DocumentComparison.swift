@@ -25,9 +25,9 @@ enum DocumentComparison {
     ) -> Difference? {
         switch (actual, expected) {
         case (.object(let left), .object(let right)):
-            if isBlob(right), isBlob(left) {
+            if isBlob(right.dictionary), isBlob(left.dictionary) {
                 guard left["digest"] == right["digest"] else { return Difference(path: path, missingBlob: false) }
-                return blobExists(left) ? nil : Difference(path: path, missingBlob: true)
+                return blobExists(left.dictionary) ? nil : Difference(path: path, missingBlob: true)
             }
             for key in Set(left.keys).union(right.keys).sorted() {
                 let child = path.isEmpty ? escaped(key) : "\(path).\(escaped(key))"

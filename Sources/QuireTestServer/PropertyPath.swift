@@ -109,7 +109,7 @@ struct PropertyPath: Sendable, Equatable, CustomStringConvertible {
     func set(_ value: JSONValue, in root: inout [String: JSONValue]) throws {
         var container = JSONValue.object(root)
         try Self.set(value, at: components[...], in: &container, path: self)
-        if case .object(let members) = container { root = members }
+        if case .object(let members) = container { root = members.dictionary }
     }
 
     private static func set(
@@ -151,7 +151,7 @@ struct PropertyPath: Sendable, Equatable, CustomStringConvertible {
     func remove(from root: inout [String: JSONValue]) {
         var container = JSONValue.object(root)
         Self.remove(at: components[...], in: &container)
-        if case .object(let members) = container { root = members }
+        if case .object(let members) = container { root = members.dictionary }
     }
 
     private static func remove(at components: ArraySlice<Component>, in container: inout JSONValue) {

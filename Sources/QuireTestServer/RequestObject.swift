@@ -28,7 +28,7 @@ struct RequestObject: Sendable {
         guard case .object(let members) = value else {
             throw TestServerError.request("the request body of \(endpoint) must be a JSON object")
         }
-        return RequestObject(members)
+        return RequestObject(members.dictionary)
     }
 
     func name(_ key: String) -> String { place.isEmpty ? key : "\(place).\(key)" }
@@ -97,7 +97,7 @@ struct RequestObject: Sendable {
         guard case .object(let members) = value else {
             throw TestServerError.request("'\(name(key))' must be an object")
         }
-        return RequestObject(members, place: name(key))
+        return RequestObject(members.dictionary, place: name(key))
     }
 
     func objects(_ key: String) throws -> [RequestObject] {
@@ -109,7 +109,7 @@ struct RequestObject: Sendable {
             guard case .object(let members) = element else {
                 throw TestServerError.request("'\(name(key))[\(index)]' must be an object")
             }
-            return RequestObject(members, place: "\(name(key))[\(index)]")
+            return RequestObject(members.dictionary, place: "\(name(key))[\(index)]")
         }
     }
 }

@@ -6,7 +6,7 @@ extension TestServerEngine {
     static func body(of id: String, in collection: Collection) throws -> [String: JSONValue]? {
         guard let document = try collection.document(id: id) else { return nil }
         guard case .object(let members) = try JSONReader.parse(document.toJSON()) else { return [:] }
-        return members
+        return members.dictionary
     }
 
     /// `/getAllDocuments`: IDs and revision IDs of the live documents of the collections found.

@@ -178,7 +178,7 @@ public actor TestServerEngine {
             let spec: RequestObject
             switch specs[name] ?? .null {
             case .null: spec = RequestObject([:], place: "databases.\(name)")
-            case .object(let members): spec = RequestObject(members, place: "databases.\(name)")
+            case .object(let members): spec = RequestObject(members.dictionary, place: "databases.\(name)")
             default: throw TestServerError.request("'databases.\(name)' must be an object or null")
             }
             if let unknown = spec.members.keys.first(where: { $0 != "collections" && $0 != "dataset" }) {

@@ -15,7 +15,7 @@ struct TestKitSchema: Sendable {
         guard case .object(let root) = try JSONReader.parse(try Data(contentsOf: url)) else {
             throw QuireError(.corruptData, "testkit-api.schema.json is not an object")
         }
-        return TestKitSchema(root: root)
+        return TestKitSchema(root: root.dictionary)
     }
 
     /// The names of the definitions.

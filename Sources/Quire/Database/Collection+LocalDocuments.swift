@@ -11,7 +11,7 @@ extension Collection {
         guard case .object(let members) = try JSONReader.parse(text) else {
             throw QuireError(.corruptData, "local document '\(id)' in \(fullName) is not a JSON object")
         }
-        return members
+        return members.dictionary
     }
 
     /// Stores (or, with nil, removes) the local document `id`.

@@ -11,7 +11,7 @@ extension Collection {
         let sequence = try revisionInfo(id: id)?.sequence ?? 0
         return Document(
             id: id, revisionID: leaf.revisionID, sequence: sequence, isDeleted: leaf.isDeleted, collection: self,
-            content: DictionaryObject(leaf.isDeleted ? [:] : leaf.body, blobStore: database.blobStore))
+            content: DictionaryObject(leaf.isDeleted ? [:] : JSONObject(leaf.body), blobStore: database.blobStore))
     }
 
     /// A document showing `revision` before it is stored (for filters and conflict resolvers);
@@ -20,7 +20,8 @@ extension Collection {
         Document(
             id: revision.documentID, revisionID: revision.revisionID, sequence: 0, isDeleted: revision.isDeleted,
             collection: self,
-            content: DictionaryObject(revision.isDeleted ? [:] : revision.body, blobStore: database.blobStore))
+            content: DictionaryObject(
+                revision.isDeleted ? [:] : JSONObject(revision.body), blobStore: database.blobStore))
     }
 
     /// Resolves the conflicted document `id` with `resolved` (nil or a deleted document
@@ -31,7 +32,7 @@ extension Collection {
             try resolveConflict(id: id, body: nil)
             return
         }
-        let body: [String: JSONValue]
+        let body: JSONObject
         if let mutable = resolved as? MutableDocument {
             body = try mutable.body()
             for blob in mutable.blobs() { try blob.install(into: database.blobStore) }
@@ -39,7 +40,7 @@ extension Collection {
             body = resolved.content.jsonObject
         }
         try DocumentRules.checkReservedKeys(body, id: id)
-        try resolveConflict(id: id, body: body)
+        try resolveConflict(id: id, body: body.dictionary)
     }
 
     /// The IDs of the documents with a conflict (a live leaf besides the current revision),

@@ -310,6 +310,6 @@ extension Collection {
             throw QuireError(
                 .corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
         }
-        return members
+        return members.dictionary
     }
 }

@@ -33,7 +33,7 @@ extension Database {
                 "not blob properties: expected \"@type\": \"blob\", a \"digest\" string, and a string \"content_type\" "
                     + "and a numeric \"length\" if present; got keys \(properties.keys.sorted())")
         }
-        var json: [String: JSONValue] = [:]
+        var json = JSONObject(minimumCapacity: properties.count)
         for (key, value) in properties {
             guard let converted = JSONValue(any: value) else {
                 throw QuireError(.invalidParameter, "blob property '\(key)' has a value with no JSON form: \(value)")

@@ -74,7 +74,7 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
         state = Locked(State(source: .file(fileURL), knownLength: size))
     }
 
-    init(json: [String: JSONValue], store: BlobStore?) {
+    init(json: JSONObject, store: BlobStore?) {
         contentType = json["content_type"]?.stringValue
         state = Locked(
             State(
@@ -157,9 +157,9 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
         jsonProperties.mapValues(\.plainValue)
     }
 
-    var jsonProperties: [String: JSONValue] {
+    var jsonProperties: JSONObject {
         state.withLock { state in
-            var properties: [String: JSONValue] = [
+            var properties: JSONObject = [
                 "@type": "blob",
                 "length": .int(Int64(state.knownLength)),
             ]
@@ -196,7 +196,7 @@ public final class Blob: @unchecked Sendable, Equatable, CustomStringConvertible
     /// Whether a dictionary in a document reads as a ``Blob``, as Couchbase Lite's Fleece layer
     /// decides: `"@type": "blob"` (with or without a digest), or a legacy attachment (`digest`,
     /// `revpos`, `stub` and `length`, without `@type`).
-    static func isBlob(json: [String: JSONValue]) -> Bool {
+    static func isBlob(json: JSONObject) -> Bool {
         if let type = json["@type"] { return type == .string("blob") }
         return json["digest"] != nil && json["revpos"] != nil && json["stub"] != nil && json["length"] != nil
     }

@@ -7,7 +7,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
     /// Built members, or a validated body read lazily (see ``JSONTape``): a document read from
     /// the store builds only what its reader asks for.
     private enum Storage {
-        case members([String: JSONValue], BlobStore?)
+        case members(JSONObject, BlobStore?)
         /// The tape carries the blob store: the objects of one read share one tape, while the
         /// store is shared by every reader, and reference counts on an object that several
         /// threads touch at every read cost those threads their scaling.
@@ -28,7 +28,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         }
     }
 
-    init(_ members: [String: JSONValue], blobStore: BlobStore? = nil) {
+    init(_ members: JSONObject, blobStore: BlobStore? = nil) {
         self.storage = .members(members, blobStore)
     }
 
@@ -50,7 +50,7 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
     }
 
     /// The object as JSON values; mutable subclasses build it from their live contents.
-    var jsonObject: [String: JSONValue] {
+    var jsonObject: JSONObject {
         switch storage {
         case .members(let members, _): members
         case .tape(let tape, let index): tape.read { $0.object(at: index) }
@@ -72,12 +72,18 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
     /// The keys present, sorted by their UTF-8 bytes.
     public var keys: [String] {
         switch storage {
-        case .members(let members, _): members.keys.sorted()
-        case .tape(let tape, let index): tape.read { $0.keys(ofObjectAt: index) }.sorted()
+        case .members(let members, _): members.sortedMembers.map(\.key)
+        case .tape(let tape, let index): Self.byteOrder(tape.read { $0.keys(ofObjectAt: index) })
         case .stored(let body, let offset):
-            (Self.tape(of: body, at: offset).map { tape, index in tape.read { $0.keys(ofObjectAt: index) } } ?? [])
-                .sorted()
+            Self.byteOrder(
+                Self.tape(of: body, at: offset).map { tape, index in tape.read { $0.keys(ofObjectAt: index) } } ?? [])
         }
+    }
+
+    /// Keys sorted by their UTF-8 bytes (`String`'s own order would compare two spellings of
+    /// one text as equal).
+    static func byteOrder(_ keys: [String]) -> [String] {
+        keys.sorted { JSONKey($0) < JSONKey($1) }
     }
 
     /// The value at `key` (see ``DictionaryProtocol/value(forKey:)``).

@@ -51,6 +51,10 @@ package enum DocumentRules {
         return "\"" + text + (id.unicodeScalars.count > 40 ? "…" : "") + "\""
     }
 
+    static func checkReservedKeys(_ body: JSONObject, id: String) throws {
+        try checkReservedKeys(id: id) { body.keys.contains($0) }
+    }
+
     static func checkReservedKeys(_ body: [String: JSONValue], id: String) throws {
         for key in body.keys where reservedKeys.contains(key) {
             throw reservedKeyError(key, id: id)

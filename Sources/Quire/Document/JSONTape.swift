@@ -259,11 +259,11 @@ struct JSONTapeReader {
         }
     }
 
-    /// The members of the object at `index`. In input order, so a repeated key keeps its
-    /// last value (and its first spelling, as a dictionary does).
-    func object(at index: Int) -> [String: JSONValue] {
+    /// The members of the object at `index`. In input order, so a key repeated byte for byte
+    /// keeps its last value; keys that differ only in Unicode normalisation are two members.
+    func object(at index: Int) -> JSONObject {
         let entry = tape[index]
-        var members = [String: JSONValue](minimumCapacity: Int(entry.count))
+        var members = JSONObject(minimumCapacity: Int(entry.count))
         var key = index + 1
         for _ in 0..<entry.count {
             members[string(at: key)] = value(at: key + 1)

@@ -8,8 +8,9 @@ import Foundation
 /// `.double(1.0)`, so that a body read and written back keeps its exact shape and therefore its
 /// revision digest.
 ///
-/// Object keys are Swift `String`s, which compare by canonical equivalence: two keys that
-/// differ only in Unicode normalisation (`"é"` precomposed and decomposed) are the same key.
+/// Object keys are compared by their UTF-8 bytes (see ``JSONObject``), as fleece compares them:
+/// two keys that differ only in Unicode normalisation (`"é"` precomposed and decomposed) are
+/// two keys. Keys are never normalised.
 package enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
@@ -24,7 +25,15 @@ package enum JSONValue: Sendable, Hashable {
     /// An ordered list of values.
     case array([JSONValue])
     /// A set of named values; key order carries no meaning.
-    case object([String: JSONValue])
+    case object(JSONObject)
+}
+
+extension JSONValue {
+    /// An object of a Swift dictionary's members (whose `String` keys are unique by canonical
+    /// equivalence already): for protocol fields and values built in code.
+    package static func object(_ members: [String: JSONValue]) -> JSONValue {
+        .object(JSONObject(members))
+    }
 }
 
 // MARK: - Accessors
@@ -49,9 +58,17 @@ extension JSONValue {
     }
 
     /// The members when this is an object, otherwise nil.
-    package var objectValue: [String: JSONValue]? {
+    package var objectMembers: JSONObject? {
         guard case .object(let members) = self else { return nil }
         return members
+    }
+
+    /// The members as a Swift dictionary when this is an object, otherwise nil: for protocol
+    /// fields, whose keys are ASCII (keys that differ only in Unicode normalisation become one
+    /// there; see ``JSONObject/dictionary``).
+    package var objectValue: [String: JSONValue]? {
+        guard case .object(let members) = self else { return nil }
+        return members.dictionary
     }
 
     /// The elements when this is an array, otherwise nil.
@@ -137,7 +154,7 @@ extension JSONValue: ExpressibleByArrayLiteral {
 extension JSONValue: ExpressibleByDictionaryLiteral {
     /// A dictionary literal; when a key repeats, the last value wins, as in parsed JSON.
     package init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var members = [String: JSONValue](minimumCapacity: elements.count)
+        var members = JSONObject(minimumCapacity: elements.count)
         for (key, value) in elements { members[key] = value }
         self = .object(members)
     }
@@ -195,7 +212,7 @@ extension JSONValue {
             }
             self = .array(converted)
         case let members as [String: Any]:
-            var converted = [String: JSONValue](minimumCapacity: members.count)
+            var converted = JSONObject(minimumCapacity: members.count)
             for (key, member) in members {
                 guard let json = JSONValue(any: member) else { return nil }
                 converted[key] = json

@@ -176,8 +176,7 @@ struct JSONEmitter {
             guard depth < maximumDepth else { throw Self.tooDeep(maximumDepth) }
             output.put(UInt8(ascii: "{"))
             if sortedKeys {
-                let ordered = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-                for (index, member) in ordered.enumerated() {
+                for (index, member) in members.sortedMembers.enumerated() {
                     try emitMember(member.key, member.value, first: index == 0, depth: depth)
                 }
             } else {

@@ -11,7 +11,8 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     // Safe because the only mutable state is `state`, reached only under its lock; nested
     // containers lock their own, and no lock is held while calling into another object.
     private struct State {
-        var nodes: [String: DocumentNode]
+        /// Keyed by exact bytes: keys that differ only in Unicode normalisation are two keys.
+        var nodes: [JSONKey: DocumentNode]
         /// JSON text given to ``setJSON(_:)``, validated but not yet turned into nodes: a
         /// document made from JSON and saved unchanged is written straight from it.
         var untouchedJSON: JSONTape?
@@ -20,7 +21,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         var canonicalJSON: String?
 
         /// The content as nodes, built from ``untouchedJSON`` at the first use.
-        mutating func builtNodes() -> [String: DocumentNode] {
+        mutating func builtNodes() -> [JSONKey: DocumentNode] {
             buildNodes()
             return nodes
         }
@@ -32,7 +33,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
             }
             guard let tape = untouchedJSON else { return }
             untouchedJSON = nil
-            nodes = tape.read { $0.object(at: 0) }.mapValues { .value($0) }
+            nodes = tape.read { $0.object(at: 0) }.storage.mapValues { .value($0) }
         }
 
         /// The tape of text ``CanonicalJSON`` accepted, so valid: nil cannot happen.
@@ -60,7 +61,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     }
 
     /// The nodes now; the nested containers among them are live and locked on their own.
-    private var nodes: [String: DocumentNode] { state.withLock { $0.builtNodes() } }
+    private var nodes: [JSONKey: DocumentNode] { state.withLock { $0.builtNodes() } }
 
     /// A new dictionary with no keys, to fill with the setters and store in a document.
     public init() {
@@ -83,19 +84,18 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         try setJSON(json)
     }
 
-    override init(_ members: [String: JSONValue], blobStore: BlobStore?) {
-        state = Locked(State(nodes: members.mapValues { .value($0) }))
+    override init(_ members: JSONObject, blobStore: BlobStore?) {
+        state = Locked(State(nodes: members.storage.mapValues { .value($0) }))
         super.init([:], blobStore: blobStore)
     }
 
-    override var jsonObject: [String: JSONValue] { (try? jsonObject(path: "")) ?? [:] }
+    override var jsonObject: JSONObject { (try? jsonObject(path: "")) ?? [:] }
 
-    func jsonObject(path: String) throws -> [String: JSONValue] {
+    func jsonObject(path: String) throws -> JSONObject {
         let nodes = self.nodes
-        var result: [String: JSONValue] = [:]
-        result.reserveCapacity(nodes.count)
+        var result = JSONObject(minimumCapacity: nodes.count)
         for (key, node) in nodes {
-            result[key] = try node.jsonValue(path: path.isEmpty ? key : path + "." + key)
+            result[key.text] = try node.jsonValue(path: path.isEmpty ? key.text : path + "." + key.text)
         }
         return result
     }
@@ -103,7 +103,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     func setNode(_ node: DocumentNode, forKey key: String) {
         state.withLock { state in
             state.buildNodes()
-            state.nodes[key] = node
+            state.nodes[JSONKey(key)] = node
         }
     }
 
@@ -115,13 +115,14 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     public override var count: Int { nodes.count }
 
     /// The keys present now, sorted by their UTF-8 bytes.
-    public override var keys: [String] { nodes.keys.sorted() }
+    public override var keys: [String] { nodes.keys.sorted().map(\.text) }
 
     /// The value at `key`; nested dictionaries and arrays come back mutable and live.
     public override func value(forKey key: String) -> Any? {
         let blobStore = self.blobStore
         return state.withLock { state -> Any? in
             state.buildNodes()
+            let key = JSONKey(key)
             guard let node = state.nodes[key] else { return nil }
             let (value, live) = node.presented(blobStore: blobStore)
             if let live { state.nodes[key] = live }
@@ -141,7 +142,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     public func removeValue(forKey key: String) -> Self {
         state.withLock { state in
             state.buildNodes()
-            _ = state.nodes.removeValue(forKey: key)
+            _ = state.nodes.removeValue(forKey: JSONKey(key))
         }
         return self
     }
@@ -149,7 +150,8 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
     /// Replaces the whole content.
     @discardableResult
     public func setData(_ data: [String: Any]) -> Self {
-        let nodes = data.mapValues { DocumentNode(any: $0) }
+        var nodes = [JSONKey: DocumentNode](minimumCapacity: data.count)
+        for (key, value) in data { nodes[JSONKey(key)] = DocumentNode(any: value) }
         state.withLock { $0 = State(nodes: nodes) }
         return self
     }

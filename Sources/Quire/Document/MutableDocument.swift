@@ -79,7 +79,7 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
     }
 
     /// The body to save; throws for a value with no JSON form, naming its key path.
-    func body() throws -> [String: JSONValue] {
+    func body() throws -> JSONObject {
         try mutableContent.jsonObject(path: "")
     }
 

@@ -8,18 +8,24 @@ public struct DatasetDocument: Sendable {
     public var id: String
     /// The 1-based line it came from.
     public var line: Int
-    /// The body without `_id`, with numbers as written (`1` and `1.0` stay apart).
-    package var body: [String: JSONValue]
+    /// The body without `_id`, with numbers as written (`1` and `1.0` stay apart) and keys
+    /// kept byte for byte (two spellings of one text are two keys).
+    package var body: JSONObject
     /// Every blob reference (`{"@type": "blob", "digest": ...}`) anywhere in the body, depth
     /// first with keys in sorted order.
     public var blobReferences: [DatasetBlobReference]
 
     /// Makes a document.
-    package init(id: String, line: Int, body: [String: JSONValue], blobReferences: [DatasetBlobReference]) {
+    package init(id: String, line: Int, body: JSONObject, blobReferences: [DatasetBlobReference]) {
         self.id = id
         self.line = line
         self.body = body
         self.blobReferences = blobReferences
+    }
+
+    /// Makes a document of a body built in code.
+    package init(id: String, line: Int, body: [String: JSONValue], blobReferences: [DatasetBlobReference]) {
+        self.init(id: id, line: line, body: JSONObject(body), blobReferences: blobReferences)
     }
 
     /// The body as Foundation values (the shape `MutableDocument(id:data:)` and
@@ -79,7 +85,7 @@ public struct DatasetBlobReference: Sendable, Equatable, Hashable {
     }
 
     /// Whether an object's members make it a blob reference: `"@type": "blob"`.
-    private static func isBlob(_ members: [String: JSONValue]) -> Bool {
+    private static func isBlob(_ members: JSONObject) -> Bool {
         members["@type"] == .string("blob")
     }
 

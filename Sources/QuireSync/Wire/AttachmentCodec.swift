@@ -44,7 +44,7 @@ package struct AttachmentCodec: Sendable {
             guard case .object(var members) = meta else { continue }
             members.removeValue(forKey: "data")
             if members["revpos"] == nil { members["revpos"] = .int(Int64(generation)) }
-            entries[name] = try finish(members, includeData: includeData)
+            entries[name] = try finish(members.dictionary, includeData: includeData)
         }
         for (pointer, reference) in AttachmentCodec.blobReferences(in: document.body) {
             let members: [String: JSONValue] = [
@@ -104,7 +104,7 @@ package struct AttachmentCodec: Sendable {
             guard case .object(let members) = meta else {
                 throw AttachmentCodec.failure(document.id, name, "its metadata is not an object")
             }
-            let stored = try store(members, name: name, documentID: document.id, known: known[name])
+            let stored = try store(members.dictionary, name: name, documentID: document.id, known: known[name])
             if name.hasPrefix(AttachmentCodec.blobPrefix),
                 let reference = references[String(name.dropFirst(AttachmentCodec.blobPrefix.count))]
             {
@@ -241,7 +241,7 @@ package struct AttachmentCodec: Sendable {
             switch value {
             case .object(let members):
                 if members["@type"] == .string("blob"), members["digest"]?.stringValue != nil {
-                    found[pointer] = members
+                    found[pointer] = members.dictionary
                 } else {
                     pending += members.map { (pointer + "/" + escape($0.key), $0.value) }
                 }

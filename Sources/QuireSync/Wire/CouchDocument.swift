@@ -91,7 +91,7 @@ package struct CouchDocument: Equatable, Sendable {
         }
         self.init(
             id: id, revisionID: revisionID, revisions: revisions, isDeleted: isDeleted,
-            body: members.filter { !CouchDocument.metadataKeys.contains($0.key) }, attachments: attachments)
+            body: members.filter { !CouchDocument.metadataKeys.contains($0.key) }.dictionary, attachments: attachments)
     }
 
     /// A stored leaf in wire form (its ancestry included); legacy attachments kept in the

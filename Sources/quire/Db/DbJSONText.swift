@@ -47,7 +47,7 @@ enum DbJSONText {
         guard case .object(let members) = try JSONReader.parse(document.toJSON()) else {
             throw DbFailure("The body of document '\(document.id)' is not a JSON object")
         }
-        return members
+        return members.dictionary
     }
 
     /// A scalar or short value as table text: strings bare, everything else as JSON.
@@ -64,7 +64,7 @@ enum DbJSONText {
             switch value {
             case .object(let members):
                 if members["@type"] == .string("blob"), members["digest"]?.stringValue != nil {
-                    found.append(members)
+                    found.append(members.dictionary)
                     return
                 }
                 for key in members.keys.sorted() { if let child = members[key] { visit(child) } }
