@@ -50,14 +50,15 @@ package final class TestKitEngine: ConformanceEngine, @unchecked Sendable {
         client = TestKitClient(base: url)
     }
 
-    /// The steps the protocol can express; with the extension, every step and feature of the
+    /// The steps the protocol can express (`getValue` only where the stored value is already of
+    /// the getter's type); with the extension, every step and feature of the
     /// in-process engine but batches as transactions, performance cases and a replication's
     /// checkpoint report (the extension's steps run in a session the server hosts).
     package var capabilities: Set<EngineCapability>? {
         guard usesExtension else {
             return [
                 "save", "get", "delete", "purge", "count", "query", "createCollection", "maintenance", "open",
-                "serve", "request",
+                "serve", "request", "getValue",
             ]
         }
         var supported = Set(StepDecoder.engineKeywords.map { EngineCapability($0) })

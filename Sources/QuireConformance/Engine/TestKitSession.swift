@@ -235,6 +235,8 @@ final class TestKitSession: EngineSession {
             } catch let error as QuireError {
                 throw EngineError(domain: error.domain.rawValue, code: error.code.name, message: error.message)
             }
+        case .getValue(let read) where !engine.usesExtension:
+            return try plainValue(read)
         case .getValue(let read):
             try requireCollection(read.document.collection)
             do {
@@ -620,6 +622,34 @@ final class TestKitSession: EngineSession {
             "revisionID": .string(revision),
         ])
         return (.live(snapshot), .object(value))
+    }
+
+    /// A typed read over the plain protocol: the document through `/getDocument`, and the
+    /// stored value when it is already of the getter's type, which every getter returns as it
+    /// is (an integer for `int`, text for `string` ...). A value the getter would convert, a
+    /// missing key, a date or a blob is Couchbase Lite's rule, which the protocol cannot ask
+    /// for: not carried.
+    private func plainValue(_ read: Step.TypedRead) throws -> SpecValue? {
+        let (state, value) = try plainState(of: read.document)
+        guard state != nil, case .object(let properties) = value else {
+            throw EngineError.refusal(
+                "notFound",
+                "document '\(read.document.id)' not found in \(read.document.collection.fullName), so there is no object to read"
+            )
+        }
+        let stored = read.key == DocumentSnapshot.metaKey ? nil : properties[read.key]
+        switch (read.type, stored) {
+        case (.int, .int?), (.int64, .int?), (.double, .double?), (.number, .int?), (.number, .double?),
+            (.boolean, .bool?), (.string, .string?), (.array, .array?):
+            return stored
+        case (.dictionary, .object(let members)?) where members["@type"] == nil:
+            return stored
+        default:
+            throw EngineError.missingCapability(
+                "getValue.conversion",
+                "the plain protocol reads stored values; what \(read.type)(forKey:) makes of \(stored.map { _ in "this value" } ?? "a missing key") is Couchbase Lite's rule"
+            )
+        }
     }
 
     // MARK: Helpers
