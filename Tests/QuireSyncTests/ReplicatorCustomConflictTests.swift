@@ -269,6 +269,41 @@ extension EndToEnd {
             }
         }
 
+        @Test func aLeftOverConflictWithAPeerWithoutRevsDiffTakesTheCurrentRevisionAsLocal() async throws {
+            let local = try SyncTestDatabase()
+            try local.save("doc", #"{"v": "local"}"#)
+            let pulledRevision = "1-" + String(repeating: "f", count: 40)
+            try local.collection.insert(
+                ForeignRevision(
+                    documentID: "doc", revisionID: pulledRevision, ancestors: [], isDeleted: false,
+                    body: ["v": .string("pulled")]),
+                keepingCurrent: true)
+            #expect(try local.collection.conflictingRevisionIDs(id: "doc") == [pulledRevision])
+            let peer = try ScriptedPeer { request in
+                switch (request.method, request.path) {
+                case ("GET", "/db"): return .json(200, #"{"db_name":"db","update_seq":0}"#)
+                case ("GET", let path) where path.hasPrefix("/db/_local/"): return .json(404, #"{"error":"not_found"}"#)
+                case ("PUT", let path) where path.hasPrefix("/db/_local/"):
+                    return .json(201, #"{"ok":true,"rev":"0-1"}"#)
+                case ("GET", "/db/_changes"): return .json(200, #"{"results":[],"last_seq":0}"#)
+                default: return .json(404, #"{"error":"not_found"}"#)
+                }
+            }
+            let resolver = Resolver { $0.localDocument }
+            let runner = ReplicatorRunner(
+                replicatorConfig(
+                    [local.collection], peer.url(), type: .pull,
+                    config: CollectionConfiguration(conflictResolver: resolver)))
+            let status = try await runner.run()
+            #expect(status.error == nil, "\(String(describing: status.error))")
+            peer.stop()
+            #expect(resolver.seen.first?.localDocument?.string(forKey: "v") == "local")
+            #expect(resolver.seen.first?.remoteDocument?.string(forKey: "v") == "pulled")
+            #expect(runner.pulled.map(\.id) == ["doc"])
+            #expect(try local.collection.document(id: "doc")?.string(forKey: "v") == "local")
+            #expect(try local.collection.conflictingRevisionIDs(id: "doc").isEmpty)
+        }
+
         // covers: ReplicatorTest_CustomConflict.testConflictResolverWrongDocID
         @Test func aResolutionWithAnotherIDGivesItsBodyToTheConflictedDocument() async throws {
             let local = try SyncTestDatabase()

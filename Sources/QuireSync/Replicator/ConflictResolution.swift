@@ -76,9 +76,11 @@ struct ConflictResolution: Sendable {
         let missing: [String: [String]]
         do {
             missing = try await job.remote.revsDiff(leavesByID.mapValues { $0.map(\.revisionID) })
-        } catch let error as QuireError where error.domain != .network {
-            // A peer that cannot tell (no `_revs_diff` for a pull-only client, say): the
-            // current revisions are the local ones.
+        } catch let error as QuireError
+            where error.domain == .network && [400, 403, 404, 405, 501].contains(error.underlyingCode ?? 0)
+        {
+            // A peer that refuses the question (no `_revs_diff` for a pull-only client, say):
+            // the current revisions are the local ones. Other failures stop the pull as usual.
             missing = [:]
         }
         var conflicts: [PendingConflict] = []
