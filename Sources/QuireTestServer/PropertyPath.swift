@@ -39,6 +39,7 @@ struct PropertyPath: Sendable, Equatable, CustomStringConvertible {
         while position < characters.count {
             let character = characters[position]
             if character == "[" {
+                guard !expectProperty || components.isEmpty else { throw bad("a property name must follow '.'") }
                 position += 1
                 var digits = ""
                 while position < characters.count, characters[position] != "]" {

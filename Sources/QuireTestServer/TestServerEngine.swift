@@ -146,10 +146,13 @@ public actor TestServerEngine {
         ])
     }
 
-    /// `/newSession`: forgets everything of the previous session and accepts `id` from now on.
+    /// `/newSession`: forgets everything of the previous session and accepts `id` from now on;
+    /// the current session's own ID is refused.
     func newSession(_ request: RequestObject) async throws -> TestServerResponse {
         let id = try request.string("id")
         guard !id.isEmpty else { throw TestServerError.request("'id' is empty") }
+        // A session is new: its own ID again is refused, as Couchbase Lite C's test server does.
+        guard id != sessionID else { throw TestServerError.request("Session with ID '\(id)' already exists") }
         if spokenVersion == 1 {
             // Version 1 servers load datasets of a given version and insist on being told it.
             _ = try request.string("dataset_version")
