@@ -14,6 +14,7 @@
 #include "quire_path.h"
 
 #include <sqlite3.h>
+#include <stdint.h>
 #include <string.h>
 
 /// The subtype SQLite's JSON functions give JSON text they return (so that another JSON
@@ -83,18 +84,49 @@ static inline Cursor skip_space(Cursor p, Cursor end) {
     return p;
 }
 
+/// The bytes a scan stops at: in a string its closing quote and escapes, in a container what
+/// opens, closes or starts a string, and white space (which makes a container loose).
+enum { PLAIN = 0, QUOTE = 1, OPEN = 2, CLOSE = 3, SPACE = 4 };
+static const unsigned char byte_class[256] = {
+    [' '] = SPACE, ['\n'] = SPACE, ['\r'] = SPACE, ['\t'] = SPACE,
+    ['"'] = QUOTE, ['{'] = OPEN,  ['['] = OPEN,   ['}'] = CLOSE, [']'] = CLOSE,
+};
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/// Bit 7 of each byte of `word` that equals the byte repeated in `pattern`; exact for the
+/// lowest such byte (a borrow can only mark bytes above a true match).
+static inline uint64_t bytes_equal(uint64_t word, uint64_t pattern) {
+    uint64_t v = word ^ pattern;
+    return (v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL;
+}
+#define QUIRE_WORD_SCAN 1
+#endif
+
 /// `p` at a string's opening quote: the byte after its closing quote, or NULL. Sets
-/// `*escaped` when the string holds a backslash.
+/// `*escaped` when the string holds a backslash. Eight bytes at a time up to the first quote
+/// or backslash: the long text of descriptions and reviews is most of a stored body.
 static inline Cursor skip_string(Cursor p, Cursor end, int *escaped) {
-    for (p++; p < end; p++) {
-        unsigned char c = *p;
-        if (c == '"') return p + 1;
-        if (c == '\\') {
-            *escaped = 1;
-            if (++p >= end) return NULL;
+    p++;
+    for (;;) {
+#ifdef QUIRE_WORD_SCAN
+        while (end - p >= 8) {
+            uint64_t word;
+            memcpy(&word, p, 8);
+            uint64_t stops = bytes_equal(word, 0x2222222222222222ULL) | bytes_equal(word, 0x5C5C5C5C5C5C5C5CULL);
+            if (stops != 0) {
+                p += __builtin_ctzll(stops) >> 3;
+                break;
+            }
+            p += 8;
         }
+#endif
+        while (p < end && *p != '"' && *p != '\\') p++;
+        if (p >= end) return NULL;
+        if (*p == '"') return p + 1;
+        *escaped = 1;
+        p += 2;
+        if (p > end) return NULL;
     }
-    return NULL;
 }
 
 /// `p` at a value: the byte after it, or NULL. Sets `*loose` when a container holds white
@@ -109,19 +141,25 @@ static Cursor skip_value(Cursor p, Cursor end, int *loose) {
     if (c == '{' || c == '[') {
         int depth = 0;
         while (p < end) {
-            c = *p;
-            if (c == '"') {
+            switch (byte_class[*p]) {
+            case PLAIN:
+                p++;
+                continue;
+            case QUOTE: {
                 int escaped = 0;
                 p = skip_string(p, end, &escaped);
                 if (p == NULL) return NULL;
                 continue;
             }
-            if (c == '{' || c == '[') {
+            case OPEN:
                 depth++;
-            } else if (c == '}' || c == ']') {
+                break;
+            case CLOSE:
                 if (--depth == 0) return p + 1;
-            } else if (is_space(c)) {
+                break;
+            default:
                 *loose = 1;
+                break;
             }
             p++;
         }
