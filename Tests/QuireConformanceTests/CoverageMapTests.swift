@@ -70,14 +70,21 @@ import Testing
             \(marker) ATest.testOne
             /// A doc comment between them.
             @Test(.timeLimit(.minutes(1))) func again() {}
+            \(marker) BTest.testOnly
+            @Test(
+                arguments: [1, 2])
+            func spread(value: Int) {}
+            @Test func uncovered() {}
             """
         let unitTests = CoverageMap.UnitTest.scan(source: source, file: "Tests/X/FTests.swift")
-        #expect(unitTests.map(\.function) == ["readsFragments", "again"])
+        #expect(unitTests.map(\.function) == ["readsFragments", "again", "spread"])
+        #expect(unitTests[2].line == 10 && unitTests[2].covers == ["BTest.testOnly"])
         #expect(unitTests[0].covers == ["ATest.testOne", "BTest.testOnly"] && unitTests[0].line == 2)
         let map = try CoverageMap(
             testList: Self.list, exclusions: "", cases: [], specsDirectory: "/specs", unitTests: unitTests)
         #expect(map.entries[0].cases == ["Tests/X/FTests.swift :: readsFragments", "Tests/X/FTests.swift :: again"])
-        #expect(map.entries[3].cases == ["Tests/X/FTests.swift :: readsFragments"])
+        #expect(
+            map.entries[3].cases == ["Tests/X/FTests.swift :: readsFragments", "Tests/X/FTests.swift :: spread"])
         #expect(map.total.covered == 2)
         let wrong = CoverageMap.UnitTest(
             file: "Tests/X/FTests.swift", function: "f", line: 9, covers: ["ATest.testNope"])

@@ -189,23 +189,29 @@ package struct CoverageMap: Sendable {
         }
 
         /// The unit tests of one source file that carry `// covers:` lines; a `covers:` line
-        /// counts for the next `@Test func` only.
+        /// counts for the next `@Test` only, whose `func` may follow on a later line (an
+        /// attribute with arguments spread over several lines).
         package static func scan(source: String, file: String) -> [UnitTest] {
             var found: [UnitTest] = []
             var pending: [String] = []
+            var attributeLine: Int?
             for (index, rawLine) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = rawLine.trimmingCharacters(in: .whitespaces)
                 if line.hasPrefix("// covers:") {
                     pending += line.dropFirst("// covers:".count).split(separator: ",").map {
                         $0.trimmingCharacters(in: .whitespaces)
                     }.filter { !$0.isEmpty }
-                } else if !pending.isEmpty, line.hasPrefix("@Test"),
+                    continue
+                }
+                if !pending.isEmpty, attributeLine == nil, line.hasPrefix("@Test") { attributeLine = index + 1 }
+                if let testLine = attributeLine,
                     let name = line.range(of: #"func [A-Za-z_][A-Za-z0-9_]*"#, options: .regularExpression)
                 {
                     found.append(
                         UnitTest(
-                            file: file, function: String(line[name].dropFirst(5)), line: index + 1, covers: pending))
+                            file: file, function: String(line[name].dropFirst(5)), line: testLine, covers: pending))
                     pending = []
+                    attributeLine = nil
                 }
             }
             return found
