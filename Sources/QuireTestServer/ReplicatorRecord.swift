@@ -4,17 +4,30 @@ import Quire
 import QuireSync
 
 /// A replicator started through `/startReplicator`, with the documents its listener saw
-/// since the last `/getReplicatorStatus` (when the client asked for them).
+/// since the last `/getReplicatorStatus` (when the client asked for them); or one that
+/// stopped as it started, with the error that stopped it (an endpoint Quire cannot reach).
 final class ReplicatorRecord: Sendable {
-    let replicator: Replicator
+    /// The replicator; nil when it stopped as it started.
+    let replicator: Replicator?
     let collectsDocuments: Bool
+    /// Why a replicator stopped as it started.
+    let failure: TestServerError?
     private let queue = DispatchQueue(label: "Quire.TestServer.replicator")
     private let documents = Locked([JSONValue]())
     private let token: ReplicatorListenerToken?
 
+    /// A replicator that stopped as it started: its status is STOPPED with `failure`.
+    init(failure: TestServerError) {
+        replicator = nil
+        collectsDocuments = false
+        self.failure = failure
+        token = nil
+    }
+
     init(replicator: Replicator, collectsDocuments: Bool) {
         self.replicator = replicator
         self.collectsDocuments = collectsDocuments
+        failure = nil
         guard collectsDocuments else {
             token = nil
             return
@@ -41,6 +54,12 @@ final class ReplicatorRecord: Sendable {
 
     /// The protocol's `ReplicatorStatus`; the documents reported are forgotten.
     func status() -> JSONValue {
+        guard let replicator else {
+            return .object([
+                "activity": "STOPPED", "progress": .object(["completed": false]),
+                "error": failure?.body ?? .null,
+            ])
+        }
         let status = replicator.status
         var body: [String: JSONValue] = [
             "activity": .string(status.activity.description.uppercased()),

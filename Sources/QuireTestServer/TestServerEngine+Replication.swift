@@ -15,10 +15,13 @@ extension TestServerEngine {
         guard let url = URL(string: endpoint), let scheme = url.scheme?.lowercased(), url.host != nil else {
             throw TestServerError.request("'config.endpoint' '\(endpoint)' is not a URL")
         }
+        var unreachable: TestServerError?
         switch scheme {
         case "http", "https": break
         case "ws", "wss":
-            throw TestServerError.request(
+            // As a Couchbase Lite replicator whose peer cannot be reached, it starts and stops
+            // at once with an error: the message says why.
+            unreachable = TestServerError.request(
                 "'config.endpoint' '\(endpoint)' is a Sync Gateway (BLIP over WebSocket) endpoint; Quire's replicator "
                     + "speaks the CouchDB replication protocol: give the http:// or https:// URL of a CouchDB-protocol "
                     + "peer (a /startListener listener, quire serve, CouchDB)")
@@ -78,27 +81,33 @@ extension TestServerEngine {
             replication.addCollection(try database.defaultCollection())
         }
         for entry in entries {
-            for key in ["pushFilter", "pullFilter", "conflictResolver"] where entry.value(key) != nil {
+            for key in ["pushFilter", "pullFilter"] where entry.value(key) != nil {
                 throw TestServerError.request(
-                    "'\(entry.name(key))': predefined filters and conflict resolvers are not supported by Quire's test server"
-                )
+                    "'\(entry.name(key))': predefined filters are not supported by Quire's test server")
             }
             let names = try entry.strings("names")
             guard !names.isEmpty else { throw TestServerError.request("'\(entry.name("names"))' is empty") }
             var settings = CollectionConfiguration()
             settings.channels = try entry.optionalStrings("channels")
             settings.documentIDs = try entry.optionalStrings("documentIDs")
+            if let resolver = try entry.optionalObject("conflictResolver") {
+                settings.conflictResolver = try PredefinedConflictResolver(resolver)
+            }
             for collectionName in names {
                 let path = try CollectionPath(collectionName)
                 replication.addCollection(try path.existing(in: database, databaseName: name), config: settings)
             }
         }
+        let id = UUID().uuidString.lowercased()
+        if let unreachable {
+            replicators[id] = ReplicatorRecord(failure: unreachable)
+            return .json(.object(["id": .string(id)]))
+        }
         let record = ReplicatorRecord(
             replicator: Replicator(config: replication),
             collectsDocuments: try config.optionalBool("enableDocumentListener") ?? false)
-        let id = UUID().uuidString.lowercased()
         replicators[id] = record
-        record.replicator.start(reset: reset)
+        record.replicator?.start(reset: reset)
         return .json(.object(["id": .string(id)]))
     }
 
@@ -116,7 +125,7 @@ extension TestServerEngine {
 
     /// `/stopReplicator`: stops it for good.
     func stopReplicator(_ request: RequestObject) throws -> TestServerResponse {
-        try replicatorRecord(request).replicator.stop()
+        try replicatorRecord(request).replicator?.stop()
         return .ok
     }
 

@@ -222,7 +222,7 @@ public actor TestServerEngine {
     /// Stops replicators and listeners and deletes every database and snapshot.
     func clear() async throws {
         await configuration.stepHost?.end()
-        for record in replicators.values { record.replicator.stop() }
+        for record in replicators.values { record.replicator?.stop() }
         replicators.removeAll()
         for listener in listeners.values { await listener.stop() }
         listeners.removeAll()

@@ -15,7 +15,8 @@ struct TestServerCommand: AsyncParsableCommand {
             /runQuery, /startReplicator, /startListener ... Datasets named in /reset are read from
             --dataset-root in the test kit's layout (<root>/<name>/ or <root>/dbs/js/<name>/ with
             index.json and one .jsonl per collection); blobs from <root>/blobs/. Replication speaks
-            the CouchDB protocol: a Sync Gateway (ws://, wss://) endpoint is refused. Multipeer
+            the CouchDB protocol: a Sync Gateway (ws://, wss://) replicator stops at once with an
+            error saying so; the predefined conflict resolvers are there, filters are not. Multipeer
             replication and TLS are not supported. Stop with Ctrl-C (SIGINT) or SIGTERM.
 
             Compatibility settings: GET / names the server "quire"; Couchbase's Python client

@@ -134,8 +134,8 @@ import Testing
             Self.expectError(
                 try await client.post(
                     "/startReplicator",
-                    ["config": ["database": "db1", "endpoint": "wss://sync.example.com:4984/db", "collections": []]]),
-                mentioning: "Sync Gateway")
+                    ["config": ["database": "db1", "endpoint": "ftp://sync.example.com/db", "collections": []]]),
+                mentioning: "must be an http:// or https:// URL")
             Self.expectError(
                 try await client.post("/getReplicatorStatus", ["id": "00000000-0000-0000-0000-000000000000"]),
                 mentioning: "replicator '00000000-0000-0000-0000-000000000000' not found")
