@@ -6,8 +6,9 @@ import Foundation
 /// read and write JSON through ``MutableDocument/init(json:)`` and ``Document/toJSON()``.
 @_spi(Codec) public enum JSONCodec {
     /// A JSON value as the codec reads and writes it: integers and doubles stay apart, object
-    /// keys compare by canonical equivalence. It wraps the package's own value type, which is
-    /// not part of the public API.
+    /// keys compare by their UTF-8 bytes (two spellings of one text are two keys; ``members``
+    /// gives them as a Swift dictionary, where they are one). It wraps the package's own value
+    /// type, which is not part of the public API.
     public struct Value: Sendable, Hashable {
         let json: JSONValue
 
@@ -35,7 +36,7 @@ import Foundation
         /// The text when this is a string, otherwise nil.
         public var stringValue: String? { json.stringValue }
         /// The number of members of an object or elements of an array; 0 for anything else.
-        public var count: Int { json.objectValue?.count ?? json.arrayValue?.count ?? 0 }
+        public var count: Int { json.objectMembers?.count ?? json.arrayValue?.count ?? 0 }
     }
 
     /// Parses UTF-8 JSON text.

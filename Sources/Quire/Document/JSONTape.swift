@@ -429,9 +429,9 @@ extension JSONTape {
     /// The canonical JSON (``JSONWriter``'s sorted form) of the value at `index`, written
     /// straight from the tape. Keys are ordered and compared by their UTF-8 bytes, never
     /// normalised, so keys that differ only in Unicode normalisation both stay (see
-    /// ``JSONTapeReader/canonicalMembers(ofObjectAt:)``); built ``JSONValue`` objects, whose
-    /// `String` keys compare by canonical equivalence, would merge them. Nil never happens
-    /// now; the optional stays for callers written when non-plain keys were built instead.
+    /// ``JSONTapeReader/canonicalMembers(ofObjectAt:)``), as they do in built ``JSONObject``s.
+    /// Nil never happens now; the optional stays for callers written when non-plain keys were
+    /// built instead.
     func canonicalBytes(at index: Int) -> [UInt8]? {
         read { reader in
             var emitter = JSONEmitter(sortedKeys: true, capacity: text.count + 16)
