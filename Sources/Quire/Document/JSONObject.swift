@@ -16,32 +16,38 @@ package struct JSONKey: Hashable, Comparable, Sendable {
     package init(_ text: String) { self.text = text }
 
     package static func == (lhs: JSONKey, rhs: JSONKey) -> Bool {
-        guard lhs.text.utf8.count == rhs.text.utf8.count else { return false }
-        var left = lhs.text
-        var right = rhs.text
-        return left.withUTF8 { left in
-            right.withUTF8 { right in
-                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
-            }
-        }
+        lhs.text.utf8.count == rhs.text.utf8.count && compare(lhs.text, rhs.text) == 0
     }
 
     package func hash(into hasher: inout Hasher) {
-        var text = self.text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        // The same bytes hash the same whichever way they are reached.
+        if text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
+            Array(text.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     /// Byte order of the UTF-8 text: the canonical order of keys in written JSON.
     package static func < (lhs: JSONKey, rhs: JSONKey) -> Bool {
-        var left = lhs.text
-        var right = rhs.text
-        return left.withUTF8 { left in
-            right.withUTF8 { right in
+        compare(lhs.text, rhs.text) < 0
+    }
+
+    /// Three-way comparison of two texts' UTF-8 bytes, in place where the strings are
+    /// contiguous (native Swift strings, small ones included), without copying them.
+    @inline(__always)
+    package static func compare(_ lhs: String, _ rhs: String) -> Int {
+        let order = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right -> Int in
                 let shorter = min(left.count, right.count)
-                let order = shorter == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, shorter)
-                return order != 0 ? order < 0 : left.count < right.count
+                if shorter > 0, let leftBase = left.baseAddress, let rightBase = right.baseAddress {
+                    let order = memcmp(leftBase, rightBase, shorter)
+                    if order != 0 { return Int(order) }
+                }
+                return left.count - right.count
             }
         }
+        if let order, let order { return order }
+        if lhs.utf8.elementsEqual(rhs.utf8) { return 0 }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : 1
     }
 }
 
@@ -106,7 +112,11 @@ package struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The members ordered by the UTF-8 bytes of their keys: the canonical order.
     package var sortedMembers: [Element] {
-        storage.sorted { $0.key < $1.key }.map { (key: $0.key.text, value: $0.value) }
+        var members: [Element] = []
+        members.reserveCapacity(storage.count)
+        for (key, value) in storage { members.append((key: key.text, value: value)) }
+        members.sort { JSONKey.compare($0.key, $1.key) < 0 }
+        return members
     }
 
     /// The members as a Swift dictionary, for protocol fields whose keys are ASCII: keys
