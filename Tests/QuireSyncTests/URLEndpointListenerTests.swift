@@ -32,6 +32,7 @@ import Testing
         #expect(listener.port == nil)
     }
 
+    // covers: URLEndpointListenerTest.testBusyPort
     @Test func aBusyPortIsANetworkError() async throws {
         try await ListenerHarness.with { harness async throws in
             let second = URLEndpointListener(
