@@ -54,20 +54,6 @@ extension Collection {
         }
     }
 
-    /// Decodes the document `id` as `T`, or nil when absent or deleted.
-    ///
-    /// - Throws: ``QuireError/Code/invalidParameter`` when the body does not decode as `T`;
-    ///   ``QuireError/Code/notOpen`` for a deleted collection or a closed database.
-    public func document<T: Decodable>(id: String, as type: T.Type) throws -> T? {
-        guard let document = try document(id: id) else { return nil }
-        let bytes = try JSONWriter.bytes(.object(document.content.jsonObject))
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(bytes))
-        } catch {
-            throw QuireError(.invalidParameter, "document '\(id)' cannot be decoded as \(T.self): \(error)")
-        }
-    }
-
     // MARK: Saving
 
     /// Saves `document` as the next revision; last write wins.
@@ -107,44 +93,6 @@ extension Collection {
         try withoutActuallyEscaping(conflictHandler) { handler in
             try store(document, deleting: false, control: nil, conflictHandler: handler)
         }
-    }
-
-    /// Encodes `value` and saves it as a new document whose ID is a generated UUID; the
-    /// returned document carries that ID.
-    ///
-    /// - Throws: ``QuireError/Code/invalidParameter`` when `value` does not encode as a JSON
-    ///   object; otherwise as ``save(document:)``.
-    @discardableResult
-    public func save<T: Encodable>(from value: T) throws -> Document {
-        try save(from: value, id: UUID().uuidString)
-    }
-
-    /// Encodes `value` and saves it as the document `id` (last write wins).
-    ///
-    /// - Throws: ``QuireError/Code/invalidParameter`` when `value` does not encode as a JSON
-    ///   object; otherwise as ``save(document:)``.
-    @discardableResult
-    public func save<T: Encodable>(from value: T, id: String) throws -> Document {
-        let data: Data
-        do {
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .custom { date, encoder in
-                var container = encoder.singleValueContainer()
-                try container.encode(ISO8601.string(from: date))
-            }
-            data = try encoder.encode(value)
-        } catch {
-            throw QuireError(.invalidParameter, "cannot encode \(T.self) for document '\(id)': \(error)")
-        }
-        guard case .object(let members) = try JSONReader.parse(data) else {
-            throw QuireError(
-                .invalidParameter, "\(T.self) does not encode as a JSON object, so it cannot be a document")
-        }
-        let document = MutableDocument(id: id)
-        document.setData([:])
-        for (key, value) in members { document.setValue(value, forKey: key) }
-        try save(document: document)
-        return document
     }
 
     // MARK: Deleting and purging

@@ -133,6 +133,12 @@ public struct QuireError: Error, CustomNSError, CustomStringConvertible, Sendabl
         /// kind of value it must be (an object, an array); the message gives the byte offset.
         /// Couchbase Lite's `invalidJSON`, the Fleece parser's code.
         case invalidJSON = 17001
+        /// A document or query result does not decode as the `Decodable` type asked for: a
+        /// property is missing or holds another kind of value; the message names the key path.
+        case decodingError = 18001
+        /// A value cannot be encoded as a document, such as raw `Data` (use a ``Blob``), a
+        /// non-finite number or a top level that is not keyed; the message names the key path.
+        case encodingError = 18002
 
         /// The code's name as written in spec files and reports (`invalidParameter`).
         package var name: String { String(describing: self) }
