@@ -19,14 +19,20 @@ import QuireSync
 struct ListenerChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
-    /// Counts the connections accepted, so tests can tell a reused connection from a new one.
+    /// Counts the connections accepted (so tests can tell a reused connection from a new
+    /// one), those open, and those answering a request (``URLEndpointListener/status``).
     final class Counter: Sendable {
-        private let counts = Locked((accepted: 0, open: 0))
+        private let counts = Locked((accepted: 0, open: 0, active: 0))
 
         /// Connections accepted since the listener started.
         var acceptedCount: Int { counts.withLock { $0.accepted } }
         /// Connections open now.
         var openCount: Int { counts.withLock { $0.open } }
+        /// Connections with a request between its head's arrival and its response's end.
+        var activeCount: Int { counts.withLock { $0.active } }
+
+        func requestBegan() { counts.withLock { $0.active += 1 } }
+        func requestEnded() { counts.withLock { $0.active -= 1 } }
 
         func opened() {
             counts.withLock {
@@ -55,7 +61,9 @@ struct ListenerChannel: ServerChildChannel {
             configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [
                     ParserRefusalHandler(),
-                    ListenerConnectionHandler(clock: bodyClock, writeTimeout: TimeAmount(writeTimeout)) {
+                    ListenerConnectionHandler(
+                        clock: bodyClock, writeTimeout: TimeAmount(writeTimeout), counter: counter
+                    ) {
                         feeds.endFeeds(of: $0)
                     },
                 ],

@@ -33,6 +33,10 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     private let writeTimeout: TimeAmount
     /// The close scheduled while the channel is not writable.
     private var stalledWrite: Scheduled<Void>?
+    /// Told when a request starts being answered and when its response ends.
+    private let counter: ListenerChannel.Counter?
+    /// A request head has arrived and its response has not ended (counted in ``counter``).
+    private var answering = false
 
     /// How long a request body may take: `grace` plus one second per `rate` bytes received.
     struct BodyClock: Sendable {
@@ -51,9 +55,10 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     /// and closing it when a body is slower than `clock` allows or when the client takes no
     /// response bytes for `writeTimeout`.
     init(
-        clock: BodyClock, writeTimeout: TimeAmount = .seconds(60),
+        clock: BodyClock, writeTimeout: TimeAmount = .seconds(60), counter: ListenerChannel.Counter? = nil,
         onInputClosed: @escaping @Sendable (any Channel) -> Void
     ) {
+        self.counter = counter
         self.clock = clock
         self.writeTimeout = writeTimeout
         self.onInputClosed = onInputClosed
@@ -67,6 +72,7 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
         switch unwrapInboundIn(data) {
         case .head(let head):
             headTimeout?.headReceived()
+            setAnswering(true)
             let fields = head.headerFields
             let declared = fields[.contentLength].flatMap { Int($0) } ?? 0
             if declared > 0 || fields[.transferEncoding] != nil {
@@ -99,6 +105,12 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
         body?.check = check
     }
 
+    private func setAnswering(_ now: Bool) {
+        guard now != answering else { return }
+        answering = now
+        if now { counter?.requestBegan() } else { counter?.requestEnded() }
+    }
+
     private func stopBodyClock() {
         body?.check?.cancel()
         body = nil
@@ -107,12 +119,14 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
     func channelInactive(context: ChannelHandlerContext) {
         stopBodyClock()
         stopWriteClock()
+        setAnswering(false)
         context.fireChannelInactive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         stopBodyClock()
         stopWriteClock()
+        setAnswering(false)
     }
 
     /// Starts the write clock when the channel stops being writable (the socket is full and
@@ -153,6 +167,7 @@ final class ListenerConnectionHandler: ChannelDuplexHandler, RemovableChannelHan
             context.write(data, promise: promise)
         case .end:
             headTimeout?.responseEnded()
+            setAnswering(false)
             guard closeAfterResponse else {
                 context.write(data, promise: promise)
                 return

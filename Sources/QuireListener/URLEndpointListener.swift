@@ -79,6 +79,14 @@ public final class URLEndpointListener: Sendable {
         state.withLock { $0.running?.port }
     }
 
+    /// The connections open now and those answering a request; both 0 while stopped.
+    public var status: ConnectionStatus {
+        let counter = state.withLock { $0.running?.connections }
+        return ConnectionStatus(
+            connectionCount: UInt64(max(0, counter?.openCount ?? 0)),
+            activeConnectionCount: UInt64(max(0, counter?.activeCount ?? 0)))
+    }
+
     /// The number of longpoll and continuous `_changes` feeds in progress.
     var activeFeedCount: Int {
         state.withLock { $0.running?.feeds.count ?? 0 }
