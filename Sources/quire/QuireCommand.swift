@@ -1,5 +1,6 @@
 import ArgumentParser
 import Quire
+import QuireFixtureBuilder
 
 /// The `quire` command-line tool.
 @main
@@ -25,7 +26,7 @@ struct QuireCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as QuireError {
-            exit(withError: DbFailure(error.message, capitalizing: false))
+            exit(withError: CommandFailure(error.message, capitalizing: false))
         } catch {
             exit(withError: error)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireListener
 import QuireSync
 
@@ -259,7 +260,7 @@ struct ServeCommand: AsyncParsableCommand {
             : (database, FileManager.default.currentDirectoryPath)
         guard Database.exists(withName: name, inDirectory: directory) else {
             // A failure, not a misused command line: exit 1 as `quire db info` does, without usage.
-            throw DbFailure("No database '\(name)' in \(directory) (create one with: quire db create \(database))")
+            throw CommandFailure("No database '\(name)' in \(directory) (create one with: quire db create \(database))")
         }
         // Read before the database opens, so a bad file leaves nothing open.
         let (authenticator, accessLog) = try serverSettings()

@@ -47,7 +47,7 @@ struct DbCatCommand: ParsableCommand {
             let source = try database.collection(.named(collection))
             for id in ids {
                 let value = revs ? try Self.tree(of: id, in: source) : try document(id, in: source)
-                DbOutput.write((json ? try DbJSONText.compact(value) : try DbJSONText.pretty(value)) + "\n")
+                CommandOutput.write((json ? try CommandJSONText.compact(value) : try CommandJSONText.pretty(value)) + "\n")
             }
         }
     }
@@ -55,11 +55,11 @@ struct DbCatCommand: ParsableCommand {
     private func document(_ id: String, in source: Collection) throws -> JSONValue {
         let found = try rev.map { try source.document(id: id, revisionID: $0) } ?? source.document(id: id)
         guard let found else {
-            if let rev { throw DbFailure("\(source.fullName) has no revision '\(rev)' of document '\(id)'") }
+            if let rev { throw CommandFailure("\(source.fullName) has no revision '\(rev)' of document '\(id)'") }
             if let info = try source.revisionInfo(id: id), info.isDeleted {
-                throw DbFailure("Document '\(id)' in \(source.fullName) is deleted (revision \(info.revisionID))")
+                throw CommandFailure("Document '\(id)' in \(source.fullName) is deleted (revision \(info.revisionID))")
             }
-            throw DbFailure("\(source.fullName) has no document '\(id)'")
+            throw CommandFailure("\(source.fullName) has no document '\(id)'")
         }
         var meta: [String: JSONValue] = [
             "id": .string(id), "rev": .string(found.revisionID ?? ""),
@@ -69,7 +69,7 @@ struct DbCatCommand: ParsableCommand {
         if let expiration = try source.getDocumentExpiration(id: id) {
             meta["expiration"] = .string(ISO8601DateFormatter().string(from: expiration))
         }
-        var body = try DbJSONText.body(of: found)
+        var body = try CommandJSONText.body(of: found)
         body["_meta"] = .object(meta)
         return .object(body)
     }
@@ -77,7 +77,7 @@ struct DbCatCommand: ParsableCommand {
     /// The revision tree of `id`: every leaf, the current one first, with its ancestors.
     static func tree(of id: String, in source: Collection) throws -> JSONValue {
         let leaves = try source.leaves(id: id)
-        guard !leaves.isEmpty else { throw DbFailure("\(source.fullName) has no document '\(id)'") }
+        guard !leaves.isEmpty else { throw CommandFailure("\(source.fullName) has no document '\(id)'") }
         return .object([
             "id": .string(id),
             "leaves": .array(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db check DATABASE [--json]`.
 struct DbCheckCommand: ParsableCommand {
@@ -20,6 +21,7 @@ struct DbCheckCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        try DbMaintenanceRunner.run(.integrityCheck, on: target, json: json, done: "Checked")
+        try target.with { database in try database.performMaintenance(type: .integrityCheck) }
+        try CommandOutput.done("Checked", path: target.folder.path, json: json)
     }
 }

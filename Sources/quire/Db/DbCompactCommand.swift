@@ -1,5 +1,6 @@
 import ArgumentParser
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db compact DATABASE [--json]`.
 struct DbCompactCommand: ParsableCommand {
@@ -20,6 +21,7 @@ struct DbCompactCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        try DbMaintenanceRunner.run(.compact, on: target, json: json, done: "Compacted")
+        try target.with { database in try database.performMaintenance(type: .compact) }
+        try CommandOutput.done("Compacted", path: target.folder.path, json: json)
     }
 }

@@ -31,23 +31,23 @@ struct DbCpCommand: ParsableCommand {
         let destination = try DbDatabaseArgument.parse([target])
         let (name, directory) = destination.location
         guard !Database.exists(withName: name, inDirectory: directory) else {
-            throw DbFailure(
+            throw CommandFailure(
                 "Database '\(name)' already exists in \(directory): cp makes a new database (export then import to merge)"
             )
         }
         let from = try source.with { database in database.path }
-        try DbFailure.reporting {
+        try CommandFailure.reporting {
             try Database.copy(
                 fromPath: from, toDatabase: name, withConfig: DatabaseConfiguration(directory: directory))
         }
         let collections = try destination.with { database in try database.allCollections().map(\.fullName) }
         if json {
-            try DbOutput.json(
+            try CommandOutput.json(
                 .object([
                     "path": .string(destination.folder.path), "collections": .array(collections.map(JSONValue.string)),
                 ]))
         } else {
-            DbOutput.write("Copied \(source.folder.path) to \(destination.folder.path)\n")
+            CommandOutput.write("Copied \(source.folder.path) to \(destination.folder.path)\n")
         }
     }
 }

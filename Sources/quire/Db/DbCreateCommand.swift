@@ -29,23 +29,23 @@ struct DbCreateCommand: ParsableCommand {
     func run() throws {
         let (name, directory) = target.location
         guard !Database.exists(withName: name, inDirectory: directory) else {
-            throw DbFailure("Database '\(name)' already exists in \(directory)")
+            throw CommandFailure("Database '\(name)' already exists in \(directory)")
         }
-        let database = try DbFailure.reporting {
+        let database = try CommandFailure.reporting {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             return try Database(name: name, config: DatabaseConfiguration(directory: directory))
         }
         defer { try? database.close() }
-        let created = try DbFailure.reporting {
+        let created = try CommandFailure.reporting {
             _ = try database.defaultCollection()
             for text in collections { _ = try database.collection(creatingIfMissing: .named(text)) }
             return try database.allCollections().map(\.fullName)
         }
         if json {
-            try DbOutput.json(
+            try CommandOutput.json(
                 .object(["path": .string(target.folder.path), "collections": .array(created.map(JSONValue.string))]))
         } else {
-            DbOutput.write("Created \(target.folder.path) with \(created.joined(separator: ", "))\n")
+            CommandOutput.write("Created \(target.folder.path) with \(created.joined(separator: ", "))\n")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quire
+import QuireFixtureBuilder
 
 /// The DATABASE argument every `quire db` subcommand takes: a database folder (`<name>.quire`,
 /// anywhere) or the name of one in the current folder.
@@ -26,34 +27,34 @@ struct DbDatabaseArgument: ParsableArguments {
 
     /// Opens the database, which must exist.
     ///
-    /// - Throws: ``DbFailure`` when there is no such database: it suggests `quire db create`
+    /// - Throws: ``CommandFailure`` when there is no such database: it suggests `quire db create`
     ///   only when the argument could name a new database, not for a path to something else.
     func open() throws -> Database {
         let (name, directory) = location
-        guard !name.isEmpty else { throw DbFailure("'\(database)' does not name a database") }
+        guard !name.isEmpty else { throw CommandFailure("'\(database)' does not name a database") }
         guard Database.exists(withName: name, inDirectory: directory) else { throw missing(name, in: directory) }
-        return try DbFailure.reporting { try Database(name: name, config: DatabaseConfiguration(directory: directory)) }
+        return try CommandFailure.reporting { try Database(name: name, config: DatabaseConfiguration(directory: directory)) }
     }
 
     /// Why `open()` found no database, in words that fit what the argument is.
-    private func missing(_ name: String, in directory: String) -> DbFailure {
+    private func missing(_ name: String, in directory: String) -> CommandFailure {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: database, isDirectory: &isDirectory)
         if URL(fileURLWithPath: database).pathExtension != "quire", database.contains("/") || exists {
             let what = exists ? (isDirectory.boolValue ? "a folder" : "a file") : "nothing"
-            return DbFailure(
+            return CommandFailure(
                 "'\(database)' is not a database: it is \(what), and a database is a folder named <name>.quire")
         }
         if exists, !isDirectory.boolValue {
-            return DbFailure("'\(database)' is a file, not a database folder")
+            return CommandFailure("'\(database)' is a file, not a database folder")
         }
-        return DbFailure("No database '\(name)' in \(directory) (create one with: quire db create \(database))")
+        return CommandFailure("No database '\(name)' in \(directory) (create one with: quire db create \(database))")
     }
 
     /// Opens the database, runs `body` with it, and closes it whatever happens.
     func with<T>(_ body: (Database) throws -> T) throws -> T {
         let opened = try open()
         defer { try? opened.close() }
-        return try DbFailure.reporting { try body(opened) }
+        return try CommandFailure.reporting { try body(opened) }
     }
 }

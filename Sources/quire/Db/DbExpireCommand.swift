@@ -53,19 +53,19 @@ struct DbExpireCommand: ParsableCommand {
         let name = try target.with { database in
             let source = try database.collection(.named(collection))
             guard try source.document(id: id) != nil else {
-                throw DbFailure("\(source.fullName) has no document '\(id)'")
+                throw CommandFailure("\(source.fullName) has no document '\(id)'")
             }
             try source.setDocumentExpiration(id: id, expiration: when)
             return source.fullName
         }
         let text = when.map { ISO8601DateFormatter().string(from: $0) }
         if json {
-            try DbOutput.json(
+            try CommandOutput.json(
                 .object([
                     "id": .string(id), "collection": .string(name), "expiration": text.map(JSONValue.string) ?? .null,
                 ]))
         } else {
-            DbOutput.write(text.map { "\(id) expires at \($0)\n" } ?? "\(id) no longer expires\n")
+            CommandOutput.write(text.map { "\(id) expires at \($0)\n" } ?? "\(id) no longer expires\n")
         }
     }
 

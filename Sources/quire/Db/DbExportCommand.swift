@@ -67,7 +67,7 @@ struct DbExportCommand: ParsableCommand {
                     try database.collection(.named($0))
                 }
             let total = sources.reduce(0) { $0 + Int(clamping: $1.count) }
-            let progress = output != "-" && DbOutput.isInteractive ? TerminalProgressBar() : nil
+            let progress = output != "-" && CommandOutput.isInteractive ? TerminalProgressBar() : nil
             defer { progress?.finish() }
             switch format {
             case .jsonl:
@@ -76,7 +76,7 @@ struct DbExportCommand: ParsableCommand {
                 var blobCount = 0
                 try DatasetWriter.forEachDocument(in: sources[0]) { document in
                     try writer.append(try JSONWriter.bytes(document) + [0x0a])
-                    blobCount += DbJSONText.blobs(in: document).count
+                    blobCount += CommandJSONText.blobs(in: document).count
                     documents += 1
                     progress?.update(count: documents, total: total, label: sources[0].fullName)
                 }
@@ -91,7 +91,7 @@ struct DbExportCommand: ParsableCommand {
                 if json {
                     try Self.summary(output, documents: documents, collections: [sources[0].fullName], blobs: 0)
                 } else if output != "-" {
-                    DbOutput.write("Exported \(documents) documents of \(sources[0].fullName) to \(output)\n")
+                    CommandOutput.write("Exported \(documents) documents of \(sources[0].fullName) to \(output)\n")
                 }
             case .dataset:
                 let writer = try DatasetWriter(folder: URL(fileURLWithPath: output))
@@ -108,7 +108,7 @@ struct DbExportCommand: ParsableCommand {
                         output, documents: writer.documents, collections: sources.map(\.fullName),
                         blobs: writer.blobs.count)
                 } else {
-                    DbOutput.write(
+                    CommandOutput.write(
                         "Exported \(writer.documents) documents in \(index.collections.count) collections and \(writer.blobs.count) blobs to \(output)\n"
                     )
                 }
@@ -118,7 +118,7 @@ struct DbExportCommand: ParsableCommand {
 
     /// Prints what was exported as JSON: the same members for both formats.
     private static func summary(_ output: String, documents: Int, collections: [String], blobs: Int) throws {
-        try DbOutput.json(
+        try CommandOutput.json(
             .object([
                 "output": .string(output), "documents": .int(Int64(documents)),
                 "collections": .array(collections.map(JSONValue.string)), "blobs": .int(Int64(blobs)),

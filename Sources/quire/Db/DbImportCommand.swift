@@ -53,10 +53,10 @@ struct DbImportCommand: ParsableCommand {
     func run() throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
-            throw DbFailure("No dataset folder or JSON Lines file at \(source)")
+            throw CommandFailure("No dataset folder or JSON Lines file at \(source)")
         }
         if !isDirectory.boolValue, collections.count > 1 {
-            throw DbFailure("A JSON Lines file goes into one collection; give at most one --collection")
+            throw CommandFailure("A JSON Lines file goes into one collection; give at most one --collection")
         }
         let (importer, names) = try target.with { database in
             let importer = DatasetImporter(database: database, batchSize: batchSize, updatesExisting: true)
@@ -71,34 +71,34 @@ struct DbImportCommand: ParsableCommand {
             return (importer, importer.finished.map(\.collection.fullName))
         }
         if json {
-            try DbOutput.json(
+            try CommandOutput.json(
                 .object([
                     "source": .string(source), "documents": .int(Int64(importer.loaded)),
                     "blobs": .int(Int64(importer.storedBlobs.count)),
                     "collections": .array(names.map(JSONValue.string)),
                 ]))
         } else {
-            DbOutput.write(
+            CommandOutput.write(
                 "Imported \(importer.loaded) documents and \(importer.storedBlobs.count) blobs from \(source)\n")
         }
     }
 
     /// `error` with what the import kept; collections it created and saved nothing into are deleted.
-    private static func failure(_ error: any Error, importer: DatasetImporter, created: [Collection]) -> DbFailure {
+    private static func failure(_ error: any Error, importer: DatasetImporter, created: [Collection]) -> CommandFailure {
         let all = importer.finished + (importer.current.map { [$0] } ?? [])
         for collection in created where !all.contains(where: { $0.collection == collection && $0.saved > 0 }) {
             try? importer.database.deleteCollection(name: collection.name, scope: collection.scope.name)
         }
         let reason: String
         switch error {
-        case let failure as DbFailure: reason = failure.description
-        case let error as QuireError: reason = DbFailure(error.message).description
-        default: reason = DbFailure(String(describing: error)).description
+        case let failure as CommandFailure: reason = failure.description
+        case let error as QuireError: reason = CommandFailure(error.message).description
+        default: reason = CommandFailure(String(describing: error)).description
         }
         var kept = importer.finished.map { "all \($0.saved) documents of \($0.collection.fullName) are kept" }
         if let current = importer.current { kept.append(Self.kept(current, batchSize: importer.batchSize)) }
         let summary = kept.isEmpty ? "nothing was saved" : kept.joined(separator: "; ")
-        return DbFailure(String(reason.dropLast()) + " (" + summary + ")")
+        return CommandFailure(String(reason.dropLast()) + " (" + summary + ")")
     }
 
     /// What was kept of a collection, in words: "the 2000 documents up to line 2000 (2 batches of
@@ -121,7 +121,7 @@ struct DbImportCommand: ParsableCommand {
         }
         let name = CollectionName.named(stem)
         if let existing = try database.collection(name: name.name, scope: name.scope) { return existing }
-        let made = try DbFailure.reporting { try database.collection(creatingIfMissing: name) }
+        let made = try CommandFailure.reporting { try database.collection(creatingIfMissing: name) }
         created.append(made)
         return made
     }
@@ -130,12 +130,12 @@ struct DbImportCommand: ParsableCommand {
         let reader = try DatasetReader(folder: URL(fileURLWithPath: source))
         let names = collections.isEmpty ? reader.index.collections : collections
         for name in names where reader.index.listedEntry(for: name) == nil {
-            throw DbFailure(
+            throw CommandFailure(
                 "Dataset '\(reader.index.name)' has no collection '\(name)' (it has: \(reader.index.collections.joined(separator: ", ")))"
             )
         }
-        let total = DbOutput.isInteractive ? try lineCount(reader, names) : 0
-        let progress = DbOutput.isInteractive ? TerminalProgressBar() : nil
+        let total = CommandOutput.isInteractive ? try lineCount(reader, names) : 0
+        let progress = CommandOutput.isInteractive ? TerminalProgressBar() : nil
         defer { progress?.finish() }
         var count = 0
         try importer.importDataset(reader, collections: names, created: { created.append($0) }) { collection in
@@ -154,11 +154,11 @@ struct DbImportCommand: ParsableCommand {
             do {
                 value = try line.withUnsafeBytes { try JSONReader.parse($0) }
             } catch let error as QuireError {
-                throw DbFailure("\(place) is not valid JSON: \(error.message)")
+                throw CommandFailure("\(place) is not valid JSON: \(error.message)")
             }
-            guard case .object(var body) = value else { throw DbFailure("\(place) is not a JSON object") }
+            guard case .object(var body) = value else { throw CommandFailure("\(place) is not a JSON object") }
             guard case .string(let id)? = body.removeValue(forKey: "_id"), !id.isEmpty else {
-                throw DbFailure("\(place) has no \"_id\" string")
+                throw CommandFailure("\(place) has no \"_id\" string")
             }
             // Blob references stay as they are: a JSON Lines file carries no blobs.
             try importer.add(

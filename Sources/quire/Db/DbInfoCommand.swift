@@ -46,7 +46,7 @@ struct DbInfoCommand: ParsableCommand {
         }
         let info = try target.with { database in try Self.describe(database) }
         if json {
-            try DbOutput.json(info)
+            try CommandOutput.json(info)
             return
         }
         var text = "Database    \(info["path"]?.stringValue ?? "")\n"
@@ -56,17 +56,17 @@ struct DbInfoCommand: ParsableCommand {
         text += "Private     \(info["privateUUID"]?.stringValue ?? "")\n"
         let previous = info["previousPrivateUUIDs"]?.arrayValue?.compactMap(\.stringValue) ?? []
         if !previous.isEmpty { text += "Previous    \(previous.joined(separator: ", "))\n" }
-        var table = DbTable(headers: ["COLLECTION", "DOCUMENTS", "DELETED", "LAST SEQ", "INDEXES", "CHECKPOINTS"])
+        var table = TextTable(headers: ["COLLECTION", "DOCUMENTS", "DELETED", "LAST SEQ", "INDEXES", "CHECKPOINTS"])
         for collection in info["collections"]?.arrayValue ?? [] {
             let indexes = collection["indexes"]?.arrayValue?.compactMap { $0["name"]?.stringValue } ?? []
             let checkpoints = collection["checkpoints"]?.arrayValue?.count ?? 0
             table.rows.append([
-                DbJSONText.cell(collection["name"]), DbJSONText.cell(collection["documents"]),
-                DbJSONText.cell(collection["deleted"]), DbJSONText.cell(collection["lastSequence"]),
+                CommandJSONText.cell(collection["name"]), CommandJSONText.cell(collection["documents"]),
+                CommandJSONText.cell(collection["deleted"]), CommandJSONText.cell(collection["lastSequence"]),
                 indexes.isEmpty ? "-" : indexes.joined(separator: ","), String(checkpoints),
             ])
         }
-        DbOutput.write(text + "\n" + table.text)
+        CommandOutput.write(text + "\n" + table.text)
     }
 
     /// Prints one index's definition.
@@ -75,7 +75,7 @@ struct DbInfoCommand: ParsableCommand {
             let source = try database.collection(.named(collection))
             guard let index = try source.index(withName: name) else {
                 let names = try source.indexes().sorted()
-                throw DbFailure(
+                throw CommandFailure(
                     "\(source.fullName) has no index '\(name)' (it has: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"
                 )
             }
@@ -84,7 +84,7 @@ struct DbInfoCommand: ParsableCommand {
             return entry
         }
         if json {
-            try DbOutput.json(.object(entry))
+            try CommandOutput.json(.object(entry))
             return
         }
         var text = "Index       \(entry["name"]?.stringValue ?? "")\n"
@@ -93,7 +93,7 @@ struct DbInfoCommand: ParsableCommand {
         let expressions = entry["expressions"]?.arrayValue?.compactMap(\.stringValue) ?? []
         text += "Expressions \(expressions.joined(separator: ", "))\n"
         if let condition = entry["where"]?.stringValue { text += "Where       \(condition)\n" }
-        DbOutput.write(text)
+        CommandOutput.write(text)
     }
 
     /// An index's definition as JSON members: name, kind, expressions, and where when it has one.

@@ -67,16 +67,16 @@ struct DbLsCommand: ParsableCommand {
             let writer = try BufferedFileWriter.replacing("-")
             var headers = body ? ["ID", "REVISION", "SEQ", "BODY"] : ["ID", "REVISION", "SEQ"]
             if deleted { headers.insert("DELETED", at: 3) }
-            let table = json ? nil : DbTableStream(headers: headers, writer: writer)
+            let table = json ? nil : TextTableStream(headers: headers, writer: writer)
             try forEachListed(in: source) { id, revision, sequence, isDeleted in
                 var document: [String: JSONValue]?
                 if body, !isDeleted, let stored = try source.document(id: id) {
-                    document = try DbJSONText.body(of: stored)
+                    document = try CommandJSONText.body(of: stored)
                 }
                 if let table {
                     var row = [id, revision, String(sequence)]
                     if deleted { row.append(isDeleted ? "yes" : "") }
-                    if body { row.append(try document.map { try DbJSONText.compact(.object($0)) } ?? "") }
+                    if body { row.append(try document.map { try CommandJSONText.compact(.object($0)) } ?? "") }
                     try table.append(row)
                     return
                 }
@@ -85,7 +85,7 @@ struct DbLsCommand: ParsableCommand {
                     "deleted": .bool(isDeleted),
                 ]
                 if body { entry["body"] = document.map(JSONValue.object) ?? .null }
-                try writer.append(Array((try DbJSONText.compact(.object(entry)) + "\n").utf8))
+                try writer.append(Array((try CommandJSONText.compact(.object(entry)) + "\n").utf8))
             }
             try table?.finish()
             try writer.close()

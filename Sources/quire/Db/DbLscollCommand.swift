@@ -33,14 +33,14 @@ struct DbLscollCommand: ParsableCommand {
             }
         }
         if json {
-            for entry in entries { try DbOutput.json(entry) }
+            for entry in entries { try CommandOutput.json(entry) }
             return
         }
-        var table = DbTable(headers: ["COLLECTION", "DOCUMENTS", "DELETED", "LAST SEQ"])
+        var table = TextTable(headers: ["COLLECTION", "DOCUMENTS", "DELETED", "LAST SEQ"])
         for entry in entries {
             table.rows.append(
-                ["name", "documents", "deleted", "lastSequence"].map { DbJSONText.cell(entry[$0]) })
+                ["name", "documents", "deleted", "lastSequence"].map { CommandJSONText.cell(entry[$0]) })
         }
-        DbOutput.write(table.text)
+        CommandOutput.write(table.text)
     }
 }

@@ -33,7 +33,7 @@ struct DbMkcollCommand: ParsableCommand {
         let created = try target.with { database in
             let names = collections.map { CollectionName.named($0) }
             for name in names where try database.collection(name: name.name, scope: name.scope) != nil {
-                throw DbFailure("Database '\(database.name)' already has a collection '\(name.fullName)'")
+                throw CommandFailure("Database '\(database.name)' already has a collection '\(name.fullName)'")
             }
             var created: [String] = []
             do {
@@ -47,9 +47,9 @@ struct DbMkcollCommand: ParsableCommand {
             return created
         }
         if json {
-            try DbOutput.json(.object(["collections": .array(created.map(JSONValue.string))]))
+            try CommandOutput.json(.object(["collections": .array(created.map(JSONValue.string))]))
         } else {
-            DbOutput.write("Created \(created.joined(separator: ", "))\n")
+            CommandOutput.write("Created \(created.joined(separator: ", "))\n")
         }
     }
 }

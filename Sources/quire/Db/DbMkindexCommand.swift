@@ -77,19 +77,19 @@ struct DbMkindexCommand: ParsableCommand {
             do {
                 try destination.createIndex(withName: name, config: config)
             } catch let error as QuireError where error.code == .invalidQuery {
-                throw DbFailure(Self.explain(error.message, expressions: values + fullText))
+                throw CommandFailure(Self.explain(error.message, expressions: values + fullText))
             }
             return destination.fullName
         }
         if json {
-            try DbOutput.json(
+            try CommandOutput.json(
                 .object([
                     "collection": .string(created), "index": .string(name),
                     "kind": .string(values.isEmpty ? "fts" : "value"),
                     "expressions": .array((values + fullText).map(JSONValue.string)),
                 ]))
         } else {
-            DbOutput.write("Created index \(name) on \(created)\n")
+            CommandOutput.write("Created index \(name) on \(created)\n")
         }
     }
 

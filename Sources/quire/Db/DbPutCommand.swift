@@ -49,37 +49,37 @@ struct DbPutCommand: ParsableCommand {
         let text = try Self.text(of: body)
         do {
             guard case .object(let properties) = try JSONReader.parse(text) else {
-                throw DbFailure("The body for '\(id)' is not a JSON object")
+                throw CommandFailure("The body for '\(id)' is not a JSON object")
             }
             // CouchDB's inline attachments would be stored as a plain property that no
             // replicator pushes as an attachment: refused, with the way blobs come in.
             if properties["_attachments"] != nil {
-                throw DbFailure(
+                throw CommandFailure(
                     "The body for '\(id)' has _attachments (CouchDB's inline attachments), which quire db put does not store: attachments are blobs in Quire; put them in with `quire db import` of a dataset whose Attachments folder holds them, or from an app with Blob"
                 )
             }
         } catch let error as QuireError {
-            throw DbFailure("The body for '\(id)' is not valid JSON: \(error.message)")
+            throw CommandFailure("The body for '\(id)' is not valid JSON: \(error.message)")
         }
         let saved = try target.with { database -> Document in
             let destination = try database.collection(.named(collection))
             let existing = try destination.document(id: id)
             if createOnly, existing != nil {
-                throw DbFailure("Document '\(id)' already exists in \(destination.fullName)")
+                throw CommandFailure("Document '\(id)' already exists in \(destination.fullName)")
             }
             if updateOnly, existing == nil {
-                throw DbFailure("\(destination.fullName) has no document '\(id)' to update")
+                throw CommandFailure("\(destination.fullName) has no document '\(id)' to update")
             }
             let document = try existing.map { try $0.toMutable().setJSON(text) } ?? MutableDocument(id: id, json: text)
             guard try destination.save(document: document, concurrencyControl: .failOnConflict) else {
-                throw DbFailure("Document '\(id)' changed while it was being saved; nothing was written")
+                throw CommandFailure("Document '\(id)' changed while it was being saved; nothing was written")
             }
             return document
         }
         if json {
-            try DbOutput.json(.object(["id": .string(id), "rev": .string(saved.revisionID ?? "")]))
+            try CommandOutput.json(.object(["id": .string(id), "rev": .string(saved.revisionID ?? "")]))
         } else {
-            DbOutput.write("Saved \(id) as \(saved.revisionID ?? "")\n")
+            CommandOutput.write("Saved \(id) as \(saved.revisionID ?? "")\n")
         }
     }
 
@@ -89,7 +89,7 @@ struct DbPutCommand: ParsableCommand {
         let path = String(argument.dropFirst())
         if path == "-" { return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DbFailure("Cannot read the file \(path)")
+            throw CommandFailure("Cannot read the file \(path)")
         }
         return String(decoding: data, as: UTF8.self)
     }

@@ -79,18 +79,18 @@ struct DbQueryCommand: ParsableCommand {
             do {
                 compiled = try database.createQuery(query)
             } catch let error as QuireError {
-                throw DbFailure("The query is not valid SQL++: \(error.message)")
+                throw CommandFailure("The query is not valid SQL++: \(error.message)")
             }
             let unbound = compiled.parameterNames.filter { values[$0] == nil }
             guard unbound.isEmpty || explain else {
                 let names = unbound.map { "$\($0)" }.joined(separator: ", ")
-                throw DbFailure(
+                throw CommandFailure(
                     "The query uses \(names) with no value: give \(unbound.map { "--param \($0)=VALUE" }.joined(separator: " "))"
                 )
             }
             let unused = values.keys.filter { !compiled.parameterNames.contains($0) }.sorted()
             guard unused.isEmpty else {
-                throw DbFailure(
+                throw CommandFailure(
                     "The query has no parameter \(unused.map { "$\($0)" }.joined(separator: ", ")) for --param")
             }
             if !values.isEmpty {
@@ -99,7 +99,7 @@ struct DbQueryCommand: ParsableCommand {
                 compiled.parameters = bound
             }
             if explain {
-                DbOutput.write(try compiled.explain() + "\n")
+                CommandOutput.write(try compiled.explain() + "\n")
                 return
             }
             try print(compiled, as: json ? .jsonl : format ?? .table)
@@ -109,7 +109,7 @@ struct DbQueryCommand: ParsableCommand {
     /// Streams the rows of `compiled` to standard output in `format`.
     private func print(_ compiled: Query, as format: Format) throws {
         let writer = try BufferedFileWriter.replacing("-")
-        var table: DbTableStream?
+        var table: TextTableStream?
         var names: [String] = []
         var skip = offset
         var remaining = limit ?? Int.max
@@ -118,7 +118,7 @@ struct DbQueryCommand: ParsableCommand {
         try compiled.forEachRow { columns in
             names = columns
             switch format {
-            case .table: table = DbTableStream(headers: columns, writer: writer)
+            case .table: table = TextTableStream(headers: columns, writer: writer)
             case .csv: try line(columns.map(Self.csvField).joined(separator: ","))
             case .json: try writer.append(Array("[".utf8))
             case .jsonl: break
@@ -132,8 +132,8 @@ struct DbQueryCommand: ParsableCommand {
             count += 1
             remaining -= 1
             switch format {
-            case .table: try table?.append(values.map(DbJSONText.cell))
-            case .csv: try line(values.map { Self.csvField(DbJSONText.cell($0)) }.joined(separator: ","))
+            case .table: try table?.append(values.map(CommandJSONText.cell))
+            case .csv: try line(values.map { Self.csvField(CommandJSONText.cell($0)) }.joined(separator: ","))
             case .json: try writer.append(Array(((count == 1 ? "\n" : ",\n") + (try Self.object(names, values))).utf8))
             case .jsonl: try line(try Self.object(names, values))
             }
@@ -153,7 +153,7 @@ struct DbQueryCommand: ParsableCommand {
     private static func object(_ names: [String], _ values: [JSONValue?]) throws -> String {
         var members: [String: JSONValue] = [:]
         for (name, value) in zip(names, values) where value != nil { members[name] = value }
-        return try DbJSONText.compact(.object(members))
+        return try CommandJSONText.compact(.object(members))
     }
 
     /// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Quire
+import QuireFixtureBuilder
 
 /// `quire db reindex DATABASE [--json]`.
 struct DbReindexCommand: ParsableCommand {
@@ -20,6 +21,7 @@ struct DbReindexCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        try DbMaintenanceRunner.run(.reindex, on: target, json: json, done: "Reindexed")
+        try target.with { database in try database.performMaintenance(type: .reindex) }
+        try CommandOutput.done("Reindexed", path: target.folder.path, json: json)
     }
 }

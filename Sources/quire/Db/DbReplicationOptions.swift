@@ -138,7 +138,7 @@ struct DbReplicationOptions: ParsableArguments {
                     do {
                         config.pinnedServerCertificate = try Data(contentsOf: URL(fileURLWithPath: pinnedCertificate))
                     } catch {
-                        throw DbFailure(
+                        throw CommandFailure(
                             "--pinned-cert: cannot read '\(pinnedCertificate)': \(error.localizedDescription)")
                     }
                 } else {

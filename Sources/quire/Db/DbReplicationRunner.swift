@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Quire
+import QuireFixtureBuilder
 import QuireSync
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import QuireSync
 enum DbReplicationRunner {
     /// Runs `options`' replication of `target` in `direction` and prints the summary.
     ///
-    /// - Throws: ``DbFailure`` naming why the replication stopped early, or how many documents failed.
+    /// - Throws: ``CommandFailure`` naming why the replication stopped early, or how many documents failed.
     static func run(
         _ direction: ReplicatorType, target: DbDatabaseArgument, options: DbReplicationOptions, filter: String? = nil
     ) throws {
@@ -36,7 +37,7 @@ enum DbReplicationRunner {
                 for: database, direction: direction, filter: filter, createMissing: effective != .push,
                 created: &created)
             let replicator = Replicator(config: config)
-            let progress = ProgressLine(shown: DbOutput.isInteractive)
+            let progress = ProgressLine(shown: CommandOutput.isInteractive)
             let announced = Announcement()
             // Ctrl-C or SIGTERM stops the replicator, which saves its checkpoint first.
             let signalQueue = DispatchQueue(label: "quire.db.replication.signals")
@@ -69,7 +70,7 @@ enum DbReplicationRunner {
                     let activity = change.status.activity
                     if options.continuous, activity == .idle, announced.first() {
                         progress.clear()
-                        DbOutput.write("Replicating continuously with \(url); Ctrl-C stops.\n")
+                        CommandOutput.write("Replicating continuously with \(url); Ctrl-C stops.\n")
                     }
                     if activity != .stopped {
                         progress.draw(nil, bytes: replicator.bytesTransferred, activity: activity)
@@ -88,7 +89,7 @@ enum DbReplicationRunner {
                     hint =
                         " (for a self-signed server, pin its certificate with --pinned-cert and the fingerprint quire serve prints, or trust its root with --ca FILE)"
                 }
-                throw DbFailure("The \(what) \(url) stopped: \(error.message)\(hint)")
+                throw CommandFailure("The \(what) \(url) stopped: \(error.message)\(hint)")
             }
             succeeded = true
             return (outcome, Date().timeIntervalSince(started), replicator.bytesTransferred)
@@ -108,20 +109,20 @@ enum DbReplicationRunner {
                 summary["pushed"] = .int(Int64(counts.pushed))
                 summary["pulled"] = .int(Int64(counts.pulled))
             }
-            try DbOutput.json(.object(summary))
+            try CommandOutput.json(.object(summary))
         } else {
             let elapsed = String(format: "%.2f", seconds) + " s, \(ProgressLine.size(bytes))"
             let failures = failed > 0 ? ", \(failed) failed" : ""
             switch effective {
-            case .push: DbOutput.write("Pushed \(counts.pushed) documents to \(url) in \(elapsed)\(failures)\n")
-            case .pull: DbOutput.write("Pulled \(counts.pulled) documents from \(url) in \(elapsed)\(failures)\n")
+            case .push: CommandOutput.write("Pushed \(counts.pushed) documents to \(url) in \(elapsed)\(failures)\n")
+            case .pull: CommandOutput.write("Pulled \(counts.pulled) documents from \(url) in \(elapsed)\(failures)\n")
             case .pushAndPull:
-                DbOutput.write(
+                CommandOutput.write(
                     "Pushed \(counts.pushed) and pulled \(counts.pulled) documents with \(url) in \(elapsed)\(failures)\n"
                 )
             }
         }
-        if failed > 0 { throw DbFailure("\(failed) documents failed to replicate") }
+        if failed > 0 { throw CommandFailure("\(failed) documents failed to replicate") }
     }
 
     /// True the first time only: the continuous run's "Replicating" line is printed once.

@@ -36,7 +36,7 @@ struct DbRevsCommand: ParsableCommand {
             try DbCatCommand.tree(of: id, in: try database.collection(.named(collection)))
         }
         if json {
-            try DbOutput.json(tree)
+            try CommandOutput.json(tree)
             return
         }
         var text = ""
@@ -46,6 +46,6 @@ struct DbRevsCommand: ParsableCommand {
                 mark + (leaf["rev"]?.stringValue ?? "") + (leaf["deleted"] == .bool(true) ? " (deleted)" : "") + "\n"
             for ancestor in leaf["ancestors"]?.arrayValue ?? [] { text += "    \(ancestor.stringValue ?? "")\n" }
         }
-        DbOutput.write(text)
+        CommandOutput.write(text)
     }
 }

@@ -44,13 +44,13 @@ struct DbRmCommand: ParsableCommand {
             for id in ids {
                 if purge {
                     guard try source.revisionInfo(id: id) != nil else {
-                        throw DbFailure("\(source.fullName) has no document '\(id)'")
+                        throw CommandFailure("\(source.fullName) has no document '\(id)'")
                     }
                     try source.purge(id: id)
                     try report(id, revision: nil)
                 } else {
                     guard let document = try source.document(id: id) else {
-                        throw DbFailure("\(source.fullName) has no document '\(id)'")
+                        throw CommandFailure("\(source.fullName) has no document '\(id)'")
                     }
                     try source.delete(document: document)
                     try report(id, revision: try source.revisionInfo(id: id)?.revisionID)
@@ -61,10 +61,10 @@ struct DbRmCommand: ParsableCommand {
 
     private func report(_ id: String, revision: String?) throws {
         guard json else {
-            DbOutput.write(purge ? "Purged \(id)\n" : "Deleted \(id)\n")
+            CommandOutput.write(purge ? "Purged \(id)\n" : "Deleted \(id)\n")
             return
         }
-        try DbOutput.json(
+        try CommandOutput.json(
             .object(["id": .string(id), "rev": revision.map(JSONValue.string) ?? .null, "purged": .bool(purge)]))
     }
 }

@@ -39,9 +39,9 @@ struct DbRmcollCommand: ParsableCommand {
             return found.map(\.fullName)
         }
         if json {
-            try DbOutput.json(.object(["collections": .array(deleted.map(JSONValue.string))]))
+            try CommandOutput.json(.object(["collections": .array(deleted.map(JSONValue.string))]))
         } else {
-            DbOutput.write("Deleted \(deleted.joined(separator: ", "))\n")
+            CommandOutput.write("Deleted \(deleted.joined(separator: ", "))\n")
         }
     }
 }

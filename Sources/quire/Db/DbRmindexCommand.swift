@@ -31,13 +31,13 @@ struct DbRmindexCommand: ParsableCommand {
         try target.with { database in
             let source = try database.collection(.named(collection))
             guard try source.indexes().contains(name) else {
-                throw DbFailure("\(source.fullName) has no index '\(name)'")
+                throw CommandFailure("\(source.fullName) has no index '\(name)'")
             }
             try source.deleteIndex(forName: name)
             if json {
-                try DbOutput.json(.object(["collection": .string(source.fullName), "index": .string(name)]))
+                try CommandOutput.json(.object(["collection": .string(source.fullName), "index": .string(name)]))
             } else {
-                DbOutput.write("Deleted index \(name) from \(source.fullName)\n")
+                CommandOutput.write("Deleted index \(name) from \(source.fullName)\n")
             }
         }
     }

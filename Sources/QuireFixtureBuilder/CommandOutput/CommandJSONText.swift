@@ -2,15 +2,15 @@ import Foundation
 import Quire
 
 /// JSON text for `quire db` output: compact canonical lines for `--json`, indented text for people.
-enum DbJSONText {
+package enum CommandJSONText {
     /// Canonical JSON (sorted keys, no spaces).
-    static func compact(_ value: JSONValue) throws -> String {
+    package static func compact(_ value: JSONValue) throws -> String {
         try JSONWriter.string(value)
     }
 
     /// Indented JSON, two spaces a level, keys sorted; scalars written as the canonical form
     /// writes them, so `1` and `1.0` stay apart.
-    static func pretty(_ value: JSONValue) throws -> String {
+    package static func pretty(_ value: JSONValue) throws -> String {
         var output = ""
         try write(value, indent: 0, into: &output)
         return output
@@ -43,22 +43,22 @@ enum DbJSONText {
     }
 
     /// A stored document's body as a JSON value.
-    static func body(of document: Document) throws -> [String: JSONValue] {
+    package static func body(of document: Document) throws -> [String: JSONValue] {
         guard case .object(let members) = try JSONReader.parse(document.toJSON()) else {
-            throw DbFailure("The body of document '\(document.id)' is not a JSON object")
+            throw CommandFailure("The body of document '\(document.id)' is not a JSON object")
         }
         return members.dictionary
     }
 
     /// A scalar or short value as table text: strings bare, everything else as JSON.
-    static func cell(_ value: JSONValue?) -> String {
+    package static func cell(_ value: JSONValue?) -> String {
         guard let value else { return "" }
         if case .string(let text) = value { return text }
         return (try? JSONWriter.string(value)) ?? ""
     }
 
     /// Every blob reference (`{"@type": "blob", "digest": ...}`) in `value`, as its properties.
-    static func blobs(in value: JSONValue) -> [[String: JSONValue]] {
+    package static func blobs(in value: JSONValue) -> [[String: JSONValue]] {
         var found: [[String: JSONValue]] = []
         func visit(_ value: JSONValue) {
             switch value {

@@ -3,14 +3,14 @@ import Quire
 
 /// An error of a `quire db` subcommand, printed as one sentence naming the fault
 /// (`Error: No database 'travel' in /tmp.`); the tool then exits with status 1.
-struct DbFailure: Error, CustomStringConvertible {
+package struct CommandFailure: Error, CustomStringConvertible {
     /// The sentence.
-    let description: String
+    package let description: String
 
     /// A failure saying `message`, made into a sentence ending in a full stop, its first word
     /// capitalised when it is a plain word and `capitalizing` is true (the top-level handler
     /// keeps library messages as written, since scripts match them).
-    init(_ message: String, capitalizing: Bool = true) {
+    package init(_ message: String, capitalizing: Bool = true) {
         var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
         // A plain first word gets a capital; a name (a file, a collection, an ID) stays as written.
         let firstWord = text.prefix { $0 != " " }
@@ -21,17 +21,17 @@ struct DbFailure: Error, CustomStringConvertible {
         description = text
     }
 
-    /// Runs `body`, turning a `QuireError` or a Foundation error into a ``DbFailure`` with its
+    /// Runs `body`, turning a `QuireError` or a Foundation error into a ``CommandFailure`` with its
     /// message alone (the code and domain are for programs, not for the person at the shell).
-    static func reporting<T>(_ body: () throws -> T) throws -> T {
+    package static func reporting<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as QuireError {
-            throw DbFailure(error.message)
-        } catch let error as DbFailure {
+            throw CommandFailure(error.message)
+        } catch let error as CommandFailure {
             throw error
         } catch let error as CocoaError {
-            throw DbFailure(error.localizedDescription)
+            throw CommandFailure(error.localizedDescription)
         }
     }
 }
