@@ -157,7 +157,8 @@ extension EndToEnd {
             let db2 = try SyncTestDatabase(name: "db2")
             for (index, store) in [db1, db2].enumerated() {
                 let document = MutableDocument(id: "doc-db\(index + 1)")
-                document.setValue(Blob(contentType: "image/jpg", data: Data(repeating: UInt8(index), count: 200_000)), forKey: "blob")
+                document.setValue(
+                    Blob(contentType: "image/jpg", data: Data(repeating: UInt8(index), count: 200_000)), forKey: "blob")
                 try store.collection.save(document: document)
             }
             let url = try Self.url(listener)
@@ -246,7 +247,9 @@ extension EndToEnd {
             // Nothing listens there any more.
             let refused = try await replicate(local.collection, with: url) { $0.maxAttempts = 2 }
             #expect(refused.status.error?.domain == .network, "\(String(describing: refused.status.error))")
-            #expect(refused.status.error?.message.contains("connect") == true, "\(String(describing: refused.status.error))")
+            #expect(
+                refused.status.error?.message.contains("connect") == true, "\(String(describing: refused.status.error))"
+            )
         }
 
         // covers: URLEndpointListenerTest_Collection.testCollectionsSingleShotPushPullReplication

@@ -6,12 +6,21 @@ import Testing
 /// Codable models as documents and query results, after Couchbase Lite's Swift CodableTest
 /// (couchbase-lite-ios Swift/Tests/CodableTest.swift); the models and data are Quire's own.
 @Suite struct CodableDocumentTests {
-    struct Name: Codable, Equatable { var given: String; var family: String }
-    struct Phone: Codable, Equatable { var digits: [String]; var preferred: Bool }
+    struct Name: Codable, Equatable {
+        var given: String
+        var family: String
+    }
+    struct Phone: Codable, Equatable {
+        var digits: [String]
+        var preferred: Bool
+    }
     final class Contact: Codable, Equatable {
         var city: String
         var phones: [Phone]
-        init(city: String, phones: [Phone]) { self.city = city; self.phones = phones }
+        init(city: String, phones: [Phone]) {
+            self.city = city
+            self.phones = phones
+        }
         static func == (a: Contact, b: Contact) -> Bool { a.city == b.city && a.phones == b.phones }
     }
     class Member: Codable, Equatable {
@@ -20,7 +29,10 @@ import Testing
         var contacts: [Contact]
         var hobbies: [String]
         init(key: String? = nil, name: Name, contacts: [Contact], hobbies: [String]) {
-            self.key = key; self.name = name; self.contacts = contacts; self.hobbies = hobbies
+            self.key = key
+            self.name = name
+            self.contacts = contacts
+            self.hobbies = hobbies
         }
         static func == (a: Member, b: Member) -> Bool {
             a.name == b.name && a.contacts == b.contacts && a.hobbies == b.hobbies
@@ -51,27 +63,43 @@ import Testing
         var knots: Float
         var draft: Double
         init(id: String?, skipper: Member, knots: Float, draft: Double) {
-            self.id = id; self.skipper = skipper; self.knots = knots; self.draft = draft
+            self.id = id
+            self.skipper = skipper
+            self.knots = knots
+            self.draft = draft
         }
     }
-    struct Pet: Codable, Equatable { var kind: String; var legs: Int? }
+    struct Pet: Codable, Equatable {
+        var kind: String
+        var legs: Int?
+    }
     final class Home: Codable {
         @DocumentID var id: String?
         var members: [Member]
         var pets: [String: Pet]
-        init(id: String?, members: [Member], pets: [String: Pet]) { self.id = id; self.members = members; self.pets = pets }
+        init(id: String?, members: [Member], pets: [String: Pet]) {
+            self.id = id
+            self.members = members
+            self.pets = pets
+        }
     }
     final class Memo: Codable {
         @DocumentID var id: String?
         var title: String
         var body: Blob
-        init(title: String, body: Blob) { self.title = title; self.body = body }
+        init(title: String, body: Blob) {
+            self.title = title
+            self.body = body
+        }
     }
     final class Filing: Codable {
         @DocumentID var id: String?
         var filed: Date
         var memo: Memo
-        init(filed: Date, memo: Memo) { self.filed = filed; self.memo = memo }
+        init(filed: Date, memo: Memo) {
+            self.filed = filed
+            self.memo = memo
+        }
     }
     final class Album: Codable {
         @DocumentID var id: String?
@@ -82,7 +110,10 @@ import Testing
         @DocumentID var id: String?
         var colour: String?
         var pet: Pet?
-        init(colour: String?, pet: Pet?) { self.colour = colour; self.pet = pet }
+        init(colour: String?, pet: Pet?) {
+            self.colour = colour
+            self.pet = pet
+        }
         static func == (a: Wishes, b: Wishes) -> Bool { a.colour == b.colour && a.pet == b.pet }
     }
     final class SmallSum: Codable {
@@ -94,21 +125,26 @@ import Testing
         @DocumentID var id: String?
         var left: Int64
         var right: Int64
-        init(left: Int64, right: Int64) { self.left = left; self.right = right }
+        init(left: Int64, right: Int64) {
+            self.left = left
+            self.right = right
+        }
     }
 
-    static var members: [Member] { [
-        Member(
-            key: "m-01", name: Name(given: "Ines", family: "Okafor"),
-            contacts: [
-                Contact(city: "Lagos", phones: [Phone(digits: ["100", "101"], preferred: true)]),
-                Contact(city: "Porto", phones: [Phone(digits: ["200"], preferred: false)]),
-            ], hobbies: ["rowing"]),
-        Member(
-            key: "m-02", name: Name(given: "Tomas", family: "Varga"),
-            contacts: [Contact(city: "Pecs", phones: [])], hobbies: ["chess", "tea"]),
-        Member(key: "m-03", name: Name(given: "Yuki", family: "Mori"), contacts: [], hobbies: []),
-    ] }
+    static var members: [Member] {
+        [
+            Member(
+                key: "m-01", name: Name(given: "Ines", family: "Okafor"),
+                contacts: [
+                    Contact(city: "Lagos", phones: [Phone(digits: ["100", "101"], preferred: true)]),
+                    Contact(city: "Porto", phones: [Phone(digits: ["200"], preferred: false)]),
+                ], hobbies: ["rowing"]),
+            Member(
+                key: "m-02", name: Name(given: "Tomas", family: "Varga"),
+                contacts: [Contact(city: "Pecs", phones: [])], hobbies: ["chess", "tea"]),
+            Member(key: "m-03", name: Name(given: "Yuki", family: "Mori"), contacts: [], hobbies: []),
+        ]
+    }
 
     /// A fresh copy of member `index`, as a model decoded from a data set is.
     static func member(_ index: Int = 0) throws -> Member {
@@ -133,7 +169,11 @@ import Testing
     private func matches(_ member: Member, _ document: Document?) throws -> Bool {
         guard let document else { return false }
         // The body read as plain JSON: the ID is not in it.
-        struct Body: Decodable { var name: Name; var contacts: [Contact]; var hobbies: [String] }
+        struct Body: Decodable {
+            var name: Name
+            var contacts: [Contact]
+            var hobbies: [String]
+        }
         let body = try JSONDecoder().decode(Body.self, from: Data(document.toJSON().utf8))
         return body.name == member.name && body.contacts == member.contacts && body.hobbies == member.hobbies
     }
@@ -337,7 +377,8 @@ import Testing
         let directory = TemporaryDirectory()
         let (database, collection) = try makeCollection(directory)
         try load(1, into: collection)
-        let row = try #require(try database.createQuery("SELECT contacts[0] AS contact FROM _ LIMIT 1").execute().next())
+        let row = try #require(
+            try database.createQuery("SELECT contacts[0] AS contact FROM _ LIMIT 1").execute().next())
         let contact = try row.data(as: Contact.self, dataKey: "contact")
         #expect(contact == Self.members[0].contacts[0])
     }

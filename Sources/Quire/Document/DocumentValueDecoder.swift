@@ -101,7 +101,9 @@ struct DocumentValueDecoder: Decoder {
                     keys: result.keys + (data?.keys ?? []).filter { !result.keys.contains($0) }, codingPath: [],
                     document: nil, missingCode: .invalidQuery))
         case nil:
-            guard let dictionary = value as? DictionaryProtocol else { throw Self.mismatch("an object", value, at: codingPath) }
+            guard let dictionary = value as? DictionaryProtocol else {
+                throw Self.mismatch("an object", value, at: codingPath)
+            }
             return KeyedDecodingContainer(
                 KeyedContainer<Key>(
                     lookup: { dictionary.value(forKey: $0) }, keys: dictionary.keys, codingPath: codingPath,
@@ -110,7 +112,9 @@ struct DocumentValueDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard case .none = top, let array = value as? ArrayProtocol else { throw Self.mismatch("an array", value, at: codingPath) }
+        guard case .none = top, let array = value as? ArrayProtocol else {
+            throw Self.mismatch("an array", value, at: codingPath)
+        }
         return UnkeyedContainer(array: array, codingPath: codingPath)
     }
 
@@ -191,7 +195,9 @@ struct DocumentValueDecoder: Decoder {
         private mutating func next() throws -> (Any, [any CodingKey]) {
             let path = codingPath + [IndexKey(index: currentIndex)]
             guard !isAtEnd, let value = array.value(at: currentIndex) else {
-                throw QuireError(.decodingError, "the array at \(DocumentValueDecoder.path(codingPath)) has no element \(currentIndex)")
+                throw QuireError(
+                    .decodingError,
+                    "the array at \(DocumentValueDecoder.path(codingPath)) has no element \(currentIndex)")
             }
             currentIndex += 1
             return (value, path)
@@ -208,7 +214,9 @@ struct DocumentValueDecoder: Decoder {
             return try DocumentValueDecoder.decode(type, from: value, at: path)
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+            -> KeyedDecodingContainer<NestedKey>
+        {
             let (value, path) = try next()
             return try DocumentValueDecoder(value: value, codingPath: path).container(keyedBy: type)
         }
@@ -231,12 +239,16 @@ struct DocumentValueDecoder: Decoder {
         func decodeNil() -> Bool { value is NSNull }
 
         func decode(_ type: Bool.Type) throws -> Bool {
-            guard let flag = value as? Bool else { throw DocumentValueDecoder.mismatch("a boolean", value, at: codingPath) }
+            guard let flag = value as? Bool else {
+                throw DocumentValueDecoder.mismatch("a boolean", value, at: codingPath)
+            }
             return flag
         }
 
         func decode(_ type: String.Type) throws -> String {
-            guard let text = value as? String else { throw DocumentValueDecoder.mismatch("a string", value, at: codingPath) }
+            guard let text = value as? String else {
+                throw DocumentValueDecoder.mismatch("a string", value, at: codingPath)
+            }
             return text
         }
 
@@ -262,7 +274,8 @@ struct DocumentValueDecoder: Decoder {
             guard let converted else {
                 throw QuireError(
                     .decodingError,
-                    "\(DocumentValueDecoder.describe(value)) at \(DocumentValueDecoder.path(codingPath)) does not fit \(I.self)")
+                    "\(DocumentValueDecoder.describe(value)) at \(DocumentValueDecoder.path(codingPath)) does not fit \(I.self)"
+                )
             }
             return converted
         }

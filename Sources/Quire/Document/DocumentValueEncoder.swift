@@ -183,7 +183,9 @@ struct DocumentValueEncoder: Encoder {
             try DocumentValueEncoder.encode(value, into: child, at: path)
         }
 
-        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+            NestedKey
+        > {
             let (child, path) = next()
             return DocumentValueEncoder(node: child, codingPath: path, isDocument: false).container(keyedBy: keyType)
         }
@@ -229,7 +231,8 @@ struct DocumentValueEncoder: Encoder {
             guard let signed = Int64(exactly: value) else {
                 throw QuireError(
                     .encodingError,
-                    "\(value) at \(DocumentValueEncoder.path(codingPath)) is beyond the 64-bit signed integers a document stores")
+                    "\(value) at \(DocumentValueEncoder.path(codingPath)) is beyond the 64-bit signed integers a document stores"
+                )
             }
             node.scalar = JSONValue.int(signed)
         }
@@ -255,6 +258,9 @@ struct IndexKey: CodingKey {
     var stringValue: String { "\(index)" }
     var intValue: Int? { index }
     init(index: Int) { self.index = index }
-    init?(stringValue: String) { guard let index = Int(stringValue) else { return nil }; self.index = index }
+    init?(stringValue: String) {
+        guard let index = Int(stringValue) else { return nil }
+        self.index = index
+    }
     init?(intValue: Int) { index = intValue }
 }

@@ -55,6 +55,7 @@ package struct JSONKey: Hashable, Comparable, Sendable {
 /// (see ``JSONKey``), so two keys that differ only in Unicode normalisation are two members,
 /// as in fleece. Its API follows `Dictionary`'s; iterating gives `(key: String, value:)` pairs
 /// in no particular order (``sortedMembers`` gives the canonical order).
+// swift-format-ignore: AmbiguousTrailingClosureOverload
 package struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     package typealias Element = (key: String, value: JSONValue)
 
@@ -156,7 +157,8 @@ package struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return result
     }
 
-    /// The values transformed, in a Swift dictionary (see ``dictionary`` on its keys).
+    /// The values transformed, in a Swift dictionary (see ``dictionary`` on its keys). The
+    /// overload mirrors `Dictionary.mapValues`, chosen by the result type the caller asks for.
     package func mapValues<T>(_ transform: (JSONValue) throws -> T) rethrows -> [String: T] {
         var result = [String: T](minimumCapacity: storage.count)
         for (key, value) in storage { result[key.text] = try transform(value) }

@@ -47,7 +47,8 @@ struct DbCatCommand: ParsableCommand {
             let source = try database.collection(.named(collection))
             for id in ids {
                 let value = revs ? try Self.tree(of: id, in: source) : try document(id, in: source)
-                CommandOutput.write((json ? try CommandJSONText.compact(value) : try CommandJSONText.pretty(value)) + "\n")
+                CommandOutput.write(
+                    (json ? try CommandJSONText.compact(value) : try CommandJSONText.pretty(value)) + "\n")
             }
         }
     }

@@ -33,7 +33,9 @@ struct DbDatabaseArgument: ParsableArguments {
         let (name, directory) = location
         guard !name.isEmpty else { throw CommandFailure("'\(database)' does not name a database") }
         guard Database.exists(withName: name, inDirectory: directory) else { throw missing(name, in: directory) }
-        return try CommandFailure.reporting { try Database(name: name, config: DatabaseConfiguration(directory: directory)) }
+        return try CommandFailure.reporting {
+            try Database(name: name, config: DatabaseConfiguration(directory: directory))
+        }
     }
 
     /// Why `open()` found no database, in words that fit what the argument is.

@@ -84,7 +84,8 @@ struct DbImportCommand: ParsableCommand {
     }
 
     /// `error` with what the import kept; collections it created and saved nothing into are deleted.
-    private static func failure(_ error: any Error, importer: DatasetImporter, created: [Collection]) -> CommandFailure {
+    private static func failure(_ error: any Error, importer: DatasetImporter, created: [Collection]) -> CommandFailure
+    {
         let all = importer.finished + (importer.current.map { [$0] } ?? [])
         for collection in created where !all.contains(where: { $0.collection == collection && $0.saved > 0 }) {
             try? importer.database.deleteCollection(name: collection.name, scope: collection.scope.name)
