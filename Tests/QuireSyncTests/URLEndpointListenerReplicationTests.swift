@@ -63,7 +63,9 @@ extension EndToEnd {
             let remote = try SyncTestDatabase(name: "remote")
             let listener = URLEndpointListener(config: Self.config([remote.collection]))
             try await listener.start()
-            #expect(listener.tlsIdentity == nil)
+            #if TLS
+                #expect(listener.tlsIdentity == nil)
+            #endif
             let local = try SyncTestDatabase()
             try local.save("anonymous", #"{"n":1}"#)
             let anonymous = try await replicate(local.collection, with: try Self.url(listener))
@@ -111,14 +113,18 @@ extension EndToEnd {
             for authenticator in attempts {
                 let refused = try await replicate(local.collection, with: url) {
                     $0.authenticator = authenticator
-                    $0.pinnedServerCertificate = pin
+                    #if TLS
+                        $0.pinnedServerCertificate = pin
+                    #endif
                 }
                 #expect(refused.status.error?.code == .httpAuthRequired, "\(String(describing: authenticator))")
             }
             #expect(remote.collection.count == 0)
             let accepted = try await replicate(local.collection, with: url) {
                 $0.authenticator = BasicAuthenticator(username: "daniel", password: "123")
-                $0.pinnedServerCertificate = pin
+                #if TLS
+                    $0.pinnedServerCertificate = pin
+                #endif
             }
             #expect(accepted.status.error == nil)
             #expect(remote.collection.count == 1)
