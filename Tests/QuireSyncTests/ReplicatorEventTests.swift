@@ -294,85 +294,61 @@ extension EndToEnd {
 
         // covers: ReplicatorTest.testPushDeletedDocWithFilterSingleShot
         @Test func aPushFilterDecidesWhichDeletionsArePushed() async throws {
-            try await pushedDeletions(continuous: false)
+            try await filteredDeletions(.push, continuous: false)
         }
 
         // covers: ReplicatorTest.testPushDeletedDocWithFilterContinuous
         @Test func aContinuousPushFilterDecidesWhichDeletionsArePushed() async throws {
-            try await pushedDeletions(continuous: true)
-        }
-
-        private func pushedDeletions(continuous: Bool) async throws {
-            let local = try SyncTestDatabase()
-            let remote = try await ListeningPeer()
-            try local.save("doc1", #"{"name": "pass"}"#)
-            try local.save("pass", #"{"name": "pass"}"#)
-            let deletions = SeenIDs()
-            var collectionConfig = CollectionConfiguration()
-            collectionConfig.pushFilter = { document, flags in
-                if flags.contains(.deleted) {
-                    deletions.add(document.id)
-                    return document.id == "pass"
-                }
-                return document.string(forKey: "name") == "pass"
-            }
-            let runner = ReplicatorRunner(
-                replicatorConfig(
-                    [local.collection], remote.url, type: .push, continuous: continuous, config: collectionConfig))
-            #expect(try await runner.run().error == nil)
-            #expect(deletions.all.isEmpty)
-            #expect(try remote.collection.document(id: "doc1") != nil)
-            #expect(try remote.collection.document(id: "pass") != nil)
-
-            for id in ["doc1", "pass"] {
-                try local.collection.delete(document: try #require(try local.collection.document(id: id)))
-            }
-            #expect(try await runner.run().error == nil)
-            #expect(deletions.set == ["doc1", "pass"])
-            #expect(try remote.collection.document(id: "doc1") != nil)
-            #expect(try remote.collection.document(id: "pass") == nil)
-            await remote.stop()
+            try await filteredDeletions(.push, continuous: true)
         }
 
         // covers: ReplicatorTest.testPullDeletedDocWithFilterSingleShot
         @Test func aPullFilterDecidesWhichDeletionsArePulled() async throws {
-            try await pulledDeletions(continuous: false)
+            try await filteredDeletions(.pull, continuous: false)
         }
 
         // covers: ReplicatorTest.testPullDeletedDocWithFilterContinuous
         @Test func aContinuousPullFilterDecidesWhichDeletionsArePulled() async throws {
-            try await pulledDeletions(continuous: true)
+            try await filteredDeletions(.pull, continuous: true)
         }
 
-        private func pulledDeletions(continuous: Bool) async throws {
+        /// Two documents go through `type`'s filter; then both are deleted where they were made
+        /// (locally for a push, on the remote for a pull). The filter sees both deletions and
+        /// lets only "pass"'s through.
+        private func filteredDeletions(_ type: ReplicatorType, continuous: Bool) async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
-            try remote.save("doc1", #"{"name": "pass"}"#)
-            try remote.save("pass", #"{"name": "pass"}"#)
+            let pushing = type == .push
+            let (source, target) =
+                pushing ? (local.collection, remote.collection) : (remote.collection, local.collection)
+            for id in ["doc1", "pass"] {
+                _ = try pushing ? local.save(id, #"{"name": "pass"}"#) : remote.save(id, #"{"name": "pass"}"#)
+            }
             let deletions = SeenIDs()
-            var collectionConfig = CollectionConfiguration()
-            collectionConfig.pullFilter = { document, flags in
+            let filter: ReplicationFilter = { document, flags in
                 if flags.contains(.deleted) {
                     deletions.add(document.id)
                     return document.id == "pass"
                 }
                 return document.string(forKey: "name") == "pass"
             }
+            var collectionConfig = CollectionConfiguration()
+            if pushing { collectionConfig.pushFilter = filter } else { collectionConfig.pullFilter = filter }
             let runner = ReplicatorRunner(
                 replicatorConfig(
-                    [local.collection], remote.url, type: .pull, continuous: continuous, config: collectionConfig))
+                    [local.collection], remote.url, type: type, continuous: continuous, config: collectionConfig))
             #expect(try await runner.run().error == nil)
             #expect(deletions.all.isEmpty)
-            #expect(try local.collection.document(id: "doc1") != nil)
-            #expect(try local.collection.document(id: "pass") != nil)
+            #expect(try target.document(id: "doc1") != nil)
+            #expect(try target.document(id: "pass") != nil)
 
             for id in ["doc1", "pass"] {
-                try remote.collection.delete(document: try #require(try remote.collection.document(id: id)))
+                try source.delete(document: try #require(try source.document(id: id)))
             }
             #expect(try await runner.run().error == nil)
             #expect(deletions.set == ["doc1", "pass"])
-            #expect(try local.collection.document(id: "doc1") != nil)
-            #expect(try local.collection.document(id: "pass") == nil)
+            #expect(try target.document(id: "doc1") != nil)
+            #expect(try target.document(id: "pass") == nil)
             await remote.stop()
         }
 
