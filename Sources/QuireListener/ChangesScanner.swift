@@ -77,7 +77,7 @@ struct ChangesScanner: Sendable {
     }
 
     /// A body's channels: its top-level `channels`, a string or an array of strings.
-    static func channels(of body: [String: JSONValue]) -> Set<String> {
+    static func channels(of body: JSONObject) -> Set<String> {
         switch body["channels"] {
         case .string(let name): return [name]
         case .array(let items): return Set(items.compactMap(\.stringValue))

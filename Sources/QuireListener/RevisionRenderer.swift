@@ -65,10 +65,10 @@ struct RevisionRenderer: Sendable {
 
     /// Attachments the stored leaves of a document keep (legacy `_attachments`), by name, so
     /// incoming stubs can be matched to bytes already here.
-    static func knownAttachments(_ leaves: [LeafRevision]) -> [String: JSONValue] {
-        var known: [String: JSONValue] = [:]
+    static func knownAttachments(_ leaves: [LeafRevision]) -> JSONObject {
+        var known = JSONObject()
         for leaf in leaves.reversed() {
-            for (name, meta) in leaf.body["_attachments"]?.objectValue ?? [:] { known[name] = meta }
+            for (name, meta) in leaf.body["_attachments"]?.objectMembers ?? [:] { known[name] = meta }
         }
         return known
     }

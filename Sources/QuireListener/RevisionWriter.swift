@@ -87,7 +87,7 @@ struct RevisionWriter: Sendable {
 
     /// A normal edit of `current` (checked by ``checkEdit(_:)``); the save itself still fails
     /// with 409 when another write came in between.
-    private func edit(_ document: CouchDocument, current: Document?, body: [String: JSONValue]) throws -> String {
+    private func edit(_ document: CouchDocument, current: Document?, body: JSONObject) throws -> String {
         if document.isDeleted {
             guard let current, try collection.delete(document: current, concurrencyControl: .failOnConflict) else {
                 throw HTTPFailure.conflict

@@ -80,4 +80,34 @@ import Testing
         #expect(document.attachments == ["n": ["stub": true]])
         #expect(document.revisions == RevisionsField(start: 2, ids: ["b", "a"]))
     }
+
+    /// Keys that differ only in Unicode normalisation are two keys from the wire to a stored
+    /// leaf and back, in the body and among attachment names, as fleece keeps them.
+    @Test func keepsKeysThatDifferOnlyInNormalisation() throws {
+        let (nfc, nfd) = ("caf\u{E9}", "cafe\u{301}")
+        let text = """
+            {"_id": "u", "_rev": "1-a", "\(nfc)": 1, "\(nfd)": 2,
+             "_attachments": {"\(nfc).txt": {"stub": true}, "\(nfd).txt": {"stub": true, "length": 2}}}
+            """
+        let document = try CouchDocument(json: try WireJSON.parse(text))
+        #expect(document.body.count == 2)
+        #expect(document.body[nfc] == 1)
+        #expect(document.body[nfd] == 2)
+        #expect(document.attachments?.count == 2)
+        #expect(try CouchDocument(json: document.json()) == document)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("leaf-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try Database(name: "leaf", config: DatabaseConfiguration(directory: directory.path))
+        defer { try? database.close() }
+        let collection = try database.defaultCollection()
+        var stored = document.body
+        stored["_attachments"] = .object(try #require(document.attachments))
+        try collection.insert(try document.foreignRevision(body: stored))
+        let leaf = try #require(try collection.leaves(id: "u").first)
+        #expect(leaf.body == stored)
+        let again = try CouchDocument(id: "u", leaf: leaf)
+        #expect(again.body == document.body)
+        #expect(again.attachments == document.attachments)
+    }
 }

@@ -41,7 +41,7 @@ import Testing
             try database.getBlob(properties: ["@type": "blob", "digest": "sha1-AAAAAAAAAAAAAAAAAAAAAAAAAAA="]) == nil)
         #expect(throws: QuireError.self) { try database.getBlob(properties: ["not": "a blob"]) }
 
-        let body = try #require(JSONValue(any: ["photo": properties])?.objectValue)
+        let body = try #require(JSONValue(any: ["photo": properties])?.objectMembers)
         let document = collection.document(
             for: ForeignRevision(documentID: "d", revisionID: "1-a", ancestors: [], isDeleted: false, body: body))
         #expect(document.revisionID == "1-a")

@@ -11,7 +11,7 @@ extension Collection {
         let sequence = try revisionInfo(id: id)?.sequence ?? 0
         return Document(
             id: id, revisionID: leaf.revisionID, sequence: sequence, isDeleted: leaf.isDeleted, collection: self,
-            content: DictionaryObject(leaf.isDeleted ? [:] : JSONObject(leaf.body), blobStore: database.blobStore))
+            content: DictionaryObject(leaf.isDeleted ? [:] : leaf.body, blobStore: database.blobStore))
     }
 
     /// A document showing `revision` before it is stored (for filters and conflict resolvers);
@@ -21,7 +21,7 @@ extension Collection {
             id: revision.documentID, revisionID: revision.revisionID, sequence: 0, isDeleted: revision.isDeleted,
             collection: self,
             content: DictionaryObject(
-                revision.isDeleted ? [:] : JSONObject(revision.body), blobStore: database.blobStore))
+                revision.isDeleted ? [:] : revision.body, blobStore: database.blobStore))
     }
 
     /// Resolves the conflicted document `id` with `resolved` (nil or a deleted document
@@ -40,7 +40,7 @@ extension Collection {
             body = resolved.content.jsonObject
         }
         try DocumentRules.checkReservedKeys(body, id: id)
-        try resolveConflict(id: id, body: body.dictionary)
+        try resolveConflict(id: id, body: body)
     }
 
     /// The IDs of the documents with a conflict (a live leaf besides the current revision),

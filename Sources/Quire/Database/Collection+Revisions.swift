@@ -11,12 +11,13 @@ package struct ForeignRevision: Sendable {
     package var ancestors: [String]
     /// Whether the revision is a deletion (tombstone).
     package var isDeleted: Bool
-    /// The body (empty for a tombstone).
-    package var body: [String: JSONValue]
+    /// The body (empty for a tombstone); its keys are told apart by their bytes, as
+    /// everywhere in a body (see ``JSONObject``).
+    package var body: JSONObject
 
     /// Makes a revision.
     package init(
-        documentID: String, revisionID: String, ancestors: [String], isDeleted: Bool, body: [String: JSONValue]
+        documentID: String, revisionID: String, ancestors: [String], isDeleted: Bool, body: JSONObject
     ) {
         self.documentID = documentID
         self.revisionID = revisionID
@@ -42,7 +43,7 @@ package struct LeafRevision: Sendable, Equatable {
     /// Whether the leaf is a tombstone.
     package let isDeleted: Bool
     /// The body.
-    package let body: [String: JSONValue]
+    package let body: JSONObject
     /// Ancestor revision IDs, newest first.
     package let ancestors: [String]
     /// Whether this leaf is the current (winning) revision.
@@ -206,7 +207,7 @@ extension Collection {
     /// tombstone child (closing its branch), and the current revision gets a child with
     /// `body` (or a tombstone when `body` is nil). Does nothing for a document without
     /// conflicts when `body` equals the current body.
-    package func resolveConflict(id: String, body: [String: JSONValue]?) throws {
+    package func resolveConflict(id: String, body: JSONObject?) throws {
         try DocumentRules.validate(id: id)
         try writing { connection in
             var rows = try treeRows(connection, id: id)
@@ -305,11 +306,11 @@ extension Collection {
         text.isEmpty ? [] : text.split(separator: ",").map(String.init)
     }
 
-    private func parseBody(_ text: String, id: String) throws -> [String: JSONValue] {
+    private func parseBody(_ text: String, id: String) throws -> JSONObject {
         guard case .object(let members) = try JSONReader.parse(text) else {
             throw QuireError(
                 .corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
         }
-        return members.dictionary
+        return members
     }
 }

@@ -41,7 +41,7 @@ struct PulledRevision: Sendable {
     }
 
     /// The revision as Quire stores it, with `body` in place of the received one.
-    func foreignRevision(body: [String: JSONValue]) -> ForeignRevision {
+    func foreignRevision(body: JSONObject) -> ForeignRevision {
         ForeignRevision(
             documentID: documentID, revisionID: revisionID, ancestors: ancestors, isDeleted: isDeleted,
             body: isDeleted ? [:] : body)

@@ -63,10 +63,10 @@ struct RevisionApplier {
 
     /// Attachments the document's stored leaves already have, by name, for stubs a peer sends
     /// with a digest other than `sha1-`.
-    private func knownAttachments(_ id: String) throws -> [String: JSONValue] {
-        var known: [String: JSONValue] = [:]
+    private func knownAttachments(_ id: String) throws -> JSONObject {
+        var known = JSONObject()
         for leaf in try job.collection.leaves(id: id) {
-            for (name, value) in leaf.body["_attachments"]?.objectValue ?? [:] { known[name] = value }
+            for (name, value) in leaf.body["_attachments"]?.objectMembers ?? [:] { known[name] = value }
         }
         return known
     }

@@ -39,21 +39,21 @@ package struct AttachmentCodec: Sendable {
             return
         }
         let generation = document.revisionID.flatMap { RevisionsField.split($0)?.generation } ?? 1
-        var entries: [String: JSONValue] = [:]
+        var entries = JSONObject()
         for (name, meta) in document.attachments ?? [:] {
             guard case .object(var members) = meta else { continue }
             members.removeValue(forKey: "data")
             if members["revpos"] == nil { members["revpos"] = .int(Int64(generation)) }
-            entries[name] = try finish(members.dictionary, includeData: includeData)
+            entries[name] = try finish(members, includeData: includeData)
         }
         for (pointer, reference) in AttachmentCodec.blobReferences(in: document.body) {
-            let members: [String: JSONValue] = [
+            let members: JSONObject = [
                 "content_type": .string(reference["content_type"]?.stringValue ?? "application/octet-stream"),
                 "digest": reference["digest"] ?? .null,
                 "length": .int(reference["length"]?.int64Value ?? 0),
                 "revpos": .int(Int64(generation)),
             ]
-            entries[AttachmentCodec.blobPrefix + pointer] = try finish(members, includeData: includeData)
+            entries[AttachmentCodec.blobPrefix + pointer.text] = try finish(members, includeData: includeData)
         }
         document.attachments = entries.isEmpty ? nil : entries
     }
@@ -69,7 +69,7 @@ package struct AttachmentCodec: Sendable {
         return (data, entry["content_type"]?.stringValue ?? "application/octet-stream")
     }
 
-    private func finish(_ entry: [String: JSONValue], includeData: Bool) throws -> JSONValue {
+    private func finish(_ entry: JSONObject, includeData: Bool) throws -> JSONValue {
         var members = entry
         if includeData {
             guard let digest = members["digest"]?.stringValue else {
@@ -95,18 +95,18 @@ package struct AttachmentCodec: Sendable {
     /// Throws invalidParameter, naming the attachment, for bad Base64, a wrong length or
     /// digest, or a blob reference whose bytes are not here; notFound for a stub whose bytes
     /// are not here.
-    package func decode(_ document: CouchDocument, known: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
+    package func decode(_ document: CouchDocument, known: JSONObject = [:]) throws -> JSONObject {
         guard !document.isDeleted else { return [:] }
         var body = document.body
         let references = AttachmentCodec.blobReferences(in: body)
-        var kept: [String: JSONValue] = [:]
+        var kept = JSONObject()
         for (name, meta) in document.attachments ?? [:] {
             guard case .object(let members) = meta else {
                 throw AttachmentCodec.failure(document.id, name, "its metadata is not an object")
             }
-            let stored = try store(members.dictionary, name: name, documentID: document.id, known: known[name])
+            let stored = try store(members, name: name, documentID: document.id, known: known[name])
             if name.hasPrefix(AttachmentCodec.blobPrefix),
-                let reference = references[String(name.dropFirst(AttachmentCodec.blobPrefix.count))]
+                let reference = references[JSONKey(String(name.dropFirst(AttachmentCodec.blobPrefix.count)))]
             {
                 guard reference["digest"]?.stringValue == stored["digest"]?.stringValue else {
                     throw AttachmentCodec.failure(
@@ -121,7 +121,7 @@ package struct AttachmentCodec: Sendable {
                 let digest = reference["digest"]?.stringValue ?? "no digest"
                 throw QuireError(
                     .invalidParameter,
-                    "document '\(document.id)': the bytes of the blob at \(pointer) (\(digest)) are neither attached nor stored here"
+                    "document '\(document.id)': the bytes of the blob at \(pointer.text) (\(digest)) are neither attached nor stored here"
                 )
             }
         }
@@ -131,8 +131,8 @@ package struct AttachmentCodec: Sendable {
 
     /// Stores one incoming attachment's bytes (or finds a stub's) and returns its stub form.
     private func store(
-        _ members: [String: JSONValue], name: String, documentID: String, known: JSONValue?
-    ) throws -> [String: JSONValue] {
+        _ members: JSONObject, name: String, documentID: String, known: JSONValue?
+    ) throws -> JSONObject {
         var stub = members
         stub.removeValue(forKey: "data")
         stub.removeValue(forKey: "follows")
@@ -233,15 +233,15 @@ package struct AttachmentCodec: Sendable {
     // MARK: Finding blobs
 
     /// Every blob reference in `body`, by JSON pointer (RFC 6901); blob objects are not
-    /// searched inside.
-    package static func blobReferences(in body: [String: JSONValue]) -> [String: [String: JSONValue]] {
-        var found: [String: [String: JSONValue]] = [:]
+    /// searched inside. Pointers are told apart by their bytes, as the keys they are made of.
+    package static func blobReferences(in body: JSONObject) -> [JSONKey: JSONObject] {
+        var found: [JSONKey: JSONObject] = [:]
         var pending: [(pointer: String, value: JSONValue)] = body.map { ("/" + escape($0.key), $0.value) }
         while let (pointer, value) = pending.popLast() {
             switch value {
             case .object(let members):
                 if members["@type"] == .string("blob"), members["digest"]?.stringValue != nil {
-                    found[pointer] = members.dictionary
+                    found[JSONKey(pointer)] = members
                 } else {
                     pending += members.map { (pointer + "/" + escape($0.key), $0.value) }
                 }
@@ -254,7 +254,18 @@ package struct AttachmentCodec: Sendable {
         return found
     }
 
+    /// RFC 6901's escapes, scalar by scalar: a `/` followed by a combining mark is still a `/`
+    /// (a comparison by characters would not see it), and the rest of the key keeps its bytes.
     private static func escape(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return key }
+        var escaped = String.UnicodeScalarView()
+        for scalar in key.unicodeScalars {
+            switch scalar {
+            case "~": escaped.append(contentsOf: "~0".unicodeScalars)
+            case "/": escaped.append(contentsOf: "~1".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

@@ -22,15 +22,17 @@ package struct CouchDocument: Equatable, Sendable {
     package var revisions: RevisionsField?
     /// Whether the revision is a tombstone.
     package var isDeleted: Bool
-    /// The content, without metadata members.
-    package var body: [String: JSONValue]
+    /// The content, without metadata members. Its keys are told apart by their bytes (see
+    /// ``JSONObject``), so a body keeps two keys that differ only in Unicode normalisation
+    /// from the wire to the store and back, as fleece does.
+    package var body: JSONObject
     /// `_attachments`, when present: attachment name to its metadata (and maybe `data`).
-    package var attachments: [String: JSONValue]?
+    package var attachments: JSONObject?
 
     /// A document from its parts.
     package init(
         id: String, revisionID: String?, revisions: RevisionsField? = nil, isDeleted: Bool = false,
-        body: [String: JSONValue], attachments: [String: JSONValue]? = nil
+        body: JSONObject, attachments: JSONObject? = nil
     ) {
         self.id = id
         self.revisionID = revisionID
@@ -84,24 +86,33 @@ package struct CouchDocument: Equatable, Sendable {
             guard let flag = deleted.boolValue else { throw WireError.invalid("_deleted", "must be true or false") }
             isDeleted = flag
         }
-        var attachments: [String: JSONValue]?
+        var attachments: JSONObject?
         if let field = members["_attachments"], !field.isNull {
-            guard let object = field.objectValue else { throw WireError.invalid("_attachments", "must be an object") }
+            guard let object = field.objectMembers else { throw WireError.invalid("_attachments", "must be an object") }
             attachments = object
         }
         self.init(
             id: id, revisionID: revisionID, revisions: revisions, isDeleted: isDeleted,
-            body: members.filter { !CouchDocument.metadataKeys.contains($0.key) }.dictionary, attachments: attachments)
+            body: CouchDocument.content(of: members), attachments: attachments)
     }
 
     /// A stored leaf in wire form (its ancestry included); legacy attachments kept in the
     /// stored body become ``attachments``.
     package init(id: String, leaf: LeafRevision) throws {
+        var body = leaf.isDeleted ? [:] : leaf.body
+        let attachments = body.keys.contains("_attachments") ? body.removeValue(forKey: "_attachments") : nil
         self.init(
             id: id, revisionID: leaf.revisionID,
             revisions: try RevisionsField(revisionID: leaf.revisionID, ancestors: leaf.ancestors),
-            isDeleted: leaf.isDeleted, body: leaf.isDeleted ? [:] : leaf.body.filter { $0.key != "_attachments" },
-            attachments: leaf.isDeleted ? nil : leaf.body["_attachments"]?.objectValue)
+            isDeleted: leaf.isDeleted, body: body, attachments: attachments?.objectMembers)
+    }
+
+    /// `members` without the metadata members, removed from one copy of the storage rather
+    /// than filtered member by member into a new one (a pulled document has a few at most).
+    private static func content(of members: JSONObject) -> JSONObject {
+        var body = members
+        for key in metadataKeys where body.keys.contains(key) { body.removeValue(forKey: key) }
+        return body
     }
 
     /// The ancestors' revision IDs, newest first (empty without `_revisions`).
@@ -119,7 +130,7 @@ package struct CouchDocument: Equatable, Sendable {
     }
 
     /// The revision to insert as is (`new_edits=false`), with `body` as the stored body.
-    package func foreignRevision(body storedBody: [String: JSONValue]) throws -> ForeignRevision {
+    package func foreignRevision(body storedBody: JSONObject) throws -> ForeignRevision {
         guard let revisionID else {
             throw QuireError(.badRevisionID, "document '\(id)' has no _rev, which new_edits=false requires")
         }
