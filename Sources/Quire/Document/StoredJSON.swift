@@ -6,10 +6,12 @@ import Foundation
 /// (and validated): a string when it is read, a nested object's members when it is looked
 /// into, the whole of an object for ``tape(ofValueAt:)`` (counts, keys, whole values).
 ///
-/// Lookups follow ``JSONTapeReader/member(_:inObjectAt:)``: plain (ASCII, unescaped) keys
-/// compare as bytes and the last of repeated keys wins; when an object has another kind of
-/// key, or the name asked for is not ASCII, the lookup goes through the tape, which compares
-/// as Swift strings do. Text that is not JSON reads as missing values, never as a crash.
+/// The text is canonical JSON, as the store writes every body (``CanonicalJSON``): keys
+/// unique and in the byte order of their UTF-8, so a lookup compares bytes and stops at the
+/// first key that is not before the one asked for (``member(_:inObjectAt:)``). Keys are never
+/// normalised, as ``JSONKey`` has them. Text that is not JSON reads as missing values, never
+/// as a crash; text that is JSON but not canonical (which no write path stores) may read
+/// members as missing.
 ///
 /// Immutable after it is made, so it may be shared between threads.
 final class StoredJSON: @unchecked Sendable {
@@ -86,51 +88,66 @@ final class StoredJSON: @unchecked Sendable {
         case needsTape
     }
 
-    /// The value of member `name` of the object at `offset`; of repeated keys, the last.
-    /// Every member is passed over (not parsed): a stored object's keys are in order, but a
-    /// body changed outside Quire need not be, and the answer must not depend on it.
+    /// The value of member `name` of the object at `offset`. Keys compare as UTF-8 bytes (escapes
+    /// decoded, never normalised: `"caf\u{E9}"` and `"cafe\u{301}"` are two keys, as
+    /// ``JSONKey`` has them). A stored body is canonical (see ``CanonicalJSON``: every save,
+    /// pulled revision and fixture goes through the canonical writer), so its keys are unique
+    /// and in byte order: the first match is the only one, and a key past `name` ends the
+    /// search. `needsTape` only for text that is not JSON.
     func member(_ name: String, inObjectAt offset: Int) -> Lookup {
         var name = name
         return name.withUTF8 { wanted in
-            guard wanted.allSatisfy({ $0 < 0x80 }) else { return .needsTape }
             var found: Int?
-            let plain = forEachMember(ofObjectAt: offset) { key, value in
-                if key.count == wanted.count, Self.compare(key, wanted) == 0 { found = value }
-                return true
+            let wellFormed = forEachMember(ofObjectAt: offset) { key, value in
+                let order = Self.compare(key, wanted)
+                if order == 0 { found = value }
+                return order < 0
             }
-            guard plain else { return .needsTape }
-            return found.map { .found($0) } ?? .missing
+            if let found { return .found(found) }
+            return wellFormed ? .missing : .needsTape
         }
     }
 
     /// Whether the object at `offset` reads as a blob, as ``JSONTapeReader/isBlob(at:)``
     /// decides: `"@type": "blob"`, or without `@type`, all of a legacy attachment's keys
-    /// (`digest`, `length`, `revpos`, `stub`). Keys are compared as bytes, no string made.
+    /// (`digest`, `length`, `revpos`, `stub`). Keys are compared as bytes, no string made, in
+    /// one pass that ends at the first key that decides (the keys being in byte order).
     func isBlob(at offset: Int) -> Bool {
         var type: Int?
-        var legacy = 0
-        let plain = forEachMember(ofObjectAt: offset) { key, value in
-            switch key.count {
-            case 4 where Self.equals(key, "stub"): legacy |= 8
-            case 5 where Self.equals(key, "@type"): type = value
-            case 6:
-                if Self.equals(key, "digest") {
-                    legacy |= 1
-                } else if Self.equals(key, "length") {
-                    legacy |= 2
-                } else if Self.equals(key, "revpos") {
-                    legacy |= 4
+        // The keys a blob needs, in byte order; `@type` alone decides when present.
+        var next = 0
+        var legacy = false
+        let wellFormed = forEachMember(ofObjectAt: offset) { key, value in
+            while next < Self.blobKeys.count {
+                let order = Self.compare(key, Self.bytes(Self.blobKeys[next]))
+                if order < 0 { return true }
+                if order == 0 {
+                    if next == 0 {
+                        type = value
+                        return false
+                    }
+                    next += 1
+                    if next == Self.blobKeys.count {
+                        legacy = true
+                        return false
+                    }
+                    return true
                 }
-            default: break
+                // Past a key the blob needs: missing, unless it was `@type`, which may be absent.
+                if next > 0 { return false }
+                next += 1
             }
-            return true
+            return false
         }
-        guard plain else {
+        guard wellFormed else {
             return tape(ofValueAt: offset)?.read { $0.isBlob(at: 0) } ?? false
         }
         if let type { return string(at: type) == "blob" }
-        return legacy == 15
+        return legacy
     }
+
+    /// `@type`, then the keys of a legacy attachment, in byte order.
+    private static let blobKeys: [StaticString] = ["@type", "digest", "length", "revpos", "stub"]
 
     /// Three-way comparison of two keys' bytes: the canonical order of plain keys.
     @inline(__always)
@@ -148,14 +165,10 @@ final class StoredJSON: @unchecked Sendable {
         UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
+    /// Calls `body` with the bytes of each key of the object at `offset` (escapes decoded) and
+    /// the offset of its value, in text order, until `body` returns false; false when the text
+    /// met is not an object's.
     @inline(__always)
-    private static func equals(_ key: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
-        key.count == text.utf8CodeUnitCount && compare(key, bytes(text)) == 0
-    }
-
-    /// Calls `body` with the raw bytes of each key of the object at `offset` and the offset of
-    /// its value, in text order, until `body` returns false; false when a key met is not plain
-    /// or the text is not an object.
     private func forEachMember(
         ofObjectAt offset: Int, _ body: (UnsafeBufferPointer<UInt8>, Int) -> Bool
     ) -> Bool {
@@ -166,19 +179,31 @@ final class StoredJSON: @unchecked Sendable {
             guard byte(at: position) == UInt8(ascii: "\"") else { return false }
             let keyStart = position + 1
             var keyEnd = keyStart
+            var escaped = false
             while true {
                 let byte = self.byte(at: keyEnd)
                 if byte == UInt8(ascii: "\"") { break }
-                // Escapes, non-ASCII, control bytes and the end of the text: not a plain key.
-                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return false }
+                if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    keyEnd += 2
+                    continue
+                }
+                // Control bytes and the end of the text (read as 0): not JSON.
+                guard byte >= 0x20 else { return false }
                 keyEnd += 1
             }
-            position = skipWhitespace(from: keyEnd + 1)
-            guard byte(at: position) == UInt8(ascii: ":") else { return false }
-            let value = skipWhitespace(from: position + 1)
-            guard body(UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), value) else {
-                return true
+            let colon = skipWhitespace(from: keyEnd + 1)
+            guard byte(at: colon) == UInt8(ascii: ":") else { return false }
+            let value = skipWhitespace(from: colon + 1)
+            let goOn: Bool
+            if escaped {
+                // Rare (a quote, backslash or control character in a key): compared decoded.
+                guard var key = string(at: position) else { return false }
+                goOn = key.withUTF8 { body($0, value) }
+            } else {
+                goOn = body(UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), value)
             }
+            guard goOn else { return true }
             guard let end = end(ofValueAt: value) else { return false }
             position = skipWhitespace(from: end)
             switch byte(at: position) {
