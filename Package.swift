@@ -47,6 +47,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         // Already in the graph through swift-certificates; named for the certificate's IP addresses.
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // Already in the graph through Hummingbird: the console log sink hands Quire's messages to
+        // the app's swift-log backend (`LogSinks.console`).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -82,6 +85,7 @@ let package = Package(
                 "CSQLite", "CQuireFTS",
                 .target(name: "CQuireSnowball", condition: .when(traits: ["Snowball"])),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The replicator: URLSession, plus NIOSSL for the loopback forwarder that checks an

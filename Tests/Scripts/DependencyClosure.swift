@@ -18,22 +18,23 @@ struct Allowance {
     var rulesOut: String
 }
 
-// The C libraries the store wraps, and swift-crypto (the store's SHA-1 and SHA-256; it brings
-// no networking), are allowed everywhere.
+// The C libraries the store wraps, swift-crypto (the store's SHA-1 and SHA-256; it brings
+// no networking) and swift-log (the console log sink's backend) are allowed everywhere.
 let store: Set<String> = ["Quire", "CSQLite", "CQuireFTS", "CQuireSnowball"]
+let storeProducts: Set<String> = ["Crypto", "Logging"]
 // NIO's TLS, for the replicator's loopback forwarder that checks an HTTPS peer's certificate
 // Quire's way (the `TLS` trait): a client, no HTTP server.
 let replicatorTLS: Set<String> = ["NIOCore", "NIOPosix", "NIOTLS", "NIOSSL"]
 let allowances: [String: Allowance] = [
     "QuireInstallOnlyTests": Allowance(
-        targets: store.union(["QuireFixtures", "CArchive"]), products: ["Crypto"],
+        targets: store.union(["QuireFixtures", "CArchive"]), products: storeProducts,
         rulesOut: "no replicator, listener, Hummingbird, NIO or YAML"),
     "QuireSync": Allowance(
-        targets: store, products: replicatorTLS.union(["Crypto"]),
+        targets: store, products: replicatorTLS.union(storeProducts),
         rulesOut: "no listener, Hummingbird, HTTP server or service lifecycle"),
     "QuireFixtureBuilder": Allowance(
         targets: store.union(["QuireSync", "QuireFixtures", "CArchive"]),
-        products: replicatorTLS.union(["Crypto", "Yams"]),
+        products: replicatorTLS.union(storeProducts).union(["Yams"]),
         rulesOut: "no listener, Hummingbird, HTTP server or service lifecycle"),
 ]
 guard let allowance = allowances[root] else {
