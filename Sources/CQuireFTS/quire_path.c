@@ -1,5 +1,5 @@
 // quire_extract and quire_type: json_extract and json_type with one path, by scanning the
-// JSON text. SQLite's JSON functions (3.40) parse the whole text into an array of nodes before
+// JSON text; quire_result: both answers for a result column in one scan. SQLite's JSON functions (3.40) parse the whole text into an array of nodes before
 // they follow a path; a stored document is read for one or two properties, so here the path
 // is followed through the text and everything it does not enter is skipped at the level of
 // bytes (strings by their quotes, containers by their brackets), building nothing.
@@ -449,6 +449,53 @@ static void quire_type(sqlite3_context *context, int argc, sqlite3_value **argv)
     }
 }
 
+/// quire_result: a selected property's value and type from one scan, for a result column that
+/// Swift reads (where quire_extract and quire_type would each look the path up): NULL for
+/// MISSING, text for a string and an integer or a real for a number (quire_extract's answers),
+/// and a blob holding the JSON text of null, true, false, an array or an object, which the
+/// reader tells apart by that text.
+static void quire_result(sqlite3_context *context, int argc, sqlite3_value **argv) {
+    (void)argc;
+    PathState *state = (PathState *)sqlite3_user_data(context);
+    Cursor start = NULL, stop = NULL;
+    if (!find_value(context, state, argv, &start, &stop)) return;
+    size_t size = (size_t)(stop - start);
+    switch (*start) {
+    case '"': {
+        int escaped = 0;
+        skip_string(start, stop, &escaped);
+        if (!escaped) {
+            sqlite3_result_text(context, (const char *)start + 1, (int)size - 2, SQLITE_TRANSIENT);
+            return;
+        }
+        break;
+    }
+    case '{':
+    case '[':
+        sqlite3_result_blob(context, start, (int)size, SQLITE_TRANSIENT);
+        return;
+    case 't':
+    case 'f':
+    case 'n':
+        if ((size == 4 && (memcmp(start, "true", 4) == 0 || memcmp(start, "null", 4) == 0)) ||
+            (size == 5 && memcmp(start, "false", 5) == 0)) {
+            sqlite3_result_blob(context, start, (int)size, SQLITE_TRANSIENT);
+            return;
+        }
+        break;
+    default: {
+        sqlite3_int64 value;
+        if (read_integer(start, stop, &value)) {
+            sqlite3_result_int64(context, value);
+            return;
+        }
+        break;
+    }
+    }
+    // The value alone, read by SQLite: a real, an escaped string, malformed text.
+    answer_by_sqlite(context, state, NULL, (const char *)start, (int)size, "$", 1);
+}
+
 static int register_one(sqlite3 *db, const char *name, const char *sql,
                         void (*function)(sqlite3_context *, int, sqlite3_value **)) {
     PathState *state = (PathState *)sqlite3_malloc(sizeof(PathState));
@@ -468,5 +515,12 @@ static int register_one(sqlite3 *db, const char *name, const char *sql,
 int quire_path_register(sqlite3 *db) {
     int rc = register_one(db, "quire_extract", "SELECT json_extract(?1, ?2)", quire_extract);
     if (rc == SQLITE_OK) rc = register_one(db, "quire_type", "SELECT json_type(?1, ?2)", quire_type);
+    if (rc == SQLITE_OK)
+        rc = register_one(db, "quire_result",
+                          "SELECT CASE json_type(?1, ?2) WHEN 'null' THEN CAST('null' AS BLOB)"
+                          " WHEN 'true' THEN CAST('true' AS BLOB) WHEN 'false' THEN CAST('false' AS BLOB)"
+                          " WHEN 'array' THEN CAST(json_extract(?1, ?2) AS BLOB)"
+                          " WHEN 'object' THEN CAST(json_extract(?1, ?2) AS BLOB) ELSE json_extract(?1, ?2) END",
+                          quire_result);
     return rc;
 }

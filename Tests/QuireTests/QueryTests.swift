@@ -57,6 +57,38 @@ import Testing
                 == #"{"active":true,"age":31,"contact":{"phone":"1","zip":null},"name":"Ann","tags":["x","y"]}"#)
     }
 
+    /// A property selected without DISTINCT is read from one SQL column (`quire_result`, one
+    /// scan of the body for its value and type); every kind of value reads back as the value
+    /// and type pair that DISTINCT still selects gives it.
+    @Test func aSelectedPropertyReadsAsItsValueAndTypePair() throws {
+        let fixture = try QueryFixture()
+        let values = [
+            #""text""#, #""esc\"aped\u00e9""#, "7", "-12", "2.5", "1e3", "123456789012345678901", "true", "false",
+            "null", "[1,{\"a\":null}]", #"{"b":[true],"a":"x"}"#, "[ 1 , 2 ]", "{}", "[]",
+        ]
+        var documents: [String: String] = ["missing": #"{"other":1}"#]
+        for (index, value) in values.enumerated() {
+            documents["d\(index)"] = #"{"o":{"v":"# + value + #"},"v":"# + value + "}"
+        }
+        try fixture.save(documents)
+        func rows(distinct: Bool) throws -> [String] {
+            let results = [
+                SelectResult.expression(Meta.id), SelectResult.property("v"), SelectResult.property("o.v").as("ov"),
+            ]
+            let select = distinct ? QueryBuilder.selectDistinct(results) : QueryBuilder.select(results)
+            let query = select.from(DataSource.collection(fixture.collection)).orderBy(Ordering.expression(Meta.id))
+            #expect(try query.explain().contains("quire_result") != distinct)
+            return try query.rows()
+        }
+        let combined = try rows(distinct: false)
+        #expect(combined == (try rows(distinct: true)))
+        #expect(combined.count == values.count + 1)
+        #expect(combined.contains(#"{"id":"d7","ov":true,"v":true}"#))
+        #expect(combined.contains(#"{"id":"d9","ov":null,"v":null}"#))
+        #expect(combined.contains(#"{"id":"missing"}"#))
+        #expect(combined.contains("{\"id\":\"d1\",\"ov\":\"esc\\\"aped\u{E9}\",\"v\":\"esc\\\"aped\u{E9}\"}"))
+    }
+
     @Test func selectAllReturnsDocumentsUnderTheAlias() throws {
         let f = try fixture()
         let query = QueryBuilder.select(SelectResult.all(), SelectResult.expression(Meta.id))

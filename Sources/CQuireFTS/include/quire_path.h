@@ -10,7 +10,10 @@ struct sqlite3;
 /// SQLite's own (reals, strings with `\u` escapes, integers beyond 64 bits), containers that
 /// are not compact, malformed text and paths are answered by SQLite's JSON functions on a
 /// private in-memory connection, so every answer is theirs. Deterministic and innocuous, so
-/// index expressions may use them. Returns an SQLite result code.
+/// index expressions may use them. Also registers `quire_result(json, path)`, both answers in
+/// one scan for a query's result column: NULL for MISSING, `quire_extract`'s text, integer or
+/// real for strings and numbers, and a blob of the JSON text of null, booleans, arrays and
+/// objects. Returns an SQLite result code.
 int quire_path_register(struct sqlite3 *db);
 
 #endif

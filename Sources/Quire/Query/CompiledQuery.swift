@@ -13,11 +13,27 @@ struct CompiledQuery: Sendable {
         case parameterType(String)
     }
 
-    /// One result column: its key and the SQL columns holding its value and its JSON type.
+    /// One result column: its key and the SQL columns holding its value and its JSON type, or
+    /// one SQL column holding both (``isCombined``).
     struct Column: Sendable {
         let name: String
         let valueIndex: Int32
         let typeIndex: Int32
+
+        /// A value and its type in two SQL columns.
+        init(name: String, valueIndex: Int32, typeIndex: Int32) {
+            self.name = name
+            self.valueIndex = valueIndex
+            self.typeIndex = typeIndex
+        }
+
+        /// A `quire_result` column: NULL for MISSING, strings as text, numbers as integers and
+        /// reals, and null, booleans and containers as blobs of their JSON text.
+        init(name: String, combinedIndex: Int32) {
+            self.init(name: name, valueIndex: combinedIndex, typeIndex: combinedIndex)
+        }
+
+        var isCombined: Bool { valueIndex == typeIndex }
     }
 
     let sql: String
@@ -98,6 +114,7 @@ struct CompiledQuery: Sendable {
 
     /// Reads one column of the current row.
     private func decode(_ statement: Statement, _ column: Column) -> JSONValue? {
+        if column.isCombined { return decodeCombined(statement, column.valueIndex) }
         switch kind(statement, column) {
         case .missing: return nil
         case .null: return .null
@@ -121,6 +138,31 @@ struct CompiledQuery: Sendable {
                 if let parsed = try? JSONReader.parse(bytes) { return parsed }
                 return .string(Data(bytes).base64EncodedString())
             }
+        }
+    }
+
+    /// Reads a `quire_result` column (see ``Column/init(name:combinedIndex:)``): the blob of a
+    /// JSON literal or container is told apart by its text, with no type column to read.
+    private func decodeCombined(_ statement: Statement, _ index: Int32) -> JSONValue? {
+        guard statement.isBlob(at: index) else {
+            switch statement.value(at: index) {
+            case .null: return nil
+            case .integer(let number): return .int(number)
+            case .real(let number): return number.isFinite ? .double(number) : .null
+            case .text(let text): return .string(text)
+            case .blob: return nil
+            }
+        }
+        return statement.withUnsafeBytes(at: index) { bytes -> JSONValue in
+            func equals(_ literal: StaticString) -> Bool {
+                guard let base = bytes.baseAddress, bytes.count == literal.utf8CodeUnitCount else { return false }
+                return memcmp(base, literal.utf8Start, literal.utf8CodeUnitCount) == 0
+            }
+            if equals("null") { return .null }
+            if equals("true") { return .bool(true) }
+            if equals("false") { return .bool(false) }
+            if let parsed = try? JSONReader.parse(bytes) { return parsed }
+            return .string(String(decoding: bytes, as: UTF8.self))
         }
     }
 

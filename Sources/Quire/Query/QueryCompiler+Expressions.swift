@@ -214,6 +214,21 @@ extension QueryCompiler {
         return "\(location.valueFunction)(\(location.root), \(location.path))"
     }
 
+    /// `quire_result(root, path)` for a result column that is a path into a stored body: its
+    /// value and type from one scan of the body, where the pair `quire_extract`, `quire_type`
+    /// scans it twice (read back by ``CompiledQuery/Column/init(name:combinedIndex:)``); nil for
+    /// any other expression.
+    func combinedResult(_ expression: PlanExpression) throws -> String? {
+        guard typedCall(expression) == nil, bareVariable(expression) == nil else { return nil }
+        switch expression {
+        case .property, .function(FunctionCatalog.nestedValue, _):
+            guard let location = try location(expression), location.readsBody else { return nil }
+            return "quire_result(\(location.root), \(location.path))"
+        default:
+            return nil
+        }
+    }
+
     // MARK: Types
 
     /// SQL giving the JSON type name of the expression's value, NULL when it is MISSING.

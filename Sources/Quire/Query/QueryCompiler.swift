@@ -170,6 +170,16 @@ final class QueryCompiler {
                 }
                 continue
             }
+            // Without DISTINCT (which compares a value and its type apart, so that 1 and 1.0
+            // stay two rows), a path into a body is read in one scan.
+            if !plan.distinct, let combined = try combinedResult(column.expression) {
+                selectList.append(combined)
+                columns.append(
+                    CompiledQuery.Column(
+                        name: try names.claim(column.alias, implied: impliedName(column.expression)),
+                        combinedIndex: Int32(selectList.count - 1)))
+                continue
+            }
             selectList.append(try value(column.expression))
             selectList.append(try type(column.expression))
             columns.append(

@@ -221,6 +221,11 @@ package final class Statement {
         withUnsafeBytes(at: index) { Array($0) }
     }
 
+    /// Whether a column of the current row holds a blob.
+    package func isBlob(at index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_BLOB
+    }
+
     /// A column as a ``SQLiteValue``.
     package func value(at index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, index) {
