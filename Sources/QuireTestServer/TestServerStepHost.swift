@@ -15,3 +15,30 @@ package protocol TestServerStepHost: Sendable {
     /// Ends the session, if any.
     func end() async
 }
+
+/// A step host made of three functions: `quire testserver` builds one from QuireConformance's
+/// hosted session, so neither module needs the other.
+package struct TestServerStepFunctions: TestServerStepHost {
+    private let startSession: @Sendable ([String: JSONValue], URL) async throws -> Void
+    private let callRoute: @Sendable (String, [String: JSONValue]) async throws -> JSONValue
+    private let endSession: @Sendable () async -> Void
+
+    /// A host whose methods call `start`, `call` and `end`.
+    package init(
+        start: @escaping @Sendable ([String: JSONValue], URL) async throws -> Void,
+        call: @escaping @Sendable (String, [String: JSONValue]) async throws -> JSONValue,
+        end: @escaping @Sendable () async -> Void
+    ) {
+        (startSession, callRoute, endSession) = (start, call, end)
+    }
+
+    package func start(_ request: [String: JSONValue], directory: URL) async throws {
+        try await startSession(request, directory)
+    }
+
+    package func call(_ route: String, _ request: [String: JSONValue]) async throws -> JSONValue {
+        try await callRoute(route, request)
+    }
+
+    package func end() async { await endSession() }
+}

@@ -94,13 +94,9 @@ struct FixtureInstallCommand: AsyncParsableCommand {
     private func installWaiting(
         _ download: FixtureDownload, name: String, config: DatabaseConfiguration, ifAbsent: Bool
     ) async throws -> FixtureInstaller.Outcome {
-        var progress: (@Sendable (FixtureDownloadProgress) -> Void)?
-        if TerminalProgressBar.isWanted() {
-            let meter = DownloadMeter()
-            progress = { meter.update($0) }
-        }
-        let report = progress
-        defer { if report != nil { FileHandle.standardError.write(Data("\n".utf8)) } }
+        let line = TerminalProgressBar.isWanted() ? TerminalProgressBar() : nil
+        let report = line.map { line in { @Sendable (progress: FixtureDownloadProgress) in line.show(progress.line) } }
+        defer { line?.finish() }
         do {
             return try await cancellingOnSignal {
                 try await FixtureInstaller.install(
@@ -112,25 +108,6 @@ struct FixtureInstallCommand: AsyncParsableCommand {
                     "Interrupted; nothing was installed. What was downloaded is kept: the same install continues from it.\n"
                         .utf8))
             throw ExitCode.failure
-        }
-    }
-}
-
-/// Draws `downloading  42%  12.5 MiB` on one terminal line (standard error), redrawn when the
-/// percentage or the mebibyte count changes.
-private final class DownloadMeter: Sendable {
-    private let last = Locked("")
-
-    func update(_ progress: FixtureDownloadProgress) {
-        let mebibytes = String(format: "%.1f MiB", Double(progress.receivedBytes) / 1_048_576)
-        let percent = progress.fraction.map { "\(Int($0 * 100))%  " } ?? ""
-        let line =
-            "downloading  \(percent)\(mebibytes)" + (progress.resumes > 0 ? "  (resumed \(progress.resumes)×)" : "")
-            + (progress.retries > 0 ? "  (tried again \(progress.retries)×)" : "")
-        last.withLock { last in
-            guard line != last else { return }
-            last = line
-            FileHandle.standardError.write(Data("\r\(line)\u{1b}[K".utf8))
         }
     }
 }

@@ -77,7 +77,10 @@ struct TestServerCommand: AsyncParsableCommand {
             directory: directory.map { URL(fileURLWithPath: $0) })
         configuration.reportedVariant = reportAs
         configuration.apiVersion = apiVersion
-        configuration.stepHost = HostedSteps()
+        let steps = HostedSteps()
+        configuration.stepHost = TestServerStepFunctions(
+            start: { try await steps.start($0, directory: $1) }, call: { try await steps.call($0, $1) },
+            end: { await steps.end() })
         let server = TestServer(configuration: configuration)
         let announced = "Test server at http://\(interface):"
         let port = port

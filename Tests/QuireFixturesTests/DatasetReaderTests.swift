@@ -94,7 +94,7 @@ import Testing
         try expectLineError(
             "{\"_id\":\"a\"}\n\n{\"_id\":\"b\"}\r\n{oops}\n", ["line 4 of '_default._default.jsonl'", "not valid JSON"])
         try expectLineError("{\"_id\":\"a\"}\n[1]\n", ["line 2", "not a JSON object"])
-        try expectLineError("{\"x\":1}", ["line 1", "no string \"_id\""])
+        try expectLineError("{\"x\":1}", ["line 1", "no \"_id\" string"])
         try expectLineError("{\"_id\":\"a\"}\n{\"_id\":\"a\"}", ["line 2", "repeats _id 'a' (first on line 1)"])
         try expectLineError(
             #"{"_id":"a","img":{"@type":"blob","digest":"sha1-bad"}}"#, ["line 1", "document 'a'", "digest"])

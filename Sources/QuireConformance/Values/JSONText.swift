@@ -1,4 +1,5 @@
 import Foundation
+import QuireFixtureBuilder
 
 /// Reads and writes JSON text for ``SpecValue``.
 ///
@@ -8,10 +9,13 @@ package enum JSONText {
     ///
     /// - Parameters:
     ///   - value: the value to render.
-    ///   - pretty: indent nested values by two spaces, one member per line.
+    ///   - pretty: indent nested values by two spaces, one member per line: the indented text
+    ///     `quire db cat` prints (`CommandJSONText.pretty(_:)`), doubles written as the
+    ///     canonical form writes them and non-finite ones as `null`.
     package static func render(_ value: SpecValue, pretty: Bool = false) -> String {
+        if pretty, let text = try? CommandJSONText.pretty(value.finite.jsonValue) { return text }
         var output = ""
-        write(value, into: &output, pretty: pretty, indent: 0)
+        write(value, into: &output)
         return output
     }
 
@@ -34,7 +38,7 @@ package enum JSONText {
         return output
     }
 
-    private static func write(_ value: SpecValue, into output: inout String, pretty: Bool, indent: Int) {
+    private static func write(_ value: SpecValue, into output: inout String) {
         switch value {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
@@ -49,10 +53,8 @@ package enum JSONText {
             output += "["
             for (index, element) in elements.enumerated() {
                 if index > 0 { output += "," }
-                if pretty { newline(into: &output, indent: indent + 1) }
-                write(element, into: &output, pretty: pretty, indent: indent + 1)
+                write(element, into: &output)
             }
-            if pretty { newline(into: &output, indent: indent) }
             output += "]"
         case .object(let members):
             guard !members.isEmpty else {
@@ -62,18 +64,12 @@ package enum JSONText {
             output += "{"
             for (index, key) in members.keys.sorted().enumerated() {
                 if index > 0 { output += "," }
-                if pretty { newline(into: &output, indent: indent + 1) }
                 writeString(key, into: &output)
-                output += pretty ? ": " : ":"
-                write(members[key] ?? .null, into: &output, pretty: pretty, indent: indent + 1)
+                output += ":"
+                write(members[key] ?? .null, into: &output)
             }
-            if pretty { newline(into: &output, indent: indent) }
             output += "}"
         }
-    }
-
-    private static func newline(into output: inout String, indent: Int) {
-        output += "\n" + String(repeating: "  ", count: indent)
     }
 
     private static func writeString(_ text: String, into output: inout String) {
@@ -91,6 +87,18 @@ package enum JSONText {
             }
         }
         output += "\""
+    }
+}
+
+extension SpecValue {
+    /// The value with every non-finite double (which JSON cannot write) as null.
+    fileprivate var finite: SpecValue {
+        switch self {
+        case .double(let number) where !number.isFinite: return .null
+        case .array(let elements): return .array(elements.map(\.finite))
+        case .object(let members): return .object(members.mapValues(\.finite))
+        default: return self
+        }
     }
 }
 

@@ -59,6 +59,25 @@ public final class TerminalProgressBar: Sendable {
         }
     }
 
+    /// Redraws the line as `text`, without a bar, when it changed: for work with no total
+    /// (`quire db push` and `pull` count documents and bytes) or its own counts (a download).
+    package func show(_ text: String) {
+        lastDrawn.withLock { lastDrawn in
+            if let lastDrawn, lastDrawn.percent == -1, lastDrawn.label == text { return }
+            lastDrawn = (-1, text, false)
+            write("\r\(text)\u{1b}[K")
+        }
+    }
+
+    /// Clears the line drawn, leaving the cursor at its start (so a message can be written in
+    /// its place); ``finish()`` still ends it.
+    package func clear() {
+        lastDrawn.withLock { lastDrawn in
+            guard let drawn = lastDrawn, !drawn.ended else { return }
+            write("\r\u{1b}[K")
+        }
+    }
+
     private func draw(percent: Int, count: Int, total: Int, label: String, ends: Bool = false) {
         lastDrawn.withLock { lastDrawn in
             if let lastDrawn, lastDrawn.percent == percent, lastDrawn.label == label { return }

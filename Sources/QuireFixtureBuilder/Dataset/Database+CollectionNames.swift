@@ -35,4 +35,20 @@ package extension Database {
         }
         return all.filter(isDefault) + all.filter { !isDefault($0) }.sorted { $0.fullName < $1.fullName }
     }
+
+    /// The collections of the database `name` in `directory`, as commands take them (`name`
+    /// in the default scope, `scope.name` elsewhere), sorted; none when there is no such
+    /// database or it cannot be opened (for shell completion, which must not fail).
+    static func collectionNames(ofDatabaseNamed name: String, inDirectory directory: String) -> [String] {
+        guard !name.isEmpty, Database.exists(withName: name, inDirectory: directory),
+            let database = try? Database(name: name, config: DatabaseConfiguration(directory: directory))
+        else { return [] }
+        defer { try? database.close() }
+        let names = ((try? database.scopes()) ?? []).flatMap { scope in
+            ((try? scope.collections()) ?? []).map {
+                scope.name == Database.defaultScopeName ? $0.name : "\(scope.name).\($0.name)"
+            }
+        }
+        return names.sorted()
+    }
 }

@@ -9,7 +9,7 @@ import QuireFixtures
 /// non-empty string (an integer is taken in decimal), unique within the file. `_id` is never
 /// part of a body (Quire rejects it there): when it is the ID field it is removed, and when
 /// another field is the ID field a line that also has `_id` is refused rather than guessed at.
-struct JSONLinesDocumentReader {
+package struct JSONLinesDocumentReader {
     /// The field test-kit datasets keep IDs in.
     static let defaultIDField = "_id"
 
@@ -17,15 +17,36 @@ struct JSONLinesDocumentReader {
     let url: URL
     /// The top-level field holding each document's ID.
     var idField: String = defaultIDField
+    /// How errors name a line: `line 3 of 'hotel.jsonl'` unless given.
+    package var lineName: ((Int) -> String)?
+    /// Whether an ID may appear once only (a dataset); `quire db import` saves a repeated ID as
+    /// the document's next revision.
+    package var requiresUniqueIDs = true
+    /// Whether blob references in bodies are collected to be stored from the dataset's
+    /// `Attachments/`; a bare `.jsonl` file brings no blobs, so its references stay as they are.
+    package var readsBlobReferences = true
+    /// Whether an integer ID is taken in decimal; `quire db import` wants the string it saves.
+    package var acceptsIntegerIDs = true
+
+    /// A reader of the documents of the file at `url`, IDs in `_id`.
+    package init(url: URL) {
+        self.url = url
+    }
+
+    init(url: URL, idField: String) {
+        self.url = url
+        self.idField = idField
+    }
 
     /// Calls `body` with each document, in file order, and the line's bytes as read.
-    func forEachDocument(_ body: (DatasetDocument, ArraySlice<UInt8>) throws -> Void) throws {
+    package func forEachDocument(_ body: (DatasetDocument, ArraySlice<UInt8>) throws -> Void) throws {
         let reader = try JSONLinesReader(path: url.path)
         var firstLineByID: [String: Int] = [:]
         while let line = try reader.nextLine() {
             let number = reader.lineNumber
             func refuse(_ problem: String) -> QuireError {
-                QuireError(.corruptData, "line \(number) of '\(url.lastPathComponent)' \(problem)")
+                QuireError(
+                    .corruptData, "\(lineName?(number) ?? "line \(number) of '\(url.lastPathComponent)'") \(problem)")
             }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             let parsed: JSONValue
@@ -38,17 +59,19 @@ struct JSONLinesDocumentReader {
             let id: String
             switch idField == Self.defaultIDField ? members.removeValue(forKey: idField) : members[idField] {
             case .string(let text)? where !text.isEmpty: id = text
-            case .int(let number)?: id = String(number)
-            default: throw refuse("has no string \"\(idField)\"")
+            case .int(let number)? where acceptsIntegerIDs: id = String(number)
+            default: throw refuse("has no \"\(idField)\" string")
             }
             if idField != Self.defaultIDField, members[Self.defaultIDField] != nil {
                 throw refuse("has \"\(Self.defaultIDField)\" but IDs are taken from \"\(idField)\"")
             }
-            if let first = firstLineByID[id] { throw refuse("repeats \(idField) '\(id)' (first on line \(first))") }
-            firstLineByID[id] = number
-            let references: [DatasetBlobReference]
+            if requiresUniqueIDs {
+                if let first = firstLineByID[id] { throw refuse("repeats \(idField) '\(id)' (first on line \(first))") }
+                firstLineByID[id] = number
+            }
+            var references: [DatasetBlobReference] = []
             do {
-                references = try DatasetBlobReference.all(in: .object(members))
+                if readsBlobReferences { references = try DatasetBlobReference.all(in: .object(members)) }
             } catch let error as QuireError {
                 throw refuse("document '\(id)': \(error.message)")
             }

@@ -34,7 +34,7 @@ struct DbExpireCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbCompletion.collections))
+        completion: .custom(DbDatabaseArgument.completeCollections))
     var collection: String?
 
     @Flag(help: "Print the outcome as JSON.")

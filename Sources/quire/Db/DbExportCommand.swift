@@ -37,7 +37,7 @@ struct DbExportCommand: ParsableCommand {
     @Option(
         name: [.customShort("c"), .customLong("collection")],
         help: "A collection to export (repeatable); every collection when left out.",
-        completion: .custom(DbCompletion.collections))
+        completion: .custom(DbDatabaseArgument.completeCollections))
     var collections: [String] = []
 
     @Option(help: "dataset (a folder) or jsonl (one collection, one file).")

@@ -86,30 +86,14 @@ struct DbImportCommand: ParsableCommand {
     /// `error` with what the import kept; collections it created and saved nothing into are deleted.
     private static func failure(_ error: any Error, importer: DatasetImporter, created: [Collection]) -> CommandFailure
     {
-        let all = importer.finished + (importer.current.map { [$0] } ?? [])
-        for collection in created where !all.contains(where: { $0.collection == collection && $0.saved > 0 }) {
-            try? importer.database.deleteCollection(name: collection.name, scope: collection.scope.name)
-        }
+        importer.deleteUnused(created)
         let reason: String
         switch error {
         case let failure as CommandFailure: reason = failure.description
         case let error as QuireError: reason = CommandFailure(error.message).description
         default: reason = CommandFailure(String(describing: error)).description
         }
-        var kept = importer.finished.map { "all \($0.saved) documents of \($0.collection.fullName) are kept" }
-        if let current = importer.current { kept.append(Self.kept(current, batchSize: importer.batchSize)) }
-        let summary = kept.isEmpty ? "nothing was saved" : kept.joined(separator: "; ")
-        return CommandFailure(String(reason.dropLast()) + " (" + summary + ")")
-    }
-
-    /// What was kept of a collection, in words: "the 2000 documents up to line 2000 (2 batches of
-    /// at most 1000) are kept in inventory.hotel" or "nothing was saved in inventory.hotel".
-    private static func kept(_ tally: DatasetImporter.CollectionTally, batchSize: Int) -> String {
-        let (saved, batches, collection) = (tally.saved, tally.batches, tally.collection.fullName)
-        guard let lastSavedLine = tally.lastSavedLine, saved > 0 else { return "nothing was saved in \(collection)" }
-        return
-            "the \(saved) \(saved == 1 ? "document" : "documents") up to line \(lastSavedLine) "
-            + "(\(batches) \(batches == 1 ? "batch" : "batches") of at most \(batchSize)) are kept in \(collection)"
+        return CommandFailure(String(reason.dropLast()) + " (" + importer.keptSummary + ")")
     }
 
     /// The collection a JSON Lines file goes into: --collection; else the one its name gives
@@ -147,24 +131,12 @@ struct DbImportCommand: ParsableCommand {
 
     private func importLines(with importer: DatasetImporter, created: inout [Collection]) throws {
         try importer.begin(try destination(forLinesIn: importer.database, created: &created))
-        let reader = try JSONLinesReader(path: source)
-        while let line = try reader.nextLine() {
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            let place = "\(source) line \(reader.lineNumber)"
-            let value: JSONValue
-            do {
-                value = try line.withUnsafeBytes { try JSONReader.parse($0) }
-            } catch let error as QuireError {
-                throw CommandFailure("\(place) is not valid JSON: \(error.message)")
-            }
-            guard case .object(var body) = value else { throw CommandFailure("\(place) is not a JSON object") }
-            guard case .string(let id)? = body.removeValue(forKey: "_id"), !id.isEmpty else {
-                throw CommandFailure("\(place) has no \"_id\" string")
-            }
-            // Blob references stay as they are: a JSON Lines file carries no blobs.
-            try importer.add(
-                DatasetDocument(id: id, line: reader.lineNumber, body: body, blobReferences: []), blobsFrom: nil)
-        }
+        var reader = JSONLinesDocumentReader(url: URL(fileURLWithPath: source))
+        reader.lineName = { [source] in "\(source) line \($0)" }
+        reader.requiresUniqueIDs = false
+        reader.readsBlobReferences = false
+        reader.acceptsIntegerIDs = false
+        try reader.forEachDocument { document, _ in try importer.add(document, blobsFrom: nil) }
         try importer.finish()
     }
 

@@ -26,7 +26,7 @@ struct DbInfoCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong, help: "With index NAME, the collection; the default collection when left out.",
-        completion: .custom(DbCompletion.collections))
+        completion: .custom(DbDatabaseArgument.completeCollections))
     var collection: String?
 
     @Flag(help: "Print the information as JSON.")

@@ -28,7 +28,7 @@ struct DbLsCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbCompletion.collections))
+        completion: .custom(DbDatabaseArgument.completeCollections))
     var collection: String?
 
     // The collection as a second argument, as `ls` first took it.

@@ -35,7 +35,7 @@ struct DbMkindexCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbCompletion.collections))
+        completion: .custom(DbDatabaseArgument.completeCollections))
     var collection: String?
 
     @Option(name: .customLong("where"), help: "A SQL++ condition: index only the documents it holds for.")
@@ -43,7 +43,7 @@ struct DbMkindexCommand: ParsableCommand {
 
     @Option(
         help: "The full-text language (stemming and stop words), such as en (the default) or fr; none for none.",
-        completion: DbCompletion.languages)
+        completion: .list(FullTextIndexConfiguration.stemmedLanguages + ["none"]))
     var language: String?
 
     @Flag(help: "Full-text matching ignores accents (é matches e).")

@@ -30,6 +30,6 @@ struct DbPullCommand: ParsableCommand {
     var filter: String?
 
     func run() throws {
-        try DbReplicationRunner.run(.pull, target: target, options: options, filter: filter)
+        try options.run(.pull, target: target, filter: filter)
     }
 }

@@ -27,6 +27,6 @@ struct DbPushCommand: ParsableCommand {
     @OptionGroup var options: DbReplicationOptions
 
     func run() throws {
-        try DbReplicationRunner.run(.push, target: target, options: options)
+        try options.run(.push, target: target)
     }
 }

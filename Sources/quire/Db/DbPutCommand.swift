@@ -29,7 +29,7 @@ struct DbPutCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbCompletion.collections))
+        completion: .custom(DbDatabaseArgument.completeCollections))
     var collection: String?
 
     @Flag(help: "Fail when the document exists.")

@@ -13,7 +13,7 @@ struct DbReplicationOptions: ParsableArguments {
     @Option(
         name: [.customShort("c"), .customLong("collection")],
         help: "A collection to replicate (repeatable); every collection when left out.",
-        completion: .custom(DbCompletion.collections)
+        completion: .custom(DbDatabaseArgument.completeCollections)
     )
     var collections: [String] = []
 

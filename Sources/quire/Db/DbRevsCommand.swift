@@ -25,7 +25,7 @@ struct DbRevsCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbCompletion.collections))
+        completion: .custom(DbDatabaseArgument.completeCollections))
     var collection: String?
 
     @Flag(help: "Print the tree as one line of JSON.")

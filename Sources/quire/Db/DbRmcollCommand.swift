@@ -19,7 +19,9 @@ struct DbRmcollCommand: ParsableCommand {
 
     @OptionGroup var target: DbDatabaseArgument
 
-    @Argument(help: "The collections to delete (scope.name or name).", completion: .custom(DbCompletion.collections))
+    @Argument(
+        help: "The collections to delete (scope.name or name).",
+        completion: .custom(DbDatabaseArgument.completeCollections))
     var collections: [String]
 
     @Flag(help: "Print the collections deleted as JSON.")

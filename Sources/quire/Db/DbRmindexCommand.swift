@@ -21,7 +21,7 @@ struct DbRmindexCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbCompletion.collections))
+        completion: .custom(DbDatabaseArgument.completeCollections))
     var collection: String?
 
     @Flag(help: "Print what was deleted as JSON.")
