@@ -41,8 +41,9 @@ enum JSONResponse {
         return ByteBuffer(bytes: bytes)
     }
 
-    /// Reports a response that could not be written on standard error.
+    /// Reports a response that could not be written, as an error of the listener's log domain
+    /// (on standard error unless the app changed ``LogSinks``).
     private static func log(_ message: String) {
-        FileHandle.standardError.write(Data("quire listener: \(message)\n".utf8))
+        Log.write(.listener, .error, message)
     }
 }

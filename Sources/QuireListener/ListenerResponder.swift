@@ -59,6 +59,8 @@ struct ListenerResponder: Sendable {
             response = await answer(request, connection: connection, user: &user)
         }
         cors.decorate(&response, origin: request.headers[.origin])
+        // The path alone: a query string may carry secrets.
+        Log.write(.listener, .verbose, "\(request.method.rawValue) \(request.uri.path): \(response.status.code)")
         if let log = configuration.accessLog {
             let client = connection?.remoteAddress?.ipAddress
             let method = request.method.rawValue

@@ -355,6 +355,27 @@ struct LogSinkTests {
         }
     }
 
+    @Test func quireLogsOpeningClosingAndQueriesInTheirDomains() throws {
+        let directory = TemporaryDirectory()
+        let marker = "log" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        try withSinks {
+            let receiver = RecordingSink(marker: marker)
+            LogSinks.custom = CustomLogSink(level: .verbose, domains: [.database, .query], logSink: receiver)
+            var config = DatabaseConfiguration()
+            config.directory = directory.path
+            let database = try Database(name: marker, config: config)
+            _ = try database.createQuery("SELECT \(marker) FROM _").execute()
+            try database.close()
+            let expected: [(LogDomain, String)] = [
+                (.database, "Opened database ''"), (.query, "Compiled query: "), (.database, "Closed database ''"),
+            ]
+            try #require(receiver.lines.count == expected.count)
+            for ((domain, start), (line, logged)) in zip(expected, zip(receiver.lines, receiver.domains)) {
+                #expect(logged == domain && line.hasPrefix(start), "\(line)")
+            }
+        }
+    }
+
     @Test func aClosureCustomSinkReceivesMessages() {
         withSinks {
             let marker = UUID().uuidString

@@ -114,6 +114,7 @@ public final class Database: Sendable {
             throw error
         }
         core.startHousekeeping(clock: config.clock)
+        Log.write(.database, .info, "Opened database '\(name)' in \(folder)")
     }
 
     deinit {
@@ -263,6 +264,7 @@ public final class Database: Sendable {
         guard proceed else { return }
         core.changes.removeAll(ownedBy: ObjectIdentifier(self))
         try core.detach()
+        Log.write(.database, .info, "Closed database '\(name)'")
     }
 
     /// Closes this core's idle handles; work goes on afterwards with new ones.

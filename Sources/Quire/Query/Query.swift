@@ -156,6 +156,7 @@ public final class Query: @unchecked Sendable, CustomStringConvertible {
             return last.query
         }
         let compiled = try compileAgainstCatalog(connection)
+        Log.write(.query, .verbose, "Compiled query: \(compiled.sql)")
         if !connection.isInWriteTransaction {
             compilation.withLock { $0 = (schemaVersion, compiled) }
         }

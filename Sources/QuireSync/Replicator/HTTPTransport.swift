@@ -67,16 +67,38 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// Sends `request` and collects the whole response; an idempotent request whose kept
     /// connection was closed under it is retried once.
     func send(_ request: URLRequest) async throws -> RemoteResponse {
+        let exchange = "\(request.httpMethod ?? "GET") \(HTTPTransport.loggable(request.url))"
         do {
-            return try await sendOnce(request)
+            let response = try await sendOnce(request)
+            Log.write(.network, .verbose, "\(exchange): \(response.status)")
+            return response
         } catch let failure as ConnectionLost {
-            guard HTTPTransport.isIdempotent(request) else { throw failure.error }
+            guard HTTPTransport.isIdempotent(request) else {
+                Log.write(.network, .info, "\(exchange): \(failure.error)")
+                throw failure.error
+            }
+            Log.write(.network, .verbose, "\(exchange): the kept connection was closed; sending it again")
             do {
-                return try await sendOnce(request)
+                let response = try await sendOnce(request)
+                Log.write(.network, .verbose, "\(exchange): \(response.status)")
+                return response
             } catch let again as ConnectionLost {
+                Log.write(.network, .info, "\(exchange): \(again.error)")
                 throw again.error
             }
+        } catch {
+            Log.write(.network, .info, "\(exchange): \(error)")
+            throw error
         }
+    }
+
+    /// `url` as a log shows it: without user name, password or query (which may hold secrets).
+    static func loggable(_ url: URL?) -> String {
+        guard let url, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "?" }
+        parts.user = nil
+        parts.password = nil
+        parts.query = nil
+        return parts.string ?? "?"
     }
 
     /// Whether sending `request` twice has the effect of sending it once.

@@ -146,17 +146,28 @@ public final class Replicator: Sendable {
     /// Applies `change` to the status of run `generation` (nil: whatever run), and tells the
     /// listeners when it changed. Updates from a run that was replaced are dropped.
     func update(generation: Int?, _ change: (inout Status) -> Void) {
-        state.withLock { state in
-            if let generation, generation != state.generation { return }
+        let changed = state.withLock { state -> (from: Status, to: Status)? in
+            if let generation, generation != state.generation { return nil }
             var status = state.current
             change(&status)
-            guard status != state.current else { return }
+            guard status != state.current else { return nil }
+            let from = state.current
             state.current = status
             if status.activity == .stopped, generation != nil { state.runTask = nil }
             let notice = ReplicatorChange(replicator: self, status: status)
             for listener in state.statusListeners.values {
                 listener.queue.async { listener.deliver(notice) }
             }
+            return (from, status)
+        }
+        // Logged outside the lock: a custom log sink may read this replicator.
+        guard let changed, changed.from.activity != changed.to.activity || changed.from.error != changed.to.error
+        else { return }
+        let target = (config.target as? URLEndpoint).map { HTTPTransport.loggable($0.url) } ?? "\(config.target)"
+        if let error = changed.to.error, changed.from.error != error {
+            Log.write(.replicator, .error, "Replicator to \(target) is \(changed.to.activity): \(error)")
+        } else {
+            Log.write(.replicator, .info, "Replicator to \(target) is \(changed.to.activity)")
         }
     }
 
