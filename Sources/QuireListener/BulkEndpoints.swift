@@ -71,8 +71,7 @@ struct BulkEndpoints: Sendable {
                     // ID with a leading underscore is refused, as PUT refuses it.
                     if id.hasPrefix("_local/"), id.count > "_local/".count, case .object(let body) = json {
                         let local = LocalDocumentEndpoint(served: served, id: String(id.dropFirst("_local/".count)))
-                        return .ok(
-                            id: id, revisionID: try local.put(body.dictionary, revision: json["_rev"]?.stringValue))
+                        return .ok(id: id, revisionID: try local.put(body, revision: json["_rev"]?.stringValue))
                     }
                     guard !id.hasPrefix("_") else { throw BulkEndpoints.illegalID(id) }
                     let document = try CouchDocument(json: json, id: generated)

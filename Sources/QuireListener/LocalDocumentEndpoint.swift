@@ -26,8 +26,7 @@ struct LocalDocumentEndpoint: Sendable {
             guard case .object(let body) = try request.jsonObjectBody() else {
                 throw HTTPFailure.badRequest("not an object")
             }
-            let revision = try put(
-                body.dictionary, revision: body["_rev"]?.stringValue ?? request.query["rev"], stored: stored)
+            let revision = try put(body, revision: body["_rev"]?.stringValue ?? request.query["rev"], stored: stored)
             return JSONResponse.make(.created, ["ok": true, "id": .string(fullID), "rev": .string(revision)])
         case .delete:
             guard stored != nil else { throw HTTPFailure.notFound("missing") }
@@ -41,13 +40,11 @@ struct LocalDocumentEndpoint: Sendable {
 
     /// Stores `body` (a `PUT`, or a `_local/` document of `_bulk_docs`) when `given` names
     /// the stored revision; returns the new one.
-    func put(_ body: [String: JSONValue], revision given: String?) throws -> String {
+    func put(_ body: JSONObject, revision given: String?) throws -> String {
         try put(body, revision: given, stored: try served.collection.localDocument(id: id))
     }
 
-    private func put(_ body: [String: JSONValue], revision given: String?, stored: [String: JSONValue]?) throws
-        -> String
-    {
+    private func put(_ body: JSONObject, revision given: String?, stored: JSONObject?) throws -> String {
         var body = body
         if let given = body["_id"], given != .string(fullID), given != .string(id) {
             throw HTTPFailure.badRequest("_id does not match the URL")
@@ -66,7 +63,7 @@ struct LocalDocumentEndpoint: Sendable {
 
     /// The stored generation; 409 unless `given` names the stored revision (or both are
     /// absent).
-    private func checkRevision(_ given: String?, stored: [String: JSONValue]?) throws -> Int {
+    private func checkRevision(_ given: String?, stored: JSONObject?) throws -> Int {
         guard let stored else {
             guard given == nil || given == "0-0" else { throw HTTPFailure.conflict }
             return 0

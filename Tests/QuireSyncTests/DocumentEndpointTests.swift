@@ -228,4 +228,26 @@ import Testing
             }
         }
     }
+
+    /// Keys that differ only in Unicode normalisation stay two keys through the document
+    /// endpoints: a normal edit, a replicated revision (`new_edits=false`) and the reads.
+    @Test func bodiesKeepBothSpellingsOfAKey() async throws {
+        try await ListenerHarness.with { harness async throws in
+            let (nfc, nfd) = ("caf\u{E9}", "cafe\u{301}")
+            let client = harness.client
+            let edit = "{\"\(nfc)\": 1, \"\(nfd)\": 2}"
+            #expect(try await client.send("PUT", "/db/edited", bytes: Data(edit.utf8)).status == 201)
+            let replicated = "{\"_rev\": \"1-abc\", \"\(nfc)\": 3, \"\(nfd)\": 4}"
+            let put = try await client.send("PUT", "/db/replicated?new_edits=false", bytes: Data(replicated.utf8))
+            #expect(put.status == 201)
+            for (id, values) in [("edited", (1, 2)), ("replicated", (3, 4))] {
+                let stored = try #require(try harness.collection.document(id: id), "\(id)")
+                #expect(stored.int(forKey: nfc) == values.0, "\(id)")
+                #expect(stored.int(forKey: nfd) == values.1, "\(id)")
+                let read = try await client.get("/db/\(id)?revs=true")
+                #expect(read.json[nfc] == .int(Int64(values.0)), "\(id)")
+                #expect(read.json[nfd] == .int(Int64(values.1)), "\(id)")
+            }
+        }
+    }
 }

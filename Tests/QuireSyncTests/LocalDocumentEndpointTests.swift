@@ -53,4 +53,27 @@ import Testing
             #expect(try harness.collection.localDocument(id: "x") == nil)
         }
     }
+
+    /// A local document keeps keys that differ only in Unicode normalisation, by `PUT` and by
+    /// `_bulk_docs`, as a document does.
+    @Test func localBodiesKeepBothSpellingsOfAKey() async throws {
+        try await ListenerHarness.with { harness async throws in
+            let (nfc, nfd) = ("caf\u{E9}", "cafe\u{301}")
+            let text = "{\"\(nfc)\": 1, \"\(nfd)\": 2}"
+            let put = try await harness.client.send("PUT", "/db/_local/k", bytes: Data(text.utf8))
+            #expect(put.status == 201)
+            let stored = try #require(try harness.collection.localDocument(id: "k"))
+            #expect(stored[nfc] == 1)
+            #expect(stored[nfd] == 2)
+            let read = try await harness.client.get("/db/_local/k")
+            #expect(read.json[nfc] == 1)
+            #expect(read.json[nfd] == 2)
+
+            let bulk = "{\"docs\": [{\"_id\": \"_local/b\", \"\(nfc)\": 3, \"\(nfd)\": 4}]}"
+            #expect(try await harness.client.send("POST", "/db/_bulk_docs", bytes: Data(bulk.utf8)).status == 201)
+            let batched = try #require(try harness.collection.localDocument(id: "b"))
+            #expect(batched[nfc] == 3)
+            #expect(batched[nfd] == 4)
+        }
+    }
 }

@@ -17,7 +17,7 @@ import Testing
         var leaves: [String: [LeafRevision]] = [:]
         var bodies: [String: String] = [:]
         var expirations: [String: Date] = [:]
-        var localDocuments: [String: [String: JSONValue]] = [:]
+        var localDocuments: [String: JSONObject] = [:]
         var lastSequences: [String: UInt64] = [:]
         var indexes: [String: [String]] = [:]
         var queryRows: [String] = []

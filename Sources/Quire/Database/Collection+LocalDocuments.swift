@@ -1,8 +1,8 @@
 extension Collection {
     /// The local document `id` (CouchDB's `_local/<id>`): data kept beside the collection,
     /// without revisions, never replicated and never in queries; replication checkpoints live
-    /// here. nil when absent.
-    package func localDocument(id: String) throws -> [String: JSONValue]? {
+    /// here. nil when absent. Its keys are told apart by their bytes, as a document's are.
+    package func localDocument(id: String) throws -> JSONObject? {
         let text = try reading { connection in
             try connection.scalarText(
                 "SELECT body FROM quire_local_docs WHERE collection_id = ? AND key = ?", [.integer(self.id), .text(id)])
@@ -11,11 +11,11 @@ extension Collection {
         guard case .object(let members) = try JSONReader.parse(text) else {
             throw QuireError(.corruptData, "local document '\(id)' in \(fullName) is not a JSON object")
         }
-        return members.dictionary
+        return members
     }
 
     /// Stores (or, with nil, removes) the local document `id`.
-    package func setLocalDocument(id: String, body: [String: JSONValue]?) throws {
+    package func setLocalDocument(id: String, body: JSONObject?) throws {
         guard !id.isEmpty else { throw QuireError(.badDocID, "a local document needs a non-empty ID") }
         let text = try body.map { try JSONWriter.string(.object($0)) }
         try writing { connection in

@@ -45,14 +45,14 @@ package struct CheckpointInputs: Sendable, Hashable {
     }
 
     /// The fields the ID hashes; checkpoint documents carry the same ones.
-    var hashedFields: [String: JSONValue] {
+    var hashedFields: JSONObject {
         var fields = recordedFields
         fields["uuid"] = .string(uuid)
         return fields
     }
 
     /// The inputs other than the UUID, as stored in checkpoint documents.
-    var recordedFields: [String: JSONValue] {
+    var recordedFields: JSONObject {
         [
             "replication_id_version": .int(Int64(QuireSync.replicationIDVersion)),
             "remote_url": .string(remoteURL.description),
@@ -72,17 +72,17 @@ package struct CheckpointInputs: Sendable, Hashable {
     }
 
     /// Reads the inputs a checkpoint document records; nil when it does not record them all.
-    init?(recordedIn document: [String: JSONValue]) {
+    init?(recordedIn document: JSONObject) {
         guard let uuid = document["uuid"]?.stringValue,
             let urlText = document["remote_url"]?.stringValue, let url = try? NormalizedURL(string: urlText),
             let collection = document["collection"]?.stringValue,
             let channels = document["channels"]?.arrayValue?.compactMap(\.stringValue),
-            let params = document["filter_params"]?.objectValue,
+            let params = document["filter_params"]?.objectMembers,
             let documentIDs = document["doc_ids"]?.arrayValue?.compactMap(\.stringValue)
         else { return nil }
         self.init(
             uuid: uuid, remoteURL: url, collection: collection, channels: channels,
-            filter: document["filter"]?.stringValue, filterParameters: params.compactMapValues(\.stringValue),
-            documentIDs: documentIDs)
+            filter: document["filter"]?.stringValue,
+            filterParameters: params.dictionary.compactMapValues(\.stringValue), documentIDs: documentIDs)
     }
 }

@@ -48,7 +48,7 @@ struct ReplicationCheckpoint: Sendable, Equatable {
 
     /// Reads a checkpoint document; a malformed one is an error naming the field, since
     /// resuming from a misread sequence could skip changes.
-    init(json: [String: JSONValue], origin: String) throws {
+    init(json: JSONObject, origin: String) throws {
         let context = "checkpoint \(origin)"
         wire = try PeerResponse.decode(context) { try CheckpointDocument(json: .object(json)) }
         localSequence = try ReplicationCheckpoint.sequence(json["local_last_seq"], "local_last_seq", context) ?? 0
@@ -74,15 +74,15 @@ struct ReplicationCheckpoint: Sendable, Equatable {
 
     /// A history entry.
     static func session(_ id: String, _ remote: ChangesSequence, _ local: UInt64, endTime: String? = nil) -> Session {
-        var extra: [String: JSONValue] = ["recorded_local_seq": .int(Int64(clamping: local))]
+        var extra: JSONObject = ["recorded_local_seq": .int(Int64(clamping: local))]
         if let endTime { extra["end_time"] = .string(endTime) }
         return Session(sessionID: id, recordedSequence: remote, extra: extra)
     }
 
     /// The body to store; `local` adds the database path and leaves out the remote `_rev`.
-    func json(local: Bool) -> [String: JSONValue] {
+    func json(local: Bool) -> JSONObject {
         var members = inputs.map(\.hashedFields) ?? [:]
-        for (key, value) in wire.json.objectValue ?? [:] where !(local && key == "_rev") { members[key] = value }
+        for (key, value) in wire.json.objectMembers ?? [:] where !(local && key == "_rev") { members[key] = value }
         members["local_last_seq"] = .int(Int64(clamping: localSequence))
         if local, let databasePath { members["database_path"] = .string(databasePath) }
         return members

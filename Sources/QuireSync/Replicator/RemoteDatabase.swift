@@ -93,9 +93,9 @@ struct RemoteDatabase: Sendable {
     }
 
     /// Like ``checked(_:_:)``, for a body that must be a JSON object.
-    func checkedObject(_ response: RemoteResponse, _ what: String) throws -> [String: JSONValue] {
+    func checkedObject(_ response: RemoteResponse, _ what: String) throws -> JSONObject {
         let body = try checked(response, what)
-        guard let object = body.objectValue else {
+        guard let object = body.objectMembers else {
             throw PeerResponse.malformed(
                 "\(what) response from \(url)", "the body is \(PeerResponse.describe(body)), expected an object")
         }
@@ -107,7 +107,7 @@ struct RemoteDatabase: Sendable {
     /// `GET /{db}`: the database exists and answers. With `creating`, a database that does not
     /// exist (404) is created with `PUT /{db}` first (412 from a peer that created it
     /// meanwhile is fine).
-    func info(creating: Bool = false) async throws -> [String: JSONValue] {
+    func info(creating: Bool = false) async throws -> JSONObject {
         let response = try await send("GET")
         guard creating, response.status == 404 else { return try checkedObject(response, "GET database") }
         let created = try await send("PUT")
@@ -116,14 +116,14 @@ struct RemoteDatabase: Sendable {
     }
 
     /// `GET /{db}/_local/{id}`; nil on 404.
-    func localDocument(id: String) async throws -> [String: JSONValue]? {
+    func localDocument(id: String) async throws -> JSONObject? {
         let response = try await send("GET", "_local/" + RemoteDatabase.encode(id))
         if response.status == 404 { return nil }
         return try checkedObject(response, "GET _local/\(id)")
     }
 
     /// `PUT /{db}/_local/{id}`; returns the new `_rev` when the peer tells it.
-    func putLocalDocument(id: String, body: [String: JSONValue]) async throws -> String? {
+    func putLocalDocument(id: String, body: JSONObject) async throws -> String? {
         let response = try await send("PUT", "_local/" + RemoteDatabase.encode(id), body: .object(body))
         return try checkedObject(response, "PUT _local/\(id)")["rev"]?.stringValue
     }

@@ -10,10 +10,10 @@ package struct CheckpointDocument: Equatable, Sendable {
         /// The source sequence the session got to.
         package var recordedSequence: ChangesSequence
         /// Other members a peer wrote (`start_time`, `docs_written` ...), kept as they are.
-        package var extra: [String: JSONValue]
+        package var extra: JSONObject
 
         /// A session from its parts.
-        package init(sessionID: String, recordedSequence: ChangesSequence, extra: [String: JSONValue] = [:]) {
+        package init(sessionID: String, recordedSequence: ChangesSequence, extra: JSONObject = [:]) {
             self.sessionID = sessionID
             self.recordedSequence = recordedSequence
             self.extra = extra
@@ -62,7 +62,7 @@ package struct CheckpointDocument: Equatable, Sendable {
             guard let id = item["session_id"]?.stringValue, let recorded = item["recorded_seq"] else {
                 throw WireError.invalid("checkpoint history", "every entry needs 'session_id' and 'recorded_seq'")
             }
-            let extra = (item.objectValue ?? [:]).filter { $0.key != "session_id" && $0.key != "recorded_seq" }
+            let extra = (item.objectMembers ?? [:]).filter { $0.key != "session_id" && $0.key != "recorded_seq" }
             return Session(sessionID: id, recordedSequence: try ChangesSequence(json: recorded), extra: extra)
         }
         self.init(
@@ -73,7 +73,7 @@ package struct CheckpointDocument: Equatable, Sendable {
 
     /// The JSON object to `PUT` (with `_rev` when known, so the server accepts the update).
     package var json: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "session_id": .string(sessionID),
             "source_last_seq": sourceLastSequence.value,
             "history": .array(history.map(\.json)),
