@@ -32,9 +32,9 @@ struct AllDocsEndpoint: Sendable {
                 guard let info = try served.collection.revisionInfo(id: key) else {
                     return ["key": .string(key), "error": "not_found"]
                 }
-                var value: [String: JSONValue] = ["rev": .string(info.revisionID)]
+                var value: JSONObject = ["rev": .string(info.revisionID)]
                 if info.isDeleted { value["deleted"] = true }
-                var row: [String: JSONValue] = ["id": .string(key), "key": .string(key), "value": .object(value)]
+                var row: JSONObject = ["id": .string(key), "key": .string(key), "value": .object(value)]
                 if includeDocs {
                     row["doc"] = info.isDeleted ? .null : try renderer.currentJSON(id: key, options: rendering) ?? .null
                 }
@@ -46,7 +46,7 @@ struct AllDocsEndpoint: Sendable {
             skip: options.skip, limit: options.limit)
         return try StreamedRows(head: head, tail: "]}", count: listed.count) { index in
             let listing = listed[index]
-            var row: [String: JSONValue] = [
+            var row: JSONObject = [
                 "id": .string(listing.id), "key": .string(listing.id),
                 "value": ["rev": .string(listing.revisionID)],
             ]

@@ -19,7 +19,7 @@ struct AllDocsOptions: Sendable {
 
     /// Reads the options; 400 naming the option for a value of the wrong form.
     init(query: QueryParameters, body: JSONValue?) throws {
-        let body = body?.objectValue ?? [:]
+        let body = body?.objectMembers ?? [:]
         /// The option as JSON: the body's member, else the query value parsed as JSON.
         func json(_ name: String) throws -> JSONValue? {
             if let value = body[name] { return value }

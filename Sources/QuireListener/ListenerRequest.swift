@@ -34,7 +34,7 @@ struct ListenerRequest: Sendable {
     /// The body as a JSON object.
     func jsonObjectBody() throws -> JSONValue {
         let json = try jsonBody()
-        guard json.objectValue != nil else { throw HTTPFailure.badRequest("The request body must be a JSON object") }
+        guard json.objectMembers != nil else { throw HTTPFailure.badRequest("The request body must be a JSON object") }
         return json
     }
 }

@@ -76,7 +76,7 @@ struct RemoteDatabase: Sendable {
         default: code = .httpBase
         }
         var reason = ""
-        if let object = try? JSONReader.parse(response.body).objectValue {
+        if let object = try? JSONReader.parse(response.body).objectMembers {
             let parts = [object["error"]?.stringValue, object["reason"]?.stringValue].compactMap { $0 }
             if !parts.isEmpty { reason = ": " + parts.joined(separator: ", ").prefix(300) }
         }

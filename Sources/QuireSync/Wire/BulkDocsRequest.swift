@@ -16,7 +16,7 @@ package struct BulkDocsRequest: Sendable {
             case .ok(let id, let rev):
                 return .object(["ok": .bool(true), "id": .string(id), "rev": .string(rev)])
             case .error(let id, let rev, let error, let reason):
-                var members: [String: JSONValue] = [
+                var members: JSONObject = [
                     "id": .string(id), "error": .string(error), "reason": .string(reason),
                 ]
                 if let rev { members["rev"] = .string(rev) }

@@ -54,7 +54,7 @@ package struct BulkGetRequest: Equatable, Sendable {
         .object([
             "docs": .array(
                 items.map { item in
-                    var members: [String: JSONValue] = ["id": .string(item.id)]
+                    var members: JSONObject = ["id": .string(item.id)]
                     if let rev = item.revisionID { members["rev"] = .string(rev) }
                     if !item.attachmentsSince.isEmpty {
                         members["atts_since"] = .array(item.attachmentsSince.map { .string($0) })

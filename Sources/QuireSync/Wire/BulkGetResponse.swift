@@ -16,7 +16,7 @@ package struct BulkGetResponse: Equatable, Sendable {
             case .ok(let document):
                 return .object(["ok": document])
             case .error(let id, let rev, let error, let reason):
-                var members: [String: JSONValue] = [
+                var members: JSONObject = [
                     "id": .string(id), "error": .string(error), "reason": .string(reason),
                 ]
                 members["rev"] = rev.map { .string($0) } ?? .null

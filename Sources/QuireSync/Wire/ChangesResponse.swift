@@ -57,7 +57,7 @@ package struct ChangesResponse: Equatable, Sendable {
 
         /// The JSON form.
         package var json: JSONValue {
-            var members: [String: JSONValue] = [
+            var members: JSONObject = [
                 "seq": sequence.value,
                 "id": .string(id),
                 "changes": .array(revisionIDs.map { .object(["rev": .string($0)]) }),

@@ -102,7 +102,7 @@ package enum RevsDiff {
         package var json: JSONValue {
             .object(
                 entries.mapValues { entry in
-                    var members: [String: JSONValue] = ["missing": .array(entry.missing.map { .string($0) })]
+                    var members: JSONObject = ["missing": .array(entry.missing.map { .string($0) })]
                     if !entry.possibleAncestors.isEmpty {
                         members["possible_ancestors"] = .array(entry.possibleAncestors.map { .string($0) })
                     }
