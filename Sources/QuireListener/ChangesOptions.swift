@@ -58,7 +58,9 @@ struct ChangesOptions: Sendable {
 
     /// Reads the options; 400 for any value of the wrong form.
     init(query: QueryParameters, body: JSONValue?, maxTimeout: Duration) throws {
-        if let body, body.objectMembers == nil { throw HTTPFailure.badRequest("The _changes body must be a JSON object") }
+        if let body, body.objectMembers == nil {
+            throw HTTPFailure.badRequest("The _changes body must be a JSON object")
+        }
         func text(_ name: String) throws -> String? {
             switch body?[name] {
             case .string(let value): return value
