@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Quire
 import QuireFixtureBuilder
 
@@ -18,6 +19,13 @@ struct QuireCommand: AsyncParsableCommand {
     /// install`, are async); a `QuireError` prints as the one sentence of its message
     /// (`Error: cannot read archive 'x.zip'.`), without its domain and code, exit status 1.
     static func main() async {
+        // The tool says what failed itself, in one sentence: Quire's console log would say it
+        // again, before it. It keeps the listener's errors (a response it could not write), and
+        // `QUIRE_LOG_LEVEL` (debug, verbose, info, warning, error) turns on every domain's.
+        let level = ProcessInfo.processInfo.environment["QUIRE_LOG_LEVEL"]
+        LogSinks.console =
+            LogLevel.allCases.first { "\($0)" == level }.map { ConsoleLogSink(level: $0) }
+            ?? ConsoleLogSink(level: .error, domains: .listener)
         do {
             var command = try parseAsRoot()
             if var running = command as? any AsyncParsableCommand {
