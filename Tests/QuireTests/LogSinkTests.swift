@@ -376,6 +376,27 @@ struct LogSinkTests {
         }
     }
 
+    @Test func threadsLoggingAtOnceLoseNoMessage() throws {
+        let directory = TemporaryDirectory("quire-logs")
+        let marker = UUID().uuidString
+        try withSinks {
+            let receiver = RecordingSink(marker: marker)
+            LogSinks.custom = CustomLogSink(level: .info, logSink: receiver)
+            LogSinks.file = FileLogSink(
+                level: .info, directory: directory.path, usePlainText: true, maxKeptFiles: 1000, maxFileSize: 4096)
+            DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                for index in 0..<200 {
+                    Log.log(domain: .database, level: .info, message: "\(thread)-\(index) \(marker)")
+                }
+            }
+            #expect(Set(receiver.lines).count == 8 * 200)
+            let infoFiles = try logFiles(directory).filter { level(ofFile: $0) == "info" }
+            #expect(infoFiles.count > 1)
+            let lines = try infoFiles.flatMap { try text($0).split(separator: "\n") }.filter { $0.contains(marker) }
+            #expect(Set(lines.map { $0.split(separator: " ")[3] }).count == 8 * 200)
+        }
+    }
+
     @Test func aClosureCustomSinkReceivesMessages() {
         withSinks {
             let marker = UUID().uuidString
