@@ -165,7 +165,9 @@ public final class Replicator: Sendable {
         else { return }
         let target = (config.target as? URLEndpoint).map { HTTPTransport.loggable($0.url) } ?? "\(config.target)"
         if let error = changed.to.error, changed.from.error != error {
-            Log.write(.replicator, .error, "Replicator to \(target) is \(changed.to.activity): \(error)")
+            // Offline is a failure the replicator retries; stopped with an error is final.
+            let level: LogLevel = changed.to.activity == .stopped ? .error : .warning
+            Log.write(.replicator, level, "Replicator to \(target) is \(changed.to.activity): \(error)")
         } else {
             Log.write(.replicator, .info, "Replicator to \(target) is \(changed.to.activity)")
         }
