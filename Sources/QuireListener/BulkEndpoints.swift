@@ -14,9 +14,9 @@ struct BulkEndpoints: Sendable {
     /// `{docid: [revs]}` → `{docid: {"missing": [...], "possible_ancestors": [...]}}`.
     func revsDiff(_ request: ListenerRequest) throws -> Response {
         let diff = try RevsDiff.Request(json: try request.jsonObjectBody())
-        var entries: [String: RevsDiff.Entry] = [:]
+        var entries: [JSONKey: RevsDiff.Entry] = [:]
         for (id, revisions) in diff.revisions {
-            let (missing, ancestors) = try served.collection.missingRevisions(id: id, revisionIDs: revisions)
+            let (missing, ancestors) = try served.collection.missingRevisions(id: id.text, revisionIDs: revisions)
             if !missing.isEmpty { entries[id] = RevsDiff.Entry(missing: missing, possibleAncestors: ancestors) }
         }
         return JSONResponse.make(.ok, RevsDiff.Response(entries: entries).json)

@@ -55,12 +55,12 @@ import Testing
             #expect(try await client.get("/db/_local/push-rep").status == 404)
             // 3. Which revisions does the target lack?
             let documents = try Self.sourceRevisions.map { try CouchDocument(json: $0) }
-            var wanted: [String: [String]] = [:]
-            for document in documents { wanted[document.id, default: []].append(document.revisionID ?? "") }
+            var wanted: [JSONKey: [String]] = [:]
+            for document in documents { wanted[JSONKey(document.id), default: []].append(document.revisionID ?? "") }
             let diffReply = try await client.post("/db/_revs_diff", RevsDiff.Request(revisions: wanted).json)
             let diff = try RevsDiff.Response(json: diffReply.json)
             #expect(Set(diff.entries.keys) == Set(wanted.keys))
-            #expect(Set(diff.entries["conflicted"]?.missing ?? []) == ["2-x2", "2-y2"])
+            #expect(Set(diff.entries[JSONKey("conflicted")]?.missing ?? []) == ["2-x2", "2-y2"])
             // 4. Upload them as they are.
             let upload = try await client.post(
                 "/db/_bulk_docs", ["docs": .array(Self.sourceRevisions), "new_edits": false])
@@ -95,8 +95,8 @@ import Testing
             // Nothing is missing any more, and pushing again changes nothing.
             let after = try RevsDiff.Response(
                 json: try await client.post("/db/_revs_diff", RevsDiff.Request(revisions: wanted).json).json)
-            #expect(Array(after.entries.keys) == ["conflicted"])
-            #expect(after.entries["conflicted"]?.missing == ["2-y2"])
+            #expect(after.entries.keys.map(\.text) == ["conflicted"])
+            #expect(after.entries[JSONKey("conflicted")]?.missing == ["2-y2"])
             let sequence = try harness.collection.lastSequence()
             let again = try await client.post(
                 "/db/_bulk_docs", ["docs": .array(Self.sourceRevisions), "new_edits": false])

@@ -90,6 +90,24 @@ extension EndToEnd {
             await remote.stop()
         }
 
+        @Test(arguments: [ReplicatorType.push, .pull])
+        func documentIDsThatDifferOnlyInNormalisationAreTwoDocuments(_ type: ReplicatorType) async throws {
+            let local = try SyncTestDatabase()
+            let remote = try await ListeningPeer()
+            let source = type == .push ? local.collection : remote.collection
+            let target = type == .push ? remote.collection : local.collection
+            try source.save(document: MutableDocument(id: Self.nfc, json: #"{"form": "nfc"}"#))
+            try source.save(document: MutableDocument(id: Self.nfd, json: #"{"form": "nfd"}"#))
+            #expect(source.count == 2)
+
+            let outcome = try await replicate(local.collection, with: remote.url, type: type)
+            #expect(outcome.status.error == nil)
+            #expect(target.count == 2)
+            #expect(try target.document(id: Self.nfc)?.string(forKey: "form") == "nfc")
+            #expect(try target.document(id: Self.nfd)?.string(forKey: "form") == "nfd")
+            await remote.stop()
+        }
+
         private struct SpellingResolver: ConflictResolverProtocol {
             /// Keeps the remote's body and adds the local `v`.
             func resolve(conflict: Conflict) -> Document? {

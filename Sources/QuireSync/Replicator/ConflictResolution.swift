@@ -64,16 +64,16 @@ struct ConflictResolution: Sendable {
     /// the remote itself (when it has both, or neither, the current revision is the local one).
     func leftOver() async throws -> [PendingConflict] {
         let collection = job.collection
-        let leavesByID = try await DatabaseWork.shared.read { () -> [String: [LeafRevision]] in
-            var leaves: [String: [LeafRevision]] = [:]
+        let leavesByID = try await DatabaseWork.shared.read { () -> [JSONKey: [LeafRevision]] in
+            var leaves: [JSONKey: [LeafRevision]] = [:]
             for id in try collection.conflictedDocumentIDs() {
                 let live = try collection.leaves(id: id).filter { !$0.isDeleted }
-                if live.count > 1 { leaves[id] = live }
+                if live.count > 1 { leaves[JSONKey(id)] = live }
             }
             return leaves
         }
         guard !leavesByID.isEmpty else { return [] }
-        let missing: [String: [String]]
+        let missing: [JSONKey: [String]]
         do {
             missing = try await job.remote.revsDiff(leavesByID.mapValues { $0.map(\.revisionID) })
         } catch let error as QuireError
@@ -84,15 +84,15 @@ struct ConflictResolution: Sendable {
             missing = [:]
         }
         var conflicts: [PendingConflict] = []
-        for (id, leaves) in leavesByID.sorted(by: { $0.key < $1.key }) {
-            let lacking = Set(missing[id] ?? [])
+        for (key, leaves) in leavesByID.sorted(by: { $0.key < $1.key }) {
+            let lacking = Set(missing[key] ?? [])
             let current = leaves.first(where: \.isCurrent) ?? leaves[0]
             let local = leaves.count == 2 && lacking.count == 1 ? leaves.first { lacking.contains($0.revisionID) } : nil
             let localLeaf = local ?? current
             guard let remoteLeaf = leaves.first(where: { $0.revisionID != localLeaf.revisionID }) else { continue }
             conflicts.append(
                 PendingConflict(
-                    documentID: id, localRevision: localLeaf.revisionID, remoteRevision: remoteLeaf.revisionID,
+                    documentID: key.text, localRevision: localLeaf.revisionID, remoteRevision: remoteLeaf.revisionID,
                     flags: []))
         }
         return conflicts

@@ -20,7 +20,7 @@ struct PulledRevision: Sendable {
 
     init(_ json: JSONValue, expectedID: String, context: String) throws {
         let document = try PeerResponse.decode(context) { try CouchDocument(json: json, id: nil) }
-        guard document.id == expectedID else {
+        guard JSONKey(document.id) == JSONKey(expectedID) else {
             throw PeerResponse.malformed(
                 context, "sent document '\(document.id.prefix(80))' where '\(expectedID.prefix(80))' was asked for")
         }

@@ -115,10 +115,10 @@ struct Puller: Sendable {
         let collection = job.collection
         let allowed = job.documentIDs
         var wanted: [(id: String, revisions: [String])] = []
-        var seen = Set<String>()
+        var seen = Set<JSONKey>()
         var refused: [ReplicatedDocument] = []
         for change in changes where allowed?.contains(change.id) ?? true {
-            guard !change.id.hasPrefix("_design/"), seen.insert(change.id).inserted else { continue }
+            guard !change.id.hasPrefix("_design/"), seen.insert(JSONKey(change.id)).inserted else { continue }
             do {
                 try DocumentRules.validate(id: change.id)
             } catch let error as QuireError {

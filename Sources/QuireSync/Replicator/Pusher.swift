@@ -75,12 +75,12 @@ struct Pusher: Sendable {
     /// filter passed), read on a store thread; a document whose ID no peer takes is reported
     /// as failed instead.
     private static func offers(_ entries: [ChangeEntry], job: CollectionReplication) throws -> (
-        offered: [String: [String]], leavesByID: [String: [LeafRevision]]
+        offered: [JSONKey: [String]], leavesByID: [JSONKey: [LeafRevision]]
     ) {
         let collection = job.collection
         let allowed = job.documentIDs
-        var offered: [String: [String]] = [:]
-        var leavesByID: [String: [LeafRevision]] = [:]
+        var offered: [JSONKey: [String]] = [:]
+        var leavesByID: [JSONKey: [LeafRevision]] = [:]
         for entry in entries where allowed?.contains(entry.documentID) ?? true {
             do {
                 try DocumentRules.validate(id: entry.documentID)
@@ -101,21 +101,22 @@ struct Pusher: Sendable {
             }
             let leaves = try collection.leaves(id: entry.documentID)
             guard !leaves.isEmpty else { continue }
-            leavesByID[entry.documentID] = leaves
-            offered[entry.documentID] = leaves.map(\.revisionID)
+            leavesByID[JSONKey(entry.documentID)] = leaves
+            offered[JSONKey(entry.documentID)] = leaves.map(\.revisionID)
         }
         return (offered, leavesByID)
     }
 
     /// The uploads for the revisions the remote lacks, blobs read inline on a store thread.
     private static func uploads(
-        missing: [String: [String]], leavesByID: [String: [LeafRevision]], job: CollectionReplication
+        missing: [JSONKey: [String]], leavesByID: [JSONKey: [LeafRevision]], job: CollectionReplication
     ) throws -> [Upload] {
         var uploads: [Upload] = []
-        for (id, revisions) in missing.sorted(by: { $0.key < $1.key }) {
+        for (key, revisions) in missing.sorted(by: { $0.key < $1.key }) {
+            let id = key.text
             // Tombstones first: a branch a resolved conflict closed must be closed on the
             // remote before the winner arrives, or the remote refuses the winner as a conflict.
-            let leaves = leavesByID[id] ?? []
+            let leaves = leavesByID[key] ?? []
             for leaf in leaves.filter(\.isDeleted) + leaves.filter({ !$0.isDeleted })
             where revisions.contains(leaf.revisionID) {
                 do {
@@ -143,7 +144,9 @@ struct Pusher: Sendable {
     private func upload(_ chunk: ArraySlice<Upload>) async throws -> [ReplicatedDocument] {
         do {
             let errors = try await job.remote.bulkDocs(chunk.map(\.json))
-            return chunk.map { job.replicatedDocument($0.id, flags: $0.deleted ? .deleted : [], error: errors[$0.id]) }
+            return chunk.map {
+                job.replicatedDocument($0.id, flags: $0.deleted ? .deleted : [], error: errors[JSONKey($0.id)])
+            }
         } catch let error as QuireError where error.code == .httpEntityTooLarge {
             guard chunk.count > 1 else {
                 return chunk.map { job.replicatedDocument($0.id, flags: $0.deleted ? .deleted : [], error: error) }

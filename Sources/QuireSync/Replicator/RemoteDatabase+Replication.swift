@@ -28,13 +28,14 @@ extension RemoteDatabase {
         }
     }
 
-    /// `POST /{db}/_revs_diff`: of the revisions offered, those the remote lacks, by document.
-    func revsDiff(_ offered: [String: [String]]) async throws -> [String: [String]] {
+    /// `POST /{db}/_revs_diff`: of the revisions offered, those the remote lacks, by document
+    /// (IDs told apart by their bytes, as the store tells them apart).
+    func revsDiff(_ offered: [JSONKey: [String]]) async throws -> [JSONKey: [String]] {
         guard !offered.isEmpty else { return [:] }
         let json = try checked(
             try await send("POST", "_revs_diff", body: RevsDiff.Request(revisions: offered).json), "_revs_diff")
         let reply = try PeerResponse.decode("_revs_diff response from \(url)") { try RevsDiff.Response(json: json) }
-        var missing: [String: [String]] = [:]
+        var missing: [JSONKey: [String]] = [:]
         for (id, entry) in reply.entries {
             // A peer may only call missing what was offered.
             let kept = entry.missing.filter { offered[id]?.contains($0) ?? false }
@@ -44,7 +45,7 @@ extension RemoteDatabase {
     }
 
     /// `POST /{db}/_bulk_docs` with `new_edits: false`; returns the per-document errors.
-    func bulkDocs(_ documents: [JSONValue]) async throws -> [String: QuireError] {
+    func bulkDocs(_ documents: [JSONValue]) async throws -> [JSONKey: QuireError] {
         guard !documents.isEmpty else { return [:] }
         let json = try checked(
             try await send("POST", "_bulk_docs", body: BulkDocsRequest(docs: documents, newEdits: false).json),
@@ -52,11 +53,11 @@ extension RemoteDatabase {
         let results = try PeerResponse.decode("_bulk_docs response from \(url)") {
             try BulkDocsRequest.results(json: json)
         }
-        var errors: [String: QuireError] = [:]
+        var errors: [JSONKey: QuireError] = [:]
         for case .error(let id, _, let kind, let reason) in results {
             let code: QuireError.Code =
                 kind == "forbidden" ? .httpForbidden : kind == "conflict" ? .httpConflict : .remoteError
-            errors[id] = QuireError(
+            errors[JSONKey(id)] = QuireError(
                 code, "\(url) refused document '\(id)': \(kind)\(reason.isEmpty ? "" : " (\(reason.prefix(300)))")",
                 domain: .network)
         }

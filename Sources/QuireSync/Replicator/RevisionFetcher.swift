@@ -43,10 +43,10 @@ final class RevisionFetcher: Sendable {
     {
         let context = "_bulk_get response from \(remote.url)"
         let response = try PeerResponse.decode(context) { try BulkGetResponse(json: json) }
-        let asked = Set(wanted.map(\.id))
+        let asked = Set(wanted.map { JSONKey($0.id) })
         var fetched: [FetchedRevision] = []
         for result in response.results {
-            guard asked.contains(result.id) else {
+            guard asked.contains(JSONKey(result.id)) else {
                 throw PeerResponse.malformed(
                     context, "it sent document '\(result.id.prefix(80))', which was not asked for")
             }

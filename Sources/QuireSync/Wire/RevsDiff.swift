@@ -6,13 +6,14 @@ import Quire
 /// `{"docid": {"missing": ["3-c"], "possible_ancestors": ["2-b"]}}`, listing only documents
 /// with something missing.
 package enum RevsDiff {
-    /// The request: document ID to revision IDs.
+    /// The request: document ID to revision IDs. Document IDs are told apart by their bytes,
+    /// as the members of the JSON object they travel in.
     package struct Request: Equatable, Sendable {
         /// Revision IDs the source has, per document.
-        package var revisions: [String: [String]]
+        package var revisions: [JSONKey: [String]]
 
         /// A request from its parts.
-        package init(revisions: [String: [String]]) {
+        package init(revisions: [JSONKey: [String]]) {
             self.revisions = revisions
         }
 
@@ -21,12 +22,12 @@ package enum RevsDiff {
             guard case .object(let members) = json else {
                 throw WireError.invalid("_revs_diff", "expected a JSON object")
             }
-            var revisions: [String: [String]] = [:]
+            var revisions: [JSONKey: [String]] = [:]
             for (id, list) in members {
                 guard let items = list.arrayValue else {
                     throw WireError.invalid("_revs_diff", "the value for '\(id)' must be an array of revision IDs")
                 }
-                revisions[id] = try items.map { item in
+                revisions[JSONKey(id)] = try items.map { item in
                     guard let rev = item.stringValue else {
                         throw WireError.invalid("_revs_diff", "the revisions of '\(id)' must be strings")
                     }
@@ -38,7 +39,9 @@ package enum RevsDiff {
 
         /// The JSON form.
         package var json: JSONValue {
-            .object(revisions.mapValues { .array($0.map { .string($0) }) })
+            var members = JSONObject(minimumCapacity: revisions.count)
+            for (id, list) in revisions { members[id.text] = .array(list.map { .string($0) }) }
+            return .object(members)
         }
     }
 
@@ -59,10 +62,10 @@ package enum RevsDiff {
     /// The response: document ID to what is missing.
     package struct Response: Equatable, Sendable {
         /// Only documents with missing revisions.
-        package var entries: [String: Entry]
+        package var entries: [JSONKey: Entry]
 
         /// A response from its parts.
-        package init(entries: [String: Entry]) {
+        package init(entries: [JSONKey: Entry]) {
             self.entries = entries
         }
 
@@ -71,7 +74,7 @@ package enum RevsDiff {
             guard case .object(let members) = json else {
                 throw WireError.invalid("_revs_diff response", "expected a JSON object")
             }
-            var entries: [String: Entry] = [:]
+            var entries: [JSONKey: Entry] = [:]
             for (id, value) in members {
                 guard let missing = value["missing"]?.arrayValue else {
                     throw WireError.invalid("_revs_diff response", "'\(id)' has no 'missing' array")
@@ -93,21 +96,22 @@ package enum RevsDiff {
                     }
                     ancestors = items.compactMap(\.stringValue)
                 }
-                entries[id] = Entry(missing: missingIDs, possibleAncestors: ancestors)
+                entries[JSONKey(id)] = Entry(missing: missingIDs, possibleAncestors: ancestors)
             }
             self.init(entries: entries)
         }
 
         /// The JSON form; `possible_ancestors` only when there are some.
         package var json: JSONValue {
-            .object(
-                entries.mapValues { entry in
-                    var members: JSONObject = ["missing": .array(entry.missing.map { .string($0) })]
-                    if !entry.possibleAncestors.isEmpty {
-                        members["possible_ancestors"] = .array(entry.possibleAncestors.map { .string($0) })
-                    }
-                    return .object(members)
-                })
+            var object = JSONObject(minimumCapacity: entries.count)
+            for (id, entry) in entries {
+                var members: JSONObject = ["missing": .array(entry.missing.map { .string($0) })]
+                if !entry.possibleAncestors.isEmpty {
+                    members["possible_ancestors"] = .array(entry.possibleAncestors.map { .string($0) })
+                }
+                object[id.text] = .object(members)
+            }
+            return .object(object)
         }
     }
 }
