@@ -23,10 +23,7 @@ struct DbCatCommand: ParsableCommand {
     @Argument(help: "The document IDs.")
     var ids: [String]
 
-    @Option(
-        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbDatabaseArgument.completeCollections))
-    var collection: String?
+    @OptionGroup var collection: DbCollectionOption
 
     @Option(help: "Print this revision instead of the current one (while it is still stored).")
     var rev: String?
@@ -44,7 +41,7 @@ struct DbCatCommand: ParsableCommand {
 
     func run() throws {
         try target.with { database in
-            let source = try database.collection(.named(collection))
+            let source = try collection.collection(in: database)
             for id in ids {
                 let value = revs ? try Self.tree(of: id, in: source) : try document(id, in: source)
                 CommandOutput.write(

@@ -32,10 +32,7 @@ struct DbExpireCommand: ParsableCommand {
     @Flag(help: "Remove the expiration.")
     var clear = false
 
-    @Option(
-        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbDatabaseArgument.completeCollections))
-    var collection: String?
+    @OptionGroup var collection: DbCollectionOption
 
     @Flag(help: "Print the outcome as JSON.")
     var json = false
@@ -51,7 +48,7 @@ struct DbExpireCommand: ParsableCommand {
     func run() throws {
         let when = try expiration(from: Date())
         let name = try target.with { database in
-            let source = try database.collection(.named(collection))
+            let source = try collection.collection(in: database)
             guard try source.document(id: id) != nil else {
                 throw CommandFailure("\(source.fullName) has no document '\(id)'")
             }

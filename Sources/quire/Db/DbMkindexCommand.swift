@@ -33,10 +33,7 @@ struct DbMkindexCommand: ParsableCommand {
     @Option(name: .customLong("fts"), parsing: .upToNextOption, help: "Full-text index expressions.")
     var fullText: [String] = []
 
-    @Option(
-        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbDatabaseArgument.completeCollections))
-    var collection: String?
+    @OptionGroup var collection: DbCollectionOption
 
     @Option(name: .customLong("where"), help: "A SQL++ condition: index only the documents it holds for.")
     var condition: String?
@@ -73,7 +70,7 @@ struct DbMkindexCommand: ParsableCommand {
                 language: language == "none" ? nil : language ?? "en")
             : ValueIndexConfiguration(values, where: condition)
         let created = try target.with { database in
-            let destination = try database.collection(.named(collection))
+            let destination = try collection.collection(in: database)
             do {
                 try destination.createIndex(withName: name, config: config)
             } catch let error as QuireError where error.code == .invalidQuery {

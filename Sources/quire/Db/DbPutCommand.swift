@@ -27,10 +27,7 @@ struct DbPutCommand: ParsableCommand {
     @Argument(help: "The body: a JSON object, @FILE, or @- for standard input.")
     var body: String
 
-    @Option(
-        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbDatabaseArgument.completeCollections))
-    var collection: String?
+    @OptionGroup var collection: DbCollectionOption
 
     @Flag(help: "Fail when the document exists.")
     var createOnly = false
@@ -62,7 +59,7 @@ struct DbPutCommand: ParsableCommand {
             throw CommandFailure("The body for '\(id)' is not valid JSON: \(error.message)")
         }
         let saved = try target.with { database -> Document in
-            let destination = try database.collection(.named(collection))
+            let destination = try collection.collection(in: database)
             let existing = try destination.document(id: id)
             if createOnly, existing != nil {
                 throw CommandFailure("Document '\(id)' already exists in \(destination.fullName)")

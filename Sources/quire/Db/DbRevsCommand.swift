@@ -23,17 +23,14 @@ struct DbRevsCommand: ParsableCommand {
     @Argument(help: "The document ID.")
     var id: String
 
-    @Option(
-        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbDatabaseArgument.completeCollections))
-    var collection: String?
+    @OptionGroup var collection: DbCollectionOption
 
     @Flag(help: "Print the tree as one line of JSON.")
     var json = false
 
     func run() throws {
         let tree = try target.with { database in
-            try DbCatCommand.tree(of: id, in: try database.collection(.named(collection)))
+            try DbCatCommand.tree(of: id, in: try collection.collection(in: database))
         }
         if json {
             try CommandOutput.json(tree)

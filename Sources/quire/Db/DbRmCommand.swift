@@ -23,10 +23,7 @@ struct DbRmCommand: ParsableCommand {
     @Argument(help: "The document IDs.")
     var ids: [String]
 
-    @Option(
-        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbDatabaseArgument.completeCollections))
-    var collection: String?
+    @OptionGroup var collection: DbCollectionOption
 
     @Flag(help: "Purge instead of deleting: no tombstone is kept.")
     var purge = false
@@ -40,7 +37,7 @@ struct DbRmCommand: ParsableCommand {
 
     func run() throws {
         try target.with { database in
-            let source = try database.collection(.named(collection))
+            let source = try collection.collection(in: database)
             for id in ids {
                 if purge {
                     guard try source.revisionInfo(id: id) != nil else {

@@ -19,17 +19,14 @@ struct DbRmindexCommand: ParsableCommand {
     @Argument(help: "The index name.")
     var name: String
 
-    @Option(
-        name: .shortAndLong, help: "The collection (scope.name or name); the default collection when left out.",
-        completion: .custom(DbDatabaseArgument.completeCollections))
-    var collection: String?
+    @OptionGroup var collection: DbCollectionOption
 
     @Flag(help: "Print what was deleted as JSON.")
     var json = false
 
     func run() throws {
         try target.with { database in
-            let source = try database.collection(.named(collection))
+            let source = try collection.collection(in: database)
             guard try source.indexes().contains(name) else {
                 throw CommandFailure("\(source.fullName) has no index '\(name)'")
             }
