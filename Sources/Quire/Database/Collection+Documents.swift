@@ -208,10 +208,11 @@ extension Collection {
     ) throws -> Bool {
         try checkOwnership(of: document)
         if deleting && document.revisionID == nil { try refuseNeverSaved(document, "deleted") }
-        // Pins the blobs this save installs until it has committed, so compaction keeps them.
-        let lease = BlobLease(store: database.blobStore)
-        defer { lease.release() }
-        var bodyBytes = deleting ? CanonicalBody.empty : try prepareBody(of: document, lease: lease)
+        // Pins the blobs this save installs until it has committed, so compaction keeps them;
+        // made by the first blob to install (most saves have none).
+        var lease: BlobLease?
+        defer { lease?.release() }
+        var bodyBytes = deleting ? CanonicalBody.empty : try prepareBody(of: document, lease: &lease)
         let depth = database.config.maxRevTreeDepth
 
         // Without a conflict handler (app code that may write too), the only change is one
@@ -271,7 +272,7 @@ extension Collection {
                     while true {
                         let current = given.isDeleted ? nil : try storedDocument(connection, id: document.id)
                         guard try conflictHandler(document, current) else { return nil }
-                        bodyBytes = try prepareBody(of: document, lease: lease)
+                        bodyBytes = try prepareBody(of: document, lease: &lease)
                         guard let now = try storedRow(connection, id: document.id) else {
                             throw QuireError(
                                 .notFound,
@@ -333,7 +334,7 @@ extension Collection {
             collection: self, content: DictionaryObject(members, blobStore: database.blobStore))
     }
 
-    private func prepareBody(of document: MutableDocument, lease: BlobLease) throws -> CanonicalBody {
+    private func prepareBody(of document: MutableDocument, lease: inout BlobLease?) throws -> CanonicalBody {
         if let bytes = try document.bodyFromUntouchedJSON() { return bytes }
         var body = try document.body()
         try DocumentRules.checkReservedKeys(body, id: document.id)
@@ -343,7 +344,9 @@ extension Collection {
             // installed; the body then has to be made again to carry them.
             let staged = blobs.contains { $0.digest == nil }
             let store = database.blobStore
-            for blob in blobs { try blob.install(into: store, lease: lease) }
+            let pins = lease ?? BlobLease(store: store)
+            lease = pins
+            for blob in blobs { try blob.install(into: store, lease: pins) }
             if staged { body = try document.body() }
         }
         return .bytes(try JSONWriter.bytes(.object(body)))

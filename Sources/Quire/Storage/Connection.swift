@@ -50,11 +50,11 @@ package final class Connection {
     private(set) var isManagingTransaction = false
     /// The last committed collection sequences, by collection id, as of ``knownDataVersion``
     /// and this connection's own commits since (see `Connection+Sequences.swift`).
-    var knownSequences: [Int64: UInt64] = [:]
+    var knownSequences = SequenceMap()
     /// The last sequences handed out by the open transaction.
-    var pendingSequences: [Int64: UInt64] = [:]
+    var pendingSequences = SequenceMap()
     /// The highest sequences the open transaction wrote.
-    var writtenSequences: [Int64: UInt64] = [:]
+    var writtenSequences = SequenceMap()
     /// `PRAGMA data_version` when ``knownSequences`` was last checked.
     var knownDataVersion: Int64 = -1
     /// Whether the open transaction has checked ``knownSequences`` yet.
