@@ -7,7 +7,7 @@ import QuireFixtures
 ///
 /// Use it only where a person watches: ``isWanted(environment:isTerminal:)`` says no in CI
 /// (the `CI` variable is set) and when standard error is not a terminal.
-public final class TerminalProgressBar: Sendable {
+package final class TerminalProgressBar: Sendable {
     private let width: Int
     private let write: @Sendable (String) -> Void
     /// What the line shows; held while drawing, so lines from several threads do not mix.
@@ -15,21 +15,21 @@ public final class TerminalProgressBar: Sendable {
 
     /// Makes a bar `width` characters wide that writes through `write` (standard error by
     /// default).
-    public init(width: Int = 30, write: @escaping @Sendable (String) -> Void = TerminalProgressBar.writeToStandardError)
+    package init(width: Int = 30, write: @escaping @Sendable (String) -> Void = TerminalProgressBar.writeToStandardError)
     {
         self.width = max(10, width)
         self.write = write
     }
 
     /// Whether to show a bar: standard error is a terminal and `CI` is not set.
-    public static func isWanted(
+    package static func isWanted(
         environment: [String: String] = ProcessInfo.processInfo.environment, isTerminal: Bool = isatty(2) != 0
     ) -> Bool {
         isTerminal && (environment["CI"] ?? "").isEmpty
     }
 
     /// Redraws for `progress`; the ``FixtureBuildProgress/Stage/finished`` stage ends the line.
-    public func update(_ progress: FixtureBuildProgress) {
+    package func update(_ progress: FixtureBuildProgress) {
         let percent = Int(progress.fraction * 100)
         let label: String
         switch progress.stage {
@@ -92,7 +92,7 @@ public final class TerminalProgressBar: Sendable {
     }
 
     /// Writes `text` to standard error unbuffered.
-    public static let writeToStandardError: @Sendable (String) -> Void = { text in
+    package static let writeToStandardError: @Sendable (String) -> Void = { text in
         FileHandle.standardError.write(Data(text.utf8))
     }
 }
