@@ -15,8 +15,9 @@ package final class TerminalProgressBar: Sendable {
 
     /// Makes a bar `width` characters wide that writes through `write` (standard error by
     /// default).
-    package init(width: Int = 30, write: @escaping @Sendable (String) -> Void = TerminalProgressBar.writeToStandardError)
-    {
+    package init(
+        width: Int = 30, write: @escaping @Sendable (String) -> Void = TerminalProgressBar.writeToStandardError
+    ) {
         self.width = max(10, width)
         self.write = write
     }

@@ -71,16 +71,9 @@ struct DbExportCommand: ParsableCommand {
             defer { progress?.finish() }
             switch format {
             case .jsonl:
-                let writer = try BufferedFileWriter.replacing(output)
-                var documents = 0
-                var blobCount = 0
-                try DatasetWriter.forEachDocument(in: sources[0]) { document in
-                    try writer.append(try JSONWriter.bytes(document) + [0x0a])
-                    blobCount += CommandJSONText.blobs(in: document).count
-                    documents += 1
-                    progress?.update(count: documents, total: total, label: sources[0].fullName)
+                let (documents, blobCount) = try DatasetWriter.writeJSONLines(of: sources[0], to: output) {
+                    progress?.update(count: $0, total: total, label: sources[0].fullName)
                 }
-                try writer.close()
                 progress?.finish()
                 if blobCount > 0 {
                     FileHandle.standardError.write(
