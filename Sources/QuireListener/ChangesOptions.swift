@@ -21,7 +21,7 @@ struct ChangesOptions: Sendable {
         /// All.
         case none
         /// `filter=_doc_ids`: only these IDs.
-        case documentIDs(Set<String>)
+        case documentIDs(Set<JSONKey>)
         /// `filter=sync_gateway/bychannel`: documents whose top-level `channels` (a string or
         /// an array of strings) names one of these; `*` matches every document.
         case channels(Set<String>)
@@ -146,8 +146,8 @@ struct ChangesOptions: Sendable {
         case nil:
             break
         case "_doc_ids":
-            filter = .documentIDs(
-                Set(try ChangesOptions.list("doc_ids", body: body, query: query, commaSeparated: false)))
+            let ids = try ChangesOptions.list("doc_ids", body: body, query: query, commaSeparated: false)
+            filter = .documentIDs(Set(ids.map(JSONKey.init)))
         case "sync_gateway/bychannel":
             filter = .channels(Set(try ChangesOptions.list("channels", body: body, query: query, commaSeparated: true)))
         case .some(let other):

@@ -66,7 +66,7 @@ struct ChangesScanner: Sendable {
         case .none:
             return true
         case .documentIDs(let ids):
-            return ids.contains(change.documentID)
+            return ids.contains(JSONKey(change.documentID))
         case .channels(let wanted):
             // A tombstone keeps no body, so it cannot say which channels it was in: it goes to
             // every channel feed, so deletions always reach the peers that may hold the document.

@@ -108,6 +108,25 @@ extension EndToEnd {
             await remote.stop()
         }
 
+        @Test(arguments: [ReplicatorType.push, .pull])
+        func aDocumentIDFilterTakesOnlyTheSpellingItNames(_ type: ReplicatorType) async throws {
+            let local = try SyncTestDatabase()
+            let remote = try await ListeningPeer()
+            let source = type == .push ? local.collection : remote.collection
+            let target = type == .push ? remote.collection : local.collection
+            try source.save(document: MutableDocument(id: Self.nfc, json: #"{"form": "nfc"}"#))
+            try source.save(document: MutableDocument(id: Self.nfd, json: #"{"form": "nfd"}"#))
+
+            var config = CollectionConfiguration()
+            config.documentIDs = [Self.nfd]
+            let outcome = try await replicate(local.collection, with: remote.url, type: type, collectionConfig: config)
+            #expect(outcome.status.error == nil)
+            #expect(target.count == 1)
+            #expect(try target.document(id: Self.nfd)?.string(forKey: "form") == "nfd")
+            #expect(try target.document(id: Self.nfc) == nil)
+            await remote.stop()
+        }
+
         private struct SpellingResolver: ConflictResolverProtocol {
             /// Keeps the remote's body and adds the local `v`.
             func resolve(conflict: Conflict) -> Document? {

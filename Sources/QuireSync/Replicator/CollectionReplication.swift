@@ -17,9 +17,10 @@ struct CollectionReplication: Sendable {
     let requestTimeout: TimeInterval
     let autoPurge: Bool
 
-    /// The document IDs to replicate, nil for all.
-    var documentIDs: Set<String>? {
-        config.documentIDs.flatMap { $0.isEmpty ? nil : Set($0) }
+    /// The document IDs to replicate, nil for all; told apart by their bytes, as the store
+    /// tells them apart.
+    var documentIDs: Set<JSONKey>? {
+        config.documentIDs.flatMap { $0.isEmpty ? nil : Set($0.map(JSONKey.init)) }
     }
 
     func replicatedDocument(_ id: String, flags: DocumentFlags, error: QuireError? = nil) -> ReplicatedDocument {

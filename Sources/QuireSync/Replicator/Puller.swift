@@ -117,7 +117,7 @@ struct Puller: Sendable {
         var wanted: [(id: String, revisions: [String])] = []
         var seen = Set<JSONKey>()
         var refused: [ReplicatedDocument] = []
-        for change in changes where allowed?.contains(change.id) ?? true {
+        for change in changes where allowed?.contains(JSONKey(change.id)) ?? true {
             guard !change.id.hasPrefix("_design/"), seen.insert(JSONKey(change.id)).inserted else { continue }
             do {
                 try DocumentRules.validate(id: change.id)

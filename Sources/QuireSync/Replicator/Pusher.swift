@@ -81,7 +81,7 @@ struct Pusher: Sendable {
         let allowed = job.documentIDs
         var offered: [JSONKey: [String]] = [:]
         var leavesByID: [JSONKey: [LeafRevision]] = [:]
-        for entry in entries where allowed?.contains(entry.documentID) ?? true {
+        for entry in entries where allowed?.contains(JSONKey(entry.documentID)) ?? true {
             do {
                 try DocumentRules.validate(id: entry.documentID)
             } catch let error as QuireError {
