@@ -32,6 +32,8 @@ public final class Database: Sendable {
     /// than reading a small document, and every document read hands it to its content.
     let blobStore: BlobStore
     private let closed = Locked(false)
+    /// The listeners and replicators working on this object, stopped when it closes or is deleted.
+    package let users = DatabaseUsers()
 
     // MARK: Opening (WCDB style)
 
@@ -248,6 +250,12 @@ public final class Database: Sendable {
     /// Ends this object's use: afterwards it (and its scopes and collections) throw notOpen.
     /// The core's handles close when no open object uses them any more.
     ///
+    /// Listeners and replicators working on this object's collections are told to stop, as
+    /// in Couchbase Lite: a listener stops listening at once (its port and URLs are nil when
+    /// this returns) and finishes its shutdown in the background; a replicator turns
+    /// stopped, without an error, once its work in flight is abandoned. ``delete()`` stops
+    /// them too.
+    ///
     /// - Throws: ``QuireError/Code/transactionNotClosed`` from inside one of this database's writes
     ///   or batches, ``QuireError/Code/busy`` from inside one of its reads.
     public func close() throws {
@@ -262,6 +270,7 @@ public final class Database: Sendable {
             return true
         }
         guard proceed else { return }
+        users.stopAll()
         core.changes.removeAll(ownedBy: ObjectIdentifier(self))
         try core.detach()
         Log.write(.database, .info, "Closed database '\(name)'")
@@ -306,6 +315,7 @@ public final class Database: Sendable {
                 "cannot delete database '\(name)': \(others) other open Database object(s) use it; close them first")
         }
         closed.withLock { $0 = true }
+        users.stopAll()
         core.changes.removeAll(ownedBy: ObjectIdentifier(self))
         let folder = self.folder
         let file = core.path
