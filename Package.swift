@@ -99,6 +99,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["TLS"])),
                 .product(name: "NIOTLS", package: "swift-nio", condition: .when(traits: ["TLS"])),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
             ]
         ),
         // The HTTP listener (Hummingbird): its own product, so an app that only replicates, and

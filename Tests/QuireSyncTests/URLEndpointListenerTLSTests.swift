@@ -79,7 +79,7 @@
             }
 
             /// A CA and a leaf it signed for 127.0.0.1: the leaf-first chain as PEM, and the leaf's key.
-            private static func chain() throws -> (pem: String, key: String, leaf: Certificate, root: Certificate) {
+            static func chain() throws -> (pem: String, key: String, leaf: Certificate, root: Certificate) {
                 let rootKey = P256.Signing.PrivateKey()
                 let rootName = try DistinguishedName { CommonName("Quire test CA") }
                 let now = Date()

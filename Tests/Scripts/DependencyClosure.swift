@@ -23,8 +23,9 @@ struct Allowance {
 let store: Set<String> = ["Quire", "CSQLite", "CQuireFTS", "CQuireSnowball"]
 let storeProducts: Set<String> = ["Crypto", "Logging"]
 // NIO's TLS, for the replicator's loopback forwarder that checks an HTTPS peer's certificate
-// Quire's way (the `TLS` trait): a client, no HTTP server.
-let replicatorTLS: Set<String> = ["NIOCore", "NIOPosix", "NIOTLS", "NIOSSL"]
+// Quire's way (the `TLS` trait), and swift-certificates' X509 for the pinned-chain and
+// self-signed checks: a client, no HTTP server.
+let replicatorTLS: Set<String> = ["NIOCore", "NIOPosix", "NIOTLS", "NIOSSL", "X509"]
 let allowances: [String: Allowance] = [
     "QuireInstallOnlyTests": Allowance(
         targets: store.union(["QuireFixtures", "CArchive"]), products: storeProducts,

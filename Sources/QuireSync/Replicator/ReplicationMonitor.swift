@@ -21,6 +21,12 @@ final class ReplicationMonitor: Sendable {
     /// Counts body bytes sent or received for the replicator's ``Replicator/bytesTransferred``.
     func countTransferred(_ count: Int64) { replicator.countTransferred(count) }
 
+    /// Stops the replicator (its database is closing).
+    func stopReplicator() { replicator.stop() }
+
+    /// Keeps the certificate an HTTPS peer presented as the replicator's `serverCertificate`.
+    func serverPresented(_ certificate: Data) { replicator.presentedCertificate.withLock { $0 = certificate } }
+
     init(replicator: Replicator, generation: Int) {
         self.replicator = replicator
         self.generation = generation

@@ -18,6 +18,13 @@ struct ReplicationRun: Sendable {
             maxAttempts: config.effectiveMaxAttempts, maxWait: config.effectiveMaxAttemptWaitTime)
         var failures: UInt = 0
         var resetting = reset
+        // Closing or deleting a replicated database stops the replicator, as in Couchbase Lite.
+        let registrations = entries.compactMap { entry in
+            entry.collection.database.users.add { [monitor] in monitor.stopReplicator() }.map {
+                (entry.collection.database.users, $0)
+            }
+        }
+        defer { for (users, id) in registrations { users.remove(id) } }
         while true {
             monitor.connecting()
             do {
@@ -58,7 +65,8 @@ struct ReplicationRun: Sendable {
             let forwarder: TLSForwarder?
             if url.scheme == "https" {
                 forwarder = try await TLSForwarder.start(
-                    host: url.host, port: url.port, trust: ServerTrust(config), connectTimeout: config.requestTimeout)
+                    host: url.host, port: url.port, trust: ServerTrust(config), connectTimeout: config.requestTimeout,
+                    presented: { [monitor] in monitor.serverPresented($0) })
             } else {
                 forwarder = nil
             }

@@ -42,6 +42,8 @@ public final class Replicator: Sendable {
     private let state = Locked(State())
     private let transferred = Locked<Int64>(0)
     private let listenerQueue = DispatchQueue(label: "Quire.Replicator.listeners")
+    /// The leaf certificate an HTTPS peer last presented (DER); see `serverCertificate`.
+    let presentedCertificate = Locked(Data?.none)
 
     /// A replicator for `config`; it does nothing until ``start()``.
     public init(config: ReplicatorConfiguration) {

@@ -61,8 +61,9 @@ public struct ReplicatorConfiguration: Sendable {
     public var requestTimeout: TimeInterval = 60
     #if TLS
         /// The certificate an `https` (or `wss`) remote must present, as DER bytes or PEM
-        /// text; the remote's leaf certificate must be exactly this one, and then neither
-        /// its chain nor its host name is checked, so a self-signed certificate (a
+        /// text; the remote's leaf certificate must be this one, or the chain it presents
+        /// must lead from its leaf, each certificate signed by the next, to this one (a
+        /// pinned CA); neither roots nor the host name are checked, so a self-signed certificate (a
         /// QuireListener's `URLEndpointListener.tlsIdentity`) can be trusted. A
         /// different certificate stops the replicator with
         /// `QuireError.Code.tlsCertUnknownRoot`, as in Couchbase Lite. Nil (the default)
@@ -79,6 +80,12 @@ public struct ReplicatorConfiguration: Sendable {
         /// `QuireError.Code.tlsCertUnknownRoot`, one for another host name with
         /// `QuireError.Code.tlsCertUntrusted`.
         public var trustedRootCertificatesFile: URL?
+        /// Trusts an `https` remote only when its certificate is self-signed (issued by itself,
+        /// signed with its own key, within its validity dates), checking neither a chain nor
+        /// the host name; false by default, as in Couchbase Lite. A certificate issued by
+        /// another stops the replicator with `QuireError.Code.tlsCertUntrusted`. A pinned
+        /// certificate, when set, decides instead.
+        public var acceptOnlySelfSignedServerCertificate = false
         /// Accepts any certificate from an `https` remote, checking neither its chain, its
         /// host name nor a pin: `quire db push --insecure`, for trying things out. Not API
         /// for apps (Couchbase Lite has no such setting).

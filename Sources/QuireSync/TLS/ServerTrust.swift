@@ -14,6 +14,16 @@
         var rootsFile: String?
         /// No check at all (``ReplicatorConfiguration/acceptsAnyServerCertificate``).
         var acceptsAny = false
+        /// Only a self-signed certificate is trusted, when nothing is pinned
+        /// (``ReplicatorConfiguration/acceptOnlySelfSignedServerCertificate``).
+        var acceptsOnlySelfSigned = false
+
+        /// Quire's own check of the presented chain, replacing BoringSSL's; nil when the
+        /// chain is checked against the roots (or not at all).
+        var peerCheck: PeerCertificateCheck? {
+            guard !acceptsAny, pinnedSHA256 != nil || acceptsOnlySelfSigned else { return nil }
+            return PeerCertificateCheck(pinnedSHA256: pinnedSHA256, onlySelfSigned: acceptsOnlySelfSigned)
+        }
 
         /// The trust `configuration` asks for; invalidParameter for a pin that is not a
         /// certificate or a fingerprint, or for both kinds of pin at once.
@@ -31,6 +41,7 @@
             }
             rootsFile = configuration.trustedRootCertificatesFile?.path
             acceptsAny = configuration.acceptsAnyServerCertificate
+            acceptsOnlySelfSigned = configuration.acceptOnlySelfSignedServerCertificate
         }
 
         /// The SHA-256 of a certificate given as DER bytes or PEM text (its first certificate).
@@ -77,8 +88,9 @@
             configuration.minimumTLSVersion = .tlsv12
             if acceptsAny {
                 configuration.certificateVerification = .none
-            } else if pinnedSHA256 != nil {
-                // The pin replaces chain and name checks (a custom verification callback).
+            } else if peerCheck != nil {
+                // The pin, or the self-signed check, replaces chain and name checks (a custom
+                // verification callback).
                 configuration.certificateVerification = .noHostnameVerification
             } else if let rootsFile {
                 configuration.trustRoots = .file(rootsFile)

@@ -24,18 +24,24 @@
         private let server: any Channel
         private let failure = Locked(QuireError?.none)
         private let open = Locked((channels: [ObjectIdentifier: any Channel](), closed: false))
+        /// Told the leaf certificate each TLS connection to the peer presents.
+        fileprivate let presented: @Sendable (Data) -> Void
 
-        private init(port: Int, target: String, server: any Channel) {
+        private init(port: Int, target: String, server: any Channel, presented: @escaping @Sendable (Data) -> Void) {
             self.port = port
             self.target = target
             self.server = server
+            self.presented = presented
         }
 
         /// Starts forwarding to `host:port` with `trust`; invalidParameter for a trust that
-        /// cannot be set up, networkError when no loopback port can be bound.
-        static func start(host: String, port: Int, trust: ServerTrust, connectTimeout: TimeInterval) async throws
-            -> TLSForwarder
-        {
+        /// cannot be set up, networkError when no loopback port can be bound. Each certificate
+        /// the peer presents (its leaf, DER bytes) is passed to `presented`, whether it is
+        /// trusted or not.
+        static func start(
+            host: String, port: Int, trust: ServerTrust, connectTimeout: TimeInterval,
+            presented: @escaping @Sendable (Data) -> Void = { _ in }
+        ) async throws -> TLSForwarder {
             let context = try trust.clientContext()
             let host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
             // SNI and the name check take a host name; an IP address is checked against the
@@ -50,7 +56,7 @@
                     if let forwarder = box.withLock({ $0 }) {
                         forwarder.accept(
                             inbound, host: host, port: port, context: context, serverHostname: serverHostname,
-                            pin: trust.pinnedSHA256, connectTimeout: connectTimeout)
+                            check: trust.peerCheck, connectTimeout: connectTimeout)
                     } else {
                         inbound.close(promise: nil)
                     }
@@ -63,7 +69,8 @@
                 throw QuireError(
                     .networkError, "cannot open the loopback port for TLS to \(target): \(error)", domain: .network)
             }
-            let forwarder = TLSForwarder(port: server.localAddress?.port ?? 0, target: target, server: server)
+            let forwarder = TLSForwarder(
+                port: server.localAddress?.port ?? 0, target: target, server: server, presented: presented)
             box.withLock { $0 = forwarder }
             return forwarder
         }
@@ -115,7 +122,7 @@
 
         private func accept(
             _ inbound: any Channel, host: String, port: Int, context: NIOSSLContext, serverHostname: String?,
-            pin: [UInt8]?, connectTimeout: TimeInterval
+            check: PeerCertificateCheck?, connectTimeout: TimeInterval
         ) {
             track(inbound)
             let target = self.target
@@ -124,10 +131,10 @@
                 .channelInitializer { [self] upstream in
                     upstream.eventLoop.makeCompletedFuture {
                         let tls: NIOSSLClientHandler
-                        if let pin {
+                        if let check {
                             tls = try NIOSSLClientHandler(context: context, serverHostname: serverHostname) {
                                 [self] certificates, promise in
-                                promise.succeed(check(certificates, against: pin))
+                                promise.succeed(verify(certificates, with: check))
                             }
                         } else {
                             tls = try NIOSSLClientHandler(context: context, serverHostname: serverHostname)
@@ -162,19 +169,15 @@
             }
         }
 
-        /// The pin check: the peer's leaf certificate must have the pinned digest.
-        private func check(_ certificates: [NIOSSLCertificate], against pin: [UInt8]) -> NIOSSLVerificationResult {
-            guard let leaf = certificates.first, let der = try? leaf.toDERBytes() else {
-                record(QuireError(.tlsCertUnknownRoot, "\(target) presented no certificate", domain: .network))
-                return .failed
-            }
-            let digest = CertificateFingerprint.digest(ofDER: der)
-            guard digest == pin else {
-                record(
-                    QuireError(
-                        .tlsCertUnknownRoot,
-                        "the certificate of \(target) (SHA-256 \(CertificateFingerprint.fingerprint(digest))) does not match the pinned certificate (SHA-256 \(CertificateFingerprint.fingerprint(pin)))",
-                        domain: .network))
+        /// Quire's check of the peer's chain (a pin, or only self-signed certificates),
+        /// recording why it failed.
+        private func verify(_ certificates: [NIOSSLCertificate], with check: PeerCertificateCheck)
+            -> NIOSSLVerificationResult
+        {
+            let chain = certificates.compactMap { try? $0.toDERBytes() }
+            if chain.count == certificates.count, let leaf = chain.first { presented(Data(leaf)) }
+            if let failure = check.failure(chain.count == certificates.count ? chain : [], target: target) {
+                record(failure)
                 return .failed
             }
             return .certificateVerified
@@ -213,13 +216,28 @@
         }
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if let event = event as? TLSUserEvent, case .handshakeCompleted = event { handshakeDone = true }
+            if let event = event as? TLSUserEvent, case .handshakeCompleted = event {
+                handshakeDone = true
+                reportPeerCertificate(context)
+            }
             context.fireUserInboundEventTriggered(event)
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            if !handshakeDone { forwarder.record(forwarder.handshakeFailure(error)) }
+            if !handshakeDone {
+                // A certificate refused by BoringSSL's own checks was still presented.
+                reportPeerCertificate(context)
+                forwarder.record(forwarder.handshakeFailure(error))
+            }
             context.close(promise: nil)
+        }
+
+        /// Tells the forwarder the leaf certificate the peer presented, when there is one.
+        private func reportPeerCertificate(_ context: ChannelHandlerContext) {
+            guard let handler = try? context.pipeline.syncOperations.handler(type: NIOSSLClientHandler.self),
+                let certificate = handler.peerCertificate, let der = try? certificate.toDERBytes()
+            else { return }
+            forwarder.presented(Data(der))
         }
     }
 #endif
