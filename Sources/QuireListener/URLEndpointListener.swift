@@ -47,6 +47,9 @@ public final class URLEndpointListener: Sendable {
         #if TLS
             let identity: TLSIdentity?
         #endif
+        /// Where the listener is registered with the databases it serves, to be stopped
+        /// when one closes.
+        var registrations: [(users: DatabaseUsers, id: UUID)] = []
     }
 
     /// How long ``stop()`` lets connections finish before cancelling them.
@@ -170,7 +173,22 @@ public final class URLEndpointListener: Sendable {
             state.starting = true
         }
         do {
-            let started = try await launch()
+            var started = try await launch()
+            // Closing a served database stops the listener, as in Couchbase Lite.
+            var closedDatabase: String?
+            for database in Self.distinctDatabases(config.collections) {
+                guard let id = database.users.add({ [weak self] in self?.stopInBackground() }) else {
+                    closedDatabase = database.name
+                    break
+                }
+                started.registrations.append((database.users, id))
+            }
+            if let closedDatabase {
+                Self.unregister(started)
+                await Self.shutDown(started)
+                state.withLock { $0.starting = false }
+                throw QuireError(.notOpen, "cannot serve database '\(closedDatabase)': it is closed")
+            }
             state.withLock { state in
                 state.running = started
                 state.starting = false
@@ -185,12 +203,38 @@ public final class URLEndpointListener: Sendable {
     /// ones with their `last_seq` line), requests in progress are answered, then every
     /// connection closes. Returns once the server has shut down. Does nothing when not running.
     public func stop() async {
-        guard
-            let current = state.withLock({ state -> Running? in
-                defer { state.running = nil }
-                return state.running
-            })
-        else { return }
+        guard let current = takeRunning() else { return }
+        await Self.shutDown(current)
+    }
+
+    /// What ``stop()`` does when a served database closes: the listener is stopped at once
+    /// (no port, no URLs) and shuts its server down in the background.
+    private func stopInBackground() {
+        guard let current = takeRunning() else { return }
+        Task { await Self.shutDown(current) }
+    }
+
+    /// The running server, taken away so the listener reads as stopped; nil when none.
+    private func takeRunning() -> Running? {
+        let current = state.withLock { state -> Running? in
+            defer { state.running = nil }
+            return state.running
+        }
+        if let current { Self.unregister(current) }
+        return current
+    }
+
+    private static func unregister(_ running: Running) {
+        for (users, id) in running.registrations { users.remove(id) }
+    }
+
+    /// The databases of `collections`, each once.
+    private static func distinctDatabases(_ collections: [Collection]) -> [Database] {
+        var seen: Set<ObjectIdentifier> = []
+        return collections.map(\.database).filter { seen.insert(ObjectIdentifier($0)).inserted }
+    }
+
+    private static func shutDown(_ current: Running) async {
         current.feeds.endAll()
         // Graceful shutdown closes the listening socket, lets every accepted connection finish
         // its request and then closes it. Cancelling the server task instead would drop the

@@ -80,6 +80,11 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// connection closes, and are written 64 KiB at a time as the socket drains; so clients
     /// that do not read hold at most that budget, and only for this long.
     public var responseWriteTimeout: Duration = .seconds(60)
+    /// Couchbase Lite's switch for sending revisions as deltas; false by default. Quire
+    /// speaks CouchDB's replication protocol, which sends each revision whole (attachments
+    /// only when the peer lacks them), so the listener serves the same whatever its value;
+    /// it is kept so configurations written for Couchbase Lite carry over.
+    public var enableDeltaSync = false
     #if TLS
         /// Serves plain HTTP when true (the default); HTTPS when false, with ``tlsIdentity``
         /// or, when that is nil, a self-signed identity made at the first start (see
@@ -123,6 +128,11 @@ public struct URLEndpointListenerConfiguration: Sendable {
         self.maxInFlightBodyBytes = maxInFlightBodyBytes
         self.corsOrigins = corsOrigins
         self.accessLog = accessLog
+    }
+
+    /// A copy of `config`: later changes to either leave the other as it is.
+    public init(config: URLEndpointListenerConfiguration) {
+        self = config
     }
 
     /// Throws invalidParameter for limits that cannot work (a cap below 1, a timeout that
