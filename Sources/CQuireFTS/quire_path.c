@@ -357,6 +357,16 @@ static int find_value(sqlite3_context *context, PathState *state, sqlite3_value 
     return 1;
 }
 
+/// Answers a string value that holds no escape as the text between its quotes, and says whether
+/// it did: an escaped string is left to SQLite's reading.
+static int answer_unescaped_string(sqlite3_context *context, Cursor start, Cursor stop) {
+    int escaped = 0;
+    skip_string(start, stop, &escaped);
+    if (escaped) return 0;
+    sqlite3_result_text(context, (const char *)start + 1, (int)(stop - start) - 2, SQLITE_TRANSIENT);
+    return 1;
+}
+
 static void quire_extract(sqlite3_context *context, int argc, sqlite3_value **argv) {
     (void)argc;
     PathState *state = (PathState *)sqlite3_user_data(context);
@@ -364,15 +374,9 @@ static void quire_extract(sqlite3_context *context, int argc, sqlite3_value **ar
     if (find_value(context, state, argv, &start, &stop)) {
         size_t size = (size_t)(stop - start);
         switch (*start) {
-        case '"': {
-            int escaped = 0;
-            skip_string(start, stop, &escaped);
-            if (!escaped) {
-                sqlite3_result_text(context, (const char *)start + 1, (int)size - 2, SQLITE_TRANSIENT);
-                return;
-            }
+        case '"':
+            if (answer_unescaped_string(context, start, stop)) return;
             break;
-        }
         case '{':
         case '[': {
             int loose = 0;
@@ -461,15 +465,9 @@ static void quire_result(sqlite3_context *context, int argc, sqlite3_value **arg
     if (!find_value(context, state, argv, &start, &stop)) return;
     size_t size = (size_t)(stop - start);
     switch (*start) {
-    case '"': {
-        int escaped = 0;
-        skip_string(start, stop, &escaped);
-        if (!escaped) {
-            sqlite3_result_text(context, (const char *)start + 1, (int)size - 2, SQLITE_TRANSIENT);
-            return;
-        }
+    case '"':
+        if (answer_unescaped_string(context, start, stop)) return;
         break;
-    }
     case '{':
     case '[':
         sqlite3_result_blob(context, start, (int)size, SQLITE_TRANSIENT);
