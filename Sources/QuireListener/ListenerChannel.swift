@@ -49,6 +49,8 @@ struct ListenerChannel: ServerChildChannel {
     #if TLS
         /// Serves HTTPS with this context; nil serves plain HTTP.
         var tls: NIOSSLContext?
+        /// With ``tls``, checks the certificate each client must present; nil asks for none.
+        var clientCertificates: ListenerCertificateAuthenticator?
     #endif
 
     init(
@@ -77,6 +79,7 @@ struct ListenerChannel: ServerChildChannel {
         let headTimeout = self.headTimeout
         #if TLS
             let tls = self.tls
+            let clientCertificates = self.clientCertificates
         #endif
         let added = channel.eventLoop.makeCompletedFuture {
             // First in the pipeline (after TLS): it sees the request bytes, so it knows when a
@@ -87,7 +90,15 @@ struct ListenerChannel: ServerChildChannel {
             try channel.pipeline.syncOperations.addHandler(
                 RequestHeadTimeoutHandler(timeout: headTimeout), position: .first)
             #if TLS
-                if let tls {
+                if let tls, let clientCertificates {
+                    // The client's certificate is checked by the authenticator alone.
+                    let handler = NIOSSLServerHandler(context: tls) { certificates, promise in
+                        let chain = certificates.compactMap { try? Data($0.toDERBytes()) }
+                        let accepted = chain.count == certificates.count && clientCertificates.accepts(chain)
+                        promise.succeed(accepted ? .certificateVerified : .failed)
+                    }
+                    try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+                } else if let tls {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls), position: .first)
                 }
             #endif

@@ -5,7 +5,7 @@
 ///     username == "sync" && password == secret
 /// }
 /// ```
-public struct ListenerPasswordAuthenticator: Sendable {
+public struct ListenerPasswordAuthenticator: ListenerAuthenticator {
     private let check: @Sendable (String, String) -> Bool
 
     /// An authenticator that accepts the credentials for which `authenticate` returns true.

@@ -208,13 +208,13 @@ struct ListenerResponder: Sendable {
         #else
             let secure = false
         #endif
-        return SessionEndpoint(authenticator: configuration.authenticator, sessions: sessions, secure: secure)
+        return SessionEndpoint(authenticator: configuration.passwordAuthenticator, sessions: sessions, secure: secure)
     }
 
     /// 401 unless the request has a session cookie from `/_session` or Basic credentials
     /// that pass the authenticator (when there is one); the user name when it does.
     private func authenticate(_ headers: HTTPFields) throws -> String? {
-        guard configuration.authenticator != nil else { return nil }
+        guard configuration.passwordAuthenticator != nil else { return nil }
         guard let user = try sessionCredentials(headers).user else { throw HTTPFailure.unauthorized }
         return user
     }
@@ -232,7 +232,7 @@ struct ListenerResponder: Sendable {
     /// The user of the request's Basic credentials: 401 unless they pass the authenticator;
     /// nil when there is no authenticator (every request is let in).
     private func basicUser(_ headers: HTTPFields) throws -> String? {
-        guard let authenticator = configuration.authenticator else { return nil }
+        guard let authenticator = configuration.passwordAuthenticator else { return nil }
         guard let header = headers[.authorization] else { throw HTTPFailure.unauthorized }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "basic",

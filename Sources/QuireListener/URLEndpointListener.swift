@@ -261,9 +261,16 @@ public final class URLEndpointListener: Sendable {
             grace: TimeAmount(config.requestBodyTimeout), rate: config.minimumBodyRate)
         #if TLS
             let identity = try identityToServe()
+            let clientCertificates = config.authenticator as? ListenerCertificateAuthenticator
+            if clientCertificates != nil, identity == nil {
+                // Without TLS no certificate would be checked: every client would be let in.
+                throw QuireError(
+                    .invalidParameter,
+                    "a listener with a ListenerCertificateAuthenticator must serve TLS (disableTLS false)")
+            }
             let tls: NIOSSLContext?
             do {
-                tls = try identity?.serverContext()
+                tls = try identity?.serverContext(requestsClientCertificate: clientCertificates != nil)
             } catch {
                 throw QuireError(.crypto, "cannot serve TLS with the listener's identity: \(error)")
             }
@@ -279,6 +286,7 @@ public final class URLEndpointListener: Sendable {
                     feeds: feeds)
                 #if TLS
                     channel.tls = tls
+                    channel.clientCertificates = clientCertificates
                 #endif
                 return channel
             },

@@ -14,7 +14,7 @@ extension URLEndpointListenerConfiguration {
         port: UInt16? = nil,
         networkInterface: String? = nil,
         readOnly: Bool = false,
-        authenticator: ListenerPasswordAuthenticator? = nil,
+        authenticator: (any ListenerAuthenticator)? = nil,
         maxRequestBodySize: Int = 32 * 1024 * 1024,
         maxFeedTimeout: Duration = .seconds(300),
         maxConnections: Int = 1000,

@@ -23,8 +23,10 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// Refuses every document write with 403, `_local` documents included, so peers can
     /// only pull (a pulling replicator keeps its checkpoint on its own side).
     public var readOnly: Bool
-    /// Checks HTTP Basic credentials; nil lets every request in.
-    public var authenticator: ListenerPasswordAuthenticator?
+    /// Checks clients: a ``ListenerPasswordAuthenticator`` checks HTTP Basic credentials,
+    /// a `ListenerCertificateAuthenticator` (TLS trait) the client's TLS certificate; nil lets
+    /// every request in.
+    public var authenticator: (any ListenerAuthenticator)?
     /// The largest request body accepted; larger ones get 413. 32 MiB by default.
     public var maxRequestBodySize: Int
     /// The longest a longpoll or continuous `_changes` request may wait without a heartbeat,
@@ -105,7 +107,7 @@ public struct URLEndpointListenerConfiguration: Sendable {
         port: UInt16? = nil,
         networkInterface: String? = nil,
         readOnly: Bool = false,
-        authenticator: ListenerPasswordAuthenticator? = nil,
+        authenticator: (any ListenerAuthenticator)? = nil,
         maxRequestBodySize: Int = 32 * 1024 * 1024,
         maxFeedTimeout: Duration = .seconds(300),
         maxConnections: Int = 1000,

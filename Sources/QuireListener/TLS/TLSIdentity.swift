@@ -134,11 +134,14 @@
             }
         }
 
-        /// The context a listener serves HTTPS with.
-        func serverContext() throws -> NIOSSLContext {
+        /// The context a listener serves HTTPS with; one that asks each client for a
+        /// certificate (checked by the handler's own verification callback) when
+        /// `requestsClientCertificate`.
+        func serverContext(requestsClientCertificate: Bool = false) throws -> NIOSSLContext {
             var configuration = TLSConfiguration.makeServerConfiguration(
                 certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
             configuration.minimumTLSVersion = .tlsv12
+            if requestsClientCertificate { configuration.certificateVerification = .noHostnameVerification }
             return try NIOSSLContext(configuration: configuration)
         }
 

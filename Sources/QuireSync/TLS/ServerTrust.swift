@@ -17,6 +17,8 @@
         /// Only a self-signed certificate is trusted, when nothing is pinned
         /// (``ReplicatorConfiguration/acceptOnlySelfSignedServerCertificate``).
         var acceptsOnlySelfSigned = false
+        /// The client certificate presented to a peer that asks for one.
+        var clientCertificate: ClientCertificateAuthenticator?
 
         /// Quire's own check of the presented chain, replacing BoringSSL's; nil when the
         /// chain is checked against the roots (or not at all).
@@ -42,6 +44,7 @@
             rootsFile = configuration.trustedRootCertificatesFile?.path
             acceptsAny = configuration.acceptsAnyServerCertificate
             acceptsOnlySelfSigned = configuration.acceptOnlySelfSignedServerCertificate
+            clientCertificate = configuration.authenticator as? ClientCertificateAuthenticator
         }
 
         /// The SHA-256 of a certificate given as DER bytes or PEM text (its first certificate).
@@ -94,6 +97,10 @@
                 configuration.certificateVerification = .noHostnameVerification
             } else if let rootsFile {
                 configuration.trustRoots = .file(rootsFile)
+            }
+            if let clientCertificate {
+                configuration.certificateChain = clientCertificate.chain.map { .certificate($0) }
+                configuration.privateKey = .privateKey(clientCertificate.privateKey)
             }
             do {
                 return try NIOSSLContext(configuration: configuration)

@@ -187,13 +187,13 @@
         fileprivate func handshakeFailure(_ error: any Error) -> QuireError {
             // BoringSSL's errors name the C source file and line they were raised at: a path
             // on the machine that built the library, of no use to whoever reads the message.
-            let text = String(describing: error).replacingOccurrences(
-                of: #" at [^ \]\)]+:[0-9]+"#, with: "", options: .regularExpression)
+            let text = TLSForwarder.describe(error)
             if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
                 return QuireError(
                     .tlsCertUntrusted, "the certificate of \(target) is not for that host name: \(text)",
                     domain: .network)
             }
+            if let refusal = TLSForwarder.clientCertificateRefusal(text, target: target) { return refusal }
             if text.contains("CERTIFICATE_VERIFY_FAILED") {
                 return QuireError(
                     .tlsCertUnknownRoot,
@@ -204,8 +204,34 @@
         }
     }
 
+    extension TLSForwarder {
+        /// The text of a TLS error without the C source paths BoringSSL's errors name.
+        static func describe(_ error: any Error) -> String {
+            String(describing: error).replacingOccurrences(
+                of: #" at [^ \]\)]+:[0-9]+"#, with: "", options: .regularExpression)
+        }
+
+        /// The error for an alert by which the peer refused the client certificate (or the
+        /// lack of one), from BoringSSL's text for `error`; nil for any other error. With
+        /// TLS 1.3 the alert comes after the client's side of the handshake has completed.
+        static func clientCertificateRefusal(_ text: String, target: String) -> QuireError? {
+            if text.contains("ALERT_CERTIFICATE_REQUIRED") {
+                return QuireError(
+                    .tlsClientCertRequired, "\(target) requires a client certificate: \(text)", domain: .network)
+            }
+            let refusals = [
+                "ALERT_BAD_CERTIFICATE", "ALERT_CERTIFICATE_UNKNOWN", "ALERT_UNKNOWN_CA", "ALERT_CERTIFICATE_REVOKED",
+                "ALERT_CERTIFICATE_EXPIRED", "ALERT_UNSUPPORTED_CERTIFICATE", "ALERT_ACCESS_DENIED",
+            ]
+            guard refusals.contains(where: { text.contains($0) }) else { return nil }
+            return QuireError(
+                .tlsClientCertRejected, "\(target) refused the client certificate: \(text)", domain: .network)
+        }
+    }
+
     /// Records an error that ends the connection to the peer before its TLS handshake has
-    /// completed, then lets the connection close.
+    /// completed, or the peer's refusal of the client certificate (with TLS 1.3, after it),
+    /// then lets the connection close.
     private final class HandshakeWatcher: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = ByteBuffer
         private let forwarder: TLSForwarder
@@ -228,6 +254,10 @@
                 // A certificate refused by BoringSSL's own checks was still presented.
                 reportPeerCertificate(context)
                 forwarder.record(forwarder.handshakeFailure(error))
+            } else if let refusal = TLSForwarder.clientCertificateRefusal(
+                TLSForwarder.describe(error), target: forwarder.target)
+            {
+                forwarder.record(refusal)
             }
             context.close(promise: nil)
         }
