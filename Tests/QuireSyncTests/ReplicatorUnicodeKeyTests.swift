@@ -36,28 +36,19 @@ extension EndToEnd {
             #expect(mine.toJSON() == theirs.toJSON())
         }
 
-        @Test func aPulledDocumentKeepsBothSpellingsOfAKey() async throws {
+        /// A document saved on one side arrives on the other with both spellings, pulled or pushed.
+        @Test(arguments: [ReplicatorType.pull, .push])
+        func aReplicatedDocumentKeepsBothSpellingsOfAKey(direction: ReplicatorType) async throws {
             let local = try SyncTestDatabase()
             let remote = try await ListeningPeer()
-            try remote.save("doc", Self.body)
+            let pulls = direction == .pull
+            if pulls { try remote.save("doc", Self.body) } else { try local.save("doc", Self.body) }
 
-            let outcome = try await replicate(local.collection, with: remote.url, type: .pull)
+            let outcome = try await replicate(local.collection, with: remote.url, type: direction)
             #expect(outcome.status.error == nil)
-            #expect(outcome.pulled.map(\.id) == ["doc"])
-            try expectBothSpellings(try local.collection.document(id: "doc"), "pulled")
-            try expectSame("doc", local.collection, remote.collection)
-            await remote.stop()
-        }
-
-        @Test func aPushedDocumentKeepsBothSpellingsOfAKey() async throws {
-            let local = try SyncTestDatabase()
-            let remote = try await ListeningPeer()
-            try local.save("doc", Self.body)
-
-            let outcome = try await replicate(local.collection, with: remote.url, type: .push)
-            #expect(outcome.status.error == nil)
-            #expect(outcome.pushed.map(\.id) == ["doc"])
-            try expectBothSpellings(try remote.collection.document(id: "doc"), "pushed")
+            #expect((pulls ? outcome.pulled : outcome.pushed).map(\.id) == ["doc"])
+            let arrived = pulls ? local.collection : remote.collection
+            try expectBothSpellings(try arrived.document(id: "doc"), pulls ? "pulled" : "pushed")
             try expectSame("doc", local.collection, remote.collection)
             await remote.stop()
         }
