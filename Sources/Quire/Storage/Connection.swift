@@ -107,6 +107,17 @@ package final class Connection {
 
     private var isClosed = false
 
+    /// Bytes of the file a reader maps into memory (`PRAGMA mmap_size`), as LiteCore's
+    /// `SQLiteDataFile` does (50 MB, off on macOS for a file-corruption hazard it names): a
+    /// page read from the map needs no `pread` call and no copy into the page cache, which
+    /// counts most for documents of a few KB that span overflow pages. Readers only: the
+    /// writer keeps SQLite's page cache, so a batch save holds no more memory than before.
+    #if os(macOS)
+        static let readerMapSize = 0
+    #else
+        static let readerMapSize = 50 * 1024 * 1024
+    #endif
+
     /// Finalizes cached statements and closes the handle.
     func close() {
         guard !isClosed else { return }
@@ -118,6 +129,9 @@ package final class Connection {
 
     private func configure(_ options: Options) throws {
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        if role == .reader || options.readOnly {
+            try execute("PRAGMA mmap_size=\(Self.readerMapSize)")
+        }
         if options.readOnly {
             try execute("PRAGMA query_only=1")
             // Reading an index (`PRAGMA integrity_check`, a query) evaluates its expressions.

@@ -48,7 +48,9 @@ final class DatabaseCore: @unchecked Sendable {
     private var freeReaders: [Connection] = []
     private var readersOut = 0
     private var blockadeOwner: ThreadID?
-    private var handlesHeld: [ThreadID: Int] = [:]
+    /// Handles held per thread: a few threads at most, so a short array searched in order
+    /// costs less than hashing the thread's ID twice for every read.
+    private var handlesHeld: [(thread: ThreadID, count: Int)] = []
     private var heldTotal = 0
     private var attachedObjects = 0
     private var schemaReady = false
@@ -107,7 +109,7 @@ final class DatabaseCore: @unchecked Sendable {
     var openHandleCount: Int { locked { freeReaders.count + readersOut + (writer != nil ? 1 : 0) } }
 
     /// Whether the calling thread holds a handle of this core (inside `read` or `write`).
-    var callerHoldsHandle: Bool { locked { (handlesHeld[currentThreadID()] ?? 0) > 0 } }
+    var callerHoldsHandle: Bool { locked { heldCount(currentThreadID()) > 0 } }
 
     /// Whether the calling thread is inside a `write` of this core.
     var callerIsWriting: Bool { locked { writerOwner == currentThreadID() } }
@@ -174,7 +176,7 @@ final class DatabaseCore: @unchecked Sendable {
     // MARK: Access
 
     private func mayPass(_ me: ThreadID) -> Bool {
-        blockadeOwner == nil || blockadeOwner == me || (handlesHeld[me] ?? 0) > 0
+        blockadeOwner == nil || blockadeOwner == me || heldCount(me) > 0
     }
 
     private func waitForPassage(_ me: ThreadID) {
@@ -191,18 +193,38 @@ final class DatabaseCore: @unchecked Sendable {
     /// Threads waiting for the blockade, the writer or a reader.
     var waitingCount: Int { locked { waiters } }
 
+    /// The handles `thread` holds (lock held).
+    private func heldCount(_ thread: ThreadID) -> Int {
+        if heldTotal == 0 { return 0 }
+        for entry in handlesHeld where entry.thread == thread { return entry.count }
+        return 0
+    }
+
     private func hold(_ me: ThreadID) {
-        handlesHeld[me, default: 0] += 1
         heldTotal += 1
+        for index in handlesHeld.indices where handlesHeld[index].thread == me {
+            handlesHeld[index].count += 1
+            return
+        }
+        handlesHeld.append((me, 1))
     }
 
     private func release(_ me: ThreadID) {
-        if let count = handlesHeld[me], count > 1 {
-            handlesHeld[me] = count - 1
-        } else {
-            handlesHeld.removeValue(forKey: me)
-        }
         heldTotal -= 1
+        for index in handlesHeld.indices where handlesHeld[index].thread == me {
+            if handlesHeld[index].count > 1 {
+                handlesHeld[index].count -= 1
+            } else {
+                handlesHeld.swapAt(index, handlesHeld.count - 1)
+                handlesHeld.removeLast()
+            }
+            return
+        }
+    }
+
+    /// Wakes the waiting threads, if any (lock held): every wait counts itself in `waiters`.
+    private func wakeWaiters() {
+        if waiters > 0 { condition.broadcast() }
     }
 
     /// Runs `body` with the writer inside one transaction.
@@ -285,7 +307,7 @@ final class DatabaseCore: @unchecked Sendable {
         locked {
             writerOwner = nil
             release(me)
-            condition.broadcast()
+            wakeWaiters()
         }
     }
 
@@ -375,7 +397,7 @@ final class DatabaseCore: @unchecked Sendable {
         let excess = locked { () -> Connection? in
             readersOut -= 1
             release(me)
-            condition.broadcast()
+            wakeWaiters()
             if freeReaders.count < maximumFreeReaders && schemaReady {
                 freeReaders.append(reader)
                 return nil
@@ -470,7 +492,7 @@ final class DatabaseCore: @unchecked Sendable {
         locked {
             while blockadeOwner != nil && blockadeOwner != me { waitForSignal() }
             blockadeOwner = me
-            while heldTotal - (handlesHeld[me] ?? 0) > 0 { waitForSignal() }
+            while heldTotal - heldCount(me) > 0 { waitForSignal() }
         }
     }
 
@@ -493,7 +515,7 @@ final class DatabaseCore: @unchecked Sendable {
                     "cannot close \(path) from inside a write or batch on it: the close would wait for its own transaction"
                 )
             }
-            if (handlesHeld[me] ?? 0) > 0 {
+            if heldCount(me) > 0 {
                 throw QuireError(
                     .busy,
                     "cannot close \(path) from a thread that holds one of its handles (inside a read): the close would wait for itself"
