@@ -119,4 +119,20 @@ import Testing
         #expect(try collection.changes(since: UInt64.max).isEmpty)
         #expect(try collection.changes(since: 0).count == 1)
     }
+
+    /// A revision ID is `<parent generation + 1>-<SHA-1 hex>` of the parent ID, NUL, the
+    /// deletion flag, NUL and the canonical body, whichever digest implementation runs.
+    @Test(arguments: [nil, "1-abc", "9-x", "99-y", "999-z", "\(RevisionID.maximumGeneration - 1)-q"] as [String?])
+    func madeIDsAreTheGenerationAndTheDigestOfParentFlagAndBody(parent: String?) throws {
+        for deleted in [false, true] {
+            for body in ["{}", #"{"a":1}"#, String(repeating: "x", count: 300)] {
+                let made = try RevisionID.make(
+                    parent: parent, deleted: deleted, canonicalBody: Array(body.utf8), documentID: "d")
+                var message = Array((parent ?? "").utf8)
+                message += [0, deleted ? 1 : 0, 0] + Array(body.utf8)
+                let generation = (parent.flatMap { RevisionID.parse($0)?.generation } ?? 0) + 1
+                #expect(made == "\(generation)-" + DigestText.hex(SHA1.hash(data: message)))
+            }
+        }
+    }
 }

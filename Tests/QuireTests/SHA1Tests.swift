@@ -1,3 +1,4 @@
+import CQuireFTS
 import Foundation
 import Testing
 
@@ -90,4 +91,20 @@ import Testing
         #expect(DigestText.base64(digest) == "qZk+NkcGgWq6PiVxeFDCbJzQ2J0=")
     }
 
+    /// The C compressions revision IDs use (SHA instructions, or vector schedule and BMI
+    /// rounds) give swift-crypto's digest at every length around the block boundaries and
+    /// for a long message; each runs where the processor has it.
+    @Test func compressionsInCAgreeWithSwiftCrypto() {
+        let support = Int(quire_sha1_support())
+        let message = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }
+        let lengths = Array(0...300) + [1_000, 4_096, 65_537, 70_000]
+        for level in [1, 2] where level <= support {
+            for length in lengths {
+                let expected = message[..<length].withUnsafeBytes { SHA1.hash($0) }
+                var digest = [UInt8](repeating: 0, count: 20)
+                message.withUnsafeBytes { quire_sha1_digest($0.baseAddress, length, Int32(level), &digest) }
+                #expect(digest == expected, "level \(level), \(length) bytes")
+            }
+        }
+    }
 }

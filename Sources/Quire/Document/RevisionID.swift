@@ -1,3 +1,5 @@
+import CQuireFTS
+
 /// Revision IDs, `<generation>-<suffix>`: the rules every revision ID Quire stores follows,
 /// and the making of new ones.
 ///
@@ -101,39 +103,55 @@ package enum RevisionID {
                 "document '\(documentID.prefix(80))' is at revision generation \(parentGeneration), the highest a revision ID may have (\(maximumGeneration)): it cannot be changed, only purged"
             )
         }
-        var hasher = SHA1()
-        if var parent {
-            parent.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
+        // `<generation>-<40 hex digits>`, written once into the string's own storage.
+        let generation = parentGeneration + 1
+        var digitCount = 1
+        var power = 10
+        while power <= generation {
+            digitCount += 1
+            power *= 10
         }
+        return String(unsafeUninitializedCapacity: digitCount + 41) { buffer in
+            var rest = generation
+            for index in stride(from: digitCount - 1, through: 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            buffer[digitCount] = UInt8(ascii: "-")
+            let hex = buffer.baseAddress! + digitCount + 1
+            writeDigestHex(parent: parent, deleted: deleted, canonicalBody: canonicalBody, to: hex)
+            return digitCount + 41
+        }
+    }
+
+    /// Writes the 40 hex digits of SHA-1 over the parent revision ID, `\0`, the deletion flag,
+    /// `\0` and the canonical body to `hex`: in C without allocating where the processor has
+    /// the instructions it uses (``quire_revision_digest_hex``), else with ``SHA1``.
+    private static func writeDigestHex(
+        parent: String?, deleted: Bool, canonicalBody: UnsafeRawBufferPointer, to hex: UnsafeMutablePointer<UInt8>
+    ) {
+        var parent = parent ?? ""
+        let body = canonicalBody.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let written = parent.withUTF8 { parent in
+            quire_revision_digest_hex(
+                parent.baseAddress, parent.count, deleted ? 1 : 0, body, canonicalBody.count, hex)
+        }
+        if written != 0 { return }
+        var hasher = SHA1()
+        parent.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
         withUnsafeBytes(of: (UInt8(0), UInt8(deleted ? 1 : 0), UInt8(0))) { hasher.update($0) }
         hasher.update(canonicalBody)
         let words = hasher.finalizeWords()
-        // `<generation>-<40 hex digits>`, written once into the string's own storage.
-        let generation = String(parentGeneration + 1)
-        return String(unsafeUninitializedCapacity: generation.utf8.count + 41) { buffer in
-            var count = 0
-            for byte in generation.utf8 {
-                buffer[count] = byte
+        let digits: StaticString = "0123456789abcdef"
+        var count = 0
+        for word in [words.0, words.1, words.2, words.3, words.4] {
+            var shift: UInt32 = 28
+            while true {
+                hex[count] = digits.utf8Start[Int((word >> shift) & 0xF)]
                 count += 1
+                if shift == 0 { break }
+                shift -= 4
             }
-            buffer[count] = UInt8(ascii: "-")
-            count += 1
-            let digits: StaticString = "0123456789abcdef"
-            func appendHex(_ word: UInt32) {
-                var shift: UInt32 = 28
-                while true {
-                    buffer[count] = digits.utf8Start[Int((word >> shift) & 0xF)]
-                    count += 1
-                    if shift == 0 { break }
-                    shift -= 4
-                }
-            }
-            appendHex(words.0)
-            appendHex(words.1)
-            appendHex(words.2)
-            appendHex(words.3)
-            appendHex(words.4)
-            return count
         }
     }
 
