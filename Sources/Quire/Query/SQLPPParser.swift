@@ -308,23 +308,26 @@ struct SQLPPParser {
     }
 
     private mutating func parseOr() throws -> PlanExpression {
-        let level = depth
-        defer { depth = level }
-        var left = try parseAnd()
-        while acceptKeyword("OR") {
-            try chain()
-            left = .binary(.or, left, try parseAnd())
-        }
-        return left
+        try parseLeftAssociative([.or]) { try $0.parseAnd() }
     }
 
     private mutating func parseAnd() throws -> PlanExpression {
+        try parseLeftAssociative([.and]) { try $0.parseNot() }
+    }
+
+    /// One precedence level of left-associative operators, `operand (operator operand)*`, the
+    /// operators spelt as their raw values (`OR`, `+`). Each operator deepens the tree without
+    /// recursing (``chain()``); the depth is restored when the level ends.
+    private mutating func parseLeftAssociative(
+        _ operators: [PlanExpression.BinaryOperator], operand: (inout Self) throws -> PlanExpression
+    ) throws -> PlanExpression {
         let level = depth
         defer { depth = level }
-        var left = try parseNot()
-        while acceptKeyword("AND") {
+        var left = try operand(&self)
+        while let op = operators.first(where: { token.isKeyword($0.rawValue) || token.isSymbol($0.rawValue) }) {
             try chain()
-            left = .binary(.and, left, try parseNot())
+            advance()
+            left = .binary(op, left, try operand(&self))
         }
         return left
     }
@@ -389,48 +392,15 @@ struct SQLPPParser {
     }
 
     private mutating func parseConcat() throws -> PlanExpression {
-        let level = depth
-        defer { depth = level }
-        var left = try parseAdditive()
-        while acceptSymbol("||") {
-            try chain()
-            left = .binary(.concat, left, try parseAdditive())
-        }
-        return left
+        try parseLeftAssociative([.concat]) { try $0.parseAdditive() }
     }
 
     private mutating func parseAdditive() throws -> PlanExpression {
-        let level = depth
-        defer { depth = level }
-        var left = try parseMultiplicative()
-        while true {
-            if token.isSymbol("+") || token.isSymbol("-") { try chain() }
-            if acceptSymbol("+") {
-                left = .binary(.add, left, try parseMultiplicative())
-            } else if acceptSymbol("-") {
-                left = .binary(.subtract, left, try parseMultiplicative())
-            } else {
-                return left
-            }
-        }
+        try parseLeftAssociative([.add, .subtract]) { try $0.parseMultiplicative() }
     }
 
     private mutating func parseMultiplicative() throws -> PlanExpression {
-        let level = depth
-        defer { depth = level }
-        var left = try parseUnary()
-        while true {
-            if token.isSymbol("*") || token.isSymbol("/") || token.isSymbol("%") { try chain() }
-            if acceptSymbol("*") {
-                left = .binary(.multiply, left, try parseUnary())
-            } else if acceptSymbol("/") {
-                left = .binary(.divide, left, try parseUnary())
-            } else if acceptSymbol("%") {
-                left = .binary(.modulo, left, try parseUnary())
-            } else {
-                return left
-            }
-        }
+        try parseLeftAssociative([.multiply, .divide, .modulo]) { try $0.parseUnary() }
     }
 
     private mutating func parseUnary() throws -> PlanExpression {
