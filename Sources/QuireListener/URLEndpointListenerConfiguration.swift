@@ -28,39 +28,39 @@ public struct URLEndpointListenerConfiguration: Sendable {
     /// every request in.
     public var authenticator: (any ListenerAuthenticator)?
     /// The largest request body accepted; larger ones get 413. 32 MiB by default.
-    public var maxRequestBodySize: Int
+    public var maxRequestBodySize = 32 * 1024 * 1024
     /// The longest a longpoll or continuous `_changes` request may wait without a heartbeat,
     /// whatever `timeout` it asks for. 5 minutes by default.
-    public var maxFeedTimeout: Duration
+    public var maxFeedTimeout: Duration = .seconds(300)
     /// The most connections open at once; further clients wait in the accept queue until one
     /// closes. 1,000 by default.
-    public var maxConnections: Int
+    public var maxConnections = 1000
     /// How long a request head (request line and headers) may take to arrive, counted from
     /// the connection opening, or on a kept connection from the head's first byte; a
     /// connection that takes longer is closed. 30 seconds by default.
-    public var requestHeadTimeout: Duration
+    public var requestHeadTimeout: Duration = .seconds(30)
     /// How long a connection may do nothing (no request in progress, or a request body that
     /// stopped coming) before it is closed. 2 minutes by default. Feeds waiting for changes
     /// are not idle.
-    public var idleTimeout: Duration
+    public var idleTimeout: Duration = .seconds(120)
     /// The most request-body bytes held at once by the requests being read. A body announces
     /// its size (`Content-Length`) and waits until it fits; a chunked body counts the bytes
     /// received, waiting for room as it grows; bodies of 64 KiB or less do not count. Never less than
     /// ``maxRequestBodySize``. 128 MiB by default.
-    public var maxInFlightBodyBytes: Int
+    public var maxInFlightBodyBytes = 128 * 1024 * 1024
     /// Browser origins (`https://app.example.com`) allowed to call the listener with CORS,
     /// or `["*"]` for any origin (then without credentials). Empty (the default) sends no
     /// CORS headers, so browsers keep pages of other origins out.
-    public var corsOrigins: [String]
+    public var corsOrigins: [String] = []
     /// Receives one line per request in Common Log Format; nil (the default) logs nothing.
-    public var accessLog: ListenerAccessLog?
+    public var accessLog: ListenerAccessLog? = nil
     /// A folder whose every database is served besides ``collections`` (which may then be
     /// empty), with `GET /_all_dbs` and, when the folder allows, `PUT` and `DELETE /{db}`.
     public var databaseFolder: ListenerDatabaseFolder? = nil
     /// What becomes of a replicated revision that conflicts with the document's current
     /// one: ``Conflicts-swift.enum/refuse`` (409, as Couchbase Lite's listener; the default
     /// here) or ``Conflicts-swift.enum/keep`` (stored as a conflict, as CouchDB; the default
-    /// of ``init(databaseFolder:port:networkInterface:readOnly:authenticator:maxRequestBodySize:maxFeedTimeout:maxConnections:requestHeadTimeout:idleTimeout:maxInFlightBodyBytes:corsOrigins:accessLog:)``).
+    /// of ``init(databaseFolder:port:networkInterface:readOnly:authenticator:)``).
     public var conflicts: Conflicts = .refuse
     /// How long a request body may take beyond what ``minimumBodyRate`` allows: a body must
     /// have arrived in full by this long after its head, plus one second per
@@ -101,35 +101,20 @@ public struct URLEndpointListenerConfiguration: Sendable {
         public var tlsIdentity: TLSIdentity? = nil
     #endif
 
-    /// A configuration serving `collections`.
+    /// A configuration serving `collections`, with the limits at their defaults (set the
+    /// properties to change them).
     public init(
         collections: [Collection],
         port: UInt16? = nil,
         networkInterface: String? = nil,
         readOnly: Bool = false,
-        authenticator: (any ListenerAuthenticator)? = nil,
-        maxRequestBodySize: Int = 32 * 1024 * 1024,
-        maxFeedTimeout: Duration = .seconds(300),
-        maxConnections: Int = 1000,
-        requestHeadTimeout: Duration = .seconds(30),
-        idleTimeout: Duration = .seconds(120),
-        maxInFlightBodyBytes: Int = 128 * 1024 * 1024,
-        corsOrigins: [String] = [],
-        accessLog: ListenerAccessLog? = nil
+        authenticator: (any ListenerAuthenticator)? = nil
     ) {
         self.collections = collections
         self.port = port
         self.networkInterface = networkInterface
         self.readOnly = readOnly
         self.authenticator = authenticator
-        self.maxRequestBodySize = maxRequestBodySize
-        self.maxFeedTimeout = maxFeedTimeout
-        self.maxConnections = maxConnections
-        self.requestHeadTimeout = requestHeadTimeout
-        self.idleTimeout = idleTimeout
-        self.maxInFlightBodyBytes = maxInFlightBodyBytes
-        self.corsOrigins = corsOrigins
-        self.accessLog = accessLog
     }
 
     /// A copy of `config`: later changes to either leave the other as it is.

@@ -17,11 +17,11 @@ enum ListenerServer {
         let password = arguments[1]
         do {
             let database = try Database(name: "load", config: DatabaseConfiguration(directory: arguments[0]))
-            let listener = URLEndpointListener(
-                config: URLEndpointListenerConfiguration(
-                    collections: [try database.defaultCollection()], port: 0, networkInterface: "127.0.0.1",
-                    authenticator: ListenerPasswordAuthenticator { $0 == "peer" && $1 == password },
-                    maxRequestBodySize: maxBody))
+            var config = URLEndpointListenerConfiguration(
+                collections: [try database.defaultCollection()], port: 0, networkInterface: "127.0.0.1",
+                authenticator: ListenerPasswordAuthenticator { $0 == "peer" && $1 == password })
+            config.maxRequestBodySize = maxBody
+            let listener = URLEndpointListener(config: config)
             let started = DispatchSemaphore(value: 0)
             let failure = Locked<(any Error)?>(nil)
             Task {

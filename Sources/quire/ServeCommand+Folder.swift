@@ -28,11 +28,9 @@ extension ServeCommand {
         let names = try databases.databaseNames()
         var config = URLEndpointListenerConfiguration(
             databaseFolder: databases, port: port, networkInterface: interface, readOnly: readOnly,
-            authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
-            maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-            corsOrigins: corsOrigin, accessLog: accessLog)
+            authenticator: authenticator)
         config.conflicts = try conflictRule(default: .keep)
-        applyBodyLimits(to: &config)
+        try applyLimits(to: &config, accessLog: accessLog)
         defer { try? databases.close() }
         try applyTLS(to: &config, folder: folder)
         let listener = URLEndpointListener(config: config)

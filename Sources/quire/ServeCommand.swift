@@ -273,11 +273,9 @@ struct ServeCommand: AsyncParsableCommand {
         let collections = all.filter(isDefault) + all.filter { !isDefault($0) }
         var config = URLEndpointListenerConfiguration(
             collections: collections, port: port, networkInterface: interface, readOnly: readOnly,
-            authenticator: authenticator, maxRequestBodySize: try ServeCommand.byteCount(maxBody),
-            maxConnections: maxConnections, idleTimeout: .milliseconds(Int64(idleTimeout * 1000)),
-            corsOrigins: corsOrigin, accessLog: accessLog)
+            authenticator: authenticator)
         config.conflicts = try conflictRule(default: .refuse)
-        applyBodyLimits(to: &config)
+        try applyLimits(to: &config, accessLog: accessLog)
         defer { try? opened.close() }
         try applyTLS(to: &config, folder: URL(fileURLWithPath: directory))
         let listener = URLEndpointListener(config: config)
@@ -287,8 +285,15 @@ struct ServeCommand: AsyncParsableCommand {
         try opened.close()
     }
 
-    /// Sets `--body-timeout`, `--min-body-rate` and `--write-timeout` on `config`.
-    func applyBodyLimits(to config: inout URLEndpointListenerConfiguration) {
+    /// Sets the limits the options give (`--max-body`, `--max-connections`, `--idle-timeout`,
+    /// `--cors-origin`, `--body-timeout`, `--min-body-rate`, `--write-timeout`) and the access
+    /// log on `config`.
+    func applyLimits(to config: inout URLEndpointListenerConfiguration, accessLog: ListenerAccessLog?) throws {
+        config.maxRequestBodySize = try ServeCommand.byteCount(maxBody)
+        config.maxConnections = maxConnections
+        config.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        config.corsOrigins = corsOrigin
+        config.accessLog = accessLog
         config.requestBodyTimeout = .milliseconds(Int64(bodyTimeout * 1000))
         config.responseWriteTimeout = .milliseconds(Int64(writeTimeout * 1000))
         config.minimumBodyRate = minBodyRate

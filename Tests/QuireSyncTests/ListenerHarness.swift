@@ -29,7 +29,8 @@ final class ListenerHarness: @unchecked Sendable {
         }
         var config = URLEndpointListenerConfiguration(
             collections: collections, networkInterface: "127.0.0.1", readOnly: readOnly,
-            authenticator: authenticator, maxRequestBodySize: maxRequestBodySize)
+            authenticator: authenticator)
+        config.maxRequestBodySize = maxRequestBodySize
         adjust(&config)
         listener = URLEndpointListener(config: config)
         try await listener.start()

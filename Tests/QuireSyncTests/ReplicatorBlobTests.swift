@@ -54,9 +54,10 @@ extension EndToEnd {
         @Test func aDocumentTooLargeForTheRemoteFailsAloneAndTheRestArrive() async throws {
             let local = try SyncTestDatabase()
             let store = try SyncTestDatabase(name: "small")
-            let listener = URLEndpointListener(
-                config: URLEndpointListenerConfiguration(
-                    collections: [store.collection], networkInterface: "127.0.0.1", maxRequestBodySize: 16_000))
+            var config = URLEndpointListenerConfiguration(
+                collections: [store.collection], networkInterface: "127.0.0.1")
+            config.maxRequestBodySize = 16_000
+            let listener = URLEndpointListener(config: config)
             try await listener.start()
             let url = try #require(URL(string: "http://127.0.0.1:\(listener.port ?? 0)/small"))
             try local.save("a", #"{"n": 1}"#)

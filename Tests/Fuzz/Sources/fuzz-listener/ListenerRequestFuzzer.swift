@@ -29,13 +29,15 @@ enum ListenerRequestFuzzer {
             try collection.save(document: MutableDocument(id: "doc", data: ["name": "Ann", "n": 1]))
             let other = try database.createCollection(name: "things", scope: "store")
             try other.save(document: MutableDocument(id: "t1", data: ["k": [1, 2, 3]]))
-            let listener = URLEndpointListener(
-                config: URLEndpointListenerConfiguration(
-                    collections: [collection, other], port: 0, networkInterface: "127.0.0.1",
-                    authenticator: ListenerPasswordAuthenticator { $0 == "peer" && $1 == "pw" },
-                    maxRequestBodySize: 1 << 20, maxFeedTimeout: .milliseconds(300),
-                    // CORS and the access log on, so their header handling is fuzzed too.
-                    corsOrigins: ["https://app.example.com"], accessLog: ListenerAccessLog { _ in }))
+            var config = URLEndpointListenerConfiguration(
+                collections: [collection, other], port: 0, networkInterface: "127.0.0.1",
+                authenticator: ListenerPasswordAuthenticator { $0 == "peer" && $1 == "pw" })
+            config.maxRequestBodySize = 1 << 20
+            config.maxFeedTimeout = .milliseconds(300)
+            // CORS and the access log on, so their header handling is fuzzed too.
+            config.corsOrigins = ["https://app.example.com"]
+            config.accessLog = ListenerAccessLog { _ in }
+            let listener = URLEndpointListener(config: config)
             let started = DispatchSemaphore(value: 0)
             Task {
                 do { try await listener.start() } catch { FuzzDriver.fail("cannot start the listener: \(error)") }
