@@ -56,6 +56,31 @@ import Testing
         }
     }
 
+    /// Reals are checked after the scan, which lists them: more than fit its first list are
+    /// all checked too.
+    @Test func everyRealIsCheckedHoweverMany() {
+        for count in [1, 32, 33, 200] {
+            let reals = (0..<count).map { "\(Double($0) + 0.5)" }
+            #expect(isCanonical(#"{"a":["# + reals.joined(separator: ",") + "]}"), "\(count)")
+            var spoiled = reals
+            spoiled[count - 1] = "\(Double(count - 1) + 0.5)0"
+            #expect(!isCanonical(#"{"a":["# + spoiled.joined(separator: ",") + "]}"), "\(count)")
+        }
+        #expect(isCanonical(#"{"a":-0.0,"b":1e-07,"c":1.7976931348623157e+308}"#))
+        #expect(!isCanonical(#"{"a":1e400}"#))
+        #expect(!isCanonical(#"{"a":1.5e+308,"b":2e+308}"#))
+    }
+
+    /// Nesting is accepted as deep as the reader accepts it.
+    @Test func nestingUpToTheReadersLimit() {
+        let limit = JSONReader.maximumDepth
+        let (open, close) = (String(repeating: "[", count: limit - 1), String(repeating: "]", count: limit - 1))
+        let deepest = #"{"a":"# + open + close + "}"
+        #expect(isCanonical(deepest))
+        let tooDeep = #"{"a":"# + open + "[1]" + close + "}"
+        #expect(!isCanonical(tooDeep))
+    }
+
     @Test func aDocumentFromCanonicalTextGetsTheSameBodyAndRevision() throws {
         let directory = TemporaryDirectory()
         let database = try Database(name: "canonical", config: DatabaseConfiguration(directory: directory.path))
