@@ -47,6 +47,9 @@ import Testing
             #expect(
                 String(describing: lazy.value(forKey: key)) == String(describing: tape.value(forKey: key)), "\(key)")
             #expect(type(of: lazy.value(forKey: key) as Any) == type(of: tape.value(forKey: key) as Any), "\(key)")
+            // The typed getters read a stored body in place; they answer as the value does.
+            #expect(lazy.string(forKey: key) == tape.string(forKey: key), "\(key)")
+            #expect((lazy.dictionary(forKey: key) == nil) == (tape.dictionary(forKey: key) == nil), "\(key)")
             if let inner = tape.dictionary(forKey: key) {
                 let lazyInner = try #require(lazy.dictionary(forKey: key))
                 for innerKey in inner.keys + ["zzz"] {

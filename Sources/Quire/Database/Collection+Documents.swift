@@ -27,7 +27,7 @@ extension Collection {
             // Copied out, read by path: a reader of one property parses only what it reads.
             let body = statement.withUnsafeBytes(at: 3) { StoredJSON(copying: $0, blobStore: database.blobStore) }
             var start = 0
-            while [0x20, 0x0A, 0x0D, 0x09].contains(body.byte(at: start)) { start += 1 }
+            while body.isWhitespace(at: start) { start += 1 }
             guard body.byte(at: start) == UInt8(ascii: "{") else {
                 throw QuireError(
                     .corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")

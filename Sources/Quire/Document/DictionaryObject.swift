@@ -109,6 +109,33 @@ public class DictionaryObject: DictionaryProtocol, @unchecked Sendable, Equatabl
         }
     }
 
+    /// The string at `key` of an object read off a stored body, as `value(forKey:) as? String`
+    /// answers it: `.some(nil)` for a missing key or a value of another type; `.none` when
+    /// this object is not on a stored body (or its text needs the tape), so the caller asks
+    /// ``value(forKey:)``.
+    func storedString(forKey key: String) -> String?? {
+        guard case .stored(let body, let offset) = storage else { return .none }
+        switch body.member(key, inObjectAt: offset) {
+        case .found(let value): return .some(body.string(at: value))
+        case .missing: return .some(nil)
+        case .needsTape: return .none
+        }
+    }
+
+    /// The dictionary at `key` of an object read off a stored body, as `value(forKey:) as?
+    /// DictionaryObject` answers it (a blob is no dictionary); `.none` as for
+    /// ``storedString(forKey:)``.
+    func storedDictionary(forKey key: String) -> DictionaryObject?? {
+        guard case .stored(let body, let offset) = storage else { return .none }
+        switch body.member(key, inObjectAt: offset) {
+        case .found(let value):
+            guard body.byte(at: value) == UInt8(ascii: "{"), !body.isBlob(at: value) else { return .some(nil) }
+            return .some(DictionaryObject(stored: body, at: value))
+        case .missing: return .some(nil)
+        case .needsTape: return .none
+        }
+    }
+
     /// ``present(_:blobStore:)`` for a value in a stored body: objects stay in the body,
     /// scalars are parsed where they are.
     private static func present(_ body: StoredJSON, at offset: Int) -> Any? {

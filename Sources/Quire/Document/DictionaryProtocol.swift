@@ -23,7 +23,10 @@ extension DictionaryProtocol {
     public func contains(key: String) -> Bool { value(forKey: key) != nil }
 
     /// The string at `key`, or nil.
-    public func string(forKey key: String) -> String? { value(forKey: key) as? String }
+    public func string(forKey key: String) -> String? {
+        if let answer = storedContent?.storedString(forKey: key) { return answer }
+        return value(forKey: key) as? String
+    }
 
     /// The number at `key` (booleans count as 0 or 1), or nil.
     public func number(forKey key: String) -> NSNumber? { TypedValue.number(value(forKey: key)) }
@@ -51,7 +54,21 @@ extension DictionaryProtocol {
     public func array(forKey key: String) -> ArrayObject? { value(forKey: key) as? ArrayObject }
 
     /// The dictionary at `key`, or nil.
-    public func dictionary(forKey key: String) -> DictionaryObject? { value(forKey: key) as? DictionaryObject }
+    public func dictionary(forKey key: String) -> DictionaryObject? {
+        if let answer = storedContent?.storedDictionary(forKey: key) { return answer }
+        return value(forKey: key) as? DictionaryObject
+    }
+
+    /// The object read off a stored body behind a document or dictionary read from the store,
+    /// whose typed getters then read the body in place: no `Any` to box and cast back. Exact
+    /// classes only (a metadata comparison, no dynamic cast); the mutable subclasses keep
+    /// their own `value(forKey:)`.
+    private var storedContent: DictionaryObject? {
+        let object = self as AnyObject
+        if type(of: object) == Document.self { return unsafeDowncast(object, to: Document.self).content }
+        if type(of: object) == DictionaryObject.self { return unsafeDowncast(object, to: DictionaryObject.self) }
+        return nil
+    }
 
     /// The blob at `key`, or nil.
     public func blob(forKey key: String) -> Blob? { value(forKey: key) as? Blob }

@@ -41,6 +41,15 @@ final class StoredJSON: @unchecked Sendable {
         offset >= 0 && offset < count ? base[offset] : 0
     }
 
+    /// Whether the byte at `offset` is JSON whitespace.
+    @inline(__always)
+    func isWhitespace(at offset: Int) -> Bool {
+        switch byte(at: offset) {
+        case 0x20, 0x0A, 0x0D, 0x09: true
+        default: false
+        }
+    }
+
     /// The bytes of the value at `offset`, valid while this object lives.
     func bytes(ofValueAt offset: Int) -> UnsafeBufferPointer<UInt8>? {
         guard let end = end(ofValueAt: offset) else { return nil }
@@ -114,12 +123,13 @@ final class StoredJSON: @unchecked Sendable {
     /// one pass that ends at the first key that decides (the keys being in byte order).
     func isBlob(at offset: Int) -> Bool {
         var type: Int?
-        // The keys a blob needs, in byte order; `@type` alone decides when present.
+        // The keys a blob needs, in byte order (see `blobKey(_:)`); `@type` alone decides when
+        // present.
         var next = 0
         var legacy = false
         let wellFormed = forEachMember(ofObjectAt: offset) { key, value in
-            while next < Self.blobKeys.count {
-                let order = Self.compare(key, Self.bytes(Self.blobKeys[next]))
+            while let wanted = Self.blobKey(next) {
+                let order = Self.compare(key, wanted)
                 if order < 0 { return true }
                 if order == 0 {
                     if next == 0 {
@@ -127,7 +137,7 @@ final class StoredJSON: @unchecked Sendable {
                         return false
                     }
                     next += 1
-                    if next == Self.blobKeys.count {
+                    if Self.blobKey(next) == nil {
                         legacy = true
                         return false
                     }
@@ -146,8 +156,18 @@ final class StoredJSON: @unchecked Sendable {
         return legacy
     }
 
-    /// `@type`, then the keys of a legacy attachment, in byte order.
-    private static let blobKeys: [StaticString] = ["@type", "digest", "length", "revpos", "stub"]
+    /// `@type`, then the keys of a legacy attachment, in byte order; nil past the last.
+    @inline(__always)
+    private static func blobKey(_ index: Int) -> UnsafeBufferPointer<UInt8>? {
+        switch index {
+        case 0: bytes("@type")
+        case 1: bytes("digest")
+        case 2: bytes("length")
+        case 3: bytes("revpos")
+        case 4: bytes("stub")
+        default: nil
+        }
+    }
 
     /// Three-way comparison of two keys' bytes: the canonical order of plain keys.
     @inline(__always)
