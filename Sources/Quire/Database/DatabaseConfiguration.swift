@@ -10,8 +10,8 @@ public struct DatabaseConfiguration: Sendable {
     public var fullSync: Bool
     /// How many ancestor revision IDs each document keeps (Couchbase Lite's default is 20).
     public var maxRevTreeDepth: Int
-    /// Where time comes from for expiration: the system clock unless a test or spec sets a
-    /// ``ManualClock``.
+    /// Where time comes from for expiration: the system clock unless a test or spec sets one
+    /// it advances.
     public var clock: any QuireClock
 
     /// The default directory: `./Quire` under the current working directory.

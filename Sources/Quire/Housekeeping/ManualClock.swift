@@ -2,7 +2,7 @@ import Foundation
 
 /// A clock that moves only when told to: ``advance(by:)`` runs, synchronously and in time
 /// order, every scheduled action that became due.
-public final class ManualClock: QuireClock, Sendable {
+package final class ManualClock: QuireClock, Sendable {
     private struct Entry {
         let id: Int
         let date: Date
@@ -19,16 +19,16 @@ public final class ManualClock: QuireClock, Sendable {
 
     /// Makes a clock showing `start` (by default 2026-01-01T00:00:00Z, a fixed instant so
     /// runs are repeatable).
-    public init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
+    package init(start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
         state = Locked(State(current: start))
     }
 
     /// The clock's current time.
-    public var now: Date { state.withLock { $0.current } }
+    package var now: Date { state.withLock { $0.current } }
 
     /// Schedules `action`; it runs during the ``advance(by:)`` that reaches `date`, or at the
     /// next advance if `date` has already passed.
-    public func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> any ClockTimer {
+    package func schedule(at date: Date, _ action: @escaping @Sendable () -> Void) -> any ClockTimer {
         let id = state.withLock { state in
             state.nextID += 1
             state.entries.append(Entry(id: state.nextID, date: date, action: action))
@@ -38,15 +38,15 @@ public final class ManualClock: QuireClock, Sendable {
     }
 
     /// The number of actions waiting to run.
-    public var pendingCount: Int { state.withLock { $0.entries.count } }
+    package var pendingCount: Int { state.withLock { $0.entries.count } }
 
     /// Moves time forward and runs what became due, earliest first, on the calling thread.
-    public func advance(by interval: TimeInterval) {
+    package func advance(by interval: TimeInterval) {
         advance(to: state.withLock { $0.current.addingTimeInterval(max(0, interval)) })
     }
 
     /// Moves time forward to `date` (never backwards) and runs what became due.
-    public func advance(to date: Date) {
+    package func advance(to date: Date) {
         while true {
             // Each action runs outside the lock: it may schedule or cancel actions.
             let next = state.withLock { state -> Entry? in

@@ -2,8 +2,8 @@ import Foundation
 
 /// Where a database takes the current time from, and how it waits for a moment to come.
 ///
-/// Expiration uses it, so tests and specs can use a ``ManualClock`` and advance time instead
-/// of sleeping.
+/// Expiration uses it, so tests and specs can use a clock they advance (Quire's own tests and
+/// specs use a manual clock) instead of sleeping.
 public protocol QuireClock: Sendable {
     /// The current time.
     var now: Date { get }

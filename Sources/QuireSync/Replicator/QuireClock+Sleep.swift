@@ -2,7 +2,7 @@ import Foundation
 import Quire
 
 extension QuireClock {
-    /// Waits `seconds` by this clock: a ``ManualClock`` ends the wait when advanced past it,
+    /// Waits `seconds` by this clock: a `ManualClock` ends the wait when advanced past it,
     /// the system clock after that much real time. Throws `CancellationError` when the task
     /// is cancelled first.
     func sleep(seconds: TimeInterval) async throws {
