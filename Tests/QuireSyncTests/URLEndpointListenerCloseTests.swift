@@ -71,7 +71,10 @@ extension EndToEnd {
         /// the served database (to a database Couchbase Lite reaches locally, here through a
         /// second listener), one of a third database to the listener; closing or deleting the
         /// served and the third database stops both replicators and the listener.
-        private static func replicationsAndListener(delete: Bool) async throws {
+        // covers: URLEndpointListenerTest.testCloseWithActiveReplicationsAndURLEndpointListener
+        // covers: URLEndpointListenerTest.testDeleteWithActiveReplicationsAndURLEndpointListener
+        @Test(arguments: [false, true])
+        func closingOrDeletingStopsTheReplicatorsOfTheDatabasesAndTheirListener(delete: Bool) async throws {
             let db = try SyncTestDatabase(name: "db")
             let other = try SyncTestDatabase(name: "other")
             let db2 = try SyncTestDatabase(name: "db2")
@@ -94,20 +97,13 @@ extension EndToEnd {
             await listener.stop()
         }
 
-        // covers: URLEndpointListenerTest.testCloseWithActiveReplicationsAndURLEndpointListener
-        @Test func closingStopsTheReplicatorsOfTheDatabasesAndTheirListener() async throws {
-            try await Self.replicationsAndListener(delete: false)
-        }
-
-        // covers: URLEndpointListenerTest.testDeleteWithActiveReplicationsAndURLEndpointListener
-        @Test func deletingStopsTheReplicatorsOfTheDatabasesAndTheirListener() async throws {
-            try await Self.replicationsAndListener(delete: true)
-        }
-
         /// Couchbase Lite's validateActiveReplicatorAndURLEndpointListeners: two listeners
         /// serve a database that also replicates with the first; closing or deleting it stops
         /// the replicator and both listeners.
-        private static func replicatorAndListeners(delete: Bool) async throws {
+        // covers: URLEndpointListenerTest.testCloseWithActiveReplicatorAndURLEndpointListeners
+        // covers: URLEndpointListenerTest.testDeleteWithActiveReplicatorAndURLEndpointListeners
+        @Test(arguments: [false, true])
+        func closingOrDeletingStopsItsReplicatorAndBothListeners(delete: Bool) async throws {
             let db = try SyncTestDatabase(name: "db")
             let other = try SyncTestDatabase(name: "other")
             try db.save("db-doc", #"{"n":1}"#)
@@ -123,16 +119,6 @@ extension EndToEnd {
             #expect(db.collection.count == 1)
             await first.stop()
             await second.stop()
-        }
-
-        // covers: URLEndpointListenerTest.testCloseWithActiveReplicatorAndURLEndpointListeners
-        @Test func closingStopsItsReplicatorAndBothListeners() async throws {
-            try await Self.replicatorAndListeners(delete: false)
-        }
-
-        // covers: URLEndpointListenerTest.testDeleteWithActiveReplicatorAndURLEndpointListeners
-        @Test func deletingStopsItsReplicatorAndBothListeners() async throws {
-            try await Self.replicatorAndListeners(delete: true)
         }
     }
 }
