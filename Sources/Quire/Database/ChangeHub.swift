@@ -1,10 +1,44 @@
 import Dispatch
 import Foundation
 
-/// One document changed by a transaction.
-struct ChangeRecord: Sendable {
-    let collectionID: Int64
-    let documentID: String
+/// The documents a transaction changed, in order: their IDs, and the collection of each run
+/// of consecutive changes (a batch most often writes to one collection), so a change costs
+/// its document ID's 16 bytes until the commit publishes it.
+struct ChangeLog: Sendable {
+    private var documentIDs: [String] = []
+    /// The collection of each run of changes and the index of its first document ID.
+    private var runs: [CollectionRun] = []
+
+    private struct CollectionRun: Sendable {
+        let collectionID: Int64
+        let start: Int
+    }
+
+    /// The number of changes recorded.
+    var count: Int { documentIDs.count }
+
+    /// Records that the document `documentID` of collection `collectionID` changed.
+    mutating func append(collectionID: Int64, documentID: String) {
+        if runs.last?.collectionID != collectionID {
+            runs.append(CollectionRun(collectionID: collectionID, start: documentIDs.count))
+        }
+        documentIDs.append(documentID)
+    }
+
+    /// Forgets the changes after the first `count` (those of a savepoint rolled back).
+    mutating func truncate(to count: Int) {
+        guard count < documentIDs.count else { return }
+        documentIDs.removeSubrange(count...)
+        while let last = runs.last, last.start >= count { runs.removeLast() }
+    }
+
+    /// Calls `body` with each change's collection ID and document ID, in order.
+    func forEach(_ body: (Int64, String) -> Void) {
+        for (index, run) in runs.enumerated() {
+            let end = index + 1 < runs.count ? runs[index + 1].start : documentIDs.count
+            for documentID in documentIDs[run.start..<end] { body(run.collectionID, documentID) }
+        }
+    }
 }
 
 /// The listeners of one file, shared by every `Database` object on it, so a change made
@@ -97,14 +131,15 @@ final class ChangeHub: Sendable {
     }
 
     /// Delivers one committed transaction's changes.
-    func publish(_ records: [ChangeRecord]) {
-        guard !records.isEmpty else { return }
+    func publish(_ changes: ChangeLog) {
+        guard changes.count > 0 else { return }
         let listeners = entries.withLock { Array($0.values) }
         guard !listeners.isEmpty else { return }
         var byCollection: [Int64: [String]] = [:]
         var seen = Set<String>()
-        for record in records where seen.insert("\(record.collectionID)/\(record.documentID)").inserted {
-            byCollection[record.collectionID, default: []].append(record.documentID)
+        changes.forEach { collectionID, documentID in
+            guard seen.insert("\(collectionID)/\(documentID)").inserted else { return }
+            byCollection[collectionID, default: []].append(documentID)
         }
         for entry in listeners {
             let ids = entry.collectionIDs.sorted().flatMap { byCollection[$0] ?? [] }

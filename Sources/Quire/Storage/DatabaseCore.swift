@@ -58,7 +58,7 @@ final class DatabaseCore: @unchecked Sendable {
     private var waiters = 0
     private var checkpointScheduled = false
     /// Documents changed by the open write transaction; only the writing thread touches it.
-    private var pendingChanges: [ChangeRecord] = []
+    private var pendingChanges = ChangeLog()
     /// The listeners of this file.
     let changes = ChangeHub()
     /// The expiration scheduler of this file, once started.
@@ -248,7 +248,7 @@ final class DatabaseCore: @unchecked Sendable {
                 if singleStatement { return try body(writer) }
                 return try writer.savepoint { try body(writer) }
             } catch {
-                if mark < pendingChanges.count { pendingChanges.removeSubrange(mark...) }
+                pendingChanges.truncate(to: mark)
                 throw error
             }
         case .owned(let owned):
@@ -261,13 +261,13 @@ final class DatabaseCore: @unchecked Sendable {
                 return try body(connection)
             }
             let committed = pendingChanges
-            pendingChanges = []
+            pendingChanges = ChangeLog()
             // Published while this thread still holds the writer, so deliveries are queued in
             // commit order.
             changes.publish(committed)
             return value
         } catch {
-            pendingChanges = []
+            pendingChanges = ChangeLog()
             throw error
         }
     }
@@ -328,7 +328,7 @@ final class DatabaseCore: @unchecked Sendable {
 
     /// Notes a document changed by the current write transaction (writer thread only).
     func recordChange(collectionID: Int64, documentID: String) {
-        pendingChanges.append(ChangeRecord(collectionID: collectionID, documentID: documentID))
+        pendingChanges.append(collectionID: collectionID, documentID: documentID)
     }
 
     /// Starts the expiration scheduler with `clock` (the first clock given wins), purging
