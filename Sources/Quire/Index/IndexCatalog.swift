@@ -181,27 +181,40 @@ enum IndexCatalog {
         }
     }
 
-    /// Bytes of the file the writer maps into memory while an index is filled from the
-    /// documents (`PRAGMA mmap_size`, set back to 0 afterwards): filling reads every page of
-    /// the table once, and a page read from the map needs no `pread` call and no copy into the
-    /// writer's page cache (hotels of a few KB: 11 ms against 16 ms for 10,000, measured in
-    /// `Benchmarks/profile-notes.md`). Off on macOS, as for readers.
+    /// Bytes of the file the writer maps into memory while an index is filled from documents
+    /// of ``mappedFillBodyBytes`` or more (`PRAGMA mmap_size`, set back to 0 afterwards): the
+    /// fill reads every page of the table once, and a page read from the map needs no `pread`
+    /// call and no copy into the writer's page cache. Measured in `Benchmarks/profile-notes.md`:
+    /// 10,000 hotels of a few KB index in 10 ms against 17 ms unmapped, but 100,000 people of
+    /// 300 bytes take 58-62 ms against 54 ms (a page holds ten of them, and mapping the file
+    /// costs more than it saves). Off on macOS, as for readers.
     #if os(macOS)
         static let fillMapSize = 0
     #else
         static let fillMapSize = 256 * 1024 * 1024
     #endif
 
+    /// The mean body size, over the first documents of the table, from which an index fill
+    /// maps the file.
+    static let mappedFillBodyBytes = 1024
+
     /// The SQLite objects of one index on `table`, filled from its documents.
     private static func createObjects(_ connection: Connection, table: String, name: String, definition: Definition)
         throws
     {
-        guard fillMapSize > 0 else {
+        guard fillMapSize > 0, try meanBodyBytes(connection, table: table) >= Double(mappedFillBodyBytes) else {
             return try fillObjects(connection, table: table, name: name, definition: definition)
         }
         try connection.execute("PRAGMA mmap_size=\(fillMapSize)")
         defer { try? connection.execute("PRAGMA mmap_size=0") }
         try fillObjects(connection, table: table, name: name, definition: definition)
+    }
+
+    /// The mean size in bytes of the first 64 bodies of `table` (0 when it has none).
+    private static func meanBodyBytes(_ connection: Connection, table: String) throws -> Double {
+        try connection.query("SELECT avg(length(CAST(body AS BLOB))) FROM (SELECT body FROM \(table) LIMIT 64)") {
+            $0.isNull(at: 0) ? 0 : $0.double(at: 0)
+        }.first ?? 0
     }
 
     private static func fillObjects(_ connection: Connection, table: String, name: String, definition: Definition)
