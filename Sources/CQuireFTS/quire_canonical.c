@@ -17,8 +17,8 @@ typedef struct {
 } quire_canonical_frame;
 
 /// Moves `*position` past printable ASCII other than `"` and `\`, sixteen bytes at a time
-/// where it can: most of a document's bytes are such runs inside strings.
-static inline void quire_skip_plain(const uint8_t *text, size_t count, size_t *position) {
+/// where it can: a key is such a run.
+static inline void quire_skip_plain_ascii(const uint8_t *text, size_t count, size_t *position) {
     size_t p = *position;
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
@@ -44,33 +44,33 @@ static inline void quire_skip_plain(const uint8_t *text, size_t count, size_t *p
     *position = p;
 }
 
-/// Moves past one well-formed multi-byte UTF-8 sequence (Unicode's table 3-7); 0 for any
-/// other bytes.
-static int quire_skip_utf8(const uint8_t *text, size_t count, size_t *position) {
-    const size_t p = *position;
-    const uint8_t lead = text[p];
-    size_t length;
-    uint8_t low = 0x80, high = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3;
-        if (lead == 0xE0) low = 0xA0;
-        if (lead == 0xED) high = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4;
-        if (lead == 0xF0) low = 0x90;
-        if (lead == 0xF4) high = 0x8F;
-    } else {
-        return 0;
+/// Moves `*position` past the bytes of a string that need no escape: anything but `"`, `\`
+/// and the control characters, multi-byte characters included (the text is valid UTF-8, so
+/// they need no check), sixteen bytes at a time where it can.
+static inline void quire_skip_unescaped(const uint8_t *text, size_t count, size_t *position) {
+    size_t p = *position;
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), control = _mm_set1_epi8(0x1F);
+    while (count - p >= 16) {
+        const __m128i bytes = _mm_loadu_si128((const __m128i *)(text + p));
+        // Unsigned: a byte is at most 0x1F when the smaller of it and 0x1F is itself.
+        const __m128i stop = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+            _mm_cmpeq_epi8(_mm_min_epu8(bytes, control), bytes));
+        const unsigned mask = (unsigned)_mm_movemask_epi8(stop);
+        if (mask != 0) {
+            *position = p + (size_t)__builtin_ctz(mask);
+            return;
+        }
+        p += 16;
     }
-    if (count - p < length) return 0;
-    if (text[p + 1] < low || text[p + 1] > high) return 0;
-    for (size_t i = 2; i < length; i++) {
-        if (text[p + i] < 0x80 || text[p + i] > 0xBF) return 0;
+#endif
+    while (p < count) {
+        const uint8_t byte = text[p];
+        if (byte < 0x20 || byte == '"' || byte == '\\') break;
+        p++;
     }
-    *position = p + length;
-    return 1;
+    *position = p;
 }
 
 static inline int quire_lower_hex(uint8_t byte) {
@@ -79,11 +79,11 @@ static inline int quire_lower_hex(uint8_t byte) {
     return -1;
 }
 
-/// A string value from its opening quote: valid, with only the writer's escapes.
+/// A string value from its opening quote: closed, with only the writer's escapes.
 static int quire_scan_string(const uint8_t *text, size_t count, size_t *position) {
     size_t p = *position + 1;
     for (;;) {
-        quire_skip_plain(text, count, &p);
+        quire_skip_unescaped(text, count, &p);
         if (p >= count) return 0;
         const uint8_t byte = text[p];
         if (byte == '"') {
@@ -112,9 +112,7 @@ static int quire_scan_string(const uint8_t *text, size_t count, size_t *position
             default:
                 return 0;
             }
-        } else if (byte < 0x20) {
-            return 0;
-        } else if (!quire_skip_utf8(text, count, &p)) {
+        } else {
             return 0;
         }
     }
@@ -122,13 +120,13 @@ static int quire_scan_string(const uint8_t *text, size_t count, size_t *position
 
 /// `"key":` with no whitespace: plain ASCII without escapes, greater than the object's
 /// previous key, and at the top level not starting with `_`.
-static int quire_scan_key(const uint8_t *text, size_t count, size_t *position, quire_canonical_frame *frame,
-                          int top_level) {
+static inline int quire_scan_key(const uint8_t *text, size_t count, size_t *position,
+                                 quire_canonical_frame *frame, int top_level) {
     size_t p = *position;
     if (p >= count || text[p] != '"') return 0;
     const size_t start = p + 1;
     p = start;
-    quire_skip_plain(text, count, &p);
+    quire_skip_plain_ascii(text, count, &p);
     if (p >= count || text[p] != '"') return 0;
     const size_t length = p - start;
     p++;

@@ -10,10 +10,13 @@
 /// Whether `count` bytes at `text` are one JSON object in Quire's canonical form, in one pass
 /// that builds nothing: no whitespace outside strings; object keys of printable ASCII without
 /// escapes, each greater in byte order than the one before (sorted, unique), none at the top
-/// level starting with `_`; strings of valid UTF-8 whose escapes are the canonical writer's
-/// (`\"`, `\\`, `\b`, `\t`, `\n`, `\f`, `\r`, and `\u00xx` in lower case for the other control
-/// characters); integers within 64 bits, not `-0`; nesting at most `maximum_depth` (at most
+/// level starting with `_`; strings whose escapes are the canonical writer's (`\"`, `\\`,
+/// `\b`, `\t`, `\n`, `\f`, `\r`, and `\u00xx` in lower case for the other control characters);
+/// integers within 64 bits, not `-0`; nesting at most `maximum_depth` (at most
 /// QUIRE_CANONICAL_MAXIMUM_DEPTH) deep.
+///
+/// `text` must be valid UTF-8, as a Swift string's bytes are: multi-byte characters in strings
+/// are passed over without a check.
 ///
 /// Numbers with a fraction or an exponent are canonical only in the shortest form that reads
 /// back as the same double, which this scan does not decide: it lists each one as two words
