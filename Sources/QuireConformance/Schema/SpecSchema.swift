@@ -532,11 +532,8 @@ package enum SpecSchema {
                   "additionalProperties": false
                 },
                 "readBlob": {
-                  "title": "argument",
-                  "type": "object",
-                  "properties": { "blob": { "$ref": "#/$defs/objectOrVariable" } },
-                  "required": ["blob"],
-                  "additionalProperties": false
+                  "title": "argument", "type": "object", "required": ["blob"], "additionalProperties": false,
+                  "properties": { "blob": { "$ref": "#/$defs/objectOrVariable" } }
                 },
                 "damageBlob": {
                   "title": "argument",
@@ -680,11 +677,8 @@ package enum SpecSchema {
                   "additionalProperties": false
                 },
                 "isBlob": {
-                  "title": "argument",
-                  "type": "object",
-                  "properties": { "properties": { "$ref": "#/$defs/objectOrVariable" } },
-                  "required": ["properties"],
-                  "additionalProperties": false
+                  "title": "argument", "type": "object", "required": ["properties"], "additionalProperties": false,
+                  "properties": { "properties": { "$ref": "#/$defs/objectOrVariable" } }
                 },
                 "readBlobBytes": {
                   "title": "argument",
