@@ -11,11 +11,13 @@
 #
 # Instruction counts do not depend on the machine's load, so this can run next to other
 # work. QUIRE_PROFILE_SCALE (default 0.1) sets the document counts, as QUIRE_BENCH_SCALE does
-# for the benchmarks: callgrind runs programs about 50 times slower.
+# for the benchmarks: callgrind runs programs about 50 times slower. QUIRE_BENCH_SCRATCH names
+# the build folder, as for run-all.sh.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-output=.build/profiles
+scratch=${QUIRE_BENCH_SCRATCH:-.build}
+output=$scratch/profiles
 summary_only=false
 if [ "${1:-}" = "--summary-only" ]; then
     summary_only=true
@@ -45,14 +47,14 @@ if [ "$named" -eq 0 ]; then
 fi
 
 if ! $summary_only; then
-    swift build -c release --product bench-probe
-    swift build -c release --product profile-summary
+    swift build -c release --scratch-path "$scratch" --product bench-probe
+    swift build -c release --scratch-path "$scratch" --product profile-summary
     # The whole list starts afresh; named benchmarks replace their own profiles only.
     if [ "$named" -eq 0 ]; then rm -rf "$output"; fi
     mkdir -p "$output"
     # Valgrind 3.19 cannot read the DWARF 5 debug information Swift emits; symbol names are all
     # the summary needs, so it profiles a copy without debug information.
-    strip --strip-debug -o "$output/bench-probe" .build/release/bench-probe
+    strip --strip-debug -o "$output/bench-probe" "$scratch/release/bench-probe"
 
     for benchmark in "${benchmarks[@]}"; do
         name=${benchmark//\//_}
@@ -64,7 +66,7 @@ if ! $summary_only; then
     echo "${QUIRE_PROFILE_SCALE:-0.1}" >"$output/scale"
 fi
 
-.build/release/profile-summary "$output" profile-notes.md >PROFILE.md.new
+"$scratch/release/profile-summary" "$output" profile-notes.md >PROFILE.md.new
 {
     echo "Instructions counted by \`valgrind --tool=callgrind\` in the measured part of one iteration,"
     echo "with the document counts scaled by $(cat "$output/scale" 2>/dev/null || echo 0.1) (the titles give the full sizes), summed by"

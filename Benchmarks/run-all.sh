@@ -6,6 +6,7 @@
 #   Benchmarks/run-all.sh --filter 'read.*'    # extra arguments go to `swift package benchmark`
 #   Benchmarks/run-all.sh --page-only          # the page again from the last run's export
 #                                              # (after profile.sh or editing profile-notes.md)
+#   QUIRE_BENCH_SCRATCH=.build-other Benchmarks/run-all.sh   # build in another scratch folder
 #
 # The benchmark package pins ordo-one/benchmark 1.38.1 with only its MallocInterposer trait, so
 # nothing needs ordo-one/swift-runtime-interposer; set BENCHMARK_DISABLE_MALLOC_INTERPOSER=1 to
@@ -13,7 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-output=.build/benchmark-results
+scratch=${QUIRE_BENCH_SCRATCH:-.build}
+output=$scratch/benchmark-results
 notes_file=$output/page-notes
 
 if [ "${1:-}" != "--page-only" ]; then
@@ -21,7 +23,7 @@ if [ "${1:-}" != "--page-only" ]; then
     mkdir -p "$output"
     load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
-    swift package --allow-writing-to-package-directory benchmark --target QuireBenchmarks \
+    swift package --scratch-path "$scratch" --allow-writing-to-package-directory benchmark --target QuireBenchmarks \
         --format histogramPercentiles --path "$output" --no-progress "$@"
 
     load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
@@ -39,5 +41,5 @@ fi
 [ -f "$notes_file" ] || { echo "no $notes_file: run without --page-only first" >&2; exit 1; }
 notes=()
 while IFS= read -r line; do notes+=("$line"); done <"$notes_file"
-swift run -c release results-page "$output" . "${notes[@]}"
+swift run -c release --scratch-path "$scratch" results-page "$output" . "${notes[@]}"
 echo "Wrote $(pwd)/RESULTS.md and $(pwd)/ratios.svg"
