@@ -13,7 +13,7 @@ import Testing
     private func stored(_ text: String) -> DictionaryObject {
         var text = text
         return text.withUTF8 {
-            DictionaryObject(stored: StoredJSON(copying: UnsafeRawBufferPointer($0), blobStore: nil), at: 0)
+            DictionaryObject(stored: StoredJSON.make(copying: UnsafeRawBufferPointer($0), blobStore: nil), at: 0)
         }
     }
 
@@ -63,7 +63,7 @@ import Testing
         #expect((lazy.blob(forKey: "img") == nil) == (tape.blob(forKey: "img") == nil))
         var stored = canonical
         let storedIsBlob = stored.withUTF8 {
-            StoredJSON(copying: UnsafeRawBufferPointer($0), blobStore: nil).isBlob(at: 0)
+            StoredJSON.make(copying: UnsafeRawBufferPointer($0), blobStore: nil).isBlob(at: 0)
         }
         var original = text
         let tapeIsBlob = try original.withUTF8 { try JSONTape(copying: UnsafeRawBufferPointer($0)) }.read {

@@ -18,23 +18,35 @@ extension Collection {
     ///   when the stored body is not a JSON object.
     public func document(id: String) throws -> Document? {
         try DocumentRules.validate(id: id)
-        // One SELECT, whose row is copied out before the statement is reset.
+        // One SELECT, whose row is copied out before the statement is reset. The ID is bound
+        // in place (SQLite does not copy it), so the statement runs and is reset, its bindings
+        // cleared, while the ID's bytes are at hand.
+        var key = id
         return try reading(singleStatement: true) { connection in
-            let statement = try connection.cachedStatement(sql.selectDocument)
-            defer { statement.reset() }
-            try statement.bind(id, at: 1)
-            guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
-            // Copied out, read by path: a reader of one property parses only what it reads.
-            let body = statement.withUnsafeBytes(at: 3) { StoredJSON(copying: $0, blobStore: database.blobStore) }
-            var start = 0
-            while body.isWhitespace(at: start) { start += 1 }
-            guard body.byte(at: start) == UInt8(ascii: "{") else {
-                throw QuireError(
-                    .corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
+            try key.withUTF8 { key in
+                let statement = try connection.preparedStatement(sql.selectDocument)
+                defer { statement.reset() }
+                try statement.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
+                guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
+                // Copied out, read by path: a reader of one property parses only what it reads.
+                // The revision ID rides in the body's allocation, made a string only when asked.
+                let body = statement.withUnsafeBytes(at: 3) { text in
+                    statement.withUnsafeBytes(at: 2) { revisionID in
+                        StoredJSON.make(
+                            copying: text, revisionID: statement.isNull(at: 2) ? nil : revisionID,
+                            blobStore: database.blobStore)
+                    }
+                }
+                var start = 0
+                while body.isWhitespace(at: start) { start += 1 }
+                guard body.byte(at: start) == UInt8(ascii: "{") else {
+                    throw QuireError(
+                        .corruptRevisionData, "stored body of document '\(id)' in \(fullName) is not a JSON object")
+                }
+                return Document(
+                    id: id, revisionOf: body, sequence: UInt64(statement.int64(at: 0)), collection: self,
+                    content: DictionaryObject(stored: body, at: start))
             }
-            return Document(
-                id: id, revisionID: statement.text(at: 2), sequence: UInt64(statement.int64(at: 0)), isDeleted: false,
-                collection: self, content: DictionaryObject(stored: body, at: start))
         }
     }
 

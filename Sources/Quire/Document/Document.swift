@@ -9,45 +9,84 @@ import Foundation
 /// ``collection``) is behind a lock.
 public class Document: DictionaryProtocol, @unchecked Sendable, CustomStringConvertible, Equatable, Sequence {
     // Safe because `id` and `content` are constants, the metadata that saves and deletes
-    // change is only reached through `metadata`'s lock, and `content` is either immutable
-    // (DictionaryObject) or locks its own state (MutableDictionaryObject).
+    // change is only reached inside `withMetadata` (its stripe's lock), and `content` is either
+    // immutable (DictionaryObject) or locks its own state (MutableDictionaryObject).
     private struct Metadata {
-        var revisionID: String?
+        /// The revision ID, or the body read with it that still holds it as bytes: a reader of
+        /// one property never asks for it, and its string (over 40 bytes) cost an allocation.
+        var revision: Revision
         var sequence: UInt64
         var collection: Collection?
         var isDeleted: Bool
+
+        /// The revision ID, made a string once.
+        mutating func revisionID() -> String? {
+            switch revision {
+            case .text(let text): return text
+            case .stored(let body):
+                let text = body.revisionID
+                revision = .text(text)
+                return text
+            }
+        }
+    }
+
+    private enum Revision {
+        case text(String?)
+        case stored(StoredJSON)
     }
 
     /// The document's ID.
     public let id: String
-    private let metadata: Locked<Metadata>
+    /// Guarded by the lock of this object's stripe (see ``withMetadata(_:)``).
+    private var metadata: Metadata
     let content: DictionaryObject
 
     /// The current revision ID (`<generation>-<hex digest>`), nil for a document never saved.
-    public var revisionID: String? { metadata.withLock { $0.revisionID } }
+    public var revisionID: String? { withMetadata { $0.revisionID() } }
     /// The collection sequence of the current revision, 0 for a document never saved.
-    public var sequence: UInt64 { metadata.withLock { $0.sequence } }
+    public var sequence: UInt64 { withMetadata { $0.sequence } }
     /// The collection the document was read from or saved to.
-    public var collection: Collection? { metadata.withLock { $0.collection } }
+    public var collection: Collection? { withMetadata { $0.collection } }
     /// Whether the current revision is a deletion (tombstone).
-    public var isDeleted: Bool { metadata.withLock { $0.isDeleted } }
+    public var isDeleted: Bool { withMetadata { $0.isDeleted } }
 
     init(
         id: String, revisionID: String?, sequence: UInt64, isDeleted: Bool, collection: Collection?,
         content: DictionaryObject
     ) {
         self.id = id
-        self.metadata = Locked(
-            Metadata(revisionID: revisionID, sequence: sequence, collection: collection, isDeleted: isDeleted))
+        self.metadata = Metadata(
+            revision: .text(revisionID), sequence: sequence, collection: collection, isDeleted: isDeleted)
         self.content = content
+    }
+
+    /// A live document read from the store: its revision ID is the one `body` was made with
+    /// (see ``StoredJSON/make(copying:revisionID:blobStore:)``), and `content` reads `body`.
+    init(id: String, revisionOf body: StoredJSON, sequence: UInt64, collection: Collection, content: DictionaryObject) {
+        self.id = id
+        self.metadata = Metadata(revision: .stored(body), sequence: sequence, collection: collection, isDeleted: false)
+        self.content = content
+    }
+
+    /// Locks for the metadata of every document, one per stripe of objects' addresses: a lock
+    /// of its own cost each document read an allocation (and a mutex to set up and tear down),
+    /// while the metadata is read rarely and changed only by saves and deletes.
+    private static let metadataLocks: [Locked<Void>] = (0..<64).map { _ in Locked(()) }
+
+    /// Runs `body` on the metadata with its stripe's lock held; `body` must not reach the
+    /// metadata of another document.
+    private func withMetadata<T>(_ body: (inout Metadata) -> T) -> T {
+        let stripe = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 4) & 63
+        return Self.metadataLocks[stripe].withLock { _ in body(&metadata) }
     }
 
     /// Updates the metadata after a save or a delete, all at once, so no reader on another
     /// thread sees a revision ID with the sequence of another.
     func updateMetadata(revisionID: String?, sequence: UInt64, collection: Collection?, isDeleted: Bool) {
-        metadata.withLock { metadata in
+        withMetadata { metadata in
             metadata = Metadata(
-                revisionID: revisionID, sequence: sequence, collection: collection, isDeleted: isDeleted)
+                revision: .text(revisionID), sequence: sequence, collection: collection, isDeleted: isDeleted)
         }
     }
 

@@ -13,26 +13,56 @@ import Foundation
 /// as a crash; text that is JSON but not canonical (which no write path stores) may read
 /// members as missing.
 ///
-/// Immutable after it is made, so it may be shared between threads.
-final class StoredJSON: @unchecked Sendable {
-    // Safe because `base` is never written after init, and readers only read.
-    private let base: UnsafeMutablePointer<UInt8>
-    let count: Int
-    /// The blob store of the database the text was read from, for the objects read off it.
-    let blobStore: BlobStore?
+/// Immutable after it is made, so it may be shared between threads (as the Sendable objects
+/// holding it do; a ManagedBuffer cannot say so itself).
+///
+/// The text lives in the object's own allocation, after its header (one allocation a read
+/// where there were two), followed by the row's revision ID when the reader gives it
+/// (``revisionID``): a document made by a read then keeps its revision ID as bytes, and
+/// makes a string of it only when asked.
+final class StoredJSON: ManagedBuffer<StoredJSONHeader, UInt8> {
+    // The header and the bytes are never written after `make`, and readers only read. Both are
+    // reached through pointers: the header, a stored class property, would be checked for
+    // exclusive access at every byte read.
 
-    /// Copies `text` (not empty).
-    init(copying text: UnsafeRawBufferPointer, blobStore: BlobStore?) {
-        self.blobStore = blobStore
-        count = text.count
-        base = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
-        if let source = text.baseAddress, count > 0 {
-            base.initialize(from: source.assumingMemoryBound(to: UInt8.self), count: count)
+    /// Copies `text` (not empty), then `revisionID`, the revision ID of the row.
+    static func make(
+        copying text: UnsafeRawBufferPointer, revisionID: UnsafeRawBufferPointer? = nil, blobStore: BlobStore?
+    ) -> StoredJSON {
+        let trailerCount = revisionID?.count ?? 0
+        let buffer = create(minimumCapacity: max(text.count + trailerCount, 1)) { _ in
+            StoredJSONHeader(
+                count: text.count, revisionIDCount: revisionID == nil ? -1 : trailerCount, blobStore: blobStore)
         }
+        buffer.withUnsafeMutablePointerToElements { bytes in
+            if let source = text.baseAddress, !text.isEmpty {
+                bytes.initialize(from: source.assumingMemoryBound(to: UInt8.self), count: text.count)
+            }
+            if let source = revisionID?.baseAddress, trailerCount > 0 {
+                (bytes + text.count).initialize(from: source.assumingMemoryBound(to: UInt8.self), count: trailerCount)
+            }
+        }
+        // `create` returns a ManagedBuffer typed as the class it was called on.
+        return unsafeDowncast(buffer, to: StoredJSON.self)
     }
 
-    deinit {
-        base.deallocate()
+    /// The bytes of the text: the elements of this object, which never moves.
+    @inline(__always)
+    private var base: UnsafeMutablePointer<UInt8> { withUnsafeMutablePointerToElements { $0 } }
+
+    /// The length of the text.
+    @inline(__always)
+    var count: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+
+    /// The blob store of the database the text was read from, for the objects read off it.
+    var blobStore: BlobStore? { withUnsafeMutablePointerToHeader { $0.pointee.blobStore } }
+
+    /// The revision ID given to ``make(copying:revisionID:blobStore:)``, as a new string; nil
+    /// when none was.
+    var revisionID: String? {
+        let (count, trailerCount) = withUnsafeMutablePointerToHeader { ($0.pointee.count, $0.pointee.revisionIDCount) }
+        guard trailerCount >= 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: base + count, count: trailerCount), as: UTF8.self)
     }
 
     /// The byte at `offset`, or 0 past the end.
@@ -334,4 +364,14 @@ final class StoredJSON: @unchecked Sendable {
         }
         return nil
     }
+}
+
+/// What a ``StoredJSON`` holds before its bytes.
+struct StoredJSONHeader {
+    /// The length of the text.
+    let count: Int
+    /// The length of the revision ID after the text; -1 for none.
+    let revisionIDCount: Int
+    /// The blob store of the database the text was read from.
+    let blobStore: BlobStore?
 }

@@ -193,13 +193,22 @@ package final class Connection {
     /// A prepared statement for `key`'s SQL from this connection's cache, reset and ready to
     /// bind.
     func cachedStatement(_ key: StatementKey) throws -> Statement {
-        let identity = ObjectIdentifier(key)
-        if let entry = keyedStatements[identity] {
-            entry.statement.reset()
-            return entry.statement
-        }
+        let statement = try preparedStatement(key)
+        statement.reset()
+        return statement
+    }
+
+    /// The prepared statement for `key`'s SQL from this connection's cache, as the last user
+    /// left it: for a caller that binds every parameter and resets the statement (clearing its
+    /// bindings) before it returns, as every user of `key` does, so that a read does not reset
+    /// a statement that is already reset. (Binding a statement left mid-row fails with
+    /// SQLITE_MISUSE rather than reading stale values.)
+    func preparedStatement(_ key: StatementKey) throws -> Statement {
+        // Only the statement is taken out: the key is shared by every connection, and
+        // retaining it at every read made threads on separate connections write one cache line.
+        if let statement = keyedStatements[ObjectIdentifier(key)]?.statement { return statement }
         let statement = try Statement(connection: self, sql: key.sql)
-        keyedStatements[identity] = (key, statement)
+        keyedStatements[ObjectIdentifier(key)] = (key, statement)
         return statement
     }
 
