@@ -16,47 +16,24 @@ typedef struct {
     int64_t key_start;
 } quire_canonical_frame;
 
-/// Moves `*position` past printable ASCII other than `"` and `\`, sixteen bytes at a time
-/// where it can: a key is such a run.
-static inline void quire_skip_plain_ascii(const uint8_t *text, size_t count, size_t *position) {
-    size_t p = *position;
-#if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20);
-    while (count - p >= 16) {
-        const __m128i bytes = _mm_loadu_si128((const __m128i *)(text + p));
-        // Signed: below 0x20 catches the control characters and every byte above 0x7F.
-        const __m128i stop = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-            _mm_cmplt_epi8(bytes, space));
-        const unsigned mask = (unsigned)_mm_movemask_epi8(stop);
-        if (mask != 0) {
-            *position = p + (size_t)__builtin_ctz(mask);
-            return;
-        }
-        p += 16;
-    }
-#endif
-    while (p < count) {
-        const uint8_t byte = text[p];
-        if (byte < 0x20 || byte >= 0x80 || byte == '"' || byte == '\\') break;
-        p++;
-    }
-    *position = p;
-}
-
 /// Moves `*position` past the bytes of a string that need no escape: anything but `"`, `\`
-/// and the control characters, multi-byte characters included (the text is valid UTF-8, so
-/// they need no check), sixteen bytes at a time where it can.
-static inline void quire_skip_unescaped(const uint8_t *text, size_t count, size_t *position) {
+/// and the control characters, sixteen bytes at a time where it can. With `ascii_only` (a key)
+/// it stops at every byte above 0x7F too; without it multi-byte characters pass (the text is
+/// valid UTF-8, so they need no check). Inlined with a constant flag, each caller gets its own
+/// loop.
+static inline void quire_skip_unescaped(const uint8_t *text, size_t count, size_t *position, const int ascii_only) {
     size_t p = *position;
 #if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), control = _mm_set1_epi8(0x1F);
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20), control = _mm_set1_epi8(0x1F);
     while (count - p >= 16) {
         const __m128i bytes = _mm_loadu_si128((const __m128i *)(text + p));
-        // Unsigned: a byte is at most 0x1F when the smaller of it and 0x1F is itself.
+        // Signed, below 0x20 catches the control characters and every byte above 0x7F;
+        // unsigned, a byte is at most 0x1F when the smaller of it and 0x1F is itself.
+        const __m128i low = ascii_only ? _mm_cmplt_epi8(bytes, space)
+                                       : _mm_cmpeq_epi8(_mm_min_epu8(bytes, control), bytes);
         const __m128i stop = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-            _mm_cmpeq_epi8(_mm_min_epu8(bytes, control), bytes));
+            _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)), low);
         const unsigned mask = (unsigned)_mm_movemask_epi8(stop);
         if (mask != 0) {
             *position = p + (size_t)__builtin_ctz(mask);
@@ -67,7 +44,7 @@ static inline void quire_skip_unescaped(const uint8_t *text, size_t count, size_
 #endif
     while (p < count) {
         const uint8_t byte = text[p];
-        if (byte < 0x20 || byte == '"' || byte == '\\') break;
+        if (byte < 0x20 || (ascii_only && byte >= 0x80) || byte == '"' || byte == '\\') break;
         p++;
     }
     *position = p;
@@ -83,7 +60,7 @@ static inline int quire_lower_hex(uint8_t byte) {
 static int quire_scan_string(const uint8_t *text, size_t count, size_t *position) {
     size_t p = *position + 1;
     for (;;) {
-        quire_skip_unescaped(text, count, &p);
+        quire_skip_unescaped(text, count, &p, 0);
         if (p >= count) return 0;
         const uint8_t byte = text[p];
         if (byte == '"') {
@@ -126,7 +103,7 @@ static inline int quire_scan_key(const uint8_t *text, size_t count, size_t *posi
     if (p >= count || text[p] != '"') return 0;
     const size_t start = p + 1;
     p = start;
-    quire_skip_plain_ascii(text, count, &p);
+    quire_skip_unescaped(text, count, &p, 1);
     if (p >= count || text[p] != '"') return 0;
     const size_t length = p - start;
     p++;
