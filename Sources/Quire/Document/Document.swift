@@ -78,7 +78,7 @@ public class Document: DictionaryProtocol, @unchecked Sendable, CustomStringConv
     /// metadata of another document.
     private func withMetadata<T>(_ body: (inout Metadata) -> T) -> T {
         let stripe = Int(truncatingIfNeeded: UInt(bitPattern: ObjectIdentifier(self)) >> 4) & 63
-        return Self.metadataLocks[stripe].withLock { _ in body(&metadata) }
+        return Self.metadataLocks[stripe].withLock { body(&metadata) }
     }
 
     /// Updates the metadata after a save or a delete, all at once, so no reader on another

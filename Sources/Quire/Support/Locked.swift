@@ -51,6 +51,18 @@ package struct Locked<Value> {
             return unsafeDowncast(buffer, to: Storage.self)
         }
 
+        /// Runs `body` holding the mutex without touching the value. For a `Void` value this
+        /// is the only way in: an empty value's address is the header's, which
+        /// `withUnsafeMutablePointers` reads before locking, so ThreadSanitizer saw the read
+        /// race with another thread's access to the value inside the lock.
+        @inline(__always)
+        func withMutex<Result>(_ body: () throws -> Result) rethrows -> Result {
+            let mutex = withUnsafeMutablePointerToElements { $0 }
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body()
+        }
+
         deinit {
             withUnsafeMutablePointerToElements { mutex in
                 pthread_mutex_destroy(mutex)
@@ -69,7 +81,7 @@ extension Locked where Value == Void {
 
     /// Runs `body` while holding the lock.
     package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        try withLock { (_: inout Void) in try body() }
+        try storage.withMutex(body)
     }
 }
 
