@@ -39,6 +39,35 @@ import Testing
         #expect(log.events.count == 4)
     }
 
+    /// Changes are kept for listeners only while one is registered: a batch written before
+    /// any listener is heard of by none, and a listener added inside a batch hears of that
+    /// batch's later changes only (as Couchbase Lite's observers start where they are created).
+    @Test func aListenerHearsOfTheChangesMadeAfterItWasAdded() throws {
+        let directory = TemporaryDirectory()
+        let (database, collection) = try open(directory)
+        let queue = DispatchQueue(label: "late-events")
+        let log = EventLog()
+        try database.inBatch {
+            try collection.save(document: MutableDocument(id: "before"))
+        }
+        var token: ListenerToken?
+        try database.inBatch {
+            try collection.save(document: MutableDocument(id: "earlier-in-the-batch"))
+            token = collection.addChangeListener(queue: queue) { log.record($0.documentIDs.joined(separator: ",")) }
+            try collection.save(document: MutableDocument(id: "later-in-the-batch"))
+            try collection.save(document: MutableDocument(id: "before"))
+        }
+        try collection.save(document: MutableDocument(id: "after"))
+        queue.sync {}
+        #expect(log.events == ["later-in-the-batch,before", "after"])
+        token?.remove()
+        try database.inBatch {
+            try collection.save(document: MutableDocument(id: "unheard"))
+        }
+        queue.sync {}
+        #expect(log.events.count == 2)
+    }
+
     @Test func documentListenersHearOnlyTheirDocument() throws {
         let directory = TemporaryDirectory()
         let (_, collection) = try open(directory)

@@ -3,7 +3,8 @@ import Foundation
 
 /// The documents a transaction changed, in order: their IDs, and the collection of each run
 /// of consecutive changes (a batch most often writes to one collection), so a change costs
-/// its document ID's 16 bytes until the commit publishes it.
+/// its document ID's 16 bytes until the commit publishes it. Kept only while a listener is
+/// registered (``ChangeHub/hasListeners``).
 struct ChangeLog: Sendable {
     private var documentIDs: [String] = []
     /// The collection of each run of changes and the index of its first document ID.
@@ -93,6 +94,12 @@ final class ChangeHub: Sendable {
     private let entries = Locked<[UUID: Entry]>([:])
 
     var count: Int { entries.withLock { $0.count } }
+
+    /// Whether any listener is registered: a write records its changes only then, so a
+    /// batch written while nobody listens keeps no list of what it changed. A listener sees
+    /// the changes made after it was added (as Couchbase Lite's observers start at the
+    /// moment they are created), including later ones of a transaction already open.
+    var hasListeners: Bool { entries.withLock { !$0.isEmpty } }
 
     func add(
         collectionID: Int64, documentID: String?, owner: ObjectIdentifier, queue: DispatchQueue?,

@@ -3,7 +3,9 @@ import Dispatch
 extension Collection {
     /// Calls `listener` after every transaction that changed documents of this collection,
     /// through any `Database` object on the same file, with the changed IDs. Calls arrive on
-    /// `queue` (a private serial queue when nil) in commit order.
+    /// `queue` (a private serial queue when nil) in commit order. A listener hears of the
+    /// changes made after it was added: one added inside an open transaction is told of that
+    /// transaction's later changes only.
     @discardableResult
     public func addChangeListener(
         queue: DispatchQueue? = nil, listener: @escaping @Sendable (CollectionChange) -> Void

@@ -326,8 +326,10 @@ final class DatabaseCore: @unchecked Sendable {
         case reader(Connection?, Connection.Options)
     }
 
-    /// Notes a document changed by the current write transaction (writer thread only).
+    /// Notes a document changed by the current write transaction (writer thread only), when a
+    /// listener is registered to be told of it.
     func recordChange(collectionID: Int64, documentID: String) {
+        guard changes.hasListeners else { return }
         pendingChanges.append(collectionID: collectionID, documentID: documentID)
     }
 
