@@ -41,16 +41,23 @@ final class ReplicationRecorder: @unchecked Sendable {
     var pulled: [ReplicatedDocument] { lock.withLock { pulledDocuments } }
 
     /// Waits until a status satisfies `condition` (delivered through the listener queue, so
-    /// document events sent before it are recorded).
+    /// document events sent before it are recorded). The bound counts turns as well as wall
+    /// time, as ``eventually(timeout:_:_:)``'s does: in a whole-suite run under
+    /// ThreadSanitizer the replication's own tasks wait for the same starved pool as this poll.
     func wait(
         timeout: TimeInterval = 30, until condition: @escaping (Replicator.Status) -> Bool
     ) async throws -> Replicator.Status {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let status = lock.withLock({ statuses.last(where: condition) }) { return status }
-            try await Task.sleep(nanoseconds: 10_000_000)
+        var found: Replicator.Status?
+        do {
+            try await eventually(timeout: timeout, "a status") {
+                found = lock.withLock { statuses.last(where: condition) }
+                return found != nil
+            }
+        } catch is TestTimeout {
+            throw TestTimeout(message: "no status matched within \(timeout) s; seen: \(activities)")
         }
-        throw TestTimeout(message: "no status matched within \(timeout) s; seen: \(activities)")
+        guard let found else { throw TestTimeout(message: "no status matched; seen: \(activities)") }
+        return found
     }
 
     func waitUntilStopped(timeout: TimeInterval = 30) async throws -> Replicator.Status {
