@@ -53,11 +53,9 @@ final class ReplicationRecorder: @unchecked Sendable {
                 found = lock.withLock { statuses.last(where: condition) }
                 return found != nil
             }
-        } catch is TestTimeout {
-            throw TestTimeout(message: "no status matched within \(timeout) s; seen: \(activities)")
-        }
-        guard let found else { throw TestTimeout(message: "no status matched; seen: \(activities)") }
-        return found
+        } catch is TestTimeout {}
+        if let found { return found }
+        throw TestTimeout(message: "no status matched within \(timeout) s; seen: \(activities)")
     }
 
     func waitUntilStopped(timeout: TimeInterval = 30) async throws -> Replicator.Status {

@@ -32,11 +32,8 @@ package struct Locked<Value> {
     /// Runs `body` with exclusive access to the value; what `body` returns or throws is
     /// passed on.
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try storage.withUnsafeMutablePointers { value, mutex in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return try body(&value.pointee)
-        }
+        let value = storage.withUnsafeMutablePointerToHeader { $0 }
+        return try storage.withMutex { try body(&value.pointee) }
     }
 
     /// The value, with the mutex behind it in the same allocation.
@@ -51,10 +48,10 @@ package struct Locked<Value> {
             return unsafeDowncast(buffer, to: Storage.self)
         }
 
-        /// Runs `body` holding the mutex without touching the value. For a `Void` value this
-        /// is the only way in: an empty value's address is the header's, which
-        /// `withUnsafeMutablePointers` reads before locking, so ThreadSanitizer saw the read
-        /// race with another thread's access to the value inside the lock.
+        /// Runs `body` holding the mutex, without touching the value. A `Void` value is never
+        /// reached at all: an empty value's address is the header's, which taking the header's
+        /// pointer reads before locking, so ThreadSanitizer saw that read race with another
+        /// thread's access to the value inside the lock.
         @inline(__always)
         func withMutex<Result>(_ body: () throws -> Result) rethrows -> Result {
             let mutex = withUnsafeMutablePointerToElements { $0 }
