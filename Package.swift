@@ -188,7 +188,7 @@ let package = Package(
         ),
         // Loopback listeners on raw sockets for the tests that play an HTTP peer.
         .target(name: "QuireTestSupport", dependencies: ["Quire"], path: "Tests/QuireTestSupport"),
-        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-test-helper"]),
+        .testTarget(name: "QuireTests", dependencies: ["Quire", "quire-test-helper", "QuireTestSupport"]),
         .testTarget(
             name: "QuireSyncTests",
             dependencies: [

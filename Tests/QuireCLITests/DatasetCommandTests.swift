@@ -2,10 +2,11 @@ import Foundation
 import Quire
 import QuireFixtures
 import QuireFixturesTestSupport
+import QuireTestSupport
 import Testing
 
 /// `quire fixture build` on datasets in Couchbase's own layout.
-@Suite struct DatasetCommandTests {
+@Suite(.offCooperativePool) struct DatasetCommandTests {
     @Test func quireFixtureBuildBuildsCouchbasesNamesTodoAndTravelLayouts() throws {
         let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
         let scratch = try ScratchFolder()

@@ -1,10 +1,11 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 /// Collections and databases from the shell: mkcoll, rmcoll, lscoll, cp, and imports that
 /// name their collection or fail part way.
-@Suite struct DbCollectionCommandTests {
+@Suite(.offCooperativePool) struct DbCollectionCommandTests {
     typealias Fixture = DbCommandTests.Fixture
 
     @Test func mkcollLscollRmcoll() throws {

@@ -1,11 +1,12 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 /// One grammar for every `quire db` subcommand: `-c/--collection` wherever a collection is
 /// named, `--json` everywhere with one shape per command, the same exit status for the same
 /// failure, bad values refused with the subcommand's own usage.
-@Suite struct DbCommandGrammarTests {
+@Suite(.offCooperativePool) struct DbCommandGrammarTests {
     typealias Fixture = DbCommandTests.Fixture
 
     /// A database `shop` with store.products holding p1 and p2.

@@ -1,11 +1,12 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 /// `quire db` subcommands run as the built executable: each one on good input, with its
 /// readable and its JSON output, and bad input of every kind refused with one sentence on
 /// standard error and exit status 1 (64 for a command line it does not understand).
-@Suite struct DbCommandTests {
+@Suite(.offCooperativePool) struct DbCommandTests {
     /// A scratch folder and a runner working in it.
     struct Fixture {
         let scratch: DbScratchFolder

@@ -1,9 +1,10 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 /// Shell completion of `quire db` command lines: collections of the database a line names
 /// (asked of the executable the way the generated scripts ask it), languages, folders.
-@Suite struct DbCompletionTests {
+@Suite(.offCooperativePool) struct DbCompletionTests {
     @Test func collectionsOfTheNamedDatabaseComplete() throws {
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }

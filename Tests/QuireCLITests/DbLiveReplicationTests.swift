@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 #if TLS
@@ -16,7 +17,7 @@ import Testing
 /// `--bidi`, stopped with Ctrl-C with the checkpoint kept), with credentials in the URL that
 /// never reach the output, against a self-signed HTTPS server (`--pinned-cert`, `--insecure`),
 /// and `db put` refusing CouchDB's inline attachments.
-@Suite struct DbLiveReplicationTests {
+@Suite(.offCooperativePool) struct DbLiveReplicationTests {
     static func runner(_ scratch: DbScratchFolder) throws -> DbCommandRunner {
         DbCommandRunner(
             executable: try #require(DbCommandRunner.quireURL, "the quire executable is built beside the tests"),

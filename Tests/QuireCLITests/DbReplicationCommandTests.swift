@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireSync
+import QuireTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 
 /// `quire db push` and `quire db pull` against a listener in the test process: collections,
 /// document IDs, the summary, and a peer that never answers.
-@Suite struct DbReplicationCommandTests {
+@Suite(.offCooperativePool) struct DbReplicationCommandTests {
     /// `quire serve` on a database of its own (the default collection and store.products),
     /// on a free loopback port; `url` is what it prints.
     struct Served {

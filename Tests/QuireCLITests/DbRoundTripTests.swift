@@ -1,11 +1,12 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 /// `quire db export` → `quire fixture build` → `quire fixture install` → `quire db ls` on a
 /// generated travel dataset, every step through the built executable: every document and
 /// every blob comes back byte for byte; `quire db import` of the export gives the same.
-@Suite struct DbRoundTripTests {
+@Suite(.offCooperativePool) struct DbRoundTripTests {
     @Test func exportBuildInstallListGivesBackEveryDocumentAndBlob() throws {
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireFixturesTestSupport
+import QuireTestSupport
 import Testing
 
 @testable import QuireFixtures
@@ -11,7 +12,7 @@ import Testing
 ///
 /// The child gets `TMPDIR` and its working directory inside a scratch folder, so everything it
 /// could write is there to be checked.
-@Suite struct FixtureCommandTests {
+@Suite(.offCooperativePool) struct FixtureCommandTests {
     static var quireURL: URL? {
         let candidates = [
             Bundle.main.executableURL?.deletingLastPathComponent(),

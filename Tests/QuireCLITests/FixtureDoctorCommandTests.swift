@@ -5,6 +5,7 @@ import QuireFixtures
 import QuireFixturesTestSupport
 import QuireListener
 import QuireSync
+import QuireTestSupport
 import Testing
 
 /// The `quire fixture doctor` executable: it exits 0 when the first replication will resume
@@ -13,7 +14,7 @@ import Testing
 ///
 /// One fixture is built by pulling from a loopback listener with channel `all`; the listener
 /// is stopped before the doctor runs, which never contacts the server.
-@Suite(.serialized) struct FixtureDoctorCommandTests {
+@Suite(.serialized, .offCooperativePool) struct FixtureDoctorCommandTests {
     /// A built fixture, its installed copy, and the URL it was pulled from.
     private struct Built {
         let scratch: ScratchFolder

@@ -1,13 +1,14 @@
 import Foundation
 import Quire
 import QuireFixturesTestSupport
+import QuireTestSupport
 import Testing
 
 @testable import QuireFixtures
 
 /// Installing a fixture from a URL against a local server that plays a CDN: one that drops
 /// the connection mid-transfer, serves the wrong file, answers 404, or never answers.
-@Suite struct FixtureDownloadTests {
+@Suite(.offCooperativePool) struct FixtureDownloadTests {
     /// The travel fixture's bytes and SHA-256, built once per test.
     private func travelArchive(_ scratch: ScratchFolder) throws -> (data: Data, sha256: String) {
         let url = try withArchiveLock { try SampleFixture.buildTravel(in: scratch) }

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireFixturesTestSupport
+import QuireTestSupport
 import Testing
 
 @testable import QuireFixtureBuilder
@@ -19,7 +20,7 @@ import Testing
 /// its identity and renamed (or, for a build, while documents load, indexes build, the file is
 /// compacted and the archive written). `QUIRE_KILL_RUNS` sets the number of kills (20 each by
 /// default).
-@Suite(.serialized) struct FixtureScratchTests {
+@Suite(.serialized, .offCooperativePool) struct FixtureScratchTests {
     static let runs = Int(ProcessInfo.processInfo.environment["QUIRE_KILL_RUNS"] ?? "") ?? 20
 
     /// A scratch folder with a travel dataset of `count` documents, its recipe and its archive.

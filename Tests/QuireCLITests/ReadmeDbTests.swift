@@ -1,11 +1,12 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 /// The README's "Working with a database from the shell" section, run as written: every
 /// command of its first `sh` block through the built executable, in order, the push against
 /// a listener in the test process standing in for the URL the README names.
-@Suite struct ReadmeDbTests {
+@Suite(.offCooperativePool) struct ReadmeDbTests {
     @Test func theShellSectionRunsAsWritten() throws {
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }

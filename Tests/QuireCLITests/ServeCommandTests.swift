@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireFixturesTestSupport
+import QuireTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ import Testing
 /// `quire serve` as a CouchDB replication peer: a client that knows only the protocol's
 /// documentation (plain HTTP and JSON, none of Quire's types) pulls and pushes against the
 /// executable, which is then stopped with SIGTERM and leaves the pushed data in the file.
-@Suite(.serialized) struct ServeCommandTests {
+@Suite(.serialized, .offCooperativePool) struct ServeCommandTests {
     @Test func aProtocolOnlyClientPullsAndPushesAgainstQuireServe() async throws {
         let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
         let scratch = try ScratchFolder()

@@ -1,6 +1,7 @@
 import Foundation
 import Quire
 import QuireFixturesTestSupport
+import QuireTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Testing
 
 /// `quire serve DIR`: every database of a folder served as CouchDB serves its own, stopped
 /// cleanly by SIGINT or SIGTERM.
-@Suite(.serialized) struct ServeFolderCommandTests {
+@Suite(.serialized, .offCooperativePool) struct ServeFolderCommandTests {
     @Test func serveAFolderCreatesListsAndDeletesDatabases() async throws {
         let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
         let scratch = try ScratchFolder()

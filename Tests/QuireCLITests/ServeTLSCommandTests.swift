@@ -3,11 +3,12 @@
     import Quire
     import QuireFixturesTestSupport
     import QuireSync
+    import QuireTestSupport
     import Testing
 
     /// `quire serve --tls-self-signed`: it prints the certificate's fingerprint, and a
     /// replicator pinning that fingerprint pulls over HTTPS.
-    @Suite(.serialized) struct ServeTLSCommandTests {
+    @Suite(.serialized, .offCooperativePool) struct ServeTLSCommandTests {
         @Test func aSelfSignedServerPrintsItsFingerprintAndServesHTTPS() async throws {
             let quire = try #require(FixtureCommandTests.quireURL, "the quire executable is built beside the tests")
             let scratch = try ScratchFolder()

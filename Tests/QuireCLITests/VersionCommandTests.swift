@@ -1,9 +1,10 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 /// `quire --version` names the package traits the build was made with, so a report or a bug
 /// says whether full-text indexes had Snowball's stemmers and the listener HTTPS.
-@Suite struct VersionCommandTests {
+@Suite(.offCooperativePool) struct VersionCommandTests {
     @Test func theVersionNamesEachTraitOnOrOff() throws {
         let scratch = try DbScratchFolder()
         defer { scratch.cleanUp() }

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 @testable import QuireListener
@@ -11,7 +12,7 @@ import Testing
 
 /// Feeds wake for commits made outside the listener's process, which the database's change
 /// listeners never see: the listener polls the collections its feeds follow.
-@Suite struct ChangeSignalTests {
+@Suite(.offCooperativePool) struct ChangeSignalTests {
     @Test func aLongpollFeedWakesForACommitByAnotherProcess() async throws {
         let helper = try #require(ListenerLoadTests.helperURL, "quire-test-helper is built beside the tests")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(

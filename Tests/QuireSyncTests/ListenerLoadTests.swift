@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import Testing
 ///
 /// `QUIRE_LOAD_REQUESTS` sets the number of requests in flight (1,000 by default; 150 under
 /// a sanitizer, see ``defaultRequests``).
-@Suite(.serialized) struct ListenerLoadTests {
+@Suite(.serialized, .offCooperativePool) struct ListenerLoadTests {
     static let password = "s3cret"
 
     /// 1,000, or 150 under a sanitizer. Under AddressSanitizer (or with `ASAN_OPTIONS` set):

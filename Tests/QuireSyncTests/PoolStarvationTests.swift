@@ -1,11 +1,12 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 /// Store work from async code runs off Swift concurrency's cooperative pool: with two writes
 /// held open on a two-thread pool, a continuous replication and the listener keep going.
 /// Runs `quire-test-helper pool-starvation` in a child process, where nothing else uses the
 /// pool and the pool can be cut down to two threads.
-@Suite struct PoolStarvationTests {
+@Suite(.offCooperativePool) struct PoolStarvationTests {
     @Test func replicationAndListenerGoOnWhileTwoWritesAreHeld() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quire-pool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import Quire
@@ -8,7 +9,7 @@ import Testing
 /// at all, never go back in sequence, and hold every batch the child reported as committed.
 ///
 /// `QUIRE_CRASH_RUNS` sets the number of kills (50 by default; more for a longer run).
-@Suite struct CrashConsistencyTests {
+@Suite(.offCooperativePool) struct CrashConsistencyTests {
     static var helperURL: URL? {
         let candidates = [
             Bundle.main.executableURL?.deletingLastPathComponent(),

@@ -1,11 +1,12 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import Quire
 
 /// Migration 3: `WITHOUT ROWID` document tables (schema 1–2) rewritten as tables keyed by
 /// sequence, in place, with nothing lost.
-@Suite struct StoreSchemaTests {
+@Suite(.offCooperativePool) struct StoreSchemaTests {
     /// The schema as it was before migration 3.
     static let legacyMigrator = SchemaMigrator(
         StoreSchema.migrator.migrations.filter { $0.version < StoreSchema.sequenceKeyedVersion })
