@@ -4,7 +4,10 @@ import Foundation
 /// One SQLite connection (`sqlite3*`) with its own cache of prepared statements.
 ///
 /// A connection is handed to one thread at a time by the database core, inside `read` and
-/// `write` closures; it must not escape them.
+/// `write` closures; it must not escape them. That hand-over is what keeps accesses to its
+/// variables exclusive, so they skip Swift's dynamic exclusivity checks
+/// (`@exclusivity(unchecked)`), which the statement cache and sequence maps paid on every
+/// save and read.
 package final class Connection {
     /// How a connection is used: writers create the file and take write locks, readers only read.
     package enum Role: Sendable {
@@ -38,27 +41,28 @@ package final class Connection {
     /// Whether this is the writer or a reader.
     package let role: Role
     /// Keyed by the SQL's bytes (see ``ByteExactString``).
-    private var statements: [ByteExactString: Statement] = [:]
+    @exclusivity(unchecked) private var statements: [ByteExactString: Statement] = [:]
     /// Statements of the hot paths, found by the identity of their key, not by hashing SQL
     /// text (a few hundred bytes for an upsert). The entry keeps its key alive, so an
     /// identity is never reused while cached.
-    private var keyedStatements: [ObjectIdentifier: (key: StatementKey, statement: Statement)] = [:]
-    private var savepointDepth = 0
+    @exclusivity(unchecked) private var keyedStatements: [ObjectIdentifier: (key: StatementKey, statement: Statement)] =
+        [:]
+    @exclusivity(unchecked) private var savepointDepth = 0
     /// The thread that last used this connection, for the core's reader pool.
-    var lastUser: ThreadID?
+    @exclusivity(unchecked) var lastUser: ThreadID?
     /// True inside ``transaction(_:)``, where ``knownSequences`` may be used.
-    private(set) var isManagingTransaction = false
+    @exclusivity(unchecked) private(set) var isManagingTransaction = false
     /// The last committed collection sequences, by collection id, as of ``knownDataVersion``
     /// and this connection's own commits since (see `Connection+Sequences.swift`).
-    var knownSequences = SequenceMap()
+    @exclusivity(unchecked) var knownSequences = SequenceMap()
     /// The last sequences handed out by the open transaction.
-    var pendingSequences = SequenceMap()
+    @exclusivity(unchecked) var pendingSequences = SequenceMap()
     /// The highest sequences the open transaction wrote.
-    var writtenSequences = SequenceMap()
+    @exclusivity(unchecked) var writtenSequences = SequenceMap()
     /// `PRAGMA data_version` when ``knownSequences`` was last checked.
-    var knownDataVersion: Int64 = -1
+    @exclusivity(unchecked) var knownDataVersion: Int64 = -1
     /// Whether the open transaction has checked ``knownSequences`` yet.
-    var knownSequencesChecked = false
+    @exclusivity(unchecked) var knownSequencesChecked = false
 
     /// Opens a connection. Writers may create the file; readers require it to exist.
     init(path: String, role: Role, options: Options) throws {
@@ -105,7 +109,7 @@ package final class Connection {
         _ = quire_sqlite_config_memstatus(0)
     }()
 
-    private var isClosed = false
+    @exclusivity(unchecked) private var isClosed = false
 
     /// Bytes of the file a reader maps into memory (`PRAGMA mmap_size`), as LiteCore's
     /// `SQLiteDataFile` does (50 MB, off on macOS for a file-corruption hazard it names): a
