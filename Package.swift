@@ -210,7 +210,7 @@ let package = Package(
             name: "QuireFixturesTests",
             dependencies: [
                 "QuireFixtures", "QuireFixtureBuilder", "QuireFixturesTestSupport", "Quire", "QuireSync",
-                "QuireListener", "CArchive",
+                "QuireListener", "CArchive", "QuireTestSupport",
             ]
         ),
         // The `quire` executable run as a child process.

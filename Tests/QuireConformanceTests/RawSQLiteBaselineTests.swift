@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import QuireConformance
@@ -7,7 +8,7 @@ import Testing
 /// each runs, its verdict fails below the measured ratio, and the loader refuses what the
 /// runner cannot measure. (The figures themselves come from `quire conform --perf` in a
 /// release build; a debug build measures with `measuresUnoptimisedBuilds`.)
-@Suite struct RawSQLiteBaselineTests {
+@Suite(.offCooperativePool) struct RawSQLiteBaselineTests {
     /// Runs `perf` (the lines under `perf:`) as the one case of a file in Specs/performance, so
     /// that relative archive paths resolve as they do there.
     private func measure(_ perf: String, given: String = "given: {collections: [perf.docs]}") -> CaseResult {

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import QuireConformance
@@ -6,7 +7,7 @@ import Testing
 /// Spec files that describe far more than they spell out. Each of these crashed or exhausted
 /// memory in the spec parser's fuzz target (Tests/Fuzz, fuzz-spec) before the limits in
 /// ``SpecLimits``; now each is a spec error with a location.
-@Suite struct SpecLimitsTests {
+@Suite(.offCooperativePool) struct SpecLimitsTests {
     private func parse(_ text: String) -> SpecFile {
         ConformanceSuite.parse(text, path: "limits.yaml")
     }

@@ -1,12 +1,13 @@
 import Foundation
 import Quire
 import QuireFixturesTestSupport
+import QuireTestSupport
 import Testing
 
 @testable import QuireFixtureBuilder
 @testable import QuireFixtures
 
-@Suite struct SafeArchiveReaderTests {
+@Suite(.offCooperativePool) struct SafeArchiveReaderTests {
     /// A scratch folder with `in/` for the archive and `out/` as the destination's parent.
     private struct Setup {
         let scratch: ScratchFolder

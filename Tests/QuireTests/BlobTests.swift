@@ -1,9 +1,10 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import Quire
 
-@Suite struct BlobTests {
+@Suite(.offCooperativePool) struct BlobTests {
     private func makeDatabase(_ directory: TemporaryDirectory, name: String = "blobs") throws -> Database {
         try Database(name: name, config: DatabaseConfiguration(directory: directory.path))
     }

@@ -1,9 +1,10 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import Quire
 
-@Suite struct DatabaseHandleTests {
+@Suite(.offCooperativePool) struct DatabaseHandleTests {
     private func createTable(_ database: Database) throws {
         try database.write {
             try $0.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, thread INTEGER, n INTEGER)")

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 
 @testable import Quire
@@ -26,7 +27,7 @@ struct DifferentialPredicate {
     }
 }
 
-@Suite struct QueryDifferentialTests {
+@Suite(.offCooperativePool) struct QueryDifferentialTests {
     static let words = ["alpha", "beta", "Gamma", "delta", "epsilon", "zeta", "eta", "theta"]
     static let colors = ["red", "green", "blue", "gold"]
 
