@@ -13,8 +13,8 @@ import Testing
 package final class DedicatedThreads: TaskExecutor, @unchecked Sendable {
     // Safe because `jobs` is reached only with `condition` locked, and `width` is a constant.
 
-    /// How many of these tests run at once: as many as the cooperative pool has threads, so
-    /// the blocking tests take no more of the machine than they did on the pool.
+    /// How many of these tests run at once: as many as the cooperative pool has threads (two
+    /// at least), so the blocking tests take no more of the machine than they did on the pool.
     package static let width = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
     /// The executor the trait runs tests on.
