@@ -312,6 +312,9 @@ final class RawSQLiteBaseline {
             sqlite3_bind_text(insert, 1, "doc-\(index)", -1, quire_sqlite_transient())
             sqlite3_bind_text(insert, 2, Self.liveBody(index), -1, quire_sqlite_transient())
             guard sqlite3_step(insert) == SQLITE_DONE else { throw failure("insert") }
+            // A live query waits this long after a commit for the next ones before it runs
+            // again (a burst of commits costs one run); a hand-written one would coalesce too.
+            usleep(useconds_t(LiveQuery.coalescingMilliseconds * 1000))
             sqlite3_reset(query)
             var rows = 0
             while sqlite3_step(query) == SQLITE_ROW {
