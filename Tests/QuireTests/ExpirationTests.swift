@@ -65,6 +65,29 @@ import Testing
         #expect(try collection.revisionInfo(id: "a") == nil)
     }
 
+    /// Opening runs the purge of what expired while the database was closed; with nothing due
+    /// it only reads the expiration index, so an opening writes nothing to the file or its
+    /// write-ahead log (it used to commit an unchanged sequence floor at every opening).
+    @Test func openingWithNothingDueWritesNothing() throws {
+        let fixture = Fixture()
+        var (database, collection) = try fixture.open()
+        try collection.save(document: MutableDocument(id: "kept"))
+        try collection.save(document: MutableDocument(id: "later"))
+        try collection.setDocumentExpiration(id: "later", expiration: fixture.clock.now.addingTimeInterval(3600))
+        try database.close()
+        (database, collection) = try fixture.open()
+        let log = database.filePath + "-wal"
+        let logSize = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+        #expect(logSize == 0)
+        #expect(fixture.clock.pendingCount == 1)
+        // What is due is still purged at the next opening.
+        try database.close()
+        fixture.clock.advance(by: 3601)
+        (database, collection) = try fixture.open()
+        #expect(try collection.revisionInfo(id: "later") == nil)
+        #expect(try collection.document(id: "kept") != nil)
+    }
+
     @Test func aNewDateReplacesThePreviousOne() throws {
         let fixture = Fixture()
         let (_, collection) = try fixture.open()

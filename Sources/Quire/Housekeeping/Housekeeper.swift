@@ -82,13 +82,27 @@ final class Housekeeper: @unchecked Sendable {
     }
 
     /// Deletes every document whose expiration has passed, in one transaction, then re-arms.
+    ///
+    /// When nothing is due (every opening of a database without expired documents), it only
+    /// re-arms: no write transaction is started, so opening a database writes nothing.
     func purgeExpired() {
         guard let core, !state.withLock({ state in state.stopped }) else { return }
         let now = nowMilliseconds
+        // A failed read (a closed database) goes on to the write, which fails the same way.
+        let found = Result { try core.read { connection in try Housekeeper.earliestExpiration(connection) } }
+        if case .success(let earliest) = found, earliest.map({ $0 > now }) ?? true {
+            state.withLock { state in state.armedFor = nil }
+            arm(for: earliest)
+            return
+        }
         do {
             try core.write { connection in
                 for id in try Housekeeper.collectionIDs(connection) {
                     let table = StoreSchema.tableName(id)
+                    // Only a collection with something due raises its sequence floor: an
+                    // unchanged row is still a page written.
+                    guard try connection.scalarInt(Housekeeper.firstDueSQL(collection: id), [.integer(now)]) != nil
+                    else { continue }
                     try connection.keepSequence(collectionID: id, table: table)
                     let expired = try connection.query(
                         "DELETE FROM \(table) WHERE expiration IS NOT NULL AND expiration <= ? RETURNING key",
@@ -124,6 +138,12 @@ final class Housekeeper: @unchecked Sendable {
     /// walking the whole table.
     static func earliestExpirationSQL(collection id: Int64) -> String {
         "SELECT min(expiration) FROM \(StoreSchema.tableName(id)) WHERE expiration IS NOT NULL"
+    }
+
+    /// The statement that finds whether a collection has a document due at `?1`, through the
+    /// same partial index.
+    static func firstDueSQL(collection id: Int64) -> String {
+        "SELECT 1 FROM \(StoreSchema.tableName(id)) WHERE expiration IS NOT NULL AND expiration <= ?1 LIMIT 1"
     }
 
     static func earliestExpiration(_ connection: Connection) throws -> Int64? {
