@@ -64,11 +64,13 @@ if ! $summary_only; then
         echo "profiled $benchmark: $(grep 'PROGRAM TOTALS' "$output/$name.txt")"
     done
     echo "${QUIRE_PROFILE_SCALE:-0.1}" >"$output/scale"
+    git rev-parse --short HEAD >"$output/commit" 2>/dev/null || echo unknown >"$output/commit"
 fi
 
 "$scratch/release/profile-summary" "$output" profile-notes.md >PROFILE.md.new
 {
-    echo "Instructions counted by \`valgrind --tool=callgrind\` in the measured part of one iteration,"
+    echo "Instructions counted by \`valgrind --tool=callgrind\` in the measured part of one iteration"
+    echo "of a build of \`$(cat "$output/commit" 2>/dev/null || echo unknown)\`,"
     echo "with the document counts scaled by $(cat "$output/scale" 2>/dev/null || echo 0.1) (the titles give the full sizes), summed by"
     echo "function group (\`Benchmarks/profile.sh\`; self cost: a function's own instructions, not its"
     echo "callees'). Counts repeat from run to run;"
