@@ -50,20 +50,24 @@ struct StreamedRows: Sendable {
                 var index = next
                 while index < rows.count {
                     let start = index
+                    // The batch's room is held while it is rendered and given back once,
+                    // before the write (which reserves the bytes it sends): a failed write,
+                    // a client gone, must not give it back a second time.
                     let reserved = try await streaming.budget.reserve(StreamedRows.batchBytes)
+                    let batch: (bytes: [UInt8], end: Int)
                     do {
-                        let (bytes, end) = try await streaming.work.read {
+                        batch = try await streaming.work.read {
                             var bytes: [UInt8] = []
                             let end = try rows.render(from: start, into: &bytes, limit: StreamedRows.batchBytes)
                             return (bytes, end)
                         }
-                        streaming.budget.release(reserved)
-                        try await streaming.write(bytes, to: &writer)
-                        index = end
                     } catch {
                         streaming.budget.release(reserved)
                         throw error
                     }
+                    streaming.budget.release(reserved)
+                    try await streaming.write(batch.bytes, to: &writer)
+                    index = batch.end
                 }
                 try await streaming.write(Array(rows.tail.utf8) + [UInt8(ascii: "\n")], to: &writer)
                 try await writer.finish(nil)

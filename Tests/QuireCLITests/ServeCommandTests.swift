@@ -285,7 +285,7 @@ private func rawRequest(port: Int, _ head: String, body: String = "") throws -> 
     var received = [UInt8]()
     var chunk = [UInt8](repeating: 0, count: 65_536)
     while true {
-        let count = recv(descriptor, &chunk, chunk.count, 0)
+        let count = receiveRetryingInterrupts(descriptor, &chunk, chunk.count)
         if count <= 0 { break }
         received += chunk[0..<count]
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -117,8 +118,8 @@ final class KeepAliveConnection: @unchecked Sendable {
         try bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let sent = Glibc.send(
-                    descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = sendRetryingInterrupts(
+                    descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
                 guard sent > 0 else { throw QuireError(.networkError, "send() failed: the connection is closed") }
                 offset += sent
             }
@@ -128,7 +129,7 @@ final class KeepAliveConnection: @unchecked Sendable {
     /// Reads more bytes into `pending`; false at the end of the stream.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = recv(descriptor, &chunk, chunk.count, 0)
+        let count = receiveRetryingInterrupts(descriptor, &chunk, chunk.count)
         if count == 0 { return false }
         if count < 0 {
             if errno == ECONNRESET { return false }

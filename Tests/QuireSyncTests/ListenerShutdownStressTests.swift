@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTestSupport
 import Testing
 
 @testable import QuireListener
@@ -155,7 +156,7 @@ private final class ReconnectingClients: @unchecked Sendable {
         // Read a little (or until the reply ends), then hang up mid-reply.
         var received = 0
         for _ in 0..<(1 + step % 3) {
-            let read = recv(descriptor, &buffer, buffer.count, 0)
+            let read = receiveRetryingInterrupts(descriptor, &buffer, buffer.count)
             if read <= 0 { break }
             received += read
         }

@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -172,7 +173,7 @@ struct LoadClient {
                         }
                     }
                 case .receiving, .holding:
-                    let count = recv(descriptor, &buffer, buffer.count, 0)
+                    let count = receiveRetryingInterrupts(descriptor, &buffer, buffer.count)
                     if count > 0 {
                         outcomes[index].response += buffer[0..<count]
                     } else if count == 0 {

@@ -1,5 +1,6 @@
 import Foundation
 import Quire
+import QuireTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -72,8 +73,8 @@ struct RawHTTPClient: Sendable {
         try request.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let sent = Glibc.send(
-                    descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = sendRetryingInterrupts(
+                    descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
                 guard sent > 0 else { throw QuireError(.networkError, "send() failed") }
                 offset += sent
             }
@@ -81,7 +82,7 @@ struct RawHTTPClient: Sendable {
         var received = Data()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = recv(descriptor, &chunk, chunk.count, 0)
+            let count = receiveRetryingInterrupts(descriptor, &chunk, chunk.count)
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 throw QuireError(
                     .networkError, "no reply within \(timeoutSeconds) s (\(received.count) bytes received)")

@@ -90,4 +90,28 @@ import Testing
             try await eventually(timeout: 60, "the budget released") { budget.inUse == 0 }
         }
     }
+
+    /// A client that leaves while its answer is streamed gives back every byte the answer
+    /// held, once: a batch whose write failed was given back twice, which left the budget
+    /// 262,144 bytes below zero (seen in a ThreadSanitizer run) and let later answers past it.
+    @Test func aClientThatLeavesMidAnswerLeavesTheBudgetAtZero() async throws {
+        try await ListenerHarness.with { harness async throws in
+            _ = try harness.save("big", bigDocument(size: 1024 * 1024))
+            let keys = JSONValue.array(Array(repeating: .string("big"), count: 100))
+            let body = Data(try WireJSON.bytes(["keys": keys]))
+            let port = harness.listener.port ?? 0
+            var connection: KeepAliveConnection? = try KeepAliveConnection(port: port)
+            try await connection?.send(
+                Data(
+                    "POST /db/_all_docs?include_docs=true HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n"
+                        .utf8) + body)
+            let budget = try #require(harness.listener.responseBudget)
+            try await eventually(timeout: 60, "a write waiting for the client") { budget.inUse > 0 }
+            // Closed with the answer unread: the server's waiting write fails.
+            connection = nil
+            try await eventually(timeout: 60, "the budget released") { budget.inUse <= 0 }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(budget.inUse == 0)
+        }
+    }
 }

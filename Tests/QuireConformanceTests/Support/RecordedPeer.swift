@@ -128,7 +128,7 @@ final class RecordedPeer: Sendable {
                 return (head, body)
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            let count = chunk.withUnsafeMutableBytes { receiveRetryingInterrupts(connection, $0.baseAddress, $0.count) }
             guard count > 0 else { return nil }
             buffer += chunk[..<count]
         }
