@@ -128,9 +128,12 @@ import Testing
             #expect(reply.status == 201)
             #expect(reply.json == ["ok": true, "instance_start_time": "0"])
             // The flush is real: with the database closed it cannot happen, and 201 is not answered.
+            // The listener stops with its database, in the background: the request is either
+            // answered with an error or refused, whichever comes first (refused, under
+            // ThreadSanitizer's slower server, where this test failed on the refusal).
             try harness.database.close()
-            let closed = try await harness.client.send("POST", "/db/_ensure_full_commit", bytes: Data())
-            #expect(closed.status != 201)
+            let closed = try? await harness.client.send("POST", "/db/_ensure_full_commit", bytes: Data())
+            #expect(closed?.status != 201)
         }
     }
 }
