@@ -12,7 +12,7 @@ import Foundation
 /// `Int64` (not `-0`); doubles in Swift's shortest form with a fraction or an exponent. Apps
 /// send that text when they write JSON with sorted keys, and Quire hands it out from
 /// `toJSON()`, the fixture loader and the replicator.
-enum CanonicalJSON {
+package enum CanonicalJSON {
     /// How many reals the first scan lists in a buffer on the stack; text with more is
     /// scanned again with room for all.
     private static let listedReals = 32
@@ -24,7 +24,7 @@ enum CanonicalJSON {
     /// One pass in C (`quire_canonical_object`) checks everything but the form of reals,
     /// which it lists: each must be the shortest text that reads back as its double, as
     /// Swift's `description` writes it.
-    static func isCanonicalObject(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isCanonicalObject(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = text.baseAddress else { return false }
         let verdict = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * listedReals) { reals in
             check(base, text.count, reals: reals)

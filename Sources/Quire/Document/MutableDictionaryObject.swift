@@ -156,6 +156,11 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         return self
     }
 
+    /// Replaces the whole content with `text`, found canonical by ``CanonicalJSON``.
+    func keepCanonicalJSON(_ text: String) {
+        state.withLock { $0 = State(nodes: [:], canonicalJSON: text) }
+    }
+
     /// Replaces the whole content with a JSON object's; throws for invalid JSON or a
     /// non-object.
     ///
@@ -167,7 +172,7 @@ public final class MutableDictionaryObject: DictionaryObject, MutableDictionaryP
         // Canonical text (the common case: JSON written with sorted keys) is kept as it is,
         // with no tape: a document saved unchanged stores and digests these very bytes.
         if text.withUTF8({ CanonicalJSON.isCanonicalObject($0) }) {
-            state.withLock { $0 = State(nodes: [:], canonicalJSON: text) }
+            keepCanonicalJSON(text)
             return self
         }
         let tape = try JSONReader.applicationJSON {

@@ -71,6 +71,15 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
         try mutableContent.setJSON(json)
     }
 
+    /// A new document whose body is `json`, which the caller has found canonical with
+    /// ``CanonicalJSON/isCanonicalObject(_:)``: it is kept as it is, not checked again.
+    package init(id: String, checkedCanonicalJSON json: String) {
+        mutableContent = MutableDictionaryObject()
+        mutableContent.keepCanonicalJSON(json)
+        super.init(
+            id: id, revisionID: nil, sequence: 0, isDeleted: false, collection: nil, content: mutableContent)
+    }
+
     init(copying document: Document) {
         mutableContent = MutableDictionaryObject(document.content.jsonObject, blobStore: document.content.blobStore)
         super.init(

@@ -54,7 +54,7 @@ public struct FixtureIdentity: Sendable, Equatable {
 
         mutating func addLine(_ line: ArraySlice<UInt8>) {
             line.withUnsafeBytes { hasher.update($0) }
-            hasher.update(data: [0x0a])
+            withUnsafeBytes(of: UInt8(ascii: "\n")) { hasher.update($0) }
         }
 
         mutating func addBlob(_ digest: String) {

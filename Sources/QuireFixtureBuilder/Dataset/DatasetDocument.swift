@@ -10,22 +10,56 @@ public struct DatasetDocument: Sendable {
     public var line: Int
     /// The body without `_id`, with numbers as written (`1` and `1.0` stay apart) and keys
     /// kept byte for byte (two spellings of one text are two keys).
-    package var body: JSONObject
+    package var body: JSONObject {
+        get {
+            switch storage {
+            case .members(let members):
+                return members
+            case .canonical(let text):
+                // Checked canonical when the line was read, so it parses; an empty object
+                // stands in only if that ever failed.
+                guard case .object(let members)? = try? JSONReader.parse(text) else { return JSONObject() }
+                return members
+            }
+        }
+        set { storage = .members(newValue) }
+    }
+    /// The body's canonical JSON text, when the line held it as it is: the body is then taken
+    /// as that text, with no parsing and writing again.
+    package var canonicalJSON: String? {
+        if case .canonical(let text) = storage { text } else { nil }
+    }
     /// Every blob reference (`{"@type": "blob", "digest": ...}`) anywhere in the body, depth
     /// first with keys in sorted order.
     public var blobReferences: [DatasetBlobReference]
+
+    private var storage: Storage
+
+    private enum Storage: Sendable {
+        case members(JSONObject)
+        case canonical(String)
+    }
 
     /// Makes a document.
     package init(id: String, line: Int, body: JSONObject, blobReferences: [DatasetBlobReference]) {
         self.id = id
         self.line = line
-        self.body = body
+        self.storage = .members(body)
         self.blobReferences = blobReferences
     }
 
     /// Makes a document of a body built in code.
     package init(id: String, line: Int, body: [String: JSONValue], blobReferences: [DatasetBlobReference]) {
         self.init(id: id, line: line, body: JSONObject(body), blobReferences: blobReferences)
+    }
+
+    /// Makes a document of a body that is canonical JSON text without blob references, as
+    /// ``CanonicalDatasetLine`` finds it.
+    package init(id: String, line: Int, canonicalJSON: String) {
+        self.id = id
+        self.line = line
+        self.storage = .canonical(canonicalJSON)
+        self.blobReferences = []
     }
 
     /// The body as Foundation values (the shape `MutableDocument(id:data:)` and

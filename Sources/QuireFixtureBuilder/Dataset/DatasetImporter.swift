@@ -105,8 +105,13 @@ package final class DatasetImporter {
         let json: String
         let mutable: MutableDocument
         do {
-            json = try JSONWriter.string(.object(document.body))
-            mutable = try MutableDocument(id: document.id, json: json)
+            if let canonical = document.canonicalJSON {
+                json = canonical
+                mutable = MutableDocument(id: document.id, checkedCanonicalJSON: canonical)
+            } else {
+                json = try JSONWriter.string(.object(document.body))
+                mutable = try MutableDocument(id: document.id, json: json)
+            }
         } catch let error as QuireError {
             throw located(error, place)
         }

@@ -48,7 +48,20 @@ package struct JSONLinesDocumentReader {
                 QuireError(
                     .corruptData, "\(lineName?(number) ?? "line \(number) of '\(url.lastPathComponent)'") \(problem)")
             }
+            func noteID(_ id: String) throws {
+                guard requiresUniqueIDs else { return }
+                if let first = firstLineByID[id] { throw refuse("repeats \(idField) '\(id)' (first on line \(first))") }
+                firstLineByID[id] = number
+            }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            // Most lines are `_id` and a canonical body: taken as they are, unparsed.
+            if idField == Self.defaultIDField,
+                let canonical = CanonicalDatasetLine(line, readsBlobReferences: readsBlobReferences)
+            {
+                try noteID(canonical.id)
+                try body(DatasetDocument(id: canonical.id, line: number, canonicalJSON: canonical.body), line)
+                continue
+            }
             let parsed: JSONValue
             do {
                 parsed = try line.withUnsafeBytes { try JSONReader.parse($0) }
@@ -65,10 +78,7 @@ package struct JSONLinesDocumentReader {
             if idField != Self.defaultIDField, members[Self.defaultIDField] != nil {
                 throw refuse("has \"\(Self.defaultIDField)\" but IDs are taken from \"\(idField)\"")
             }
-            if requiresUniqueIDs {
-                if let first = firstLineByID[id] { throw refuse("repeats \(idField) '\(id)' (first on line \(first))") }
-                firstLineByID[id] = number
-            }
+            try noteID(id)
             var references: [DatasetBlobReference] = []
             do {
                 if readsBlobReferences { references = try DatasetBlobReference.all(in: .object(members)) }

@@ -31,7 +31,7 @@ package final class JSONLinesReader {
     /// The next line without its `\n` (or `\r\n`), or nil at the end of the file.
     package func nextLine() throws -> ArraySlice<UInt8>? {
         while true {
-            if let newline = pending[max(pendingStart, searchedUpTo)...].firstIndex(of: 0x0a) {
+            if let newline = firstNewline(from: max(pendingStart, searchedUpTo)) {
                 var line = pending[pendingStart..<newline]
                 pendingStart = newline + 1
                 searchedUpTo = pendingStart
@@ -62,6 +62,17 @@ package final class JSONLinesReader {
             } else {
                 pending.append(contentsOf: chunk[0..<count])
             }
+        }
+    }
+
+    /// The index of the first `\n` of `pending` at or after `start` (`memchr`, many bytes at a
+    /// time).
+    private func firstNewline(from start: Int) -> Int? {
+        pending.withUnsafeBytes { bytes in
+            guard start < bytes.count, let base = bytes.baseAddress,
+                let found = memchr(base + start, 0x0a, bytes.count - start)
+            else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
         }
     }
 }
