@@ -118,6 +118,9 @@ import Testing
                 [
                     .bytes("a/b.txt", Data("abc".utf8)),
                     .bytes("a/c.bin", Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })),
+                    // Large enough to be written and hashed on a second thread.
+                    .bytes(
+                        "a/d.bin", PipelinedFileSinkTests.noise(count: Int(PipelinedFileSink.worthwhileSize) + 12_345)),
                 ],
                 to: setup.archive)
             let reader = SafeArchiveReader(archiveURL: setup.archive)
@@ -126,7 +129,7 @@ import Testing
             scratch.close()
             return (try reader.listing(), files, scratch.url)
         }
-        #expect(files.count == 2)
+        #expect(files.count == 3)
         for entry in listing where entry.kind == .file {
             #expect(files[entry.path] == entry)
             let written = try Data(contentsOf: folder.appendingPathComponent(entry.path))

@@ -169,13 +169,22 @@ public struct SafeArchiveReader: Sendable {
                 if hashing {
                     // The file is new (created exclusively in a folder just made) and written
                     // only here, so the digest of these bytes is the digest of the file.
-                    var hasher = SHA256()
                     var described = entry
-                    described.size = try read { bytes in
-                        hasher.update(bytes)
-                        try file.write(bytes)
+                    if (entry.size ?? 0) >= PipelinedFileSink.worthwhileSize {
+                        // A large file (the database) is written and hashed on a second
+                        // thread while this one decompresses.
+                        let sink = PipelinedFileSink(file: file)
+                        defer { sink.stop() }
+                        described.size = try read { bytes in try sink.write(bytes) }
+                        described.sha256 = DigestText.hex(try sink.finish())
+                    } else {
+                        var hasher = SHA256()
+                        described.size = try read { bytes in
+                            hasher.update(bytes)
+                            try file.write(bytes)
+                        }
+                        described.sha256 = DigestText.hex(hasher.finalize())
                     }
-                    described.sha256 = DigestText.hex(hasher.finalize())
                     files[entry.path] = described
                 } else {
                     _ = try read { bytes in try file.write(bytes) }
