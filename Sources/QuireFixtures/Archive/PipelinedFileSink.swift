@@ -11,9 +11,10 @@ import Quire
 /// ``finish()``; ``stop()`` (always call it, in a `defer`) ends the thread whatever happened,
 /// so nothing keeps running or writing after the caller has given up on the file.
 final class PipelinedFileSink: @unchecked Sendable {
-    // Safe because every `var` below is read and written with `condition` locked, except
-    // `hasher`, which only the thread touches until `done`, and only the caller after it; a
-    // buffer belongs to the caller while in `free` or filling, to the thread while in `full`.
+    // Safe because `free`, `full`, `ending`, `discarding`, `done` and `failure` are read and
+    // written with `condition` locked; `filling` and `filled` are the caller's alone; `hasher`
+    // is the thread's until `done` and the caller's after it. A buffer belongs to the caller
+    // while it is being filled, to the thread while it is in `full`.
     private let condition = NSCondition()
     private let file: PosixFile
     private var free: [UnsafeMutableRawBufferPointer]
@@ -25,7 +26,7 @@ final class PipelinedFileSink: @unchecked Sendable {
     private var done = false
     private var failure: (any Error)?
     private var hasher = SHA256()
-    private var buffers: [UnsafeMutableRawBufferPointer]
+    private let buffers: [UnsafeMutableRawBufferPointer]
 
     /// Bytes per buffer, and buffers: the caller fills one while the thread works on another.
     static let bufferSize = 1 << 20
