@@ -73,11 +73,9 @@ public final class MutableDocument: Document, MutableDictionaryProtocol, @unchec
 
     /// A new document whose body is `json`, which the caller has found canonical with
     /// ``CanonicalJSON/isCanonicalObject(_:)``: it is kept as it is, not checked again.
-    package init(id: String, checkedCanonicalJSON json: String) {
-        mutableContent = MutableDictionaryObject()
+    package convenience init(id: String, checkedCanonicalJSON json: String) {
+        self.init(id: id)
         mutableContent.keepCanonicalJSON(json)
-        super.init(
-            id: id, revisionID: nil, sequence: 0, isDeleted: false, collection: nil, content: mutableContent)
     }
 
     init(copying document: Document) {

@@ -16,6 +16,8 @@ struct CanonicalDatasetLine {
     let body: String
 
     private static let prefix = Array(#"{"_id":""#.utf8)
+    /// What follows the `@` of a `"@type"` key.
+    private static let typeKeyTail = Array(#"type""#.utf8)
 
     /// The ID and body of `line`, or nil when the line must go through the full reader.
     /// With `readsBlobReferences`, a body that has an `"@type"` key anywhere goes there too,
@@ -45,51 +47,51 @@ struct CanonicalDatasetLine {
         default:
             return nil
         }
-        guard let id = Self.validString(line[idStart..<idEnd]) else { return nil }
-        let body = members.withUnsafeBytes { members in
-            String(unsafeUninitializedCapacity: members.count + 1) { text in
-                text[0] = UInt8(ascii: "{")
-                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(text)[1...]).copyMemory(
-                    from: members)
-                return members.count + 1
-            }
-        }
-        // A String repairs invalid UTF-8 as it is made: a body that changed on the way in is
-        // left to the full reader.
-        var text = body
-        let unchanged = text.withUTF8 { text in
-            text.count == members.count + 1
-                && members.withUnsafeBytes { memcmp(text.baseAddress! + 1, $0.baseAddress!, $0.count) == 0 }
-        }
-        guard unchanged, !(readsBlobReferences && Self.mayHoldBlobReference(text)),
-            text.withUTF8({ CanonicalJSON.isCanonicalObject($0) })
+        // The body is `{` and the members after the ID.
+        guard let id = Self.exactString(line[idStart..<idEnd]),
+            var body = Self.exactString(members, after: UInt8(ascii: "{")),
+            body.withUTF8({ text in
+                !(readsBlobReferences && Self.mayHoldBlobReference(text)) && CanonicalJSON.isCanonicalObject(text)
+            })
         else { return nil }
         self.id = id
-        self.body = text
+        self.body = body
     }
 
-    /// `bytes` as a String when they are valid UTF-8 (a String made of them is the same bytes).
-    private static func validString(_ bytes: ArraySlice<UInt8>) -> String? {
-        var text = String(decoding: bytes, as: UTF8.self)
-        return text.withUTF8 { $0.elementsEqual(bytes) } ? text : nil
-    }
-
-    /// Whether the canonical-looking `text` has the bytes `"@type"` anywhere, as a blob
-    /// reference's key would be written. `memchr` looks for the `@`, rare in bodies.
-    private static func mayHoldBlobReference(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            let tail = Array("type\"".utf8)
-            var start = 1
-            while start < bytes.count,
-                let found = memchr(base + start, Int32(UInt8(ascii: "@")), bytes.count - start)
-            {
-                let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-                if base[at - 1] == UInt8(ascii: "\""), bytes[(at + 1)...].starts(with: tail) { return true }
-                start = at + 1
+    /// `lead` (when given) and then `bytes`, as a String, when they are valid UTF-8. A String
+    /// repairs invalid UTF-8 as it is made, so one whose bytes differ from those given is
+    /// refused.
+    private static func exactString(_ bytes: ArraySlice<UInt8>, after lead: UInt8? = nil) -> String? {
+        let offset = lead == nil ? 0 : 1
+        let count = offset + bytes.count
+        var text = bytes.withUnsafeBytes { bytes in
+            String(unsafeUninitializedCapacity: count) { text in
+                if let lead { text[0] = lead }
+                UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(text)[offset...]).copyMemory(
+                    from: bytes)
+                return count
             }
-            return false
         }
+        let unchanged = text.withUTF8 { text in
+            guard text.count == count, let base = text.baseAddress else { return false }
+            return bytes.withUnsafeBytes { bytes in
+                guard let original = bytes.baseAddress else { return true }
+                return memcmp(base + offset, original, bytes.count) == 0
+            }
+        }
+        return unchanged ? text : nil
+    }
+
+    /// Whether the canonical-looking `bytes` have `"@type"` anywhere, as a blob reference's key
+    /// would be written. `memchr` looks for the `@`, rare in bodies.
+    private static func mayHoldBlobReference(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var start = 1
+        while start < bytes.count, let found = memchr(base + start, Int32(UInt8(ascii: "@")), bytes.count - start) {
+            let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            if base[at - 1] == UInt8(ascii: "\""), bytes[(at + 1)...].starts(with: typeKeyTail) { return true }
+            start = at + 1
+        }
+        return false
     }
 }
