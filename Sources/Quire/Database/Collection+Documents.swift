@@ -30,8 +30,8 @@ extension Collection {
                 guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
                 // Copied out, read by path: a reader of one property parses only what it reads.
                 // The revision ID rides in the body's allocation, made a string only when asked.
-                let body = statement.withUnsafeBytes(at: 3) { text in
-                    statement.withUnsafeBytes(at: 2) { revisionID in
+                let body = try statement.withUnsafeBytes(at: 3) { text in
+                    try StoredRevisionID.withText(of: statement, at: 2) { revisionID in
                         StoredJSON.make(
                             copying: text, revisionID: statement.isNull(at: 2) ? nil : revisionID,
                             blobStore: database.blobStore)
@@ -179,7 +179,7 @@ extension Collection {
         guard try statement.step() else { return nil }
         return StoredRow(
             sequence: UInt64(statement.int64(at: 0)), flags: statement.int64(at: 1),
-            revisionID: statement.text(at: 2) ?? "", history: statement.text(at: 3) ?? "")
+            revisionID: try statement.revisionID(at: 2), history: statement.text(at: 3) ?? "")
     }
 
     /// A document object never saved cannot be deleted or purged: notFound, once a closed
@@ -241,17 +241,15 @@ extension Collection {
                 }
                 let insert = try connection.cachedStatement(sql.insertNew)
                 var key = document.id
-                var revision = revisionID
-                // The texts are bound in place: they outlive the statement's run just below.
+                // The key and body are bound in place: they outlive the statement's run just
+                // below. The revision ID is packed, and SQLite copies those few bytes.
                 let inserted = try key.withUTF8 { key in
-                    try revision.withUTF8 { revision in
-                        try bodyBytes.withUnsafeBytes { body in
-                            try insert.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
-                            try insert.bind(Int64(sequence), at: 2)
-                            try insert.bindTextInPlace(UnsafeRawBufferPointer(revision), at: 3)
-                            try insert.bindTextInPlace(body, at: 4)
-                            return try insert.insertUnlessKeyExists()
-                        }
+                    try bodyBytes.withUnsafeBytes { body in
+                        try insert.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
+                        try insert.bind(Int64(sequence), at: 2)
+                        try insert.bind(revisionID: revisionID, at: 3)
+                        try insert.bindTextInPlace(body, at: 4)
+                        return try insert.insertUnlessKeyExists()
                     }
                 }
                 if inserted {
@@ -313,7 +311,7 @@ extension Collection {
             try statement.bind(Int64(sequence), at: 2)
             let keptFlags = (stored?.flags ?? 0) & DocumentFlags.conflicted
             try statement.bind((deleting ? DocumentFlags.deleted : 0) | keptFlags, at: 3)
-            try statement.bind(revisionID, at: 4)
+            try statement.bind(revisionID: revisionID, at: 4)
             try bodyBytes.withUnsafeBytes { try statement.bind(utf8Buffer: $0, at: 5) }
             try statement.bind(history.prefix(max(0, depth - 1)).joined(separator: ","), at: 6)
             try statement.run()
@@ -342,8 +340,8 @@ extension Collection {
             return nil
         }
         return Document(
-            id: id, revisionID: statement.text(at: 2), sequence: UInt64(statement.int64(at: 0)), isDeleted: false,
-            collection: self, content: DictionaryObject(members, blobStore: database.blobStore))
+            id: id, revisionID: try statement.revisionID(at: 2), sequence: UInt64(statement.int64(at: 0)),
+            isDeleted: false, collection: self, content: DictionaryObject(members, blobStore: database.blobStore))
     }
 
     private func prepareBody(of document: MutableDocument, lease: inout BlobLease?) throws -> CanonicalBody {

@@ -51,7 +51,7 @@ extension Collection {
             """
         return try reading { connection in
             try connection.query(sql, arguments) {
-                DocumentListing(id: $0.text(at: 0) ?? "", revisionID: $0.text(at: 1) ?? "")
+                DocumentListing(id: $0.text(at: 0) ?? "", revisionID: try $0.revisionID(at: 1))
             }
         }
     }

@@ -91,7 +91,7 @@ extension Collection {
         try reading { connection in
             let rows = try connection.query(
                 "SELECT key, sequence, flags, revid FROM \(table) WHERE \(condition) LIMIT ?", arguments
-            ) { ($0.text(at: 0) ?? "", UInt64($0.int64(at: 1)), $0.int64(at: 2), $0.text(at: 3) ?? "") }
+            ) { ($0.text(at: 0) ?? "", UInt64($0.int64(at: 1)), $0.int64(at: 2), try $0.revisionID(at: 3)) }
             return try rows.map { key, sequence, flags, revisionID in
                 // Closed branches (deleted leaves) count too: style=all_docs lists every leaf.
                 let leaves =
@@ -243,7 +243,7 @@ extension Collection {
     private func treeRows(_ connection: Connection, id: String) throws -> [TreeRow] {
         var rows = try connection.query("SELECT revid, flags, history, body FROM \(table) WHERE key = ?", [.text(id)]) {
             TreeRow(
-                revisionID: $0.text(at: 0) ?? "", isDeleted: $0.int64(at: 1) & DocumentFlags.deleted != 0,
+                revisionID: try $0.revisionID(at: 0), isDeleted: $0.int64(at: 1) & DocumentFlags.deleted != 0,
                 history: Collection.splitHistory($0.text(at: 2) ?? ""), bodyText: $0.text(at: 3) ?? "{}")
         }
         guard !rows.isEmpty else { return [] }
@@ -274,7 +274,8 @@ extension Collection {
                 revid = excluded.revid, body = excluded.body, history = excluded.history
             """,
             [
-                .text(id), .integer(Int64(sequence)), .integer(flags), .text(winner.revisionID), .text(winner.bodyText),
+                .text(id), .integer(Int64(sequence)), .integer(flags), StoredRevisionID.value(winner.revisionID),
+                .text(winner.bodyText),
                 .text(winner.history.joined(separator: ",")),
             ])
         connection.noteSequenceWritten(collectionID: self.id, sequence: sequence)

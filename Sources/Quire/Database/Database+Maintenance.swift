@@ -64,10 +64,15 @@ extension Database {
         let references: BlobReferences
         do {
             references = try read { connection in
-                let report = try connection.query("PRAGMA integrity_check") { $0.text(at: 0) ?? "" }
-                if report != ["ok"] {
-                    problems += report.prefix(20).map { "SQLite: \($0)" }
-                    if report.count > 20 { problems.append("SQLite: \(report.count - 20) more problems") }
+                do {
+                    let report = try connection.query("PRAGMA integrity_check") { $0.text(at: 0) ?? "" }
+                    if report != ["ok"] {
+                        problems += report.prefix(20).map { "SQLite: \($0)" }
+                        if report.count > 20 { problems.append("SQLite: \(report.count - 20) more problems") }
+                    }
+                } catch let error as QuireError where error.code == .corruptData {
+                    // Damage that stops the check itself (a b-tree page it cannot walk).
+                    problems.append("SQLite: \(error.message)")
                 }
                 return try BlobReferences.scan(connection)
             }

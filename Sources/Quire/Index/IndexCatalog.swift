@@ -163,6 +163,21 @@ enum IndexCatalog {
     /// only for the very expression it was made on. Full-text tables need nothing (their
     /// triggers give the same values either way).
     static func recompileBodyReads(_ connection: Connection) throws {
+        try recompile(connection) { $0.contains("json_extract(") || $0.contains("json_type(") }
+    }
+
+    /// Creates again the value and array indexes that read the `revid` column itself, as files
+    /// before schema version 6 have them: `meta().revisionID` is now `quire_revid(revid)`
+    /// (the column holds Quire's own IDs packed, ``StoredRevisionID``).
+    static func recompileRevisionIDReads(_ connection: Connection) throws {
+        try recompile(connection) { sql in
+            sql.replacingOccurrences(of: "quire_revid(", with: "").contains("revid")
+        }
+    }
+
+    /// Drops and creates again, from their definitions, the value and array indexes whose
+    /// SQL (`sqlite_schema.sql` of the SQLite index) `needsIt` picks.
+    private static func recompile(_ connection: Connection, where needsIt: (String) -> Bool) throws {
         let indexes = try connection.query(
             "SELECT collection_id, name, kind, definition FROM quire_indexes WHERE kind IN (?, ?) ORDER BY collection_id, name",
             [.text(Kind.value.rawValue), .text(Kind.array.rawValue)]
@@ -174,7 +189,7 @@ enum IndexCatalog {
                 kind == .value ? valueIndexName(table: table, name: name) : arrayIndexName(table: table, name: name)
             let sql = try connection.scalarText(
                 "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?", [.text(object)])
-            guard let sql, sql.contains("json_extract(") || sql.contains("json_type(") else { continue }
+            guard let sql, needsIt(sql) else { continue }
             try connection.execute("DROP INDEX \(object)")
             let definition = Definition(kind: kind, json: (try? JSONReader.parse(json)) ?? .object([:]))
             try createObjects(connection, table: table, name: name, definition: definition)

@@ -39,7 +39,7 @@ extension QueryCompiler {
             let source = try documentSource(named: alias)
             switch property {
             case .id: return column(source, "key")
-            case .revisionID: return column(source, "revid")
+            case .revisionID: return "quire_revid(\(column(source, "revid")))"
             case .sequence: return column(source, "sequence")
             case .isDeleted: return "(\(column(source, "flags")) & 1 != 0)"
             case .expiration: return column(source, "expiration")

@@ -21,6 +21,9 @@ import Foundation
 /// - `quire_extract(json, path)`, `quire_type(json, path)`: `json_extract` and `json_type` with
 ///   one path, answered by scanning the text (C, `quire_path.c`); queries and index
 ///   expressions read stored bodies with them.
+/// - `quire_revid(revid)`: the text of a revision ID as a document table stores it (C,
+///   `quire_revid.c`; see ``StoredRevisionID``), for `meta().revisionID`; `quire_revid_pack`,
+///   its inverse, for the migration that packs the IDs already stored.
 /// - `quire_str_to_millis`, `quire_str_to_utc`, `quire_millis_to_utc`, `quire_millis_to_str`:
 ///   the date functions as earlier versions compiled them (index expressions may name them).
 /// - collations `QUIRE_UNICODE`, `QUIRE_UNICODE_NOCASE`, `QUIRE_UNICODE_NODIAC`,
@@ -53,7 +56,8 @@ enum SQLFunctions {
         let handle = connection.handle
         let pure = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
         let cache = RegexCache()
-        let registered = quire_path_register(handle)
+        var registered = quire_path_register(handle)
+        if registered == SQLITE_OK { registered = quire_revid_register(handle) }
         guard registered == SQLITE_OK else { throw QuireError.sqlite(registered, connection: handle, statement: nil) }
         try function(handle, "regexp", 2, pure) { context, arguments in
             guard let pattern = text(arguments[0]), let subject = text(arguments[1]) else {

@@ -102,6 +102,14 @@ package final class Statement {
         try check(result)
     }
 
+    /// Binds bytes as a BLOB, copied by SQLite (the memory may go once this returns).
+    func bind(blobBuffer buffer: UnsafeRawBufferPointer, at index: Int32) throws {
+        try check(
+            sqlite3_bind_blob(
+                handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                quire_sqlite_transient()))
+    }
+
     /// Binds NULL.
     package func bindNull(at index: Int32) throws {
         try check(sqlite3_bind_null(handle, index))

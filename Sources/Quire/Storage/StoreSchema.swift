@@ -14,7 +14,8 @@ import Foundation
 ///   never reach a newer collection's table.
 /// - `docs_<id>`: one row per document with its current (winning) revision: sequence (the
 ///   rowid), key (a unique index, `docs_<id>_key`), flags (bit 0 deleted, bit 1 conflicted),
-///   revision ID, expiration (ms since the epoch), ancestor revision IDs (newest first) and,
+///   revision ID (from schema version 6 Quire's own packed into a blob, others as text:
+///   `StoredRevisionID`), expiration (ms since the epoch), ancestor revision IDs (newest first) and,
 ///   last, the canonical JSON body. A partial index of the deleted rows (`docs_<id>_deleted`,
 ///   schema version 4) makes counting documents cheap. Sequence order is the table's own order, the one
 ///   `_changes` and replication walk, and the full-text tables' rowids are the same numbers.
@@ -88,12 +89,26 @@ enum StoreSchema {
         SchemaMigrator.Migration(version: 5, name: "indexes read bodies with quire_extract") { connection in
             try IndexCatalog.recompileBodyReads(connection)
         },
+        // Quire's own revision IDs are stored packed, 21 to 25 bytes where their text took 42
+        // or more (`StoredRevisionID`); an index on `meta().revisionID` is made again on
+        // `quire_revid(revid)`. Updating `revid` alone fires no full-text or array trigger.
+        SchemaMigrator.Migration(version: packedRevisionIDVersion, name: "revision IDs stored packed") { connection in
+            let ids = try connection.query("SELECT id FROM quire_collections ORDER BY id") { $0.int64(at: 0) }
+            for id in ids {
+                try connection.execute(
+                    "UPDATE \(tableName(id)) SET revid = quire_revid_pack(revid) WHERE typeof(revid) = 'text'")
+            }
+            try IndexCatalog.recompileRevisionIDReads(connection)
+        },
     ])
 
     static func tableName(_ id: Int64) -> String { "docs_\(id)" }
 
     /// The first schema version whose document tables are keyed by sequence.
     static let sequenceKeyedVersion: Int64 = 3
+
+    /// The first schema version whose document tables store Quire's own revision IDs packed.
+    static let packedRevisionIDVersion: Int64 = 6
 
     /// Adds a collection to the catalog and creates its table, in the layout of the file's
     /// schema version (a file not yet migrated keeps one layout for all its tables); returns
