@@ -4,10 +4,75 @@
 #include "quire_revid.h"
 #include <sqlite3.h>
 
-static int hex_value(uint8_t c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/// The value of a lower-case hex digit, 0xFF for any other byte.
+static inline uint8_t hex_value(uint8_t byte) {
+    if (byte >= '0' && byte <= '9') return (uint8_t)(byte - '0');
+    if (byte >= 'a' && byte <= 'f') return (uint8_t)(byte - 'a' + 10);
+    return 0xFF;
+}
+
+/// Decodes 2 × `count` lower-case hex digits at `hex` into `count` bytes; 0 when any byte is
+/// not one.
+static int quire_revid_decode_hex(const uint8_t *hex, uint8_t *bytes, int count) {
+    int i = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_set1_epi8('0'), a = _mm_set1_epi8('a');
+    const __m128i nine = _mm_set1_epi8(9), five = _mm_set1_epi8(5), ten = _mm_set1_epi8(10);
+    const __m128i low_byte = _mm_set1_epi16(0x00FF);
+    for (; count - i >= 8; i += 8) {
+        const __m128i chars = _mm_loadu_si128((const __m128i *)(hex + 2 * i));
+        // A digit is 0 to 9 after subtracting '0', a letter 0 to 5 after subtracting 'a'
+        // (unsigned: the smaller of it and the bound is itself).
+        const __m128i digits = _mm_sub_epi8(chars, zero), letters = _mm_sub_epi8(chars, a);
+        const __m128i is_digit = _mm_cmpeq_epi8(_mm_min_epu8(digits, nine), digits);
+        const __m128i is_letter = _mm_cmpeq_epi8(_mm_min_epu8(letters, five), letters);
+        if (_mm_movemask_epi8(_mm_or_si128(is_digit, is_letter)) != 0xFFFF) return 0;
+        const __m128i values = _mm_or_si128(
+            _mm_and_si128(is_digit, digits), _mm_and_si128(is_letter, _mm_add_epi8(letters, ten)));
+        // Each 16-bit lane holds a high nibble (the first digit) and a low one (the second).
+        const __m128i pairs = _mm_or_si128(
+            _mm_slli_epi16(_mm_and_si128(values, low_byte), 4), _mm_srli_epi16(values, 8));
+        _mm_storel_epi64((__m128i *)(bytes + i), _mm_packus_epi16(pairs, pairs));
+    }
+#endif
+    // What the vectors left (all of it without SSE2).
+    uint8_t invalid = 0;
+    for (; i < count; i++) {
+        const uint8_t high = hex_value(hex[2 * i]), low = hex_value(hex[2 * i + 1]);
+        invalid |= (uint8_t)(high | low);
+        bytes[i] = (uint8_t)(high << 4 | (low & 0x0F));
+    }
+    return (invalid & 0xF0) == 0;
+}
+
+/// Writes the 2 × `count` lower-case hex digits of `count` bytes.
+static void quire_revid_encode_hex(const uint8_t *bytes, uint8_t *hex, int count) {
+    static const char digits[] = "0123456789abcdef";
+    int i = 0;
+#if defined(__SSE2__)
+    const __m128i nibble = _mm_set1_epi8(0x0F), nine = _mm_set1_epi8(9);
+    const __m128i zero = _mm_set1_epi8('0'), letter_gap = _mm_set1_epi8('a' - '0' - 10);
+    for (; count - i >= 16; i += 16) {
+        const __m128i value = _mm_loadu_si128((const __m128i *)(bytes + i));
+        const __m128i high = _mm_and_si128(_mm_srli_epi16(value, 4), nibble), low = _mm_and_si128(value, nibble);
+        // Interleaved, high nibble first; then '0' added, and the gap to 'a' above 9.
+        const __m128i first = _mm_unpacklo_epi8(high, low), second = _mm_unpackhi_epi8(high, low);
+        const __m128i first_text = _mm_add_epi8(
+            _mm_add_epi8(first, zero), _mm_and_si128(_mm_cmpgt_epi8(first, nine), letter_gap));
+        const __m128i second_text = _mm_add_epi8(
+            _mm_add_epi8(second, zero), _mm_and_si128(_mm_cmpgt_epi8(second, nine), letter_gap));
+        _mm_storeu_si128((__m128i *)(hex + 2 * i), first_text);
+        _mm_storeu_si128((__m128i *)(hex + 2 * i + 16), second_text);
+    }
+#endif
+    for (; i < count; i++) {
+        hex[2 * i] = (uint8_t)digits[bytes[i] >> 4];
+        hex[2 * i + 1] = (uint8_t)digits[bytes[i] & 0x0F];
+    }
 }
 
 int quire_revid_pack(const uint8_t *text, size_t count, uint8_t packed[QUIRE_REVID_PACKED_MAX]) {
@@ -27,12 +92,7 @@ int quire_revid_pack(const uint8_t *text, size_t count, uint8_t packed[QUIRE_REV
         generation >>= 7;
         packed[length++] = generation != 0 ? (uint8_t)(byte | 0x80) : byte;
     } while (generation != 0);
-    const uint8_t *hex = text + digits + 1;
-    for (int i = 0; i < 20; i++) {
-        int high = hex_value(hex[2 * i]), low = hex_value(hex[2 * i + 1]);
-        if (high < 0 || low < 0) return 0;
-        packed[length + i] = (uint8_t)(high << 4 | low);
-    }
+    if (!quire_revid_decode_hex(text + digits + 1, packed + length, 20)) return 0;
     return length + 20;
 }
 
@@ -57,13 +117,8 @@ int quire_revid_unpack(const uint8_t *packed, size_t count, uint8_t text[QUIRE_R
     int written = 0;
     while (digit_count > 0) text[written++] = (uint8_t)digits[--digit_count];
     text[written++] = '-';
-    static const char hex[] = "0123456789abcdef";
-    for (int i = 0; i < 20; i++) {
-        uint8_t byte = packed[length + (size_t)i];
-        text[written++] = (uint8_t)hex[byte >> 4];
-        text[written++] = (uint8_t)hex[byte & 0x0F];
-    }
-    return written;
+    quire_revid_encode_hex(packed + length, text + written, 20);
+    return written + 40;
 }
 
 static void quire_revid_function(sqlite3_context *context, int argc, sqlite3_value **argv) {

@@ -35,6 +35,20 @@ import Testing
         }
     }
 
+    @Test func twoThousandRandomRevisionIDsComeBackExactly() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let hex = Array("0123456789abcdef")
+        for _ in 0..<2000 {
+            let generation = Int(next() % UInt64(RevisionID.maximumGeneration)) + 1
+            let text = "\(generation)-" + String((0..<40).map { _ in hex[Int(next() % 16)] })
+            #expect(unpack(try #require(pack(text), "\(text)")) == text)
+        }
+    }
+
     @Test func everyOtherTextIsStoredAsItIs() {
         let hex40 = Self.digest
         for text in [
@@ -44,6 +58,21 @@ import Testing
             "+1-" + String(hex40.dropFirst()),
         ] {
             #expect(pack(text) == nil, "\(text)")
+        }
+    }
+
+    /// The digits are read sixteen at a time and the rest one by one: a byte that is not a
+    /// lower-case hex digit is refused at every position.
+    @Test func aWrongByteAnywhereInTheDigitsKeepsTheTextAsItIs() {
+        let digits = Array(Self.digest.utf8)
+        for position in digits.indices {
+            for wrong in Array("G/:`gAF ".utf8) + [0x00, 0x80, 0xB0] {
+                var bytes = Array("7-".utf8) + digits
+                bytes[2 + position] = wrong
+                var packed = [UInt8](repeating: 0, count: Int(QUIRE_REVID_PACKED_MAX))
+                let count = bytes.withUnsafeBufferPointer { quire_revid_pack($0.baseAddress, $0.count, &packed) }
+                #expect(count == 0, "byte \(wrong) at digit \(position)")
+            }
         }
     }
 

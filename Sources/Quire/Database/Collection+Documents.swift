@@ -241,15 +241,17 @@ extension Collection {
                 }
                 let insert = try connection.cachedStatement(sql.insertNew)
                 var key = document.id
-                // The key and body are bound in place: they outlive the statement's run just
-                // below. The revision ID is packed, and SQLite copies those few bytes.
+                // The key, revision ID and body are bound in place: they outlive the statement's
+                // run just below, which clears the bindings.
                 let inserted = try key.withUTF8 { key in
                     try bodyBytes.withUnsafeBytes { body in
-                        try insert.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
-                        try insert.bind(Int64(sequence), at: 2)
-                        try insert.bind(revisionID: revisionID, at: 3)
-                        try insert.bindTextInPlace(body, at: 4)
-                        return try insert.insertUnlessKeyExists()
+                        try StoredRevisionID.withStoredBytes(revisionID) { revision, isPacked in
+                            try insert.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
+                            try insert.bind(Int64(sequence), at: 2)
+                            try insert.bindInPlace(storedRevisionID: revision, isPacked: isPacked, at: 3)
+                            try insert.bindTextInPlace(body, at: 4)
+                            return try insert.insertUnlessKeyExists()
+                        }
                     }
                 }
                 if inserted {

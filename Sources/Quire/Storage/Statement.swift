@@ -92,6 +92,13 @@ package final class Statement {
             sqlite3_bind_text(handle, index, base?.assumingMemoryBound(to: CChar.self), Int32(text.count), nil))
     }
 
+    /// Binds bytes as a BLOB that SQLite reads in place (`SQLITE_STATIC`), under the rule of
+    /// ``bindTextInPlace(_:at:)``.
+    func bindBlobInPlace(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
+        try check(sqlite3_bind_blob(handle, index, base, Int32(bytes.count), nil))
+    }
+
     /// Binds bytes as a BLOB.
     package func bind(blob bytes: [UInt8], at index: Int32) throws {
         let result = bytes.withUnsafeBytes { buffer in

@@ -1,5 +1,4 @@
 import CQuireFTS
-import CSQLite
 
 /// How a document table stores revision IDs (schema version 6): one of Quire's own form,
 /// `<generation>-<40 hex digits>`, as a blob of the generation (a varint) and the 20 digest
@@ -12,6 +11,7 @@ import CSQLite
 enum StoredRevisionID {
     /// Calls `body` with the bytes to store for `revisionID` and whether they are the packed
     /// blob (else its UTF-8 text).
+    @inline(__always)
     static func withStoredBytes<T>(
         _ revisionID: String, _ body: (UnsafeRawBufferPointer, _ isPacked: Bool) throws -> T
     ) rethrows -> T {
@@ -37,6 +37,7 @@ enum StoredRevisionID {
     /// Calls `body` with the text of the revision ID in column `index` of `statement`'s row:
     /// a packed blob unpacked, text as it is (empty for NULL).
     /// ``QuireError/Code/corruptRevisionData`` for a blob that is not a packed revision ID.
+    @inline(__always)
     static func withText<T>(
         of statement: Statement, at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T
     ) throws -> T {
@@ -65,6 +66,13 @@ extension Statement {
         try StoredRevisionID.withStoredBytes(revisionID) { bytes, isPacked in
             if isPacked { try bind(blobBuffer: bytes, at: index) } else { try bind(utf8Buffer: bytes, at: index) }
         }
+    }
+
+    /// Binds bytes from ``StoredRevisionID/withStoredBytes(_:_:)`` that SQLite reads in place
+    /// (`SQLITE_STATIC`): they must stay valid until the statement has run and its bindings
+    /// are cleared.
+    func bindInPlace(storedRevisionID bytes: UnsafeRawBufferPointer, isPacked: Bool, at index: Int32) throws {
+        if isPacked { try bindBlobInPlace(bytes, at: index) } else { try bindTextInPlace(bytes, at: index) }
     }
 
     /// The revision ID a document table stores in column `index` of the current row (empty
