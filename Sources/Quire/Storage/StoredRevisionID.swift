@@ -17,6 +17,7 @@ enum StoredRevisionID {
     ) rethrows -> T {
         var text = revisionID
         return try text.withUTF8 { text in
+            // Room for QUIRE_REVID_PACKED_MAX (25) bytes.
             var packed: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
             return try withUnsafeMutableBytes(of: &packed) { buffer in
                 let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -43,6 +44,7 @@ enum StoredRevisionID {
     ) throws -> T {
         try statement.withUnsafeBytes(at: index) { stored in
             guard statement.isBlob(at: index) else { return try body(stored) }
+            // Room for QUIRE_REVID_TEXT_MAX (51) bytes.
             var text: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
             return try withUnsafeMutableBytes(of: &text) { buffer in
                 let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
