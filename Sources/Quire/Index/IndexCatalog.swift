@@ -168,7 +168,9 @@ enum IndexCatalog {
 
     /// Creates again the value and array indexes that read the `revid` column itself, as files
     /// before schema version 6 have them: `meta().revisionID` is now `quire_revid(revid)`
-    /// (the column holds Quire's own IDs packed, ``StoredRevisionID``).
+    /// (the column holds Quire's own IDs packed, ``StoredRevisionID``). The test is on the
+    /// index's SQL text, so an index whose name or path merely contains `revid` is made again
+    /// too, the same as it was.
     static func recompileRevisionIDReads(_ connection: Connection) throws {
         try recompile(connection) { sql in
             sql.replacingOccurrences(of: "quire_revid(", with: "").contains("revid")
