@@ -101,12 +101,7 @@ package final class Statement {
 
     /// Binds bytes as a BLOB.
     package func bind(blob bytes: [UInt8], at index: Int32) throws {
-        let result = bytes.withUnsafeBytes { buffer in
-            sqlite3_bind_blob(
-                handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
-                quire_sqlite_transient())
-        }
-        try check(result)
+        try bytes.withUnsafeBytes { try bind(blobBuffer: $0, at: index) }
     }
 
     /// Binds bytes as a BLOB, copied by SQLite (the memory may go once this returns).

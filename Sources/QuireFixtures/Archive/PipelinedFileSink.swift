@@ -97,7 +97,6 @@ final class PipelinedFileSink: @unchecked Sendable {
         defer { condition.unlock() }
         while free.isEmpty && failure == nil { condition.wait() }
         if let failure { throw failure }
-        filled = 0
         return free.removeLast()
     }
 
