@@ -18,14 +18,15 @@ extension Collection {
     ///   when the stored body is not a JSON object.
     public func document(id: String) throws -> Document? {
         try DocumentRules.validate(id: id)
-        // One SELECT, whose row is copied out before the statement is reset. The ID is bound
-        // in place (SQLite does not copy it), so the statement runs and is reset, its bindings
-        // cleared, while the ID's bytes are at hand.
+        // One SELECT, whose row is copied out. The ID is bound in place (SQLite does not copy
+        // it), so the statement runs and its bindings are cleared while the ID's bytes are at
+        // hand. A reader then keeps the read open until its next use (`leaveReadOpen`), which
+        // lets two reading threads share their WAL reader slot.
         var key = id
         return try reading(singleStatement: true) { connection in
             try key.withUTF8 { key in
                 let statement = try connection.preparedStatement(sql.selectDocument)
-                defer { statement.reset() }
+                defer { connection.leaveReadOpen(statement) }
                 try statement.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
                 guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
                 // Copied out, read by path: a reader of one property parses only what it reads.

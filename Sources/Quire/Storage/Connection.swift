@@ -50,6 +50,13 @@ package final class Connection {
     @exclusivity(unchecked) private var savepointDepth = 0
     /// The thread that last used this connection, for the core's reader pool.
     @exclusivity(unchecked) var lastUser: ThreadID?
+    /// A point read's statement left on its row instead of reset, which keeps this reader's
+    /// read transaction, and its WAL reader slot, open after the read (see
+    /// ``leaveReadOpen(_:)``); nil when none is.
+    @exclusivity(unchecked) private var lingeringStatement: Statement?
+    /// When the lingering read was handed back to the pool (`DispatchTime` uptime in
+    /// nanoseconds), for the core's sweep of idle ones.
+    @exclusivity(unchecked) var lingeringSince: UInt64 = 0
     /// True inside ``transaction(_:)``, where ``knownSequences`` may be used.
     @exclusivity(unchecked) private(set) var isManagingTransaction = false
     /// The last committed collection sequences, by collection id, as of ``knownDataVersion``
@@ -126,6 +133,7 @@ package final class Connection {
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        lingeringStatement = nil
         statements.removeAll()
         keyedStatements.removeAll()
         sqlite3_close_v2(handle)
@@ -165,6 +173,7 @@ package final class Connection {
 
     /// Runs one or more SQL statements that take no arguments and return no rows.
     package func execute(_ sql: String) throws {
+        endLingeringRead()
         var errorMessage: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
         if result != SQLITE_OK {
@@ -179,11 +188,13 @@ package final class Connection {
 
     /// Prepares a statement that is not cached (for one-off SQL).
     package func prepare(_ sql: String) throws -> Statement {
-        try Statement(connection: self, sql: sql)
+        endLingeringRead()
+        return try Statement(connection: self, sql: sql)
     }
 
     /// A prepared statement from this connection's cache, reset and ready to bind.
     package func cachedStatement(_ sql: String) throws -> Statement {
+        endLingeringRead()
         let key = ByteExactString(sql)
         if let statement = statements[key] {
             statement.reset()
@@ -208,6 +219,7 @@ package final class Connection {
     /// a statement that is already reset. (Binding a statement left mid-row fails with
     /// SQLITE_MISUSE rather than reading stale values.)
     func preparedStatement(_ key: StatementKey) throws -> Statement {
+        if lingeringStatement != nil { endLingeringRead() }
         // Only the statement is taken out: the key is shared by every connection, and
         // retaining it at every read made threads on separate connections write one cache line.
         if let statement = keyedStatements[ObjectIdentifier(key)]?.statement { return statement }
@@ -216,8 +228,45 @@ package final class Connection {
         return statement
     }
 
+    // MARK: Lingering reads
+
+    /// Ends a point read on a reader without ending its read transaction: `statement`, stepped
+    /// to its row, is left there, its bindings cleared (so nothing points at memory bound in
+    /// place), until this connection is used again or the core's sweep ends it.
+    ///
+    /// Why: SQLite takes or drops the file lock of a WAL reader slot (an `fcntl` call made
+    /// under the mutex of the WAL index, shared by every connection of the process) only when
+    /// the first connection of the process takes the slot or the last one leaves it. Two
+    /// threads whose short reads rarely overlap hand the slot back and forth, and each waits
+    /// on that mutex while the other's `fcntl` runs; a read left open keeps the slot taken
+    /// between reads, as two threads reading without pause do. The snapshot it holds is never
+    /// read again: the next read on this connection ends it first and starts a new one.
+    ///
+    /// Only readers leave reads open; a writer's statement is reset at once.
+    func leaveReadOpen(_ statement: Statement) {
+        guard role == .reader else {
+            statement.reset()
+            return
+        }
+        if let lingering = lingeringStatement, lingering !== statement { lingering.resetKeepingBindings() }
+        statement.clearBindingsKeepingRow()
+        lingeringStatement = statement
+    }
+
+    /// Whether a read left open by ``leaveReadOpen(_:)`` is still open.
+    var hasLingeringRead: Bool { lingeringStatement != nil }
+
+    /// Ends the read left open by ``leaveReadOpen(_:)``, if any: its statement is reset, which
+    /// ends its read transaction. Every use of the connection does this first.
+    func endLingeringRead() {
+        guard let statement = lingeringStatement else { return }
+        lingeringStatement = nil
+        statement.resetKeepingBindings()
+    }
+
     /// Forgets cached statements, e.g. after tables they refer to were dropped.
     package func clearStatementCache() {
+        endLingeringRead()
         statements.removeAll()
         keyedStatements.removeAll()
     }

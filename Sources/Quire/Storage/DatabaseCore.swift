@@ -30,7 +30,11 @@ func currentThreadID() -> ThreadID {
 /// - a blockade stops new operations from other threads; threads already holding a handle
 ///   may finish (they are what the blockade waits for);
 /// - every wait is on one condition, signalled whenever a handle comes back or the
-///   blockade changes.
+///   blockade changes;
+/// - a reader may come back with its last point read left open (``Connection/leaveReadOpen(_:)``),
+///   which keeps its WAL reader slot taken between reads; the next use of that reader ends
+///   it, and so do every write (at its start and its end, so checkpoints are not held back),
+///   a checkpoint, a blockade and a sweep that ends those idle for ``readLingerNanoseconds``.
 final class DatabaseCore: @unchecked Sendable {
     // Safe because the variables below are read and written only inside `locked` (on `condition`)
     // (the contract above), except `pendingChanges`, which only the thread holding the
@@ -59,6 +63,11 @@ final class DatabaseCore: @unchecked Sendable {
     @exclusivity(unchecked) private var closeObservers: [ObjectIdentifier: @Sendable () -> Void] = [:]
     @exclusivity(unchecked) private var waiters = 0
     @exclusivity(unchecked) private var checkpointScheduled = false
+    @exclusivity(unchecked) private var lingerSweepScheduled = false
+    /// How long a free reader keeps a point read open (see ``Connection/leaveReadOpen(_:)``)
+    /// before the sweep ends it: long enough to span the gaps between the reads of a busy
+    /// thread, short enough that another process's checkpoint is not held back for long.
+    @exclusivity(unchecked) private var lingerNanoseconds: UInt64 = 20_000_000
     /// Documents changed by the open write transaction; only the writing thread touches it.
     @exclusivity(unchecked) private var pendingChanges = ChangeLog()
     /// The listeners of this file.
@@ -297,6 +306,7 @@ final class DatabaseCore: @unchecked Sendable {
     private func takeWriterLocked(_ me: ThreadID) throws -> Connection {
         while !mayPass(me) || writerOwner != nil { waitForSignal() }
         try openWriterLocked()
+        endLingeringReadsLocked()
         guard let connection = writer else {
             throw QuireError(.unexpectedError, "the writer of \(path) is not open")
         }
@@ -307,6 +317,7 @@ final class DatabaseCore: @unchecked Sendable {
 
     private func giveBackWriter(_ me: ThreadID) {
         locked {
+            endLingeringReadsLocked()
             writerOwner = nil
             release(me)
             wakeWaiters()
@@ -383,6 +394,7 @@ final class DatabaseCore: @unchecked Sendable {
             throw error
         }
         reader.lastUser = me
+        reader.endLingeringRead()
         defer { giveBack(reader, thread: me) }
         return try singleStatement ? body(reader) : reader.transaction { try body(reader) }
     }
@@ -403,6 +415,10 @@ final class DatabaseCore: @unchecked Sendable {
             release(me)
             wakeWaiters()
             if freeReaders.count < maximumFreeReaders && schemaReady {
+                if reader.hasLingeringRead {
+                    reader.lingeringSince = DispatchTime.now().uptimeNanoseconds
+                    scheduleLingerSweepLocked()
+                }
                 freeReaders.append(reader)
                 return nil
             }
@@ -420,12 +436,59 @@ final class DatabaseCore: @unchecked Sendable {
         }
     }
 
+    // MARK: Reads left open
+
+    /// The time a free reader keeps a point read open before the sweep ends it (tests shorten
+    /// or lengthen it to see both sides).
+    var readLingerNanoseconds: UInt64 {
+        get { locked { lingerNanoseconds } }
+        set { locked { lingerNanoseconds = newValue } }
+    }
+
+    /// Whether some free reader still has a point read open.
+    var hasLingeringReads: Bool { locked { freeReaders.contains { $0.hasLingeringRead } } }
+
+    /// Ends the reads left open on free readers (lock held). Readers in use end theirs when
+    /// they are next used, or the sweep does once they are back.
+    private func endLingeringReadsLocked() {
+        for reader in freeReaders where reader.hasLingeringRead { reader.endLingeringRead() }
+    }
+
+    /// Schedules the sweep of idle open reads, unless it is already scheduled (lock held).
+    private func scheduleLingerSweepLocked() {
+        if lingerSweepScheduled { return }
+        lingerSweepScheduled = true
+        lingerQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: lingerNanoseconds))) { [weak self] in
+            self?.sweepLingeringReads()
+        }
+    }
+
+    /// Ends the open reads of free readers that have been idle for the linger time, and comes
+    /// back later while any is left open.
+    private func sweepLingeringReads() {
+        locked {
+            lingerSweepScheduled = false
+            let now = DispatchTime.now().uptimeNanoseconds
+            var left = false
+            for reader in freeReaders where reader.hasLingeringRead {
+                if now &- reader.lingeringSince >= lingerNanoseconds {
+                    reader.endLingeringRead()
+                } else {
+                    left = true
+                }
+            }
+            if left { scheduleLingerSweepLocked() }
+        }
+    }
+
     // MARK: Checkpoints off the writer's path
 
     /// WAL frames after which a commit asks for a checkpoint (SQLite's automatic default).
     static let checkpointThreshold: Int32 = 1000
     /// Runs checkpoints, one at a time.
     private let checkpointQueue = DispatchQueue(label: "quire.checkpoint", qos: .utility)
+    /// Runs the sweep of reads left open.
+    private let lingerQueue = DispatchQueue(label: "quire.read-linger", qos: .utility)
 
     /// Replaces SQLite's automatic checkpoint on the writer, which ran inside the COMMIT that
     /// crossed the threshold (copying pages and syncing two files while the writer waits),
@@ -472,6 +535,7 @@ final class DatabaseCore: @unchecked Sendable {
                 checkpointScheduled = false
                 return nil
             }
+            endLingeringReadsLocked()
             let pooled = takeFreeReader(for: me)
             readersOut += 1
             hold(me)
@@ -497,6 +561,7 @@ final class DatabaseCore: @unchecked Sendable {
             while blockadeOwner != nil && blockadeOwner != me { waitForSignal() }
             blockadeOwner = me
             while heldTotal - heldCount(me) > 0 { waitForSignal() }
+            endLingeringReadsLocked()
         }
     }
 

@@ -155,6 +155,19 @@ package final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Resets the statement (ending its read transaction, if it is the last one active) and
+    /// leaves its bindings as they are: for a statement whose bindings are already cleared.
+    func resetKeepingBindings() {
+        sqlite3_reset(handle)
+    }
+
+    /// Clears the bindings of a statement left on a row, without resetting it: its read
+    /// transaction stays open, and nothing it holds points at memory bound in place. The
+    /// statement must be reset before it is stepped again.
+    func clearBindingsKeepingRow() {
+        sqlite3_clear_bindings(handle)
+    }
+
     /// Runs the statement to completion, ignoring rows.
     package func run() throws {
         defer { sqlite3_reset(handle) }
