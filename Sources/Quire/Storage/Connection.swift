@@ -219,7 +219,7 @@ package final class Connection {
     /// a statement that is already reset. (Binding a statement left mid-row fails with
     /// SQLITE_MISUSE rather than reading stale values.)
     func preparedStatement(_ key: StatementKey) throws -> Statement {
-        if lingeringStatement != nil { endLingeringRead() }
+        endLingeringRead()
         // Only the statement is taken out: the key is shared by every connection, and
         // retaining it at every read made threads on separate connections write one cache line.
         if let statement = keyedStatements[ObjectIdentifier(key)]?.statement { return statement }
@@ -248,7 +248,7 @@ package final class Connection {
             statement.reset()
             return
         }
-        if let lingering = lingeringStatement, lingering !== statement { lingering.resetKeepingBindings() }
+        if lingeringStatement !== statement { endLingeringRead() }
         statement.clearBindingsKeepingRow()
         lingeringStatement = statement
     }
@@ -257,7 +257,8 @@ package final class Connection {
     var hasLingeringRead: Bool { lingeringStatement != nil }
 
     /// Ends the read left open by ``leaveReadOpen(_:)``, if any: its statement is reset, which
-    /// ends its read transaction. Every use of the connection does this first.
+    /// ends its read transaction. Every use of the connection (each way it prepares or runs
+    /// SQL) does this first, so a read never runs in the snapshot of the one before.
     func endLingeringRead() {
         guard let statement = lingeringStatement else { return }
         lingeringStatement = nil

@@ -32,8 +32,8 @@ func currentThreadID() -> ThreadID {
 /// - every wait is on one condition, signalled whenever a handle comes back or the
 ///   blockade changes;
 /// - a reader may come back with its last point read left open (``Connection/leaveReadOpen(_:)``),
-///   which keeps its WAL reader slot taken between reads; the next use of that reader ends
-///   it, and so do every write (at its start and its end, so checkpoints are not held back),
+///   which keeps its WAL reader slot taken between reads; the reader's next statement ends
+///   it (``Connection/endLingeringRead()``), and so do every write (at its start and its end, so checkpoints are not held back),
 ///   a checkpoint, a blockade and a sweep that ends those idle for ``readLingerNanoseconds``.
 final class DatabaseCore: @unchecked Sendable {
     // Safe because the variables below are read and written only inside `locked` (on `condition`)
@@ -394,7 +394,6 @@ final class DatabaseCore: @unchecked Sendable {
             throw error
         }
         reader.lastUser = me
-        reader.endLingeringRead()
         defer { giveBack(reader, thread: me) }
         return try singleStatement ? body(reader) : reader.transaction { try body(reader) }
     }
@@ -448,10 +447,20 @@ final class DatabaseCore: @unchecked Sendable {
     /// Whether some free reader still has a point read open.
     var hasLingeringReads: Bool { locked { freeReaders.contains { $0.hasLingeringRead } } }
 
-    /// Ends the reads left open on free readers (lock held). Readers in use end theirs when
-    /// they are next used, or the sweep does once they are back.
-    private func endLingeringReadsLocked() {
-        for reader in freeReaders where reader.hasLingeringRead { reader.endLingeringRead() }
+    /// Ends the reads left open on free readers given back at or before `cutoff` (an uptime in
+    /// nanoseconds; all of them by default), lock held, and says whether any is left open.
+    /// Readers in use end theirs when they are next used, or the sweep does once they are back.
+    @discardableResult
+    private func endLingeringReadsLocked(givenBackBy cutoff: UInt64 = .max) -> Bool {
+        var left = false
+        for reader in freeReaders where reader.hasLingeringRead {
+            if reader.lingeringSince <= cutoff {
+                reader.endLingeringRead()
+            } else {
+                left = true
+            }
+        }
+        return left
     }
 
     /// Schedules the sweep of idle open reads, unless it is already scheduled (lock held).
@@ -469,15 +478,8 @@ final class DatabaseCore: @unchecked Sendable {
         locked {
             lingerSweepScheduled = false
             let now = DispatchTime.now().uptimeNanoseconds
-            var left = false
-            for reader in freeReaders where reader.hasLingeringRead {
-                if now &- reader.lingeringSince >= lingerNanoseconds {
-                    reader.endLingeringRead()
-                } else {
-                    left = true
-                }
-            }
-            if left { scheduleLingerSweepLocked() }
+            let cutoff = now > lingerNanoseconds ? now - lingerNanoseconds : 0
+            if endLingeringReadsLocked(givenBackBy: cutoff) { scheduleLingerSweepLocked() }
         }
     }
 
