@@ -14,6 +14,7 @@
 #include "quire_path.h"
 
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -79,10 +80,6 @@ static void answer_by_sqlite(sqlite3_context *context, PathState *state, sqlite3
 
 static inline int is_space(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
-static inline Cursor skip_space(Cursor p, Cursor end) {
-    while (p < end && is_space(*p)) p++;
-    return p;
-}
 
 /// The bytes a scan stops at: in a string its closing quote and escapes, in a container what
 /// opens, closes or starts a string, and white space (which makes a container loose).
@@ -92,7 +89,15 @@ static const unsigned char byte_class[256] = {
     ['"'] = QUOTE, ['{'] = OPEN,  ['['] = OPEN,   ['}'] = CLOSE, [']'] = CLOSE,
 };
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline Cursor skip_space(Cursor p, Cursor end) {
+    while (p < end && byte_class[*p] == SPACE) p++;
+    return p;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define QUIRE_VECTOR_SCAN 1
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /// Bit 7 of each byte of `word` that equals the byte repeated in `pattern`; exact for the
 /// lowest such byte (a borrow can only mark bytes above a true match).
 static inline uint64_t bytes_equal(uint64_t word, uint64_t pattern) {
@@ -103,12 +108,25 @@ static inline uint64_t bytes_equal(uint64_t word, uint64_t pattern) {
 #endif
 
 /// `p` at a string's opening quote: the byte after its closing quote, or NULL. Sets
-/// `*escaped` when the string holds a backslash. Eight bytes at a time up to the first quote
-/// or backslash: the long text of descriptions and reviews is most of a stored body.
+/// `*escaped` when the string holds a backslash. Sixteen bytes at a time (SSE2), or eight
+/// elsewhere, up to the first quote or backslash: the long text of descriptions and reviews
+/// is most of a stored body, and most keys and short values end in the first block.
 static inline Cursor skip_string(Cursor p, Cursor end, int *escaped) {
     p++;
     for (;;) {
-#ifdef QUIRE_WORD_SCAN
+#if defined(QUIRE_VECTOR_SCAN)
+        const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+        while (end - p >= 16) {
+            __m128i block = _mm_loadu_si128((const __m128i *)(const void *)p);
+            unsigned stops = (unsigned)_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash)));
+            if (stops != 0) {
+                p += __builtin_ctz(stops);
+                break;
+            }
+            p += 16;
+        }
+#elif defined(QUIRE_WORD_SCAN)
         while (end - p >= 8) {
             uint64_t word;
             memcpy(&word, p, 8);
@@ -181,8 +199,6 @@ static long read_index(const char **q, const char *end) {
     return digits == 0 ? -1 : value;
 }
 
-/// Follows `path` from the value at `p`: 1 with the value's bounds in `*start` and `*stop`,
-/// 0 when the path leads nowhere (MISSING), -1 when SQLite must answer.
 /// Skips the element at `p` (a value in an array, or a member's value in an object) and the
 /// comma after it: returns where the next element starts, or NULL when there is none, with
 /// `*closed` set when `close` ended the container (cleared when the text is malformed).
@@ -197,12 +213,39 @@ static Cursor next_element(Cursor p, Cursor end, unsigned char close, int *close
     return NULL;
 }
 
-static int lookup(Cursor p, Cursor end, const char *path, int pathLength, Cursor *start, Cursor *stop) {
+/// One step of a path: a member's key, or (when `key` is NULL) an array index, counted from
+/// the end when `fromEnd` (`[#-N]`).
+typedef struct PathStep {
+    const char *key;
+    size_t keyLength;
+    long index;
+    int fromEnd;
+} PathStep;
+
+/// Steps a path may have for the scanner to follow it; a longer one is SQLite's to read.
+#define QUIRE_MAX_STEPS 32
+
+/// A path read once into its steps, for all the rows a statement reads with it: the scanner
+/// follows `count` steps and then, when `leftToSQLite`, hands the answer to SQLite, because the
+/// next step is one it does not read (malformed, unusual, or past `QUIRE_MAX_STEPS`). As in
+/// SQLite, a path counts only as far as the document goes: one that leads nowhere before its
+/// malformed step is MISSING.
+typedef struct CompiledPath {
+    int count;
+    int leftToSQLite;
+    PathStep steps[QUIRE_MAX_STEPS];
+} CompiledPath;
+
+/// Reads `path` into `compiled`; its keys point into `path`.
+static void compile_path(const char *path, int pathLength, CompiledPath *compiled) {
     const char *q = path, *qEnd = path + pathLength;
-    if (q == qEnd || *q != '$') return -1;
+    compiled->count = 0;
+    compiled->leftToSQLite = 1;
+    if (q == qEnd || *q != '$') return;
     q++;
-    p = skip_space(p, end);
     while (q < qEnd) {
+        if (compiled->count == QUIRE_MAX_STEPS) return;
+        PathStep *step = &compiled->steps[compiled->count];
         if (*q == '.') {
             const char *key;
             size_t keyLength;
@@ -210,17 +253,98 @@ static int lookup(Cursor p, Cursor end, const char *path, int pathLength, Cursor
             if (q < qEnd && *q == '"') {
                 key = ++q;
                 while (q < qEnd && *q != '"') q++;
-                if (q == qEnd) return -1;
+                if (q == qEnd) return;
                 keyLength = (size_t)(q - key);
                 q++;
             } else {
                 key = q;
                 while (q < qEnd && *q != '.' && *q != '[') q++;
                 keyLength = (size_t)(q - key);
-                if (keyLength == 0) return -1;
+                if (keyLength == 0) return;
             }
-            if (q < qEnd && *q != '.' && *q != '[') return -1;
-            if (memchr(key, 0, keyLength) != NULL) return -1;
+            if (q < qEnd && *q != '.' && *q != '[') return;
+            if (memchr(key, 0, keyLength) != NULL) return;
+            step->key = key;
+            step->keyLength = keyLength;
+            step->index = 0;
+            step->fromEnd = 0;
+        } else if (*q == '[') {
+            q++;
+            int fromEnd = 0;
+            if (q < qEnd && *q == '#') {
+                if (q + 1 >= qEnd || q[1] != '-') return;
+                fromEnd = 1;
+                q += 2;
+            }
+            long index = read_index(&q, qEnd);
+            if (index < 0 || q >= qEnd || *q != ']') return;
+            q++;
+            if (q < qEnd && *q != '.' && *q != '[') return;
+            step->key = NULL;
+            step->keyLength = 0;
+            step->index = index;
+            step->fromEnd = fromEnd;
+        } else {
+            return;
+        }
+        compiled->count++;
+    }
+    compiled->leftToSQLite = 0;
+}
+
+/// A heap copy of `compiled` and of the path its keys point into, for `sqlite3_set_auxdata`
+/// (one allocation, freed with `sqlite3_free`); NULL when memory is short.
+static CompiledPath *keep_path(const CompiledPath *compiled, const char *path, int pathLength) {
+    size_t steps = offsetof(CompiledPath, steps) + (size_t)compiled->count * sizeof(PathStep);
+    CompiledPath *kept = (CompiledPath *)sqlite3_malloc64(steps + (size_t)pathLength + 1);
+    if (kept == NULL) return NULL;
+    char *text = (char *)kept + steps;
+    memcpy(text, path, (size_t)pathLength);
+    text[pathLength] = 0;
+    kept->count = compiled->count;
+    kept->leftToSQLite = compiled->leftToSQLite;
+    for (int i = 0; i < compiled->count; i++) {
+        kept->steps[i] = compiled->steps[i];
+        if (compiled->steps[i].key != NULL) kept->steps[i].key = text + (compiled->steps[i].key - path);
+    }
+    return kept;
+}
+
+/// Whether the `length` bytes at `a` and `b` are equal, compared in words that may overlap
+/// (the keys of documents are short, and a call to `memcmp` costs more than the comparison).
+static inline int same_bytes(const unsigned char *a, const char *b, size_t length) {
+    if (length >= 8) {
+        uint64_t x, y;
+        for (size_t i = 0; i + 8 < length; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y) return 0;
+        }
+        memcpy(&x, a + length - 8, 8);
+        memcpy(&y, b + length - 8, 8);
+        return x == y;
+    }
+    if (length >= 4) {
+        uint32_t x, y, u, v;
+        memcpy(&x, a, 4);
+        memcpy(&y, b, 4);
+        memcpy(&u, a + length - 4, 4);
+        memcpy(&v, b + length - 4, 4);
+        return x == y && u == v;
+    }
+    for (size_t i = 0; i < length; i++)
+        if (a[i] != (unsigned char)b[i]) return 0;
+    return 1;
+}
+
+/// Follows `path` from the value at `p`: 1 with the value's bounds in `*start` and `*stop`,
+/// 0 when the path leads nowhere (MISSING), -1 when SQLite must answer.
+static int lookup(Cursor p, Cursor end, const CompiledPath *path, Cursor *start, Cursor *stop) {
+    if (path->count == 0 && path->leftToSQLite) return -1;
+    p = skip_space(p, end);
+    for (int i = 0; i < path->count; i++) {
+        const PathStep *step = &path->steps[i];
+        if (step->key != NULL) {
             if (p >= end || *p != '{') return p < end ? 0 : -1;
             p = skip_space(p + 1, end);
             if (p < end && *p == '}') return 0;
@@ -233,26 +357,17 @@ static int lookup(Cursor p, Cursor end, const char *path, int pathLength, Cursor
                 p = skip_space(afterName, end);
                 if (p >= end || *p != ':') return -1;
                 p = skip_space(p + 1, end);
-                if ((size_t)(afterName - 1 - name) == keyLength && memcmp(name, key, keyLength) == 0) break;
+                if ((size_t)(afterName - 1 - name) == step->keyLength && same_bytes(name, step->key, step->keyLength))
+                    break;
                 int closed = 0;
                 p = next_element(p, end, '}', &closed);
                 if (p == NULL) return closed ? 0 : -1;
             }
-        } else if (*q == '[') {
-            q++;
-            int fromEnd = 0;
-            if (q < qEnd && *q == '#') {
-                if (q + 1 >= qEnd || q[1] != '-') return -1;
-                fromEnd = 1;
-                q += 2;
-            }
-            long index = read_index(&q, qEnd);
-            if (index < 0 || q >= qEnd || *q != ']') return -1;
-            q++;
-            if (q < qEnd && *q != '.' && *q != '[') return -1;
+        } else {
+            long index = step->index;
             if (p >= end || *p != '[') return p < end ? 0 : -1;
             Cursor first = skip_space(p + 1, end);
-            if (fromEnd) {
+            if (step->fromEnd) {
                 long count = 0;
                 p = first;
                 if (p < end && *p != ']') {
@@ -271,15 +386,14 @@ static int lookup(Cursor p, Cursor end, const char *path, int pathLength, Cursor
             }
             p = first;
             if (p < end && *p == ']') return 0;
-            for (long i = 0; i < index; i++) {
+            for (long j = 0; j < index; j++) {
                 int closed = 0;
                 p = next_element(p, end, ']', &closed);
                 if (p == NULL) return closed ? 0 : -1;
             }
-        } else {
-            return -1;
         }
     }
+    if (path->leftToSQLite) return -1;
     int loose = 0;
     Cursor after = skip_value(p, end, &loose);
     if (after == NULL || after == p) return -1;
@@ -337,21 +451,42 @@ static int find_value(sqlite3_context *context, PathState *state, sqlite3_value 
                          sqlite3_value_bytes(argv[1]));
         return 0;
     }
-    Cursor text = sqlite3_value_text(argv[0]);
+    // The text as SQLite holds it: `sqlite3_value_blob` gives the bytes of a text value without
+    // the copy `sqlite3_value_text` makes to end a value read from a page with a zero byte (the
+    // scan goes by length). Quire's databases and bindings are UTF-8, so these bytes are UTF-8.
+    Cursor text = (Cursor)sqlite3_value_blob(argv[0]);
     int length = sqlite3_value_bytes(argv[0]);
-    const char *path = (const char *)sqlite3_value_text(argv[1]);
-    int pathLength = sqlite3_value_bytes(argv[1]);
-    if (text == NULL || path == NULL) {
-        sqlite3_result_error_nomem(context);
-        return 0;
+    if (text == NULL) {
+        if (length != 0) {
+            sqlite3_result_error_nomem(context);
+            return 0;
+        }
+        text = (Cursor) "";
     }
-    int found = lookup(text, text + length, path, pathLength, start, stop);
+    // The path is read once per statement: SQLite keeps what is set here for as long as the
+    // argument stays the same (a literal or a bound parameter), and drops it otherwise.
+    const CompiledPath *compiled = (const CompiledPath *)sqlite3_get_auxdata(context, 1);
+    CompiledPath local;
+    if (compiled == NULL) {
+        const char *path = (const char *)sqlite3_value_text(argv[1]);
+        int pathLength = sqlite3_value_bytes(argv[1]);
+        if (path == NULL) {
+            sqlite3_result_error_nomem(context);
+            return 0;
+        }
+        compile_path(path, pathLength, &local);
+        compiled = &local;
+        CompiledPath *kept = keep_path(&local, path, pathLength);
+        if (kept != NULL) sqlite3_set_auxdata(context, 1, kept, sqlite3_free);
+    }
+    int found = lookup(text, text + length, compiled, start, stop);
     if (found == 0) {
         sqlite3_result_null(context);
         return 0;
     }
     if (found < 0) {
-        answer_by_sqlite(context, state, argv[0], NULL, 0, path, pathLength);
+        answer_by_sqlite(context, state, argv[0], NULL, 0, (const char *)sqlite3_value_text(argv[1]),
+                         sqlite3_value_bytes(argv[1]));
         return 0;
     }
     return 1;

@@ -42,6 +42,24 @@ import Testing
         }
     }
 
+    /// A path is read into steps once per statement and kept while its argument stays the same
+    /// (`sqlite3_set_auxdata`); a path that changes from row to row must be read again at each
+    /// row. One statement reads every body with every path, taken from the rows of `json_each`.
+    @Test func aPathThatChangesFromRowToRowIsReadAgain() throws {
+        let f = try QueryFixture()
+        let pairs = Self.bodies.flatMap { body in Self.paths.map { [body, $0] } }
+        let pairsJSON = String(decoding: try JSONSerialization.data(withJSONObject: pairs), as: UTF8.self)
+        try f.database.read { connection in
+            let rows = try connection.query(
+                """
+                SELECT count(*), sum(quire_extract(b, p) IS json_extract(b, p) AND quire_type(b, p) IS json_type(b, p))
+                FROM (SELECT json_extract(value, '$[0]') AS b, json_extract(value, '$[1]') AS p FROM json_each(?1))
+                """, [.text(pairsJSON)]
+            ) { row in [row.int64(at: 0), row.int64(at: 1)] }
+            #expect(rows == [[Int64(pairs.count), Int64(pairs.count)]])
+        }
+    }
+
     @Test func badPathsFailAsSQLiteDoes() throws {
         let f = try QueryFixture()
         try f.database.read { connection in

@@ -13,7 +13,7 @@ public final class GRDBEngine: StorageEngine {
         configuration.journalMode = .wal
         configuration.foreignKeysEnabled = false
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY")
+            try db.execute(sql: "PRAGMA synchronous=NORMAL; PRAGMA temp_store=FILE")
         }
         queue = try DatabaseQueue(
             path: directory.appendingPathComponent("grdb.sqlite3").path, configuration: configuration)

@@ -120,7 +120,7 @@ final class RawConnection {
         handle = opened
         sqlite3_busy_timeout(handle, 10_000)
         try execute(
-            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=MEMORY")
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=OFF; PRAGMA temp_store=FILE")
     }
 
     deinit { close() }

@@ -4,7 +4,7 @@ import Foundation
 /// A document store under test: Quire, SQLite's C API, or GRDB.
 ///
 /// Every engine gets the same input (``SampleDocument``: an ID and canonical JSON text), the
-/// same pragmas (WAL, `synchronous=NORMAL`, `foreign_keys=OFF`, `temp_store=MEMORY`). The
+/// same pragmas (WAL, `synchronous=NORMAL`, `foreign_keys=OFF`, `temp_store=FILE`). The
 /// baselines store them as a careful engineer would by hand: an ordinary rowid table of ID
 /// and body with a unique index on the ID.
 ///

@@ -327,7 +327,7 @@ struct ResultsPage {
             "- GRDB 7.10.0 `DatabaseQueue` (the system SQLite): a Codable record of ID and JSON text,",
             "  `insert` inside `write`; reads fetch the record through a cached statement and decode",
             "  `contact.address.state` with `JSONDecoder`. `DatabaseQueue` serializes its readers.",
-            "- All three use WAL, `synchronous=NORMAL`, `foreign_keys=OFF`, `temp_store=MEMORY`.",
+            "- All three use WAL, `synchronous=NORMAL`, `foreign_keys=OFF`, `temp_store=FILE`.",
             "  Two differences are Quire's own design, not settings of the run: Quire checkpoints the",
             "  WAL on a background queue once it passes 1,000 frames (and on the writer only past",
             "  4,000), where the C API and GRDB let SQLite checkpoint inside the COMMIT that crosses",

@@ -163,7 +163,12 @@ package final class Connection {
         }
         try execute("PRAGMA synchronous=\(options.fullSync ? "FULL" : "NORMAL")")
         try execute("PRAGMA foreign_keys=OFF")
-        try execute("PRAGMA temp_store=MEMORY")
+        // SQLite's default, and Couchbase Lite's: a sort (an index build, GROUP BY, ORDER BY)
+        // packs its keys into one growing buffer and spills it to a temporary file past the
+        // page cache's size, where `MEMORY` allocates every key on its own and never spills.
+        // Measured on 100,000 people: a value index builds in 43 ms against 46 (`bench-probe
+        // create-index`), a GROUP BY of a property of every body in 115 ms against 150.
+        try execute("PRAGMA temp_store=FILE")
         // Queries, indexes and full-text triggers call these; every connection needs them,
         // writers included, because index expressions run on every write.
         try SQLFunctions.register(on: self)

@@ -8,7 +8,7 @@ import QuireFixtures
 ///
 /// One ordinary rowid table, `docs (key TEXT UNIQUE NOT NULL, body TEXT NOT NULL)`, bodies as
 /// JSON text, prepared statements, and the pragmas of Quire's writer (WAL,
-/// `synchronous=NORMAL`, `temp_store=MEMORY`). The documents are those the specs'
+/// `synchronous=NORMAL`, `temp_store=FILE`). The documents are those the specs'
 /// workloads save: document `i` is `{"n":<i>,"name":"name <i>","bucket":<i mod 50>,
 /// "text":"word<i mod 50> shared","tags":["a","b"]}`, keyed `doc-<i>` when a workload saves it and `p-<i>` when a
 /// preparation does. A random key sequence comes from the case's seed, as the workload's
@@ -49,7 +49,7 @@ final class RawSQLiteBaseline {
         self.specDirectory = specDirectory
         try execute("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=NORMAL")
-        try execute("PRAGMA temp_store=MEMORY")
+        try execute("PRAGMA temp_store=FILE")
         try execute("CREATE TABLE docs (key TEXT UNIQUE NOT NULL, body TEXT NOT NULL)")
     }
 
