@@ -366,32 +366,38 @@ import Testing
     /// Commits no longer checkpoint the WAL themselves: a background checkpoint copies it into
     /// the database file once it passes SQLite's usual threshold of 1,000 frames, and the WAL
     /// stays bounded under constant writing (past 4,000 frames the writer checkpoints itself).
+    /// Each document fills a page of its own (three quarters of one), whatever the file's page
+    /// size, so a document is a frame.
     @Test func theWALIsCheckpointedInTheBackgroundAndStaysBounded() throws {
         let directory = TemporaryDirectory()
         let database = try Database(name: "wal", config: DatabaseConfiguration(directory: directory.path))
         let collection = try database.defaultCollection()
-        let filler = String(repeating: "x", count: 4_000)
-        // Over the threshold (two pages a document), under four times it.
+        let pageSize = try #require(try database.read { try $0.scalarInt("PRAGMA page_size") })
+        let filler = String(repeating: "x", count: Int(pageSize) * 3 / 4)
+        let threshold = Int(DatabaseCore.checkpointThreshold)
+        // Over the threshold, under four times it.
         try database.inBatch {
-            for number in 0..<1_000 {
+            for number in 0..<(threshold * 3 / 2) {
                 try collection.save(document: MutableDocument(id: "d\(number)", data: ["filler": filler]))
             }
         }
         let file = database.filePath
+        let copied = threshold * Int(pageSize)
         let deadline = Date().addingTimeInterval(60)
-        while fileSize(file) < 2_000_000, Date() < deadline { usleep(1_000) }
-        #expect(fileSize(file) >= 2_000_000, "no checkpoint copied the WAL into the database file")
-        // Ten more rounds of about 1,800 frames each, without a pause: unchecked, the WAL
-        // would pass 70 MB.
-        for round in 0..<10 {
+        while fileSize(file) < copied, Date() < deadline { usleep(1_000) }
+        #expect(fileSize(file) >= copied, "no checkpoint copied the WAL into the database file")
+        // Twenty more rounds of 600 frames each, without a pause: unchecked, the WAL would
+        // hold 13,500 frames; checked, it stays near four times the threshold (the writer's own
+        // checkpoint is passive, so a round or two may pass it).
+        for round in 0..<20 {
             try database.inBatch {
-                for number in 0..<400 {
+                for number in 0..<600 {
                     try collection.save(document: MutableDocument(id: "r\(round)-\(number)", data: ["filler": filler]))
                 }
             }
         }
-        #expect(fileSize(file + "-wal") < 30_000_000)
-        #expect(collection.count == 1_000 + 10 * 400)
+        #expect(fileSize(file + "-wal") < threshold * 7 * (Int(pageSize) + 24))
+        #expect(collection.count == threshold * 3 / 2 + 20 * 600)
     }
 
     @Test func closingRightAfterABigCommitKeepsEverything() throws {
