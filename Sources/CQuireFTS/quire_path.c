@@ -78,15 +78,13 @@ static void answer_by_sqlite(sqlite3_context *context, PathState *state, sqlite3
     sqlite3_clear_bindings(statement);
 }
 
-static inline int is_space(unsigned char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-
 /// The bytes a scan stops at: in a string its closing quote and escapes, in a container what
-/// opens, closes or starts a string, and white space (which makes a container loose).
-enum { PLAIN = 0, QUOTE = 1, OPEN = 2, CLOSE = 3, SPACE = 4 };
+/// opens, closes or starts a string, and white space (which makes a container loose); a
+/// number or literal ends at any byte that is not plain.
+enum { PLAIN = 0, QUOTE = 1, OPEN = 2, CLOSE = 3, SPACE = 4, COMMA = 5 };
 static const unsigned char byte_class[256] = {
     [' '] = SPACE, ['\n'] = SPACE, ['\r'] = SPACE, ['\t'] = SPACE,
-    ['"'] = QUOTE, ['{'] = OPEN,  ['['] = OPEN,   ['}'] = CLOSE, [']'] = CLOSE,
+    ['"'] = QUOTE, ['{'] = OPEN,  ['['] = OPEN,   ['}'] = CLOSE, [']'] = CLOSE, [','] = COMMA,
 };
 
 static inline Cursor skip_space(Cursor p, Cursor end) {
@@ -161,6 +159,7 @@ static Cursor skip_value(Cursor p, Cursor end, int *loose) {
         while (p < end) {
             switch (byte_class[*p]) {
             case PLAIN:
+            case COMMA:
                 p++;
                 continue;
             case QUOTE: {
@@ -183,7 +182,7 @@ static Cursor skip_value(Cursor p, Cursor end, int *loose) {
         }
         return NULL;
     }
-    while (p < end && (c = *p) != ',' && c != '}' && c != ']' && !is_space(c)) p++;
+    while (p < end && byte_class[*p] == PLAIN) p++;
     return p;
 }
 
@@ -207,10 +206,19 @@ static Cursor next_element(Cursor p, Cursor end, unsigned char close, int *close
     p = skip_value(p, end, &loose);
     *closed = 0;
     if (p == NULL) return NULL;
-    p = skip_space(p, end);
-    if (p < end && *p == ',') return skip_space(p + 1, end);
-    *closed = p < end && *p == close;
-    return NULL;
+    if (p < end && *p == ',') {
+        p++;
+    } else {
+        p = skip_space(p, end);
+        if (p < end && *p == ',') {
+            p++;
+        } else {
+            *closed = p < end && *p == close;
+            return NULL;
+        }
+    }
+    // Compact text (every stored body) has no space to skip.
+    return p < end && byte_class[*p] == SPACE ? skip_space(p, end) : p;
 }
 
 /// One step of a path: a member's key, or (when `key` is NULL) an array index, counted from
@@ -354,9 +362,10 @@ static int lookup(Cursor p, Cursor end, const CompiledPath *path, Cursor *start,
                 int escaped = 0;
                 Cursor afterName = skip_string(p, end, &escaped);
                 if (afterName == NULL) return -1;
-                p = skip_space(afterName, end);
+                p = afterName < end && *afterName == ':' ? afterName : skip_space(afterName, end);
                 if (p >= end || *p != ':') return -1;
-                p = skip_space(p + 1, end);
+                p++;
+                if (p < end && byte_class[*p] == SPACE) p = skip_space(p, end);
                 if ((size_t)(afterName - 1 - name) == step->keyLength && same_bytes(name, step->key, step->keyLength))
                     break;
                 int closed = 0;

@@ -61,12 +61,15 @@ struct CompiledQuery: Sendable {
     func run(_ connection: Connection, parameters: [String: JSONValue], now: Int64, blobStore: BlobStore?) throws
         -> ResultRows
     {
+        let statement = try connection.cachedStatement(sql)
+        defer { statement.reset() }
+        try bind(statement, parameters: parameters, now: now)
+        // Straight into the flat array, with no row array or closure between.
         var values: [JSONValue?] = []
         var count = 0
-        try forEachRow(connection, parameters: parameters, now: now) { row in
-            values.append(contentsOf: row)
+        while try statement.step() {
+            for column in columns { values.append(decode(statement, column)) }
             count += 1
-            return true
         }
         return ResultRows(columnNames: columns.map(\.name), values: values, count: count, blobStore: blobStore)
     }

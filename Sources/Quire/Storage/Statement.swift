@@ -220,9 +220,14 @@ package final class Statement {
 
     /// A column as text, or nil for NULL.
     package func text(at index: Int32) -> String? {
-        guard let pointer = sqlite3_column_text(handle, index) else { return nil }
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return nil }
+        // `sqlite3_column_blob` gives a text's bytes as they are, where `sqlite3_column_text`
+        // first copies a value that lacks a terminating zero (a function's result) to add one.
+        // Quire's databases are UTF-8, so the bytes are the UTF-8 text.
+        let pointer = sqlite3_column_blob(handle, index)
         let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+        guard let pointer, count > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     /// Gives the column's bytes to `body` without copying them; the buffer is valid only
@@ -230,7 +235,8 @@ package final class Statement {
     package func withUnsafeBytes<T>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         let type = sqlite3_column_type(handle, index)
         let pointer: UnsafeRawPointer?
-        if type == SQLITE_BLOB {
+        if type == SQLITE_BLOB || type == SQLITE_TEXT {
+            // A text's bytes as they are (see `text(at:)`).
             pointer = sqlite3_column_blob(handle, index)
         } else {
             pointer = sqlite3_column_text(handle, index).map { UnsafeRawPointer($0) }
