@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -54,6 +55,41 @@ import Testing
         }
         #expect(constraint?.underlyingCode == 19)
         #expect(constraint?.extendedCode == 2067)
+    }
+
+    /// A new file gets 8 KB pages; a file made with other pages keeps them.
+    @Test func newFilesGetTheirPageSizeAndOldOnesKeepTheirs() throws {
+        let directory = TemporaryDirectory()
+        let database = try Database(name: "pages", config: DatabaseConfiguration(directory: directory.path))
+        #expect(try database.read { try $0.scalarInt("PRAGMA page_size") } == Int64(Connection.newFilePageSize))
+        let path = directory.file("old.db")
+        var handle: OpaquePointer?
+        #expect(sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, "PRAGMA page_size=4096; CREATE TABLE t (x)", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close_v2(handle)
+        let old = Database(path: path)
+        try old.write { try $0.run("INSERT INTO t (x) VALUES (1)") }
+        #expect(try old.read { try $0.scalarInt("PRAGMA page_size") } == 4096)
+    }
+
+    /// Stored text is read as UTF-8 bytes, so a database in UTF-16 (which Quire never makes) is
+    /// refused when it opens, by the writer and by a read-only connection, naming the file.
+    @Test func aDatabaseInUTF16IsRefused() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("utf16.db")
+        var handle: OpaquePointer?
+        #expect(sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK)
+        #expect(sqlite3_exec(handle, "PRAGMA encoding='UTF-16le'; CREATE TABLE t (x TEXT)", nil, nil, nil) == SQLITE_OK)
+        sqlite3_close_v2(handle)
+        let error = #expect(throws: QuireError.self) {
+            try Database(path: path).write { try $0.run("INSERT INTO t (x) VALUES ('a')") }
+        }
+        #expect(error?.code == .wrongFormat)
+        #expect(error?.message.contains("utf16.db") == true)
+        #expect(error?.message.contains("UTF-16le") == true, "\(error?.message ?? "")")
+        #expect(throws: QuireError.self) {
+            try Database.withReadOnlyConnection(path: path) { try $0.scalarText("SELECT x FROM t") }
+        }
     }
 
     @Test func pragmasFollowTheConfiguration() throws {

@@ -153,6 +153,7 @@ package final class Connection {
         if role == .reader || options.readOnly {
             try execute("PRAGMA mmap_size=\(Self.readerMapSize)")
         }
+        try requireUTF8()
         if options.readOnly {
             try execute("PRAGMA query_only=1")
             // Reading an index (`PRAGMA integrity_check`, a query) evaluates its expressions.
@@ -160,9 +161,7 @@ package final class Connection {
             return
         }
         if role == .writer {
-            // Reading the page count touches the header, so a file that is not a database
-            // fails here rather than later in the middle of a caller's work. A new file gets
-            // pages of `newFilePageSize`; an existing one keeps its own.
+            // A new file gets pages of `newFilePageSize`; an existing one keeps its own.
             if try scalarInt("PRAGMA page_count") == 0 { try execute("PRAGMA page_size=\(Self.newFilePageSize)") }
             let mode = try scalarText("PRAGMA journal_mode=WAL")
             if mode?.lowercased() != "wal" {
@@ -183,6 +182,21 @@ package final class Connection {
         // Queries, indexes and full-text triggers call these; every connection needs them,
         // writers included, because index expressions run on every write.
         try SQLFunctions.register(on: self)
+    }
+
+    /// Refuses a file whose text is not UTF-8. Quire reads stored text as the bytes SQLite holds
+    /// (``Statement/text(at:)``, `quire_extract`), which are UTF-8 in every file it creates; a
+    /// file made elsewhere in UTF-16 would give those readers UTF-16 bytes. Reading the encoding
+    /// reads the header, so a file that is not a database fails here too.
+    private func requireUTF8() throws {
+        // `sqlite3_column_text`, which converts to UTF-8: the name comes in the file's encoding.
+        let statement = try prepare("PRAGMA encoding")
+        guard try statement.step(), let name = sqlite3_column_text(statement.handle, 0) else { return }
+        let encoding = String(cString: name)
+        guard encoding == "UTF-8" else {
+            throw QuireError(
+                .wrongFormat, "\(path) is a database in \(encoding); Quire reads and writes UTF-8 databases only")
+        }
     }
 
     // MARK: Statements
