@@ -10,11 +10,15 @@
 // (reals, whose conversion is SQLite's own, escaped strings, long integers, containers with
 // white space, unusual or malformed paths and text) goes to json_extract or json_type itself,
 // on a private in-memory connection, over the value's text alone where that is known.
+//
+// The text is checked only where the scan goes: a document malformed after the value found,
+// or inside a value skipped, answers as if it were whole, where SQLite's functions fail. The
+// bodies these functions read are stored by Quire, always valid canonical JSON; over those
+// the answers equal SQLite's (PathScannerTests).
 
 #include "quire_path.h"
 
 #include <sqlite3.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -303,10 +307,9 @@ static void compile_path(const char *path, int pathLength, CompiledPath *compile
 /// A heap copy of `compiled` and of the path its keys point into, for `sqlite3_set_auxdata`
 /// (one allocation, freed with `sqlite3_free`); NULL when memory is short.
 static CompiledPath *keep_path(const CompiledPath *compiled, const char *path, int pathLength) {
-    size_t steps = offsetof(CompiledPath, steps) + (size_t)compiled->count * sizeof(PathStep);
-    CompiledPath *kept = (CompiledPath *)sqlite3_malloc64(steps + (size_t)pathLength + 1);
+    CompiledPath *kept = (CompiledPath *)sqlite3_malloc64(sizeof(CompiledPath) + (size_t)pathLength + 1);
     if (kept == NULL) return NULL;
-    char *text = (char *)kept + steps;
+    char *text = (char *)kept + sizeof(CompiledPath);
     memcpy(text, path, (size_t)pathLength);
     text[pathLength] = 0;
     kept->count = compiled->count;
