@@ -134,7 +134,7 @@ package final class Connection {
     /// page's size, so with 4 KB pages a document of 2-3 KB fills a page alone and leaves a
     /// third of it empty. Measured with `bench-probe` (Benchmarks/STORAGE_LAYOUT.md, "Page
     /// size"): 10,000 hotels take 13% less space and save in 24% less time, an unindexed query
-    /// of 100,000 people runs 12% faster and a value index builds 7-17% faster; a save that is
+    /// of 100,000 people runs 13% faster and a value index builds 7-17% faster; a save that is
     /// its own transaction costs about 20% more, since its commit writes whole pages to the WAL.
     static let newFilePageSize = 8192
 
