@@ -210,18 +210,13 @@ static Cursor next_element(Cursor p, Cursor end, unsigned char close, int *close
     p = skip_value(p, end, &loose);
     *closed = 0;
     if (p == NULL) return NULL;
-    if (p < end && *p == ',') {
-        p++;
-    } else {
-        p = skip_space(p, end);
-        if (p < end && *p == ',') {
-            p++;
-        } else {
-            *closed = p < end && *p == close;
-            return NULL;
-        }
+    // Compact text (every stored body) has no space to skip around the comma.
+    if (p < end && *p != ',') p = skip_space(p, end);
+    if (p >= end || *p != ',') {
+        *closed = p < end && *p == close;
+        return NULL;
     }
-    // Compact text (every stored body) has no space to skip.
+    p++;
     return p < end && byte_class[*p] == SPACE ? skip_space(p, end) : p;
 }
 
@@ -304,20 +299,16 @@ static void compile_path(const char *path, int pathLength, CompiledPath *compile
     compiled->leftToSQLite = 0;
 }
 
-/// A heap copy of `compiled` and of the path its keys point into, for `sqlite3_set_auxdata`
-/// (one allocation, freed with `sqlite3_free`); NULL when memory is short.
-static CompiledPath *keep_path(const CompiledPath *compiled, const char *path, int pathLength) {
+/// `path` read into steps on the heap, for `sqlite3_set_auxdata`: one allocation holding the
+/// steps and a copy of the path they point into, freed with `sqlite3_free`; NULL when memory
+/// is short.
+static CompiledPath *keep_path(const char *path, int pathLength) {
     CompiledPath *kept = (CompiledPath *)sqlite3_malloc64(sizeof(CompiledPath) + (size_t)pathLength + 1);
     if (kept == NULL) return NULL;
     char *text = (char *)kept + sizeof(CompiledPath);
     memcpy(text, path, (size_t)pathLength);
     text[pathLength] = 0;
-    kept->count = compiled->count;
-    kept->leftToSQLite = compiled->leftToSQLite;
-    for (int i = 0; i < compiled->count; i++) {
-        kept->steps[i] = compiled->steps[i];
-        if (compiled->steps[i].key != NULL) kept->steps[i].key = text + (compiled->steps[i].key - path);
-    }
+    compile_path(text, pathLength, kept);
     return kept;
 }
 
@@ -351,7 +342,6 @@ static inline int same_bytes(const unsigned char *a, const char *b, size_t lengt
 /// Follows `path` from the value at `p`: 1 with the value's bounds in `*start` and `*stop`,
 /// 0 when the path leads nowhere (MISSING), -1 when SQLite must answer.
 static int lookup(Cursor p, Cursor end, const CompiledPath *path, Cursor *start, Cursor *stop) {
-    if (path->count == 0 && path->leftToSQLite) return -1;
     p = skip_space(p, end);
     for (int i = 0; i < path->count; i++) {
         const PathStep *step = &path->steps[i];
@@ -488,7 +478,7 @@ static int find_value(sqlite3_context *context, PathState *state, sqlite3_value 
         }
         compile_path(path, pathLength, &local);
         compiled = &local;
-        CompiledPath *kept = keep_path(&local, path, pathLength);
+        CompiledPath *kept = keep_path(path, pathLength);
         if (kept != NULL) sqlite3_set_auxdata(context, 1, kept, sqlite3_free);
     }
     int found = lookup(text, text + length, compiled, start, stop);

@@ -61,15 +61,13 @@ struct CompiledQuery: Sendable {
     func run(_ connection: Connection, parameters: [String: JSONValue], now: Int64, blobStore: BlobStore?) throws
         -> ResultRows
     {
-        let statement = try connection.cachedStatement(sql)
-        defer { statement.reset() }
-        try bind(statement, parameters: parameters, now: now)
-        // Straight into the flat array, with no row array or closure between.
+        // Each row's values go straight into the flat array, with no row array between.
         var values: [JSONValue?] = []
         var count = 0
-        while try statement.step() {
+        try step(connection, parameters: parameters, now: now) { statement in
             for column in columns { values.append(decode(statement, column)) }
             count += 1
+            return true
         }
         return ResultRows(columnNames: columns.map(\.name), values: values, count: count, blobStore: blobStore)
     }
@@ -79,15 +77,25 @@ struct CompiledQuery: Sendable {
     func forEachRow(
         _ connection: Connection, parameters: [String: JSONValue], now: Int64, _ body: ([JSONValue?]) throws -> Bool
     ) throws {
+        var row: [JSONValue?] = []
+        row.reserveCapacity(columns.count)
+        try step(connection, parameters: parameters, now: now) { statement in
+            row.removeAll(keepingCapacity: true)
+            for column in columns { row.append(decode(statement, column)) }
+            return try body(row)
+        }
+    }
+
+    /// Binds the parameters and steps the statement, calling `body` at each row until it
+    /// returns false; the statement is reset afterwards.
+    private func step(
+        _ connection: Connection, parameters: [String: JSONValue], now: Int64, _ body: (Statement) throws -> Bool
+    ) throws {
         let statement = try connection.cachedStatement(sql)
         defer { statement.reset() }
         try bind(statement, parameters: parameters, now: now)
-        var row: [JSONValue?] = []
-        row.reserveCapacity(columns.count)
         while try statement.step() {
-            row.removeAll(keepingCapacity: true)
-            for column in columns { row.append(decode(statement, column)) }
-            guard try body(row) else { return }
+            guard try body(statement) else { return }
         }
     }
 

@@ -153,7 +153,8 @@ package final class Connection {
         if role == .reader || options.readOnly {
             try execute("PRAGMA mmap_size=\(Self.readerMapSize)")
         }
-        try requireUTF8()
+        // A pooled reader opens after the writer, which has checked the same file.
+        if role == .writer || options.readOnly { try requireUTF8() }
         if options.readOnly {
             try execute("PRAGMA query_only=1")
             // Reading an index (`PRAGMA integrity_check`, a query) evaluates its expressions.
@@ -187,7 +188,8 @@ package final class Connection {
     /// Refuses a file whose text is not UTF-8. Quire reads stored text as the bytes SQLite holds
     /// (``Statement/text(at:)``, `quire_extract`), which are UTF-8 in every file it creates; a
     /// file made elsewhere in UTF-16 would give those readers UTF-16 bytes. Reading the encoding
-    /// reads the header, so a file that is not a database fails here too.
+    /// reads the header, so a file that is not a database fails here too. The writer and
+    /// read-only connections check; the pool's readers open only after the writer.
     private func requireUTF8() throws {
         // `sqlite3_column_text`, which converts to UTF-8: the name comes in the file's encoding.
         let statement = try prepare("PRAGMA encoding")

@@ -33,8 +33,9 @@ func currentThreadID() -> ThreadID {
 ///   blockade changes;
 /// - a reader may come back with its last point read left open (``Connection/leaveReadOpen(_:)``),
 ///   which keeps its WAL reader slot taken between reads; the reader's next statement ends
-///   it (``Connection/endLingeringRead()``), and so do every write (at its start and its end, so checkpoints are not held back),
-///   a checkpoint, a blockade and a sweep that ends those idle for ``readLingerNanoseconds``.
+///   it (``Connection/endLingeringRead()``), and so do every write (at its start and its end,
+///   so checkpoints are not held back), a checkpoint, a blockade and a sweep that ends those
+///   idle for ``readLingerNanoseconds``.
 final class DatabaseCore: @unchecked Sendable {
     // Safe because the variables below are read and written only inside `locked` (on `condition`)
     // (the contract above), except `pendingChanges`, which only the thread holding the

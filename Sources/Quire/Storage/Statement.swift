@@ -220,29 +220,31 @@ package final class Statement {
 
     /// A column as text, or nil for NULL.
     package func text(at index: Int32) -> String? {
-        guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return nil }
-        // `sqlite3_column_blob` gives a text's bytes as they are, where `sqlite3_column_text`
-        // first copies a value that lacks a terminating zero (a function's result) to add one.
-        // Quire's databases are UTF-8, so the bytes are the UTF-8 text.
-        let pointer = sqlite3_column_blob(handle, index)
-        let count = Int(sqlite3_column_bytes(handle, index))
-        guard let pointer, count > 0 else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
+        let type = sqlite3_column_type(handle, index)
+        guard type != SQLITE_NULL else { return nil }
+        return String(decoding: rawBytes(at: index, type: type), as: UTF8.self)
     }
 
     /// Gives the column's bytes to `body` without copying them; the buffer is valid only
     /// inside the call (SQLite owns it until the next step or reset).
     package func withUnsafeBytes<T>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
-        let type = sqlite3_column_type(handle, index)
+        try body(rawBytes(at: index, type: sqlite3_column_type(handle, index)))
+    }
+
+    /// The bytes of a column of type `type`, valid until the next step or reset. Text comes
+    /// from `sqlite3_column_blob`, which gives it as it is, where `sqlite3_column_text` first
+    /// copies a value that lacks a terminating zero (a function's result) to add one; Quire's
+    /// databases are UTF-8 (``Connection`` refuses others), so these are the UTF-8 text. Numbers
+    /// come as their text.
+    private func rawBytes(at index: Int32, type: Int32) -> UnsafeRawBufferPointer {
         let pointer: UnsafeRawPointer?
         if type == SQLITE_BLOB || type == SQLITE_TEXT {
-            // A text's bytes as they are (see `text(at:)`).
             pointer = sqlite3_column_blob(handle, index)
         } else {
             pointer = sqlite3_column_text(handle, index).map { UnsafeRawPointer($0) }
         }
         let count = Int(sqlite3_column_bytes(handle, index))
-        return try body(UnsafeRawBufferPointer(start: count == 0 ? nil : pointer, count: count))
+        return UnsafeRawBufferPointer(start: count == 0 ? nil : pointer, count: count)
     }
 
     /// A column as bytes (empty for NULL).
