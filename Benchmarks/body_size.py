@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Estimates what a binary body encoding would save in bytes on disk, against the canonical JSON
-text Quire stores (Benchmarks/STORAGE_LAYOUT.md, "Body encoding and size").
+"""Estimates what a body encoding saves in bytes on disk, against the canonical JSON text
+(Benchmarks/STORAGE_LAYOUT.md, "Body encoding and size").
 
 Reads a dataset of JSON Lines (one document a line, its ID in "_id", as `quire fixture generate`
-and `quire db export` write), and writes three SQLite files in Quire's row layout (8 KB pages,
+and `quire db export` write), and writes four SQLite files in Quire's row layout (8 KB pages,
 WAL, the rows of `docs_<id>` with a unique key index), differing only in the body column:
 
-- json: the canonical JSON text (sorted keys, no white space), what Quire stores;
+- json: the canonical JSON text (sorted keys, no white space), what Quire stored before schema
+  version 7;
+- json-bare-keys: the same text with every identifier key written without its quotes, what Quire
+  stores from schema version 7 (`quire_body.h`);
 - binary: a compact tagged encoding of the same value (a type byte, varint lengths, integers as
   zigzag varints, reals as 8 bytes), keys written out as text;
 - binary-shared-keys: as binary, with each key written as a varint index into one table of the
@@ -19,6 +22,7 @@ byte of JSON.
 """
 import json
 import os
+import re
 import sqlite3
 import struct
 import sys
@@ -65,6 +69,20 @@ def encode(value, keys):
     return bytes(out)
 
 
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def bare_keys(value):
+    """Compact JSON with sorted keys, identifier keys without their quotes."""
+    if isinstance(value, dict):
+        return "{" + ",".join(
+            (key if IDENTIFIER.fullmatch(key) else json.dumps(key, ensure_ascii=False)) + ":" + bare_keys(value[key])
+            for key in sorted(value)) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(bare_keys(item) for item in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
 def build(path, rows):
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(path + suffix):
@@ -99,6 +117,7 @@ def main():
         shared = {}
         encodings = {
             "json": texts,
+            "json-bare-keys": [(key, bare_keys(doc).encode()) for key, doc in documents],
             "binary": [(key, encode(doc, None)) for key, doc in documents],
             "binary-shared-keys": [(key, encode(doc, shared)) for key, doc in documents],
         }

@@ -11,12 +11,17 @@
 // white space, unusual or malformed paths and text) goes to json_extract or json_type itself,
 // on a private in-memory connection, over the value's text alone where that is known.
 //
+// A stored body (quire_body.h) holds its identifier keys bare: the scan takes a bare key where
+// it takes a quoted one, and a container it answers with, or text it hands to SQLite, has its
+// keys quoted again first, so every answer is the one SQLite gives over the body's JSON.
+//
 // The text is checked only where the scan goes: a document malformed after the value found,
 // or inside a value skipped, answers as if it were whole, where SQLite's functions fail. The
 // bodies these functions read are stored by Quire, always valid canonical JSON; over those
 // the answers equal SQLite's (PathScannerTests).
 
 #include "quire_path.h"
+#include "quire_body.h"
 
 #include <sqlite3.h>
 #include <stdint.h>
@@ -57,10 +62,28 @@ static void answer_by_sqlite(sqlite3_context *context, PathState *state, sqlite3
         }
     }
     sqlite3_stmt *statement = state->statement;
-    if (text != NULL)
+    if (text == NULL && sqlite3_value_type(json) == SQLITE_TEXT) {
+        text = (const char *)sqlite3_value_blob(json);
+        length = sqlite3_value_bytes(json);
+        if (text == NULL) text = "";
+    }
+    // SQLite reads JSON: a stored body's bare keys (quire_body.h) are quoted again first.
+    uint8_t *unpacked = NULL;
+    if (text != NULL) {
+        size_t keys = quire_body_bare_keys((const uint8_t *)text, (size_t)length);
+        if (keys > 0) {
+            unpacked = sqlite3_malloc64((sqlite3_uint64)length + 2 * keys);
+            if (unpacked == NULL) {
+                sqlite3_result_error_nomem(context);
+                return;
+            }
+            length = (int)quire_body_unpack((const uint8_t *)text, (size_t)length, unpacked);
+            text = (const char *)unpacked;
+        }
         sqlite3_bind_text(statement, 1, text, length, SQLITE_STATIC);
-    else
+    } else {
         sqlite3_bind_value(statement, 1, json);
+    }
     if (path != NULL)
         sqlite3_bind_text(statement, 2, path, pathLength, SQLITE_STATIC);
     else
@@ -80,6 +103,7 @@ static void answer_by_sqlite(sqlite3_context *context, PathState *state, sqlite3
     }
     sqlite3_reset(statement);
     sqlite3_clear_bindings(statement);
+    sqlite3_free(unpacked);
 }
 
 /// The bytes a scan stops at: in a string its closing quote and escapes, in a container what
@@ -339,6 +363,12 @@ static inline int same_bytes(const unsigned char *a, const char *b, size_t lengt
     return 1;
 }
 
+static inline int is_identifier_start(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static inline int is_identifier(unsigned char c) { return is_identifier_start(c) || (c >= '0' && c <= '9'); }
+
 /// Follows `path` from the value at `p`: 1 with the value's bounds in `*start` and `*stop`,
 /// 0 when the path leads nowhere (MISSING), -1 when SQLite must answer.
 static int lookup(Cursor p, Cursor end, const CompiledPath *path, Cursor *start, Cursor *stop) {
@@ -350,16 +380,27 @@ static int lookup(Cursor p, Cursor end, const CompiledPath *path, Cursor *start,
             p = skip_space(p + 1, end);
             if (p < end && *p == '}') return 0;
             for (;;) {
-                if (p >= end || *p != '"') return -1;
-                Cursor name = p + 1;
-                int escaped = 0;
-                Cursor afterName = skip_string(p, end, &escaped);
-                if (afterName == NULL) return -1;
+                if (p >= end) return -1;
+                Cursor name, nameEnd, afterName;
+                if (*p == '"') {
+                    name = p + 1;
+                    int escaped = 0;
+                    afterName = skip_string(p, end, &escaped);
+                    if (afterName == NULL) return -1;
+                    nameEnd = afterName - 1;
+                } else if (is_identifier_start(*p)) {
+                    // A stored body's bare key (quire_body.h).
+                    name = p;
+                    while (p < end && is_identifier(*p)) p++;
+                    nameEnd = afterName = p;
+                } else {
+                    return -1;
+                }
                 p = afterName < end && *afterName == ':' ? afterName : skip_space(afterName, end);
                 if (p >= end || *p != ':') return -1;
                 p++;
                 if (p < end && byte_class[*p] == SPACE) p = skip_space(p, end);
-                if ((size_t)(afterName - 1 - name) == step->keyLength && same_bytes(name, step->key, step->keyLength))
+                if ((size_t)(nameEnd - name) == step->keyLength && same_bytes(name, step->key, step->keyLength))
                     break;
                 int closed = 0;
                 p = next_element(p, end, '}', &closed);
@@ -504,6 +545,33 @@ static int answer_unescaped_string(sqlite3_context *context, Cursor start, Curso
     return 1;
 }
 
+/// Answers a compact container found in a body with its JSON text (a stored body's bare keys
+/// quoted again): as text of SQLite's JSON subtype, or as a blob when `asBlob`.
+static void answer_container(sqlite3_context *context, Cursor start, size_t size, int asBlob) {
+    size_t keys = quire_body_bare_keys(start, size);
+    if (keys == 0) {
+        if (asBlob) {
+            sqlite3_result_blob(context, start, (int)size, SQLITE_TRANSIENT);
+        } else {
+            sqlite3_result_text(context, (const char *)start, (int)size, SQLITE_TRANSIENT);
+            sqlite3_result_subtype(context, QUIRE_JSON_SUBTYPE);
+        }
+        return;
+    }
+    uint8_t *json = sqlite3_malloc64(size + 2 * keys);
+    if (json == NULL) {
+        sqlite3_result_error_nomem(context);
+        return;
+    }
+    size_t written = quire_body_unpack(start, size, json);
+    if (asBlob) {
+        sqlite3_result_blob64(context, json, written, sqlite3_free);
+    } else {
+        sqlite3_result_text64(context, (const char *)json, written, sqlite3_free, SQLITE_UTF8);
+        sqlite3_result_subtype(context, QUIRE_JSON_SUBTYPE);
+    }
+}
+
 static void quire_extract(sqlite3_context *context, int argc, sqlite3_value **argv) {
     (void)argc;
     PathState *state = (PathState *)sqlite3_user_data(context);
@@ -519,8 +587,7 @@ static void quire_extract(sqlite3_context *context, int argc, sqlite3_value **ar
             int loose = 0;
             skip_value(start, stop, &loose);
             if (!loose) {
-                sqlite3_result_text(context, (const char *)start, (int)size, SQLITE_TRANSIENT);
-                sqlite3_result_subtype(context, QUIRE_JSON_SUBTYPE);
+                answer_container(context, start, size, 0);
                 return;
             }
             break;
@@ -607,7 +674,7 @@ static void quire_result(sqlite3_context *context, int argc, sqlite3_value **arg
         break;
     case '{':
     case '[':
-        sqlite3_result_blob(context, start, (int)size, SQLITE_TRANSIENT);
+        answer_container(context, start, size, 1);
         return;
     case 't':
     case 'f':

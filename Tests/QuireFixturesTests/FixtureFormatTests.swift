@@ -64,8 +64,8 @@ import Testing
             try FixtureInstaller.installIfAbsent(archive: new, name: "new", config: config)
         }
         defer { try? current.close() }
-        #expect(try schemaVersion(upgraded) == 6)
-        #expect(try schemaVersion(current) == 6)
+        #expect(try schemaVersion(upgraded) == 7)
+        #expect(try schemaVersion(current) == 7)
         let before = try contents(of: upgraded, blobs: oldManifest.blobs)
         let after = try contents(of: current, blobs: newManifest.blobs)
         #expect(before.documents.count == 92)
@@ -88,7 +88,7 @@ import Testing
             return FixtureVerifier(archiveURL: mislabelled).verify()
         }
         #expect(!report.isValid)
-        #expect(report.text.contains("version 6 does not match format 1, which holds schema 1 to 2"), "\(report.text)")
+        #expect(report.text.contains("version 7 does not match format 1, which holds schema 1 to 2"), "\(report.text)")
     }
 
     /// Issue 14's target: a built fixture of 1,000 hotels (a few KB each) is at most 1.15×

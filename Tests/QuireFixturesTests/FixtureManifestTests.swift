@@ -62,7 +62,7 @@ import Testing
             expectQuireError(.corruptData, containing: fragments) { _ = try FixtureManifest.decoded(from: data) }
         }
         try check(["missing name"]) { $0["name"] = nil }
-        try check(["formatVersion is 5", "versions 1 to 4"]) { $0["formatVersion"] = 5 }
+        try check(["formatVersion is 6", "versions 1 to 5"]) { $0["formatVersion"] = 6 }
         try check(["buildTimestamp", "'yesterday'"]) { $0["buildTimestamp"] = "yesterday" }
         try check(["collections[0].name", "'nope'"]) { $0["collections"] = [["name": "nope", "documentCount": 1]] }
         try check(["collections[0].documentCount", "negative"]) {

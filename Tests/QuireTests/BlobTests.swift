@@ -72,7 +72,9 @@ import Testing
         #expect(read.length == 11)
         #expect(read.content == bytes)
         #expect(try drain(try #require(read.contentStream)) == bytes)
-        let body = try database.read { try $0.scalarText("SELECT body FROM \(collection.table) WHERE key = 'p'") }
+        let body = try database.read {
+            try $0.scalarText("SELECT quire_body(body) FROM \(collection.table) WHERE key = 'p'")
+        }
         #expect(
             body
                 == #"{"attachment":{"@type":"blob","content_type":"text/plain","digest":"\#(expectedDigest)","length":11},"title":"greeting"}"#
@@ -111,7 +113,9 @@ import Testing
         #expect(streamed.digest == digest)
         #expect(streamed.length == 200_000)
         #expect(try drain(try #require(streamed.contentStream)) == bytes)
-        let body = try database.read { try $0.scalarText("SELECT body FROM \(collection.table) WHERE key = 's'") }
+        let body = try database.read {
+            try $0.scalarText("SELECT quire_body(body) FROM \(collection.table) WHERE key = 's'")
+        }
         #expect(body?.contains(#""digest":"\#(digest)","length":200000"#) == true)
 
         let file = directory.url.appendingPathComponent("source.bin")

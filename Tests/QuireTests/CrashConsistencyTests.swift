@@ -65,7 +65,7 @@ import Testing
             let collection = try database.createCollection(name: "batches", scope: "crash")
             let sizes = try database.read { connection in
                 try connection.query(
-                    "SELECT json_extract(body, '$.batch'), count(*) FROM \(collection.table) GROUP BY 1"
+                    "SELECT quire_extract(body, '$.batch'), count(*) FROM \(collection.table) GROUP BY 1"
                 ) { (Int($0.int64(at: 0)), Int($0.int64(at: 1))) }
             }
             let present = Set(sizes.map(\.0))

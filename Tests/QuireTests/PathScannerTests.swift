@@ -42,6 +42,31 @@ import Testing
         }
     }
 
+    /// Over a body in its stored form (`quire_body.h`: identifier keys bare), every answer is
+    /// the one SQLite gives over the JSON, the containers handed back included.
+    @Test func answersOverAStoredBodyAsSQLiteDoesOverItsJSON() throws {
+        let f = try QueryFixture()
+        try f.database.read { connection in
+            var bare: Int64 = 0
+            for body in Self.bodies {
+                bare += try connection.scalarInt("SELECT quire_body_pack(?1) != ?1", [.text(body)]) ?? 0
+                for path in Self.paths {
+                    let answers = try connection.query(
+                        """
+                        SELECT quire_extract(quire_body_pack(?1), ?2) IS json_extract(?1, ?2),
+                            typeof(quire_extract(quire_body_pack(?1), ?2)) = typeof(json_extract(?1, ?2)),
+                            quire_type(quire_body_pack(?1), ?2) IS json_type(?1, ?2),
+                            json_array(quire_extract(quire_body_pack(?1), ?2)) = json_array(json_extract(?1, ?2)),
+                            quire_result(quire_body_pack(?1), ?2) IS quire_result(?1, ?2)
+                        """, [.text(body), .text(path)]
+                    ) { row in (0..<5).map { row.int64(at: $0) } }
+                    #expect(answers == [[1, 1, 1, 1, 1]], "body \(body), path \(path)")
+                }
+            }
+            #expect(bare == 2)
+        }
+    }
+
     /// A path is read into steps once per statement and kept while its argument stays the same
     /// (`sqlite3_set_auxdata`); a path that changes from row to row must be read again at each
     /// row. One statement reads every body with every path, taken from the rows of `json_each`.

@@ -190,7 +190,7 @@ import Testing
         let reopened = try Database(
             name: "old", config: DatabaseConfiguration(directory: f.directory.path, clock: f.clock))
         defer { try? reopened.close() }
-        #expect(try reopened.read { try $0.scalarInt("PRAGMA user_version") } == 6)
+        #expect(try reopened.read { try $0.scalarInt("PRAGMA user_version") } == StoreSchema.migrator.latestVersion)
         #expect(try storedForm(reopened, table, "a")! == ("blob", 21))
         #expect(try storedForm(reopened, table, "peer")! == ("text", 5))
         let collection = try #require(try reopened.collection(name: "items", scope: "store"))

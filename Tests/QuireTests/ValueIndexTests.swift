@@ -106,10 +106,11 @@ import Testing
         let index = IndexCatalog.valueIndexName(table: f.collection.table, name: "byState")
         let path = f.database.filePath
         try f.database.close()
-        // As schema version 4 made it: on SQLite's json_extract.
+        // As schema version 4 made it: on SQLite's json_extract, over bodies stored as JSON.
         let connection = try Connection(path: path, role: .writer, options: Connection.Options())
         try connection.execute(
             """
+            UPDATE \(f.collection.table) SET body = quire_body(body);
             DROP INDEX \(index);
             CREATE INDEX \(index) ON \(f.collection.table) (json_extract(body, '$.state')) WHERE flags & 1 = 0;
             PRAGMA user_version = 4;

@@ -20,8 +20,10 @@ struct BlobReferences {
         }
         for (table, fullName) in collections {
             // Blob references are written by the canonical JSON writer, which never escapes
-            // "@type", so bodies without that text need not be parsed.
-            let statement = try connection.prepare("SELECT key, body FROM \(table) WHERE instr(body, '\"@type\"') > 0")
+            // "@type", and a stored body keeps that key quoted (`@` starts no bare key,
+            // `quire_body.h`), so bodies without that text need not be parsed.
+            let statement = try connection.prepare(
+                "SELECT key, quire_body(body) FROM \(table) WHERE instr(body, '\"@type\"') > 0")
             while try statement.step() {
                 let location = "\(fullName)/\(statement.text(at: 0) ?? "")"
                 let body: JSONValue

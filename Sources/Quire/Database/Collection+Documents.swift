@@ -245,13 +245,15 @@ extension Collection {
                 // The key, revision ID and body are bound in place: they outlive the statement's
                 // run just below, which clears the bindings.
                 let inserted = try key.withUTF8 { key in
-                    try bodyBytes.withUnsafeBytes { body in
-                        try StoredRevisionID.withStoredBytes(revisionID) { revision, isPacked in
-                            try insert.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
-                            try insert.bind(Int64(sequence), at: 2)
-                            try insert.bindInPlace(storedRevisionID: revision, isPacked: isPacked, at: 3)
-                            try insert.bindTextInPlace(body, at: 4)
-                            return try insert.insertUnlessKeyExists()
+                    try bodyBytes.withUnsafeBytes { json in
+                        try StoredBody.withStoredForm(of: json) { body in
+                            try StoredRevisionID.withStoredBytes(revisionID) { revision, isPacked in
+                                try insert.bindTextInPlace(UnsafeRawBufferPointer(key), at: 1)
+                                try insert.bind(Int64(sequence), at: 2)
+                                try insert.bindInPlace(storedRevisionID: revision, isPacked: isPacked, at: 3)
+                                try insert.bindTextInPlace(body, at: 4)
+                                return try insert.insertUnlessKeyExists()
+                            }
                         }
                     }
                 }
@@ -315,7 +317,9 @@ extension Collection {
             let keptFlags = (stored?.flags ?? 0) & DocumentFlags.conflicted
             try statement.bind((deleting ? DocumentFlags.deleted : 0) | keptFlags, at: 3)
             try statement.bind(revisionID: revisionID, at: 4)
-            try bodyBytes.withUnsafeBytes { try statement.bind(utf8Buffer: $0, at: 5) }
+            try bodyBytes.withUnsafeBytes { json in
+                try StoredBody.withStoredForm(of: json) { try statement.bind(utf8Buffer: $0, at: 5) }
+            }
             try statement.bind(history.prefix(max(0, depth - 1)).joined(separator: ","), at: 6)
             try statement.run()
             connection.noteSequenceWritten(collectionID: self.id, sequence: sequence)

@@ -125,11 +125,11 @@ extension Collection {
         try DocumentRules.validate(id: id)
         return try reading { connection in
             let current = try connection.query(
-                "SELECT length(CAST(body AS BLOB)) FROM \(table) WHERE key = ?", [.text(id)]
+                "SELECT length(CAST(quire_body(body) AS BLOB)) FROM \(table) WHERE key = ?", [.text(id)]
             ) { Int($0.int64(at: 0)) }
             guard let first = current.first else { return 0 }
             let others = try connection.query(
-                "SELECT length(CAST(body AS BLOB)) FROM quire_leaves WHERE collection_id = ? AND key = ?",
+                "SELECT length(CAST(quire_body(body) AS BLOB)) FROM quire_leaves WHERE collection_id = ? AND key = ?",
                 [.integer(self.id), .text(id)]
             ) { Int($0.int64(at: 0)) }
             return first + others.reduce(0, +)
@@ -241,14 +241,16 @@ extension Collection {
 
     /// The current revision first, then the other leaves.
     private func treeRows(_ connection: Connection, id: String) throws -> [TreeRow] {
-        var rows = try connection.query("SELECT revid, flags, history, body FROM \(table) WHERE key = ?", [.text(id)]) {
+        var rows = try connection.query(
+            "SELECT revid, flags, history, quire_body(body) FROM \(table) WHERE key = ?", [.text(id)]
+        ) {
             TreeRow(
                 revisionID: try $0.revisionID(at: 0), isDeleted: $0.int64(at: 1) & DocumentFlags.deleted != 0,
                 history: Collection.splitHistory($0.text(at: 2) ?? ""), bodyText: $0.text(at: 3) ?? "{}")
         }
         guard !rows.isEmpty else { return [] }
         rows += try connection.query(
-            "SELECT revid, deleted, history, body FROM quire_leaves WHERE collection_id = ? AND key = ? ORDER BY revid",
+            "SELECT revid, deleted, history, quire_body(body) FROM quire_leaves WHERE collection_id = ? AND key = ? ORDER BY revid",
             [.integer(self.id), .text(id)]
         ) {
             TreeRow(
@@ -269,7 +271,7 @@ extension Collection {
         let sequence = try nextSequence(connection)
         try connection.run(
             """
-            INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, ?, ?, quire_body_pack(?), ?)
             ON CONFLICT (key) DO UPDATE SET sequence = excluded.sequence, flags = excluded.flags,
                 revid = excluded.revid, body = excluded.body, history = excluded.history
             """,
@@ -283,7 +285,7 @@ extension Collection {
             "DELETE FROM quire_leaves WHERE collection_id = ? AND key = ?", [.integer(self.id), .text(id)])
         for row in others {
             try connection.run(
-                "INSERT INTO quire_leaves (collection_id, key, revid, deleted, body, history) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO quire_leaves (collection_id, key, revid, deleted, body, history) VALUES (?, ?, ?, ?, quire_body_pack(?), ?)",
                 [
                     .integer(self.id), .text(id), .text(row.revisionID), .integer(row.isDeleted ? 1 : 0),
                     .text(row.bodyText), .text(row.history.joined(separator: ",")),

@@ -104,7 +104,7 @@ struct DocumentSQL: Sendable {
     let upsert: StatementKey
 
     init(table: String) {
-        selectDocument = StatementKey("SELECT sequence, flags, revid, body FROM \(table) WHERE key = ?")
+        selectDocument = StatementKey("SELECT sequence, flags, revid, quire_body(body) FROM \(table) WHERE key = ?")
         selectStoredRow = StatementKey("SELECT sequence, flags, revid, history FROM \(table) WHERE key = ?")
         insertNew = StatementKey(
             "INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, 0, ?, ?, '')")

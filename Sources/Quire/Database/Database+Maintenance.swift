@@ -70,14 +70,18 @@ extension Database {
                         problems += report.prefix(20).map { "SQLite: \($0)" }
                         if report.count > 20 { problems.append("SQLite: \(report.count - 20) more problems") }
                     }
-                } catch let error as QuireError where error.code == .corruptData {
-                    // Damage that stops the check itself (a b-tree page it cannot walk).
+                } catch let error as QuireError where error.code == .corruptData || error.code == .memoryError {
+                    // Damage that stops the check itself: a b-tree page it cannot walk, or a cell
+                    // claiming a size SQLite answers "out of memory" to (0xFF over part of a leaf).
                     problems.append("SQLite: \(error.message)")
                 }
                 return try BlobReferences.scan(connection)
             }
-        } catch let error as QuireError where error.code == .corruptData || error.code == .corruptRevisionData {
-            // Damage SQLite reported above can also stop the documents from being read.
+        } catch let error as QuireError
+            where error.code == .corruptData || error.code == .corruptRevisionData || !problems.isEmpty
+        {
+            // Damage SQLite reported above can also stop the documents from being read, with
+            // any error: a damaged cell can claim a length SQLite answers "out of memory" to.
             problems.append("the documents cannot be read to find their blobs: \(error.message)")
             throw QuireError(
                 .corruptData, "integrity check of database '\(name)' failed: " + problems.joined(separator: "; "))

@@ -91,8 +91,12 @@ extension IndexCatalog {
             "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?", [.text(name)])
         guard exists == nil else { return }
         let jsonPath = QueryCompiler.quoted(path.jsonPath)
+        // A document's stored body is read as JSON through `quire_body` (its keys may be bare,
+        // `quire_body.h`); an element is JSON already, as `->` wrote it.
         func elements(_ row: String) -> String {
-            "SELECT \(row).\(parent == nil ? "sequence" : "rowid"), e.id, \(row).body -> e.fullkey FROM json_each(\(row).body, \(jsonPath)) AS e"
+            let json = parent == nil ? "quire_body(\(row).body)" : "\(row).body"
+            return
+                "SELECT \(row).\(parent == nil ? "sequence" : "rowid"), e.id, \(json) -> e.fullkey FROM json_each(\(json), \(jsonPath)) AS e"
         }
         try connection.execute(
             "CREATE TABLE \(name) (docid INTEGER NOT NULL, i INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (docid, i))"
@@ -121,7 +125,7 @@ extension IndexCatalog {
                     DELETE FROM \(name) WHERE docid = old.sequence;
                     INSERT INTO \(name) (docid, i, body) \(elements("new")) WHERE new.flags & 1 = 0;
                 END;
-                INSERT INTO \(name) (docid, i, body) SELECT d.sequence, e.id, d.body -> e.fullkey FROM \(documents) AS d, json_each(d.body, \(jsonPath)) AS e WHERE d.flags & 1 = 0;
+                INSERT INTO \(name) (docid, i, body) SELECT d.sequence, e.id, quire_body(d.body) -> e.fullkey FROM \(documents) AS d, json_each(quire_body(d.body), \(jsonPath)) AS e WHERE d.flags & 1 = 0;
                 """)
         }
     }
@@ -193,7 +197,7 @@ extension IndexCatalog {
             try connection.execute(
                 """
                 DELETE FROM \(name);
-                INSERT INTO \(name) (docid, i, body) SELECT d.sequence, e.id, d.body -> e.fullkey FROM \(documents) AS d, json_each(d.body, \(QueryCompiler.quoted(first.jsonPath))) AS e WHERE d.flags & 1 = 0;
+                INSERT INTO \(name) (docid, i, body) SELECT d.sequence, e.id, quire_body(d.body) -> e.fullkey FROM \(documents) AS d, json_each(quire_body(d.body), \(QueryCompiler.quoted(first.jsonPath))) AS e WHERE d.flags & 1 = 0;
                 """)
         }
     }

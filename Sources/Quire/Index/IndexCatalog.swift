@@ -327,7 +327,7 @@ enum IndexCatalog {
         let terms =
             try ["\(prefix)flags & 1 = 0"]
             + (condition?.conjuncts.map {
-                try QueryCompiler.indexExpression($0, prefix: prefix, readsBodiesWithSQLite: true)
+                try QueryCompiler.indexExpression($0, prefix: prefix)
             } ?? [])
         return terms.joined(separator: " AND ")
     }
@@ -370,14 +370,7 @@ enum IndexCatalog {
         case .value:
             try connection.execute("DROP INDEX IF EXISTS \(valueIndexName(table: table, name: name))")
         case .fullText:
-            let fts = fullTextTableName(table: table, name: name)
-            try connection.execute(
-                """
-                DROP TRIGGER IF EXISTS \(fts)_insert;
-                DROP TRIGGER IF EXISTS \(fts)_delete;
-                DROP TRIGGER IF EXISTS \(fts)_update;
-                DROP TABLE IF EXISTS \(fts);
-                """)
+            try dropFullText(connection, fts: fullTextTableName(table: table, name: name))
         case .array:
             try connection.execute("DROP INDEX IF EXISTS \(arrayIndexName(table: table, name: name))")
         }
@@ -385,6 +378,36 @@ enum IndexCatalog {
             "DELETE FROM quire_indexes WHERE collection_id = ? AND name = ?", [.integer(collection.id), .text(name)])
         if kind == .array {
             try dropUnusedElementTables(connection, collectionID: collection.id)
+        }
+    }
+
+    /// Drops a full-text table and the triggers that fill it.
+    private static func dropFullText(_ connection: Connection, fts: String) throws {
+        try connection.execute(
+            """
+            DROP TRIGGER IF EXISTS \(fts)_insert;
+            DROP TRIGGER IF EXISTS \(fts)_delete;
+            DROP TRIGGER IF EXISTS \(fts)_update;
+            DROP TABLE IF EXISTS \(fts);
+            """)
+    }
+
+    /// Makes every full-text and array index again from its definition, as files before schema
+    /// version 7 need: their triggers read new bodies with SQLite's JSON functions straight
+    /// from the `body` column, and a body stored with bare keys (`quire_body.h`) is JSON only
+    /// through `quire_body` (or `quire_extract`).
+    static func rebuildBodyReadingIndexes(_ connection: Connection) throws {
+        let indexes = try connection.query(
+            "SELECT collection_id, name, kind, definition FROM quire_indexes WHERE kind IN (?, ?) ORDER BY collection_id, name",
+            [.text(Kind.fullText.rawValue), .text(Kind.array.rawValue)]
+        ) { row in (row.int64(at: 0), row.text(at: 1) ?? "", row.text(at: 2) ?? "", row.text(at: 3) ?? "{}") }
+        for collectionID in Set(indexes.map(\.0)) { try dropElementTables(connection, collectionID: collectionID) }
+        for (collectionID, name, kindText, json) in indexes {
+            guard let kind = Kind(rawValue: kindText) else { continue }
+            let table = StoreSchema.tableName(collectionID)
+            if kind == .fullText { try dropFullText(connection, fts: fullTextTableName(table: table, name: name)) }
+            let definition = Definition(kind: kind, json: (try? JSONReader.parse(json)) ?? .object([:]))
+            try createObjects(connection, table: table, name: name, definition: definition)
         }
     }
 

@@ -7,7 +7,6 @@ extension QueryCompiler {
     /// "Test with Dictionary Values", "Test with array values", "Test with non-string values").
     static func fullTextValue(_ expression: PlanExpression, prefix: String = "") throws -> String {
         let compiler = QueryCompiler(mode: .index(prefix: prefix))
-        compiler.readsBodiesWithSQLite = true
         compiler.sources = [SourceRef(alias: "", sqlAlias: "", collection: nil, table: "", isLeftJoined: false)]
         let value = try compiler.value(expression)
         let type = try compiler.type(expression)

@@ -13,8 +13,8 @@ extension QueryCompiler {
         try checkQueryOnly("an array expression (it needs a subquery)")
         if let location = try location(array) {
             return Iteration(
-                call: "json_each(\(location.root), \(location.path))", root: location.root,
-                isArray: "json_type(\(location.root), \(location.path)) = 'array'")
+                call: "json_each(\(location.jsonRoot), \(location.path))", root: location.jsonRoot,
+                isArray: "\(location.typeFunction)(\(location.root), \(location.path)) = 'array'")
         }
         let isArray = "\(try type(array)) = 'array'"
         let root = "(CASE WHEN \(isArray) THEN \(try value(array)) ELSE '[]' END)"
@@ -54,7 +54,7 @@ extension QueryCompiler {
     func arrayLength(_ array: PlanExpression) throws -> String {
         if let location = try location(array) {
             return
-                "CASE WHEN json_type(\(location.root), \(location.path)) = 'array' THEN json_array_length(\(location.root), \(location.path)) ELSE 0 END"
+                "CASE WHEN \(location.typeFunction)(\(location.root), \(location.path)) = 'array' THEN json_array_length(\(location.jsonRoot), \(location.path)) ELSE 0 END"
         }
         return "CASE WHEN \(try type(array)) = 'array' THEN json_array_length(\(try value(array))) ELSE 0 END"
     }

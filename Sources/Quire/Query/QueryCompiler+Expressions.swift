@@ -10,11 +10,13 @@ extension QueryCompiler {
         /// Whether `root` is a `body` column: its paths are read with `quire_extract` and
         /// `quire_type` (the same answers as SQLite's functions, found by scanning the text
         /// instead of parsing all of it; see `quire_path.c`), in queries and value index
-        /// expressions alike, so the planner still matches them. (Full-text triggers keep
-        /// SQLite's functions: see ``QueryCompiler/readsBodiesWithSQLite``.)
+        /// expressions alike, so the planner still matches them.
         var readsBody = false
 
         var valueFunction: String { readsBody ? "quire_extract" : "json_extract" }
+        /// `root` as JSON text for SQLite's own functions (`json_each`, `->`): a stored body
+        /// holds its identifier keys bare (`quire_body.h`), which `quire_body` quotes again.
+        var jsonRoot: String { readsBody ? "quire_body(\(root))" : root }
         var typeFunction: String { readsBody ? "quire_type" : "json_type" }
     }
 

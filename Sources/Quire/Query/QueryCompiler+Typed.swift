@@ -34,7 +34,7 @@ extension QueryCompiler {
         case .property, .variable, .function(FunctionCatalog.nestedValue, _):
             if bareVariable(expression) == nil, let location = try location(expression) {
                 // SQLite's `->` gives the JSON text at a path, NULL where there is nothing.
-                return "(\(location.root) -> (\(location.path)))"
+                return "(\(location.jsonRoot) -> (\(location.path)))"
             }
             return "quire_json(\(try value(expression)), \(try type(expression)))"
         default:

@@ -23,14 +23,11 @@ extension QueryCompiler {
     /// Where `path` of a source's row is: its document body, or the element of an UNNEST.
     func sourceLocation(_ source: SourceRef, _ path: PropertyPath) -> Location {
         guard let unnest = source.unnest else {
-            return Location(
-                root: column(source, "body"), path: QueryCompiler.quoted(path.jsonPath),
-                readsBody: !readsBodiesWithSQLite)
+            return Location(root: column(source, "body"), path: QueryCompiler.quoted(path.jsonPath), readsBody: true)
         }
         guard let root = unnest.root else {
             return Location(
-                root: "\(source.sqlAlias).body", path: QueryCompiler.quoted(path.jsonPath),
-                readsBody: !readsBodiesWithSQLite)
+                root: "\(source.sqlAlias).body", path: QueryCompiler.quoted(path.jsonPath), readsBody: true)
         }
         let base = "\(source.sqlAlias).fullkey"
         return Location(root: root, path: path.isEmpty ? base : "\(base) || \(QueryCompiler.quoted(path.suffix))")
@@ -97,8 +94,8 @@ extension QueryCompiler {
                 ref = UnnestRef(root: nil, collection: collection, levels: levels)
             } else {
                 let array = sourceLocation(parent, rest)
-                sql = "JOIN json_each(\(array.root), \(array.path)) AS \(alias)"
-                ref = UnnestRef(root: array.root, collection: collection, levels: levels)
+                sql = "JOIN json_each(\(array.jsonRoot), \(array.path)) AS \(alias)"
+                ref = UnnestRef(root: array.jsonRoot, collection: collection, levels: levels)
             }
             sources.append(
                 SourceRef(

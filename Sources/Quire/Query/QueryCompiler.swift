@@ -39,10 +39,6 @@ final class QueryCompiler {
     }
 
     let mode: Mode
-    /// Whether bodies are read with SQLite's `json_extract` and `json_type` rather than
-    /// `quire_extract` and `quire_type`: for full-text tables' triggers, which a process
-    /// writing with SQLite alone (the `sqlite3` shell) must be able to run.
-    var readsBodiesWithSQLite = false
     var sources: [SourceRef] = []
     /// Whether the query reads one collection and nothing else, so columns go unqualified.
     private var isSingleSource = true
@@ -161,7 +157,7 @@ final class QueryCompiler {
                         continue
                     }
                     let body = self.column(target, "body")
-                    selectList.append(body)
+                    selectList.append("quire_body(\(body))")
                     selectList.append("CASE WHEN \(body) IS NULL THEN NULL ELSE 'object' END")
                     columns.append(
                         CompiledQuery.Column(
@@ -438,10 +434,9 @@ final class QueryCompiler {
 
     /// Compiles an index expression or condition over one collection's `<prefix>body`.
     static func indexExpression(
-        _ expression: PlanExpression, prefix: String = "", readsBodiesWithSQLite: Bool = false
+        _ expression: PlanExpression, prefix: String = ""
     ) throws -> String {
         let compiler = QueryCompiler(mode: .index(prefix: prefix))
-        compiler.readsBodiesWithSQLite = readsBodiesWithSQLite
         compiler.sources = [SourceRef(alias: "", sqlAlias: "", collection: nil, table: "", isLeftJoined: false)]
         return try compiler.value(expression)
     }

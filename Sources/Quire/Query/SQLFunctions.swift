@@ -58,6 +58,7 @@ enum SQLFunctions {
         let cache = RegexCache()
         var registered = quire_path_register(handle)
         if registered == SQLITE_OK { registered = quire_revid_register(handle) }
+        if registered == SQLITE_OK { registered = quire_body_register(handle) }
         guard registered == SQLITE_OK else { throw QuireError.sqlite(registered, connection: handle, statement: nil) }
         try function(handle, "regexp", 2, pure) { context, arguments in
             guard let pattern = text(arguments[0]), let subject = text(arguments[1]) else {

@@ -16,7 +16,8 @@ import Foundation
 ///   rowid), key (a unique index, `docs_<id>_key`), flags (bit 0 deleted, bit 1 conflicted),
 ///   revision ID (from schema version 6 Quire's own packed into a blob, others as text:
 ///   `StoredRevisionID`), expiration (ms since the epoch), ancestor revision IDs (newest first) and,
-///   last, the canonical JSON body. A partial index of the deleted rows (`docs_<id>_deleted`,
+///   last, the body: canonical JSON, from schema version 7 with its identifier keys written bare
+///   (`quire_body.h`; `quire_body(body)` is the JSON, rows written before are JSON as they are). A partial index of the deleted rows (`docs_<id>_deleted`,
 ///   schema version 4) makes counting documents cheap. Sequence order is the table's own order, the one
 ///   `_changes` and replication walk, and the full-text tables' rowids are the same numbers.
 ///   A new revision takes a new sequence, so its row moves to the end of the table. Until
@@ -100,6 +101,12 @@ enum StoreSchema {
             }
             try IndexCatalog.recompileRevisionIDReads(connection)
         },
+        // Bodies are stored with their identifier keys bare (`quire_body.h`): rows written
+        // before keep their JSON, which reads the same; full-text and array indexes are made
+        // again so that their triggers read new bodies through `quire_body`.
+        SchemaMigrator.Migration(version: bareKeyBodiesVersion, name: "bodies stored with bare keys") { connection in
+            try IndexCatalog.rebuildBodyReadingIndexes(connection)
+        },
     ])
 
     static func tableName(_ id: Int64) -> String { "docs_\(id)" }
@@ -109,6 +116,9 @@ enum StoreSchema {
 
     /// The first schema version whose document tables store Quire's own revision IDs packed.
     static let packedRevisionIDVersion: Int64 = 6
+
+    /// The first schema version that stores bodies with bare keys (older Quires cannot read them).
+    static let bareKeyBodiesVersion: Int64 = 7
 
     /// Adds a collection to the catalog and creates its table, in the layout of the file's
     /// schema version (a file not yet migrated keeps one layout for all its tables); returns
