@@ -9,34 +9,38 @@
 /// is made of (so that the `e` of `1e5` is not read as the start of a key).
 enum { OTHER = 0, IDENTIFIER_START = 1, IDENTIFIER = 2, NUMBER = 4 };
 
-static unsigned char byte_class(uint8_t c) {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') return IDENTIFIER_START | IDENTIFIER;
-    if (c >= '0' && c <= '9') return IDENTIFIER | NUMBER;
+#define LETTER (IDENTIFIER_START | IDENTIFIER)
+#define DIGIT (IDENTIFIER | NUMBER)
+
+static inline unsigned char byte_class(uint8_t c) {
+    if ((unsigned)((c | 0x20) - 'a') < 26 || c == '_') return LETTER;
+    if ((unsigned)(c - '0') < 10) return DIGIT;
     if (c == '-' || c == '+' || c == '.') return NUMBER;
     return OTHER;
 }
 
-/// `p` at a string's opening quote: its closing quote, or `end` when it has none. Sets
-/// `*identifier` to whether the string is a non-empty identifier without escapes.
-static const uint8_t *string_end(const uint8_t *p, const uint8_t *end, int *identifier) {
+/// `p` at a string's opening quote: the byte after its closing quote, or `end`. Strings are
+/// most of a body's bytes; `memchr` finds each quote, and one is the end unless an odd number
+/// of backslashes comes before it.
+static const uint8_t *after_string(const uint8_t *p, const uint8_t *end) {
     const uint8_t *q = p + 1;
-    int plain = q < end && (byte_class(*q) & IDENTIFIER_START);
-    while (q < end) {
-        uint8_t c = *q;
-        if (c == '"') {
-            *identifier = plain;
-            return q;
-        }
-        if (c == '\\') {
-            plain = 0;
-            q += 2;
-            continue;
-        }
-        if (!(byte_class(c) & IDENTIFIER)) plain = 0;
-        q++;
+    for (;;) {
+        const uint8_t *quote = memchr(q, '"', (size_t)(end - q));
+        if (quote == NULL) return end;
+        const uint8_t *b = quote;
+        while (b > p + 1 && b[-1] == '\\') b--;
+        if (((quote - b) & 1) == 0) return quote + 1;
+        q = quote + 1;
     }
-    *identifier = 0;
-    return end;
+}
+
+/// Whether `start` .. `stop` is a non-empty identifier: a letter or `_`, then letters, digits
+/// and `_` (no escapes, then).
+static int is_identifier(const uint8_t *start, const uint8_t *stop) {
+    if (start == stop || !(byte_class(*start) & IDENTIFIER_START)) return 0;
+    for (const uint8_t *q = start + 1; q < stop; q++)
+        if (!(byte_class(*q) & IDENTIFIER)) return 0;
+    return 1;
 }
 
 size_t quire_body_pack(const uint8_t *json, size_t length, uint8_t *out) {
@@ -49,27 +53,22 @@ size_t quire_body_pack(const uint8_t *json, size_t length, uint8_t *out) {
         o += quote - p;
         p = quote;
         if (p == end) break;
-        int identifier = 0;
-        const uint8_t *close = string_end(p, end, &identifier);
-        if (close == end) {
-            memcpy(o, p, (size_t)(end - p));
-            o += end - p;
-            break;
-        }
-        if (identifier && close + 1 < end && close[1] == ':') {
-            memcpy(o, p + 1, (size_t)(close - p - 1));
-            o += close - p - 1;
+        const uint8_t *after = after_string(p, end);
+        // A string followed by `:` is a key (an unterminated one ends the text).
+        if (after < end && *after == ':' && is_identifier(p + 1, after - 1)) {
+            memcpy(o, p + 1, (size_t)(after - p - 2));
+            o += after - p - 2;
         } else {
-            memcpy(o, p, (size_t)(close + 1 - p));
-            o += close + 1 - p;
+            memcpy(o, p, (size_t)(after - p));
+            o += after - p;
         }
-        p = close + 1;
+        p = after;
     }
     return (size_t)(o - out);
 }
 
-/// Walks the stored body: calls back for every run of bytes to copy and every bare key (when
-/// `out` is not NULL, writes the JSON there); returns the number of bare keys.
+/// Walks the stored body and counts its bare keys; with `out`, also writes its JSON there and
+/// the number of bytes written to `*written`.
 static size_t walk(const uint8_t *body, size_t length, uint8_t *out, size_t *written) {
     const uint8_t *p = body, *end = body + length, *copied = body;
     uint8_t *o = out;
@@ -78,9 +77,7 @@ static size_t walk(const uint8_t *body, size_t length, uint8_t *out, size_t *wri
         uint8_t c = *p;
         unsigned char kind = byte_class(c);
         if (c == '"') {
-            int identifier = 0;
-            p = string_end(p, end, &identifier);
-            if (p < end) p++;
+            p = after_string(p, end);
         } else if (kind & IDENTIFIER_START) {
             const uint8_t *start = p;
             while (p < end && (byte_class(*p) & IDENTIFIER)) p++;

@@ -26,7 +26,8 @@ size_t quire_body_pack(const uint8_t *json, size_t length, uint8_t *out);
 size_t quire_body_bare_keys(const uint8_t *body, size_t length);
 
 /// Writes the JSON of the stored body `body` into `out`, which has room for `length` + 2 ×
-/// quire_body_bare_keys(body, length) bytes; returns the bytes written.
+/// quire_body_bare_keys(body, length) bytes (2 × `length` always suffices: a bare key takes at
+/// least two bytes, `k:`); returns the bytes written.
 size_t quire_body_unpack(const uint8_t *body, size_t length, uint8_t *out);
 
 /// Registers, on one database connection, `quire_body(body)`, the JSON text of a stored body

@@ -31,11 +31,13 @@ extension Collection {
                 guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
                 // Copied out, read by path: a reader of one property parses only what it reads.
                 // The revision ID rides in the body's allocation, made a string only when asked.
-                let body = try statement.withUnsafeBytes(at: 3) { text in
-                    try StoredRevisionID.withText(of: statement, at: 2) { revisionID in
-                        StoredJSON.make(
-                            copying: text, revisionID: statement.isNull(at: 2) ? nil : revisionID,
-                            blobStore: database.blobStore)
+                let body = try statement.withUnsafeBytes(at: 3) { stored in
+                    try StoredBody.withJSON(of: stored) { text in
+                        try StoredRevisionID.withText(of: statement, at: 2) { revisionID in
+                            StoredJSON.make(
+                                copying: text, revisionID: statement.isNull(at: 2) ? nil : revisionID,
+                                blobStore: database.blobStore)
+                        }
                     }
                 }
                 var start = 0
@@ -343,9 +345,8 @@ extension Collection {
         defer { statement.reset() }
         try statement.bind(id, at: 1)
         guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
-        guard case .object(let members) = try statement.withUnsafeBytes(at: 3, { try JSONReader.parse($0) }) else {
-            return nil
-        }
+        let json = try statement.withUnsafeBytes(at: 3) { try StoredBody.withJSON(of: $0) { try JSONReader.parse($0) } }
+        guard case .object(let members) = json else { return nil }
         return Document(
             id: id, revisionID: try statement.revisionID(at: 2), sequence: UInt64(statement.int64(at: 0)),
             isDeleted: false, collection: self, content: DictionaryObject(members, blobStore: database.blobStore))

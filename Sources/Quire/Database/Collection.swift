@@ -94,7 +94,7 @@ public final class Collection: Sendable, CustomStringConvertible, Hashable {
 
 /// The statements of one collection's table that every read and save runs.
 struct DocumentSQL: Sendable {
-    /// The live document: sequence, flags, revision ID, body.
+    /// The live document: sequence, flags, revision ID, stored body (``StoredBody``).
     let selectDocument: StatementKey
     /// What a save needs of the stored row: sequence, flags, revision ID, history.
     let selectStoredRow: StatementKey
@@ -104,7 +104,7 @@ struct DocumentSQL: Sendable {
     let upsert: StatementKey
 
     init(table: String) {
-        selectDocument = StatementKey("SELECT sequence, flags, revid, quire_body(body) FROM \(table) WHERE key = ?")
+        selectDocument = StatementKey("SELECT sequence, flags, revid, body FROM \(table) WHERE key = ?")
         selectStoredRow = StatementKey("SELECT sequence, flags, revid, history FROM \(table) WHERE key = ?")
         insertNew = StatementKey(
             "INSERT INTO \(table) (key, sequence, flags, revid, body, history) VALUES (?, ?, 0, ?, ?, '')")
