@@ -5,6 +5,10 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /// Byte classes: what may start an identifier key, what may continue one, and what a number
 /// is made of (so that the `e` of `1e5` is not read as the start of a key).
 enum { OTHER = 0, IDENTIFIER_START = 1, IDENTIFIER = 2, NUMBER = 4 };
@@ -19,14 +23,28 @@ static inline unsigned char byte_class(uint8_t c) {
     return OTHER;
 }
 
-/// `p` at a string's opening quote: the byte after its closing quote, or `end`. Strings are
-/// most of a body's bytes; `memchr` finds each quote, and one is the end unless an odd number
-/// of backslashes comes before it.
+/// The first `"` at or after `p`, or `end`: 16 bytes at a time with SSE2 (short strings are
+/// most of a small body's text, and a call to `memchr` for each costs more than its scan).
+static inline const uint8_t *find_quote(const uint8_t *p, const uint8_t *end) {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"');
+    while (end - p >= 16) {
+        int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), quote));
+        if (mask != 0) return p + __builtin_ctz((unsigned)mask);
+        p += 16;
+    }
+#endif
+    while (p < end && *p != '"') p++;
+    return p;
+}
+
+/// `p` at a string's opening quote: the byte after its closing quote, or `end`. A quote ends
+/// the string unless an odd number of backslashes comes before it.
 static const uint8_t *after_string(const uint8_t *p, const uint8_t *end) {
     const uint8_t *q = p + 1;
     for (;;) {
-        const uint8_t *quote = memchr(q, '"', (size_t)(end - q));
-        if (quote == NULL) return end;
+        const uint8_t *quote = find_quote(q, end);
+        if (quote == end) return end;
         const uint8_t *b = quote;
         while (b > p + 1 && b[-1] == '\\') b--;
         if (((quote - b) & 1) == 0) return quote + 1;
@@ -47,8 +65,7 @@ size_t quire_body_pack(const uint8_t *json, size_t length, uint8_t *out) {
     const uint8_t *p = json, *end = json + length;
     uint8_t *o = out;
     while (p < end) {
-        const uint8_t *quote = memchr(p, '"', (size_t)(end - p));
-        if (quote == NULL) quote = end;
+        const uint8_t *quote = find_quote(p, end);
         memcpy(o, p, (size_t)(quote - p));
         o += quote - p;
         p = quote;
@@ -67,37 +84,51 @@ size_t quire_body_pack(const uint8_t *json, size_t length, uint8_t *out) {
     return (size_t)(o - out);
 }
 
+/// The first `"` or `:` at or after `p`, or `end`.
+static inline const uint8_t *find_quote_or_colon(const uint8_t *p, const uint8_t *end) {
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), colon = _mm_set1_epi8(':');
+    while (end - p >= 16) {
+        __m128i bytes = _mm_loadu_si128((const __m128i *)p);
+        int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, colon)));
+        if (mask != 0) return p + __builtin_ctz((unsigned)mask);
+        p += 16;
+    }
+#endif
+    while (p < end && *p != '"' && *p != ':') p++;
+    return p;
+}
+
 /// Walks the stored body and counts its bare keys; with `out`, also writes its JSON there and
-/// the number of bytes written to `*written`.
+/// the number of bytes written to `*written`. Only strings and colons stop the walk: a colon
+/// outside strings ends a key, bare when the byte before it is not a quote, and the key is the
+/// identifier that ends there (numbers, literals and punctuation are passed over in bulk).
 static size_t walk(const uint8_t *body, size_t length, uint8_t *out, size_t *written) {
     const uint8_t *p = body, *end = body + length, *copied = body;
     uint8_t *o = out;
     size_t keys = 0;
     while (p < end) {
-        uint8_t c = *p;
-        unsigned char kind = byte_class(c);
-        if (c == '"') {
-            p = after_string(p, end);
-        } else if (kind & IDENTIFIER_START) {
-            const uint8_t *start = p;
-            while (p < end && (byte_class(*p) & IDENTIFIER)) p++;
-            if (p < end && *p == ':') {
-                keys++;
-                if (out != NULL) {
-                    memcpy(o, copied, (size_t)(start - copied));
-                    o += start - copied;
-                    *o++ = '"';
-                    memcpy(o, start, (size_t)(p - start));
-                    o += p - start;
-                    *o++ = '"';
-                    copied = p;
-                }
-            }
-        } else if (kind & NUMBER) {
-            while (p < end && (byte_class(*p) & (NUMBER | IDENTIFIER))) p++;
-        } else {
-            p++;
+        const uint8_t *q = find_quote_or_colon(p, end);
+        if (q == end) break;
+        if (*q == '"') {
+            p = after_string(q, end);
+            continue;
         }
+        const uint8_t *start = q;
+        while (start > p && (byte_class(start[-1]) & IDENTIFIER)) start--;
+        if (start < q && (byte_class(*start) & IDENTIFIER_START)) {
+            keys++;
+            if (out != NULL) {
+                memcpy(o, copied, (size_t)(start - copied));
+                o += start - copied;
+                *o++ = '"';
+                memcpy(o, start, (size_t)(q - start));
+                o += q - start;
+                *o++ = '"';
+                copied = q;
+            }
+        }
+        p = q + 1;
     }
     if (out != NULL) {
         memcpy(o, copied, (size_t)(end - copied));

@@ -76,6 +76,15 @@ import Testing
             try f.database.createQuery(
                 "SELECT meta().id FROM store.items WHERE ANY t IN tags SATISFIES t.name = 'red' END"
             ).rows() == [#"{"id":"d"}"#])
+        // Read by path from the stored form (``StoredJSON``), bare and quoted keys side by side.
+        try f.save(["m": #"{"1st":1,"a b":{"c":"x"},"n":{"m":[{"k":true}]},"z":"last"}"#])
+        let mixed = try #require(try f.collection.document(id: "m"))
+        #expect(mixed.int(forKey: "1st") == 1)
+        #expect(mixed.dictionary(forKey: "a b")?.string(forKey: "c") == "x")
+        #expect(mixed.dictionary(forKey: "n")?.array(forKey: "m")?.dictionary(at: 0)?.boolean(forKey: "k") == true)
+        #expect(mixed.string(forKey: "z") == "last")
+        #expect(mixed.value(forKey: "q") == nil)
+        #expect(mixed.keys == ["1st", "a b", "n", "z"])
     }
 
     /// Rows written before bodies were stored bare hold plain JSON, which reads the same.

@@ -31,13 +31,12 @@ extension Collection {
                 guard try statement.step(), statement.int64(at: 1) & DocumentFlags.deleted == 0 else { return nil }
                 // Copied out, read by path: a reader of one property parses only what it reads.
                 // The revision ID rides in the body's allocation, made a string only when asked.
-                let body = try statement.withUnsafeBytes(at: 3) { stored in
-                    try StoredBody.withJSON(of: stored) { text in
-                        try StoredRevisionID.withText(of: statement, at: 2) { revisionID in
-                            StoredJSON.make(
-                                copying: text, revisionID: statement.isNull(at: 2) ? nil : revisionID,
-                                blobStore: database.blobStore)
-                        }
+                // The stored form, read as it is (``StoredJSON``).
+                let body = try statement.withUnsafeBytes(at: 3) { text in
+                    try StoredRevisionID.withText(of: statement, at: 2) { revisionID in
+                        StoredJSON.make(
+                            copying: text, revisionID: statement.isNull(at: 2) ? nil : revisionID,
+                            blobStore: database.blobStore)
                     }
                 }
                 var start = 0

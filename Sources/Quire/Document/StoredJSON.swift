@@ -6,9 +6,11 @@ import Foundation
 /// (and validated): a string when it is read, a nested object's members when it is looked
 /// into, the whole of an object for ``tape(ofValueAt:)`` (counts, keys, whole values).
 ///
-/// The text is canonical JSON, as the store writes every body (``CanonicalJSON``): keys
-/// unique and in the byte order of their UTF-8, so a lookup compares bytes and stops at the
-/// first key that is not before the one asked for (``member(_:inObjectAt:)``). Keys are never
+/// The text is canonical JSON, as the store writes every body (``CanonicalJSON``), in its stored
+/// form (``StoredBody``: identifier keys without their quotes; a body stored before schema
+/// version 7 has them quoted): keys unique and in the byte order of their UTF-8, so a lookup
+/// compares bytes and stops at the first key that is not before the one asked for
+/// (``member(_:inObjectAt:)``); a tape is made of the JSON, quotes restored. Keys are never
 /// normalised, as ``JSONKey`` has them. Text that is not JSON reads as missing values, never
 /// as a crash; text that is JSON but not canonical (which no write path stores) may read
 /// members as missing.
@@ -86,11 +88,13 @@ final class StoredJSON: ManagedBuffer<StoredJSONHeader, UInt8> {
         return UnsafeBufferPointer(start: base + offset, count: end - offset)
     }
 
-    /// The value at `offset` put on a tape of its own (validated in full); nil when it is not
-    /// JSON.
+    /// The value at `offset` put on a tape of its own (validated in full, its bare keys quoted
+    /// again: ``StoredBody``); nil when it is not JSON.
     func tape(ofValueAt offset: Int) -> JSONTape? {
         guard let bytes = bytes(ofValueAt: offset) else { return nil }
-        return try? JSONTape(copying: UnsafeRawBufferPointer(bytes), blobStore: blobStore)
+        return StoredBody.withJSON(of: UnsafeRawBufferPointer(bytes)) {
+            try? JSONTape(copying: $0, blobStore: blobStore)
+        }
     }
 
     // MARK: Scalars
@@ -226,35 +230,46 @@ final class StoredJSON: ManagedBuffer<StoredJSONHeader, UInt8> {
         var position = skipWhitespace(from: offset + 1)
         if byte(at: position) == UInt8(ascii: "}") { return true }
         while true {
-            guard byte(at: position) == UInt8(ascii: "\"") else { return false }
-            let keyStart = position + 1
-            var keyEnd = keyStart
-            var escaped = false
-            while true {
-                let byte = self.byte(at: keyEnd)
-                if byte == UInt8(ascii: "\"") { break }
-                if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                    keyEnd += 2
-                    continue
-                }
-                // Control bytes and the end of the text (read as 0): not JSON.
-                guard byte >= 0x20 else { return false }
-                keyEnd += 1
-            }
-            let colon = skipWhitespace(from: keyEnd + 1)
-            guard byte(at: colon) == UInt8(ascii: ":") else { return false }
-            let value = skipWhitespace(from: colon + 1)
             let goOn: Bool
-            if escaped {
-                // Rare (a quote, backslash or control character in a key): compared decoded.
-                guard var key = string(at: position) else { return false }
-                goOn = key.withUTF8 { body($0, value) }
+            if Self.isIdentifierStart(byte(at: position)) {
+                // A bare key (``StoredBody``): an identifier, then its colon.
+                var keyEnd = position + 1
+                while Self.isIdentifier(byte(at: keyEnd)) { keyEnd += 1 }
+                guard byte(at: keyEnd) == UInt8(ascii: ":") else { return false }
+                let value = skipWhitespace(from: keyEnd + 1)
+                goOn = body(UnsafeBufferPointer(start: base + position, count: keyEnd - position), value)
+                position = value
             } else {
-                goOn = body(UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), value)
+                guard byte(at: position) == UInt8(ascii: "\"") else { return false }
+                let keyStart = position + 1
+                var keyEnd = keyStart
+                var escaped = false
+                while true {
+                    let byte = self.byte(at: keyEnd)
+                    if byte == UInt8(ascii: "\"") { break }
+                    if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                        keyEnd += 2
+                        continue
+                    }
+                    // Control bytes and the end of the text (read as 0): not JSON.
+                    guard byte >= 0x20 else { return false }
+                    keyEnd += 1
+                }
+                let colon = skipWhitespace(from: keyEnd + 1)
+                guard byte(at: colon) == UInt8(ascii: ":") else { return false }
+                let value = skipWhitespace(from: colon + 1)
+                if escaped {
+                    // Rare (a quote, backslash or control character in a key): compared decoded.
+                    guard var key = string(at: position) else { return false }
+                    goOn = key.withUTF8 { body($0, value) }
+                } else {
+                    goOn = body(UnsafeBufferPointer(start: base + keyStart, count: keyEnd - keyStart), value)
+                }
+                position = value
             }
             guard goOn else { return true }
-            guard let end = end(ofValueAt: value) else { return false }
+            guard let end = end(ofValueAt: position) else { return false }
             position = skipWhitespace(from: end)
             switch byte(at: position) {
             case UInt8(ascii: ","): position = skipWhitespace(from: position + 1)
@@ -262,6 +277,18 @@ final class StoredJSON: ManagedBuffer<StoredJSONHeader, UInt8> {
             default: return false
             }
         }
+    }
+
+    /// Whether `byte` may start a bare key: an ASCII letter or `_`.
+    @inline(__always)
+    private static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte == UInt8(ascii: "_")
+    }
+
+    /// Whether `byte` may continue a bare key: an ASCII letter, digit or `_`.
+    @inline(__always)
+    private static func isIdentifier(_ byte: UInt8) -> Bool {
+        isIdentifierStart(byte) || byte &- UInt8(ascii: "0") < 10
     }
 
     // MARK: Skipping
