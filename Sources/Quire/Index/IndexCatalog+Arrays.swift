@@ -154,7 +154,7 @@ extension IndexCatalog {
             }
         }
         for name in try elementTables(connection, collectionID: id) where !needed.contains(name) {
-            try dropElementTable(connection, name)
+            try dropTableAndTriggers(connection, name)
         }
     }
 
@@ -162,18 +162,8 @@ extension IndexCatalog {
     /// separately).
     static func dropElementTables(_ connection: Connection, collectionID id: Int64) throws {
         for name in try elementTables(connection, collectionID: id) {
-            try dropElementTable(connection, name)
+            try dropTableAndTriggers(connection, name)
         }
-    }
-
-    private static func dropElementTable(_ connection: Connection, _ name: String) throws {
-        try connection.execute(
-            """
-            DROP TRIGGER IF EXISTS \(name)_insert;
-            DROP TRIGGER IF EXISTS \(name)_delete;
-            DROP TRIGGER IF EXISTS \(name)_update;
-            DROP TABLE IF EXISTS \(name);
-            """)
     }
 
     /// Empties and refills every element table from the documents: emptying a first level

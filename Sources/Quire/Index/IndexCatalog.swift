@@ -370,7 +370,7 @@ enum IndexCatalog {
         case .value:
             try connection.execute("DROP INDEX IF EXISTS \(valueIndexName(table: table, name: name))")
         case .fullText:
-            try dropFullText(connection, fts: fullTextTableName(table: table, name: name))
+            try dropTableAndTriggers(connection, fullTextTableName(table: table, name: name))
         case .array:
             try connection.execute("DROP INDEX IF EXISTS \(arrayIndexName(table: table, name: name))")
         }
@@ -381,14 +381,15 @@ enum IndexCatalog {
         }
     }
 
-    /// Drops a full-text table and the triggers that fill it.
-    private static func dropFullText(_ connection: Connection, fts: String) throws {
+    /// Drops a table an index fills through triggers (a full-text table, an array index's
+    /// element table) and its triggers, `<name>_insert`, `_delete` and `_update`.
+    static func dropTableAndTriggers(_ connection: Connection, _ name: String) throws {
         try connection.execute(
             """
-            DROP TRIGGER IF EXISTS \(fts)_insert;
-            DROP TRIGGER IF EXISTS \(fts)_delete;
-            DROP TRIGGER IF EXISTS \(fts)_update;
-            DROP TABLE IF EXISTS \(fts);
+            DROP TRIGGER IF EXISTS \(name)_insert;
+            DROP TRIGGER IF EXISTS \(name)_delete;
+            DROP TRIGGER IF EXISTS \(name)_update;
+            DROP TABLE IF EXISTS \(name);
             """)
     }
 
@@ -405,7 +406,7 @@ enum IndexCatalog {
         for (collectionID, name, kindText, json) in indexes {
             guard let kind = Kind(rawValue: kindText) else { continue }
             let table = StoreSchema.tableName(collectionID)
-            if kind == .fullText { try dropFullText(connection, fts: fullTextTableName(table: table, name: name)) }
+            if kind == .fullText { try dropTableAndTriggers(connection, fullTextTableName(table: table, name: name)) }
             let definition = Definition(kind: kind, json: (try? JSONReader.parse(json)) ?? .object([:]))
             try createObjects(connection, table: table, name: name, definition: definition)
         }
