@@ -9,17 +9,13 @@
 #include <emmintrin.h>
 #endif
 
-/// Byte classes: what may start an identifier key, what may continue one, and what a number
-/// is made of (so that the `e` of `1e5` is not read as the start of a key).
-enum { OTHER = 0, IDENTIFIER_START = 1, IDENTIFIER = 2, NUMBER = 4 };
-
-#define LETTER (IDENTIFIER_START | IDENTIFIER)
-#define DIGIT (IDENTIFIER | NUMBER)
+/// Byte classes: what may start an identifier key (a letter or `_`) and what may continue one
+/// (a digit too).
+enum { OTHER = 0, IDENTIFIER_START = 1, IDENTIFIER = 2 };
 
 static inline unsigned char byte_class(uint8_t c) {
-    if ((unsigned)((c | 0x20) - 'a') < 26 || c == '_') return LETTER;
-    if ((unsigned)(c - '0') < 10) return DIGIT;
-    if (c == '-' || c == '+' || c == '.') return NUMBER;
+    if ((unsigned)((c | 0x20) - 'a') < 26 || c == '_') return IDENTIFIER_START | IDENTIFIER;
+    if ((unsigned)(c - '0') < 10) return IDENTIFIER;
     return OTHER;
 }
 
