@@ -9,16 +9,6 @@
 #include <emmintrin.h>
 #endif
 
-/// Byte classes: what may start an identifier key (a letter or `_`) and what may continue one
-/// (a digit too).
-enum { OTHER = 0, IDENTIFIER_START = 1, IDENTIFIER = 2 };
-
-static inline unsigned char byte_class(uint8_t c) {
-    if ((unsigned)((c | 0x20) - 'a') < 26 || c == '_') return IDENTIFIER_START | IDENTIFIER;
-    if ((unsigned)(c - '0') < 10) return IDENTIFIER;
-    return OTHER;
-}
-
 /// The first `"` at or after `p`, or `end`: 16 bytes at a time with SSE2 (short strings are
 /// most of a small body's text, and a call to `memchr` for each costs more than its scan).
 static inline const uint8_t *find_quote(const uint8_t *p, const uint8_t *end) {
@@ -51,9 +41,9 @@ static const uint8_t *after_string(const uint8_t *p, const uint8_t *end) {
 /// Whether `start` .. `stop` is a non-empty identifier: a letter or `_`, then letters, digits
 /// and `_` (no escapes, then).
 static int is_identifier(const uint8_t *start, const uint8_t *stop) {
-    if (start == stop || !(byte_class(*start) & IDENTIFIER_START)) return 0;
+    if (start == stop || !quire_body_is_key_start(*start)) return 0;
     for (const uint8_t *q = start + 1; q < stop; q++)
-        if (!(byte_class(*q) & IDENTIFIER)) return 0;
+        if (!quire_body_is_key_byte(*q)) return 0;
     return 1;
 }
 
@@ -111,8 +101,8 @@ static size_t walk(const uint8_t *body, size_t length, uint8_t *out, size_t *wri
             continue;
         }
         const uint8_t *start = q;
-        while (start > p && (byte_class(start[-1]) & IDENTIFIER)) start--;
-        if (start < q && (byte_class(*start) & IDENTIFIER_START)) {
+        while (start > p && quire_body_is_key_byte(start[-1])) start--;
+        if (start < q && quire_body_is_key_start(*start)) {
             keys++;
             if (out != NULL) {
                 memcpy(o, copied, (size_t)(start - copied));
@@ -153,6 +143,16 @@ static const uint8_t *text_bytes(sqlite3_context *context, sqlite3_value *value,
     return bytes;
 }
 
+int quire_body_json(const uint8_t *body, size_t length, uint8_t **json, size_t *json_length) {
+    *json = NULL;
+    size_t keys = quire_body_bare_keys(body, length);
+    if (keys == 0) return SQLITE_OK;
+    *json = sqlite3_malloc64(length + 2 * keys);
+    if (*json == NULL) return SQLITE_NOMEM;
+    *json_length = quire_body_unpack(body, length, *json);
+    return SQLITE_OK;
+}
+
 static void quire_body(sqlite3_context *context, int argc, sqlite3_value **argv) {
     (void)argc;
     if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) {
@@ -162,18 +162,14 @@ static void quire_body(sqlite3_context *context, int argc, sqlite3_value **argv)
     size_t length = 0;
     const uint8_t *body = text_bytes(context, argv[0], &length);
     if (body == NULL) return;
-    size_t keys = quire_body_bare_keys(body, length);
-    if (keys == 0) {
-        sqlite3_result_value(context, argv[0]);
-        return;
-    }
-    uint8_t *json = sqlite3_malloc64(length + 2 * keys);
-    if (json == NULL) {
+    uint8_t *json = NULL;
+    size_t written = 0;
+    if (quire_body_json(body, length, &json, &written) != SQLITE_OK)
         sqlite3_result_error_nomem(context);
-        return;
-    }
-    size_t written = quire_body_unpack(body, length, json);
-    sqlite3_result_text64(context, (const char *)json, written, sqlite3_free, SQLITE_UTF8);
+    else if (json == NULL)
+        sqlite3_result_value(context, argv[0]);
+    else
+        sqlite3_result_text64(context, (const char *)json, written, sqlite3_free, SQLITE_UTF8);
 }
 
 static void quire_body_pack_function(sqlite3_context *context, int argc, sqlite3_value **argv) {

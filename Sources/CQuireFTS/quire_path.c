@@ -70,15 +70,14 @@ static void answer_by_sqlite(sqlite3_context *context, PathState *state, sqlite3
     // SQLite reads JSON: a stored body's bare keys (quire_body.h) are quoted again first.
     uint8_t *unpacked = NULL;
     if (text != NULL) {
-        size_t keys = quire_body_bare_keys((const uint8_t *)text, (size_t)length);
-        if (keys > 0) {
-            unpacked = sqlite3_malloc64((sqlite3_uint64)length + 2 * keys);
-            if (unpacked == NULL) {
-                sqlite3_result_error_nomem(context);
-                return;
-            }
-            length = (int)quire_body_unpack((const uint8_t *)text, (size_t)length, unpacked);
+        size_t unpackedLength = 0;
+        if (quire_body_json((const uint8_t *)text, (size_t)length, &unpacked, &unpackedLength) != SQLITE_OK) {
+            sqlite3_result_error_nomem(context);
+            return;
+        }
+        if (unpacked != NULL) {
             text = (const char *)unpacked;
+            length = (int)unpackedLength;
         }
         sqlite3_bind_text(statement, 1, text, length, SQLITE_STATIC);
     } else {
@@ -363,12 +362,6 @@ static inline int same_bytes(const unsigned char *a, const char *b, size_t lengt
     return 1;
 }
 
-static inline int is_identifier_start(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-
-static inline int is_identifier(unsigned char c) { return is_identifier_start(c) || (c >= '0' && c <= '9'); }
-
 /// Follows `path` from the value at `p`: 1 with the value's bounds in `*start` and `*stop`,
 /// 0 when the path leads nowhere (MISSING), -1 when SQLite must answer.
 static int lookup(Cursor p, Cursor end, const CompiledPath *path, Cursor *start, Cursor *stop) {
@@ -388,10 +381,10 @@ static int lookup(Cursor p, Cursor end, const CompiledPath *path, Cursor *start,
                     afterName = skip_string(p, end, &escaped);
                     if (afterName == NULL) return -1;
                     nameEnd = afterName - 1;
-                } else if (is_identifier_start(*p)) {
+                } else if (quire_body_is_key_start(*p)) {
                     // A stored body's bare key (quire_body.h).
                     name = p;
-                    while (p < end && is_identifier(*p)) p++;
+                    while (p < end && quire_body_is_key_byte(*p)) p++;
                     nameEnd = afterName = p;
                 } else {
                     return -1;
@@ -548,26 +541,18 @@ static int answer_unescaped_string(sqlite3_context *context, Cursor start, Curso
 /// Answers a compact container found in a body with its JSON text (a stored body's bare keys
 /// quoted again): as text of SQLite's JSON subtype, or as a blob when `asBlob`.
 static void answer_container(sqlite3_context *context, Cursor start, size_t size, int asBlob) {
-    size_t keys = quire_body_bare_keys(start, size);
-    if (keys == 0) {
-        if (asBlob) {
-            sqlite3_result_blob(context, start, (int)size, SQLITE_TRANSIENT);
-        } else {
-            sqlite3_result_text(context, (const char *)start, (int)size, SQLITE_TRANSIENT);
-            sqlite3_result_subtype(context, QUIRE_JSON_SUBTYPE);
-        }
-        return;
-    }
-    uint8_t *json = sqlite3_malloc64(size + 2 * keys);
-    if (json == NULL) {
+    uint8_t *json = NULL;
+    size_t length = size;
+    if (quire_body_json(start, size, &json, &length) != SQLITE_OK) {
         sqlite3_result_error_nomem(context);
         return;
     }
-    size_t written = quire_body_unpack(start, size, json);
+    const void *bytes = json != NULL ? (const void *)json : (const void *)start;
+    void (*destructor)(void *) = json != NULL ? sqlite3_free : SQLITE_TRANSIENT;
     if (asBlob) {
-        sqlite3_result_blob64(context, json, written, sqlite3_free);
+        sqlite3_result_blob64(context, bytes, length, destructor);
     } else {
-        sqlite3_result_text64(context, (const char *)json, written, sqlite3_free, SQLITE_UTF8);
+        sqlite3_result_text64(context, (const char *)bytes, length, destructor, SQLITE_UTF8);
         sqlite3_result_subtype(context, QUIRE_JSON_SUBTYPE);
     }
 }

@@ -16,6 +16,16 @@ struct sqlite3;
 /// (a value never is), and a quoted key is a string followed by `:`. Text in which nothing is
 /// bare (every body stored before this form, and `{}`) is its own JSON.
 
+/// Whether `c` may start a bare key: an ASCII letter or `_`.
+static inline int quire_body_is_key_start(uint8_t c) {
+    return (unsigned)((c | 0x20) - 'a') < 26 || c == '_';
+}
+
+/// Whether `c` may continue a bare key: an ASCII letter, digit or `_`.
+static inline int quire_body_is_key_byte(uint8_t c) {
+    return quire_body_is_key_start(c) || (unsigned)(c - '0') < 10;
+}
+
 /// Writes `json` (`length` bytes, compact JSON such as the canonical writer's) with its
 /// identifier keys bare into `out`, which has room for `length` bytes; returns the bytes
 /// written. Keys with escapes, and strings that are not keys, are copied as they are.
@@ -29,6 +39,11 @@ size_t quire_body_bare_keys(const uint8_t *body, size_t length);
 /// quire_body_bare_keys(body, length) bytes (2 × `length` always suffices: a bare key takes at
 /// least two bytes, `k:`); returns the bytes written.
 size_t quire_body_unpack(const uint8_t *body, size_t length, uint8_t *out);
+
+/// The JSON of the stored body `body` in a new buffer of `sqlite3_malloc64`, for an SQL
+/// function to answer with: SQLITE_OK and `*json` NULL when nothing is bare (the body is its own
+/// JSON); SQLITE_OK with `*json` (freed with `sqlite3_free`) and `*json_length`; SQLITE_NOMEM.
+int quire_body_json(const uint8_t *body, size_t length, uint8_t **json, size_t *json_length);
 
 /// Registers, on one database connection, `quire_body(body)`, the JSON text of a stored body
 /// (what SQLite's JSON functions read), and `quire_body_pack(json)`, the stored form of compact

@@ -1,3 +1,4 @@
+import CQuireFTS
 import Foundation
 
 /// A document body as the store holds it (JSON text), copied out of its row and read by
@@ -231,10 +232,10 @@ final class StoredJSON: ManagedBuffer<StoredJSONHeader, UInt8> {
         if byte(at: position) == UInt8(ascii: "}") { return true }
         while true {
             let goOn: Bool
-            if Self.isIdentifierStart(byte(at: position)) {
+            if quire_body_is_key_start(byte(at: position)) != 0 {
                 // A bare key (``StoredBody``): an identifier, then its colon.
                 var keyEnd = position + 1
-                while Self.isIdentifier(byte(at: keyEnd)) { keyEnd += 1 }
+                while quire_body_is_key_byte(byte(at: keyEnd)) != 0 { keyEnd += 1 }
                 guard byte(at: keyEnd) == UInt8(ascii: ":") else { return false }
                 let value = skipWhitespace(from: keyEnd + 1)
                 goOn = body(UnsafeBufferPointer(start: base + position, count: keyEnd - position), value)
@@ -277,18 +278,6 @@ final class StoredJSON: ManagedBuffer<StoredJSONHeader, UInt8> {
             default: return false
             }
         }
-    }
-
-    /// Whether `byte` may start a bare key: an ASCII letter or `_`.
-    @inline(__always)
-    private static func isIdentifierStart(_ byte: UInt8) -> Bool {
-        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte == UInt8(ascii: "_")
-    }
-
-    /// Whether `byte` may continue a bare key: an ASCII letter, digit or `_`.
-    @inline(__always)
-    private static func isIdentifier(_ byte: UInt8) -> Bool {
-        isIdentifierStart(byte) || byte &- UInt8(ascii: "0") < 10
     }
 
     // MARK: Skipping

@@ -11,13 +11,7 @@ enum StoredBody {
     static func withStoredForm<Result>(
         of json: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        guard let source = json.baseAddress, json.count > 0 else { return try body(json) }
-        return try withUnsafeTemporaryAllocation(byteCount: json.count, alignment: 1) { buffer in
-            let count = quire_body_pack(
-                source.assumingMemoryBound(to: UInt8.self), json.count,
-                buffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
-            return try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
+        try transformed(json, capacity: json.count, quire_body_pack, body)
     }
 
     /// Runs `body` over the JSON of the stored body `stored`, valid only inside it: one pass that
@@ -26,10 +20,20 @@ enum StoredBody {
     static func withJSON<Result>(
         of stored: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        guard let source = stored.baseAddress, stored.count > 0 else { return try body(stored) }
-        return try withUnsafeTemporaryAllocation(byteCount: 2 * stored.count, alignment: 1) { buffer in
-            let count = quire_body_unpack(
-                source.assumingMemoryBound(to: UInt8.self), stored.count,
+        try transformed(stored, capacity: 2 * stored.count, quire_body_unpack, body)
+    }
+
+    /// Runs `body` over what `transform` writes of `input` into a temporary buffer of `capacity`
+    /// bytes (it returns the bytes written).
+    private static func transformed<Result>(
+        _ input: UnsafeRawBufferPointer, capacity: Int,
+        _ transform: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> Int,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        guard let source = input.baseAddress, input.count > 0 else { return try body(input) }
+        return try withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 1) { buffer in
+            let count = transform(
+                source.assumingMemoryBound(to: UInt8.self), input.count,
                 buffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
             return try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
